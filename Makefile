@@ -1,0 +1,45 @@
+# Theresa Permits. `make help` lists the targets.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: help demo test test-browser lint fmt migrate run clean
+
+help:
+	@echo "make demo          venv, install, migrate, demo data, serve on http://$(HOST):$(PORT)"
+	@echo "make test          venv, install, the whole suite (browser tests skip loudly without /usr/bin/chromium)"
+	@echo "make test-browser  only the browser tests"
+	@echo "make lint / fmt    ruff check / ruff format"
+	@echo "make clean         remove the venv and var/"
+
+$(STAMP): requirements.txt
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) not found: install Python 3.11"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-browser: $(STAMP)
+	$(PY) -m pytest tests/browser $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check . || { $(PIP) install --quiet ruff && $(VENV)/bin/ruff check .; }
+
+fmt: $(STAMP)
+	$(PIP) install --quiet ruff && $(VENV)/bin/ruff format .
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ObstructionsConfig(AppConfig):
+    name = "obstructions"
+    verbose_name = "Obstructions and street privileges"

@@ -1,0 +1,300 @@
+"""The back office: a customized Django admin. It never goes around the services: status and audit fields are
+read-only, and every status change goes through workflow.transition()."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Sum
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from simple_history.admin import SimpleHistoryAdmin
+
+from . import services, workflow
+from .forms import PaymentForm
+from .models import (
+    Document,
+    FeeItem,
+    JobRun,
+    Membership,
+    Notice,
+    Organization,
+    Parcel,
+    Payment,
+    Permit,
+    PermitEvent,
+    Status,
+    Street,
+)
+from .parcel_import import import_parcels
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class EventInline(ReadOnlyInline):
+    model = PermitEvent
+    fields = readonly_fields = ["at", "kind", "from_status", "to_status", "actor_label", "reason"]
+    verbose_name_plural = "Timeline"
+
+
+class PaymentInline(ReadOnlyInline):
+    model = Payment
+    fields = readonly_fields = ["receipt_link", "amount", "method", "reference", "received_at", "received_by"]
+
+    @admin.display(description="Receipt")
+    def receipt_link(self, obj):
+        return format_html('<a href="{}">{}</a>', reverse("permits:receipt_pdf", args=[obj.receipt_number]), obj.receipt_number)
+
+
+class DocumentInline(ReadOnlyInline):
+    model = Document
+    fields = readonly_fields = ["kind", "file_link", "size", "uploaded_by", "uploaded_at"]
+
+    @admin.display(description="File")
+    def file_link(self, obj):
+        return format_html('<a href="{}">{}</a>', obj.get_absolute_url(), obj.original_name)
+
+
+class NoticeInline(ReadOnlyInline):
+    model = Notice
+    fields = readonly_fields = ["created_at", "to", "subject", "sent_at"]
+
+
+class StatusChangeForm(forms.Form):
+    to = forms.ChoiceField(label="New status")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+    def __init__(self, *args, targets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = [(t, Status(t).label) for t in targets]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("to") in (Status.DENIED, Status.REVOKED) and not data.get("reason", "").strip():
+            self.add_error("reason", "Say why: a denial or revocation must give its reason.")
+        return data
+
+
+def _transition_action(target: str, label: str):
+    def action(modeladmin, request, queryset):
+        done = 0
+        for permit in queryset:
+            try:
+                workflow.transition(permit, target, by=request.user, reason=f"Bulk action: {label}")
+                done += 1
+            except workflow.IllegalTransition as error:
+                modeladmin.message_user(request, str(error), messages.ERROR)
+        if done:
+            modeladmin.message_user(request, f"{done} permit(s) marked {Status(target).label.lower()}.")
+
+    action.__name__ = f"mark_{target}"
+    action.short_description = label
+    return action
+
+
+@admin.register(Permit)
+class PermitAdmin(SimpleHistoryAdmin):
+    list_display = ["number", "kind", "status", "applicant_name", "street", "location_description", "submitted_at", "balance"]
+    list_filter = ["kind", "status", ("submitted_at", admin.DateFieldListFilter), "expires_on"]
+    search_fields = [
+        "number", "location_description", "street__name", "parcel__site_address", "parcel__tax_key",
+        "applicant__email", "applicant__first_name", "applicant__last_name", "organization__name",
+    ]
+    date_hierarchy = "created_at"
+    list_select_related = ["applicant", "street", "organization"]
+    list_per_page = 50
+    readonly_fields = [
+        "number", "kind", "status", "applicant", "organization", "fee_code", "fee_amount", "fee_basis",
+        "submitted_at", "approved_on", "issued_on", "expires_on", "completed_on", "closed_on", "public_link",
+    ]
+    fields = readonly_fields[:3] + ["street", "parcel", "location_description", "work_description", "start_date",
+                                     "end_date"] + readonly_fields[3:]
+    raw_id_fields = ["parcel"]
+    inlines = [EventInline, PaymentInline, DocumentInline, NoticeInline]
+    actions = [
+        _transition_action(Status.UNDER_REVIEW, "Start review of selected permits"),
+        _transition_action(Status.ISSUED, "Issue selected permits"),
+        _transition_action(Status.CLOSED, "Close selected permits"),
+    ]
+    change_form_template = "admin/permits/permit/change_form.html"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(paid_total=Sum("payments__amount"))
+
+    def has_add_permission(self, request):
+        return False  # applications are made by applicants, or by the clerk on their behalf through the portal
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # public records (Wis. Stat. § 19.21): never deleted
+
+    @admin.display(description="Applicant", ordering="applicant__last_name")
+    def applicant_name(self, obj):
+        return obj.organization.name if obj.organization else (obj.applicant.get_full_name() or obj.applicant.email)
+
+    @admin.display(description="Balance due")
+    def balance(self, obj):
+        return f"${obj.balance_due}"
+
+    @admin.display(description="Public status page")
+    def public_link(self, obj):
+        return format_html('<a href="{}">{}</a>', obj.get_public_url(), "Open")
+
+    def get_urls(self):
+        return [
+            path("<int:pk>/status/", self.admin_site.admin_view(self.change_status_view), name="permits_permit_status"),
+            path("<int:pk>/payment/", self.admin_site.admin_view(self.record_payment_view), name="permits_permit_payment"),
+        ] + super().get_urls()
+
+    def change_status_view(self, request, pk):
+        permit = get_object_or_404(Permit, pk=pk)
+        targets = workflow.allowed_targets(request.user, permit)
+        form = StatusChangeForm(request.POST or None, targets=targets)
+        if request.method == "POST" and form.is_valid():
+            try:
+                workflow.transition(permit, form.cleaned_data["to"], by=request.user, reason=form.cleaned_data["reason"])
+            except workflow.IllegalTransition as error:
+                messages.error(request, str(error))
+            else:
+                messages.success(request, f"{permit.number} is now {permit.get_status_display().lower()}.")
+            return redirect("admin:permits_permit_change", pk)
+        context = {**self.admin_site.each_context(request), "permit": permit, "form": form, "opts": self.opts,
+                   "title": f"Change the status of {permit.number}"}
+        return TemplateResponse(request, "admin/permits/permit/change_status.html", context)
+
+    def record_payment_view(self, request, pk):
+        permit = get_object_or_404(Permit, pk=pk)
+        form = PaymentForm(request.POST or None, initial={"amount": permit.balance_due})
+        if request.method == "POST" and form.is_valid():
+            try:
+                payment = services.record_payment(permit=permit, by=request.user, **form.cleaned_data)
+            except PermissionDenied as error:
+                messages.error(request, str(error))
+            except ValidationError as error:
+                for field, errs in error.message_dict.items():
+                    for err in errs:
+                        form.add_error(field if field in form.fields else None, err)
+            else:
+                messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
+                return redirect("admin:permits_permit_change", pk)
+        context = {**self.admin_site.each_context(request), "permit": permit, "form": form, "opts": self.opts,
+                   "title": f"Record a payment for {permit.number}"}
+        return TemplateResponse(request, "admin/permits/permit/record_payment.html", context)
+
+
+@admin.register(Payment)
+class PaymentAdmin(admin.ModelAdmin):
+    list_display = ["receipt_number", "permit", "amount", "method", "reference", "received_at", "received_by"]
+    list_filter = ["method", ("received_at", admin.DateFieldListFilter)]
+    search_fields = ["receipt_number", "permit__number", "reference"]
+    list_select_related = ["permit", "received_by"]
+
+    def has_add_permission(self, request):
+        return False  # recorded from the permit's page, which issues the receipt
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(FeeItem)
+class FeeItemAdmin(SimpleHistoryAdmin):
+    list_display = ["code", "name", "amount", "effective_from", "effective_to", "citation", "is_placeholder"]
+    list_filter = ["is_placeholder", "code"]
+    search_fields = ["code", "name", "citation"]
+
+
+@admin.register(Street)
+class StreetAdmin(SimpleHistoryAdmin):
+    search_fields = ["name"]
+    list_display = ["name"]
+
+
+@admin.register(Parcel)
+class ParcelAdmin(SimpleHistoryAdmin):
+    list_display = ["tax_key", "site_address", "owner_name", "land_use", "street", "corner_lot"]
+    list_filter = ["land_use", "corner_lot", "crosswalk_adjacent", "street"]
+    search_fields = ["tax_key", "site_address", "owner_name"]
+    list_select_related = ["street"]
+    filter_horizontal = ["owners"]
+    change_list_template = "admin/permits/parcel/change_list.html"
+
+    def get_urls(self):
+        return [
+            path("import/", self.admin_site.admin_view(self.import_view), name="permits_parcel_import"),
+        ] + super().get_urls()
+
+    def import_view(self, request):
+        """Upload the assessment roll CSV, preview every row with its errors, then confirm. All or nothing."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "title": "Import the assessment roll"}
+        if request.method == "POST":
+            text = request.POST.get("csv_text", "")
+            upload = request.FILES.get("csv_file")
+            if upload is not None:
+                if upload.size > 5 * 1024 * 1024:
+                    messages.error(request, "The CSV file is larger than 5 MB.")
+                    return TemplateResponse(request, "admin/permits/parcel/import.html", context)
+                try:
+                    text = upload.read().decode("utf-8-sig")
+                except UnicodeDecodeError:
+                    messages.error(request, "The file is not UTF-8 text: save it from the spreadsheet as 'CSV UTF-8'.")
+                    return TemplateResponse(request, "admin/permits/parcel/import.html", context)
+            commit = request.POST.get("confirm") == "1"
+            result = import_parcels(text, commit=commit)
+            if commit and result.ok:
+                messages.success(request, f"Imported {result.created} new and {result.updated} updated parcels.")
+                return redirect("admin:permits_parcel_changelist")
+            context.update({"result": result, "csv_text": text})
+        return TemplateResponse(request, "admin/permits/parcel/import.html", context)
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+@admin.register(Organization)
+class OrganizationAdmin(SimpleHistoryAdmin):
+    list_display = ["name", "kind", "phone"]
+    list_filter = ["kind"]
+    search_fields = ["name"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "to", "subject", "permit", "sent_at"]
+    search_fields = ["to", "subject", "permit__number"]
+    list_select_related = ["permit"]
+    readonly_fields = ["permit", "to", "subject", "body", "template", "created_at", "sent_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(JobRun)
+class JobRunAdmin(admin.ModelAdmin):
+    list_display = ["name", "started_at", "finished_at", "state", "items_done", "items_total"]
+    list_filter = ["name", "state"]
+    readonly_fields = ["name", "started_at", "finished_at", "state", "items_total", "items_done", "message"]
+
+    def has_add_permission(self, request):
+        return False

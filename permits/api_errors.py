@@ -1,0 +1,55 @@
+"""The API's one error body: {"errors": [{"field", "code", "citation", "message"}]}, every broken rule at once."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+CITATION = re.compile(r"(?:Wis\. Stat\. )?§\s?\d+[-.]\d+[A-Z]?(?:\(\w+\))*")
+
+
+def citation_of(message: str) -> str:
+    match = CITATION.search(str(message))
+    return match.group(0) if match else ""
+
+
+def _flatten(detail, field: str | None = None):
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = key if key != "non_field_errors" else None
+            yield from _flatten(value, name if field is None else f"{field}.{name}" if name else field)
+    elif isinstance(detail, list):
+        for item in detail:
+            yield from _flatten(item, field)
+    else:
+        code = getattr(detail, "code", "invalid")
+        yield {"field": field, "code": code, "citation": citation_of(detail), "message": str(detail)}
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages})
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        errors = list(_flatten(exc.detail))
+    else:
+        detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
+        errors = [{"field": None, "code": getattr(detail, "code", "error"), "citation": citation_of(detail), "message": str(detail)}]
+    response.data = {"errors": errors}
+    return response
+
+
+def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    return Response({"errors": errors}, status=http_status)

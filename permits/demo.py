@@ -1,0 +1,98 @@
+"""Demo data: the village's streets, about 40 parcels, and one account per role. Safe to load twice."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import transaction
+
+from .models import Membership, Organization, Parcel, Street
+from .roles import Role
+
+STREETS = [
+    "Highland Avenue", "Theresa Lane", "Milwaukee Street", "Henni Street", "Main Street", "Juneau Street",
+    "Mill Street", "Church Street", "Schoolview Drive", "Maple Lane", "Cedar Court", "Rock River Road",
+]
+OWNERS = [
+    "Anderson, Mark & Linda", "Becker, Paul", "Schmidt Family Trust", "Klein, Joan", "Weber, Thomas & Ann",
+    "Hoffmann, Greta", "Braun, Eric", "Zimmerman, Sue", "Fischer, Dale & Kay", "Wagner, Tim", "Meyer, Ruth",
+    "Koch, Brian", "Richter, Amy", "Wolf, Daniel", "Schulz, Karen", "Neumann, Roger", "Schwartz, Jill",
+    "Krueger, Ron & Deb", "Lange, Matt", "Schroeder, Ellen", "Theresa Cheese Co-op", "Rock River Feed & Supply LLC",
+    "Main Street Tavern Inc", "Juneau Street Auto LLC", "Village Hardware Inc", "Dodge County Credit Union",
+    "Theresa Implement Co", "Mill Street Storage LLC", "Henni Street Bakery LLC", "Kettle Moraine Dental SC",
+]
+ACCOUNTS = [
+    # username, first, last, role (None for the public)
+    ("clerk", "Carol", "Kramer", Role.CLERK),
+    ("dpw", "Dave", "Pieper", Role.DPW_DIRECTOR),
+    ("inspector", "Ines", "Vogel", Role.DPW_INSPECTOR),
+    ("building", "Bill", "Lehmann", Role.BUILDING_INSPECTOR),
+    ("police", "Pat", "Reinke", Role.POLICE_CHIEF),
+    ("board", "Barb", "Ottmann", Role.BOARD),
+    ("president", "Peter", "Henning", Role.PRESIDENT),
+    ("resident", "Rita", "Anderson", None),
+    ("contractor", "Carl", "Brandt", None),
+    ("utility", "Uma", "Steffen", None),
+]
+USERNAMES = [a[0] for a in ACCOUNTS]
+
+
+def _parcel_rows():
+    """40 parcels: 30 residential on the residential streets, 10 commercial/industrial downtown."""
+    rows = []
+    residential_streets = [s for s in STREETS if s not in ("Milwaukee Street", "Main Street")]
+    for i in range(30):
+        street = residential_streets[i % len(residential_streets)]
+        number = 100 + (i // len(residential_streets)) * 20 + (i % 2) * 2 + 2
+        rows.append((f"266-1116-{1000 + i:04d}", f"{number} {street}", OWNERS[i % 20], "residential", street, i % 7 == 0))
+    for i in range(10):
+        street = ("Milwaukee Street", "Main Street")[i % 2]
+        land_use = "industrial" if i in (6, 7) else "commercial"
+        rows.append((f"266-1116-{2000 + i:04d}", f"{200 + i * 4} {street}", OWNERS[20 + i], land_use, street, i == 0))
+    return rows
+
+
+@transaction.atomic
+def load_demo(password: str | None = None) -> dict:
+    from allauth.account.models import EmailAddress
+
+    password = password or settings.DEMO_PASSWORD
+    streets = {name: Street.objects.get_or_create(name=name)[0] for name in STREETS}
+    for tax_key, address, owner, land_use, street, corner in _parcel_rows():
+        Parcel.objects.update_or_create(
+            tax_key=tax_key,
+            defaults={
+                "site_address": address,
+                "owner_name": owner,
+                "owner_mailing_address": f"{address}\nTheresa, WI 53091",
+                "land_use": land_use,
+                "street": streets[street],
+                "corner_lot": corner,
+            },
+        )
+    User = get_user_model()
+    users = {}
+    for username, first, last, role in ACCOUNTS:
+        email = f"{username}@theresa.example"
+        user, _ = User.objects.get_or_create(username=username, defaults={"email": email})
+        user.first_name, user.last_name, user.email = first, last, email
+        user.is_staff = role is not None
+        user.set_password(password)
+        user.save()
+        if role is not None:
+            user.groups.add(Group.objects.get(name=role.value))
+        EmailAddress.objects.update_or_create(
+            user=user, email=email, defaults={"verified": True, "primary": True}
+        )
+        users[username] = user
+    contractor, _ = Organization.objects.get_or_create(
+        name="Brandt Excavating LLC", defaults={"kind": Organization.Kind.CONTRACTOR, "phone": "920-555-0142"}
+    )
+    utility, _ = Organization.objects.get_or_create(
+        name="Rock River Gas & Electric", defaults={"kind": Organization.Kind.UTILITY, "phone": "920-555-0199"}
+    )
+    Membership.objects.get_or_create(user=users["contractor"], organization=contractor, defaults={"is_manager": True})
+    Membership.objects.get_or_create(user=users["utility"], organization=utility, defaults={"is_manager": True})
+    Parcel.objects.get(tax_key="266-1116-1000").owners.add(users["resident"])
+    return {"users": users, "streets": streets, "contractor": contractor, "utility": utility}

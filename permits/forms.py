@@ -1,0 +1,91 @@
+from django import forms
+from django.core.exceptions import ValidationError
+
+from .models import Document, Organization, Payment
+from .uploads import inspect_upload
+
+
+class SignupDetailsForm(forms.Form):
+    """Extra fields on the allauth signup form: who is applying."""
+
+    APPLICANT_TYPES = [
+        ("resident", "A resident or property owner"),
+        (Organization.Kind.CONTRACTOR, "A contractor"),
+        (Organization.Kind.UTILITY, "A utility company"),
+    ]
+    first_name = forms.CharField(max_length=150)
+    last_name = forms.CharField(max_length=150)
+    applicant_type = forms.ChoiceField(choices=APPLICANT_TYPES, widget=forms.RadioSelect, label="I am applying as")
+    organization_name = forms.CharField(
+        max_length=200,
+        required=False,
+        help_text="Contractors and utilities: your company's name. Staff of a company already registered are added "
+        "by its manager instead.",
+    )
+    phone = forms.CharField(max_length=40, required=False)
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("applicant_type")
+        name = (data.get("organization_name") or "").strip()
+        if kind in (Organization.Kind.CONTRACTOR, Organization.Kind.UTILITY):
+            if not name:
+                self.add_error("organization_name", "Contractors and utilities must give the company name.")
+            elif Organization.objects.filter(name__iexact=name).exists():
+                self.add_error(
+                    "organization_name",
+                    "That company is already registered: ask its manager to add you as staff from its page.",
+                )
+        return data
+
+    def signup(self, request, user):
+        from .accounts import complete_signup_details
+
+        complete_signup_details(user=user, data=self.cleaned_data)
+
+
+class DocumentForm(forms.ModelForm):
+    upload = forms.FileField(label="File (PDF, JPEG or PNG, at most 10 MB)")
+
+    class Meta:
+        model = Document
+        fields = ["kind"]
+
+    def clean_upload(self):
+        upload = self.cleaned_data["upload"]
+        inspect_upload(upload)
+        return upload
+
+
+class PaymentForm(forms.ModelForm):
+    class Meta:
+        model = Payment
+        fields = ["amount", "method", "reference", "note"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("amount") is not None and data["amount"] <= 0:
+            self.add_error("amount", "The amount must be more than $0.00.")
+        if data.get("method") in (Payment.Method.CHECK, Payment.Method.CARD) and not (data.get("reference") or "").strip():
+            self.add_error("reference", "A check number or card reference is required for a check or card payment.")
+        return data
+
+
+class AddMemberForm(forms.Form):
+    email = forms.EmailField(label="Email of the staff member's Theresa Permits account")
+
+    def __init__(self, *args, organization: Organization, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.organization = organization
+
+    def clean_email(self):
+        from django.contrib.auth import get_user_model
+
+        email = self.cleaned_data["email"]
+        user = get_user_model().objects.filter(email__iexact=email).first()
+        if user is None:
+            raise ValidationError("No account uses that email: ask them to register first, then add them here.")
+        if self.organization.memberships.filter(user=user).exists():
+            raise ValidationError("That person is already on your staff.")
+        self.user = user
+        return email

@@ -1,0 +1,409 @@
+"""The permit core every permit type shares, and the village's records (streets, parcels, organizations)."""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from simple_history.models import HistoricalRecords
+
+
+# --- People and organizations ---------------------------------------------------------------------------------
+
+
+class Organization(models.Model):
+    """A contractor or utility company: all its staff users see its applications."""
+
+    class Kind(models.TextChoices):
+        CONTRACTOR = "contractor", "Contractor"
+        UTILITY = "utility", "Utility company"
+
+    name = models.CharField(max_length=200, unique=True)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    phone = models.CharField(max_length=40, blank=True)
+    address = models.TextField(blank=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="organizations")
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="memberships")
+    is_manager = models.BooleanField(default=False, help_text="May add and remove the organization's staff.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "organization"], name="membership_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.organization}"
+
+
+# --- Village records ------------------------------------------------------------------------------------------
+
+
+class Street(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    notes = models.TextField(blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Parcel(models.Model):
+    """A parcel on the assessment roll (imported by the clerk from the assessor's CSV)."""
+
+    class LandUse(models.TextChoices):
+        RESIDENTIAL = "residential", "Residential"
+        COMMERCIAL = "commercial", "Commercial"
+        INDUSTRIAL = "industrial", "Industrial"
+
+    tax_key = models.CharField("tax key number", max_length=40, unique=True)
+    site_address = models.CharField(max_length=200)
+    owner_name = models.CharField(max_length=200)
+    owner_mailing_address = models.TextField()
+    owner_email = models.EmailField(blank=True)
+    land_use = models.CharField(max_length=20, choices=LandUse.choices)
+    street = models.ForeignKey(Street, on_delete=models.PROTECT, related_name="parcels", help_text="Abutting street")
+    corner_lot = models.BooleanField(default=False)
+    crosswalk_adjacent = models.BooleanField(default=False, help_text="Next to a public crosswalk (§ 303-8A)")
+    owners = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="parcels", help_text="Portal accounts of the owner of record"
+    )
+    history = HistoricalRecords(excluded_fields=["owners"])
+
+    class Meta:
+        ordering = ["street__name", "site_address"]
+        indexes = [models.Index(fields=["site_address"]), models.Index(fields=["owner_name"])]
+
+    def __str__(self) -> str:
+        return f"{self.site_address} ({self.tax_key})"
+
+
+# --- Fees (Chapter 167 amounts are data the clerk edits) -------------------------------------------------------
+
+
+class FeeItem(models.Model):
+    """One fee of Chapter 167, Fees, in force from `effective_from` until `effective_to` (inclusive) or forever."""
+
+    code = models.SlugField(max_length=60, help_text="Stable code the application looks fees up by")
+    name = models.CharField(max_length=200)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    effective_from = models.DateField()
+    effective_to = models.DateField(null=True, blank=True)
+    citation = models.CharField(max_length=60, help_text="Section that charges the fee, e.g. § 303-4F(2)")
+    basis = models.TextField(
+        help_text="Why this amount bears a reasonable relationship to the service (Wis. Stat. § 66.0628)"
+    )
+    is_placeholder = models.BooleanField(
+        default=False, help_text="Seeded amount not yet adopted by the Board: replace it with the Chapter 167 amount"
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["code", "-effective_from"]
+        constraints = [
+            models.UniqueConstraint(fields=["code", "effective_from"], name="fee_item_unique_start"),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="fee_item_amount_not_negative"),
+            models.CheckConstraint(
+                condition=Q(effective_to__isnull=True) | Q(effective_to__gte=models.F("effective_from")),
+                name="fee_item_period_in_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        label = " (placeholder)" if self.is_placeholder else ""
+        return f"{self.name}: ${self.amount}{label} from {self.effective_from}"
+
+
+# --- Permits --------------------------------------------------------------------------------------------------
+
+
+class PermitKind(models.TextChoices):
+    STREET_OPENING = "street_opening", "Street opening or excavation"
+    SIDEWALK = "sidewalk", "Sidewalk construction or repair"
+    STREET_PRIVILEGE = "street_privilege", "Street privilege (moving a building, construction materials)"
+    STREET_USE = "street_use", "Street use (block party, event)"
+
+
+NUMBER_PREFIX = {
+    PermitKind.STREET_OPENING: "SO",
+    PermitKind.SIDEWALK: "SW",
+    PermitKind.STREET_PRIVILEGE: "SP",
+    PermitKind.STREET_USE: "SU",
+}
+
+
+class Status(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    SUBMITTED = "submitted", "Submitted"
+    UNDER_REVIEW = "under_review", "Under review"
+    APPROVED = "approved", "Approved"
+    ISSUED = "issued", "Issued"
+    ACTIVE = "active", "Work under way"
+    COMPLETED = "completed", "Completed"
+    CLOSED = "closed", "Closed"
+    DENIED = "denied", "Denied"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+    EXPIRED = "expired", "Expired"
+    REVOKED = "revoked", "Revoked"
+
+
+class NumberSequence(models.Model):
+    """Per prefix and year, the last number handed out. Numbers are never reused (see services.next_number)."""
+
+    prefix = models.CharField(max_length=8)
+    year = models.PositiveIntegerField()
+    last_value = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["prefix", "year"], name="number_sequence_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}-{self.year}: {self.last_value}"
+
+
+class StatusGuardedModel(models.Model):
+    """Refuses a status change by plain save(): only workflow.transition() may write the status."""
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._loaded_status = instance.__dict__.get("status")
+        return instance
+
+    def save(self, *args, **kwargs):
+        from .workflow import IllegalTransition
+
+        if not self._state.adding and self.status != getattr(self, "_loaded_status", self.status):
+            raise IllegalTransition(
+                f"The status of {self} cannot be changed by saving it; use the workflow (permits.workflow.transition)."
+            )
+        if self._state.adding and self.status != Status.DRAFT:
+            raise IllegalTransition("A permit starts as a draft; submit it through the workflow.")
+        super().save(*args, **kwargs)
+        self._loaded_status = self.status
+
+
+class Permit(StatusGuardedModel):
+    number = models.CharField(max_length=20, unique=True, editable=False)
+    kind = models.CharField(max_length=30, choices=PermitKind.choices)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT, editable=False)
+    applicant = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="permits")
+    organization = models.ForeignKey(
+        Organization, on_delete=models.PROTECT, null=True, blank=True, related_name="permits"
+    )
+    street = models.ForeignKey(Street, on_delete=models.PROTECT, null=True, blank=True, related_name="permits")
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, null=True, blank=True, related_name="permits")
+    location_description = models.CharField(max_length=300, blank=True)
+    work_description = models.TextField(blank=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    fee_code = models.SlugField(max_length=60, blank=True)
+    fee_amount = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0.00"))
+    fee_basis = models.CharField(max_length=300, blank=True, help_text="Fee item and effective date applied")
+    public_token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    submitted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    approved_on = models.DateField(null=True, blank=True, editable=False)
+    issued_on = models.DateField(null=True, blank=True, editable=False)
+    expires_on = models.DateField(null=True, blank=True)
+    completed_on = models.DateField(null=True, blank=True, editable=False)
+    closed_on = models.DateField(null=True, blank=True, editable=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["kind", "status"]), models.Index(fields=["applicant", "-created_at"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=Status.values), name="permit_status_known"),
+            models.CheckConstraint(condition=Q(fee_amount__gte=0), name="permit_fee_not_negative"),
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True) | Q(start_date__isnull=True) | Q(end_date__gte=models.F("start_date")),
+                name="permit_end_not_before_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.number
+
+    def get_absolute_url(self) -> str:
+        return reverse("permits:detail", args=[self.number])
+
+    def get_public_url(self) -> str:
+        return reverse("permits:public_status", args=[self.public_token])
+
+    @property
+    def amount_paid(self) -> Decimal:
+        # Uses the annotated value when the list query provided one, so lists stay at a fixed query count.
+        annotated = getattr(self, "paid_total", None)
+        if annotated is not None:
+            return annotated
+        return self.payments.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
+
+    @property
+    def balance_due(self) -> Decimal:
+        return max(self.fee_amount - self.amount_paid, Decimal("0.00"))
+
+    def next_deadline(self):
+        """(label, date or None) the applicant should watch next; each permit type may say more on its own page."""
+        if self.status in {Status.APPROVED, Status.ISSUED, Status.ACTIVE} and self.expires_on:
+            return ("Permit expires", self.expires_on)
+        if self.status == Status.APPROVED and self.balance_due:
+            return ("Pay the fee to have the permit issued", None)
+        if self.status in {Status.SUBMITTED, Status.UNDER_REVIEW}:
+            return ("Awaiting the Village's review", None)
+        if self.status == Status.DRAFT:
+            return ("Finish and submit the application", None)
+        return ("", None)
+
+
+class PermitEvent(models.Model):
+    """The permit's timeline: every status change (who, when, from, to, why) and every notable act."""
+
+    class Kind(models.TextChoices):
+        TRANSITION = "transition", "Status change"
+        PAYMENT = "payment", "Payment"
+        DOCUMENT = "document", "Document"
+        NOTICE = "notice", "Notice"
+        NOTE = "note", "Note"
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TRANSITION)
+    from_status = models.CharField(max_length=20, choices=Status.choices, blank=True)
+    to_status = models.CharField(max_length=20, choices=Status.choices, blank=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    actor_label = models.CharField(max_length=200, help_text="Who acted, as shown on the timeline")
+    at = models.DateTimeField()
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["permit", "at"])]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.TRANSITION:
+            return f"{self.permit}: {self.from_status or '-'} -> {self.to_status}"
+        return f"{self.permit}: {self.get_kind_display()}"
+
+
+class Payment(models.Model):
+    """A payment recorded by the Clerk-Treasurer; each one gets a numbered receipt (§ 303-4F(2))."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", "Cash"
+        CHECK = "check", "Check"
+        CARD = "card", "Card"
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="payments")
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    method = models.CharField(max_length=10, choices=Method.choices)
+    reference = models.CharField(max_length=60, blank=True, help_text="Check number or card reference")
+    receipt_number = models.CharField(max_length=20, unique=True, editable=False)
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    received_at = models.DateTimeField()
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-received_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(method="cash") | ~Q(reference=""), name="payment_check_or_card_has_reference"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Receipt {self.receipt_number}: ${self.amount}"
+
+
+def document_upload_to(instance: "Document", filename: str) -> str:
+    # Stored under a generated name: the applicant's file name is kept only as data.
+    return f"documents/{instance.permit_id}/{uuid.uuid4().hex}.{instance.extension}"
+
+
+class Document(models.Model):
+    class Kind(models.TextChoices):
+        INSURANCE = "insurance", "Certificate of insurance"
+        BOND = "bond", "Bond"
+        PLANS = "plans", "Plans"
+        PHOTO = "photo", "Photo"
+        OTHER = "other", "Other"
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="documents")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    file = models.FileField(upload_to=document_upload_to)
+    original_name = models.CharField(max_length=255)
+    content_type = models.CharField(max_length=60)
+    extension = models.CharField(max_length=5)
+    size = models.PositiveIntegerField()
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["uploaded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.original_name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("permits:document", args=[self.permit.number, self.pk])
+
+
+class Notice(models.Model):
+    """An email notice sent about a permit, kept on the permit's record."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="notices", null=True, blank=True)
+    to = models.EmailField()
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    template = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.subject} to {self.to}"
+
+
+class JobRun(models.Model):
+    """One run of a scheduled job: the clerk sees when it ran, how far it got and what it did."""
+
+    class State(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+
+    name = models.CharField(max_length=100)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.RUNNING)
+    items_total = models.PositiveIntegerField(default=0)
+    items_done = models.PositiveIntegerField(default=0)
+    message = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.started_at:%Y-%m-%d %H:%M}: {self.state}"

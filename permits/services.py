@@ -1,0 +1,155 @@
+"""Verbs of the permit core. Views, admin actions, the API, tasks and commands all call these."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from . import workflow
+from .fees import fee_in_force
+from .models import (
+    NUMBER_PREFIX,
+    Document,
+    Notice,
+    NumberSequence,
+    Payment,
+    Permit,
+    PermitEvent,
+    Status,
+)
+from .roles import Role, has_role
+from .uploads import inspect_upload
+
+
+def next_number(prefix: str, year: int) -> str:
+    """`PREFIX-YEAR-NNNN`, never reused. The UPDATE takes a row lock, so concurrent submits get distinct numbers."""
+    with transaction.atomic():
+        if not NumberSequence.objects.filter(prefix=prefix, year=year).exists():
+            try:
+                with transaction.atomic():
+                    NumberSequence.objects.create(prefix=prefix, year=year, last_value=0)
+            except IntegrityError:
+                pass  # another transaction created it first
+        NumberSequence.objects.filter(prefix=prefix, year=year).update(last_value=F("last_value") + 1)
+        value = NumberSequence.objects.get(prefix=prefix, year=year).last_value
+    return f"{prefix}-{year}-{value:04d}"
+
+
+def create_permit(*, kind: str, applicant, organization=None, today: date | None = None, **fields) -> Permit:
+    """A new draft application with its number."""
+    today = today or timezone.localdate()
+    if organization is not None and not organization.memberships.filter(user=applicant).exists():
+        raise PermissionDenied("You may apply for an organization only if you are on its staff.")
+    number = next_number(NUMBER_PREFIX[kind], today.year)
+    return Permit.objects.create(kind=kind, number=number, applicant=applicant, organization=organization, **fields)
+
+
+def submit_permit(permit: Permit, *, by, fee_code: str, today: date | None = None) -> Permit:
+    """Submit a draft: the fee in force today is computed from the schedule and kept with the application."""
+    today = today or timezone.localdate()
+    fee = fee_in_force(fee_code, today)
+    extra = {
+        "fee_code": fee.code,
+        "fee_amount": fee.amount,
+        "fee_basis": f"{fee.name} ({fee.citation}), schedule in force from {fee.effective_from:%Y-%m-%d}",
+    }
+    workflow.transition(permit, Status.SUBMITTED, by=by, today=today, extra=extra)
+    send_notice(
+        permit,
+        to=permit.applicant.email,
+        template="application_received",
+        context={"permit": permit},
+    )
+    return permit
+
+
+def add_fee(permit: Permit, *, fee_code: str, by, today: date | None = None, reason: str = "") -> Decimal:
+    """Add a further scheduled fee (a renewal, a retest) to what the permit owes."""
+    today = today or timezone.localdate()
+    fee = fee_in_force(fee_code, today)
+    Permit.objects.filter(pk=permit.pk).update(fee_amount=F("fee_amount") + fee.amount)
+    permit.refresh_from_db(fields=["fee_amount"])
+    record_event(permit, by=by, kind=PermitEvent.Kind.NOTE, reason=reason or f"Fee added: {fee.name} ${fee.amount}")
+    return fee.amount
+
+
+def record_event(permit: Permit, *, by, kind: str = PermitEvent.Kind.NOTE, reason: str) -> PermitEvent:
+    return PermitEvent.objects.create(
+        permit=permit, kind=kind, actor=by, actor_label=workflow.actor_label(by), at=timezone.now(), reason=reason
+    )
+
+
+def record_payment(
+    *, permit: Permit, amount: Decimal, method: str, reference: str = "", by, note: str = ""
+) -> Payment:
+    """§ 303-4F(2): the fee is paid to the Clerk-Treasurer, who issues a numbered receipt."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("Only the Clerk-Treasurer records payments (§ 303-4F(2)).")
+    amount = Decimal(amount)
+    errors = {}
+    if amount <= 0:
+        errors["amount"] = "The amount must be more than $0.00."
+    if method != Payment.Method.CASH and not reference.strip():
+        errors["reference"] = "A check number or card reference is required for a check or card payment."
+    if errors:
+        raise ValidationError(errors)
+    now = timezone.now()
+    with transaction.atomic():
+        payment = Payment.objects.create(
+            permit=permit,
+            amount=amount,
+            method=method,
+            reference=reference.strip(),
+            receipt_number=next_number("R", timezone.localdate(now).year),
+            received_by=by,
+            received_at=now,
+            note=note,
+        )
+        record_event(
+            permit,
+            by=by,
+            kind=PermitEvent.Kind.PAYMENT,
+            reason=f"Payment of ${amount} by {payment.get_method_display().lower()}; receipt {payment.receipt_number}",
+        )
+    return payment
+
+
+def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:
+    """Store an upload under a generated name after checking its type by content and its size."""
+    content_type, extension = inspect_upload(upload)
+    document = Document(
+        permit=permit,
+        kind=kind,
+        original_name=upload.name[:255],
+        content_type=content_type,
+        extension=extension,
+        size=upload.size,
+        uploaded_by=by,
+    )
+    document.file.save("upload", upload, save=False)
+    document.save()
+    record_event(
+        permit, by=by, kind=PermitEvent.Kind.DOCUMENT, reason=f"{document.get_kind_display()} uploaded"
+    )
+    return document
+
+
+def send_notice(permit: Permit | None, *, to: str, template: str, context: dict) -> Notice | None:
+    """Render templates/emails/<template>_subject.txt and .txt, log the notice, and send it once committed."""
+    if not to:
+        return None
+    from .tasks import deliver_notice
+
+    subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
+    body = render_to_string(f"emails/{template}.txt", context)
+    notice = Notice.objects.create(permit=permit, to=to, subject=subject, body=body, template=template)
+    if permit is not None:
+        record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=f"Notice sent to {to}: {subject}")
+    transaction.on_commit(lambda: deliver_notice.delay(notice.pk))
+    return notice

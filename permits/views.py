@@ -1,0 +1,147 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import accounts, services
+from .forms import AddMemberForm, DocumentForm
+from .kinds import PERMIT_TYPES, apply_url_for
+from .models import Organization, Payment, Permit, Status
+from .pdf import render_pdf
+from .roles import Role, has_role, is_village_staff
+from .selectors import get_permit_for, permits_visible_to
+from .workflow import is_applicant_side
+
+PAGE_SIZE = 25
+
+
+def home(request):
+    types = [(t, apply_url_for(t)) for t in PERMIT_TYPES]
+    return render(request, "permits/home.html", {"types": types})
+
+
+@login_required
+def start(request):
+    """Each role lands on its own start page after logging in."""
+    if has_role(request.user, Role.CLERK):
+        return redirect("admin:index")
+    if is_village_staff(request.user):
+        return redirect("permits:office")
+    return redirect("permits:my_applications")
+
+
+@login_required
+def apply(request):
+    types = [(t, apply_url_for(t)) for t in PERMIT_TYPES]
+    return render(request, "permits/apply.html", {"types": types})
+
+
+@login_required
+def my_applications(request):
+    qs = permits_visible_to(request.user)
+    if is_village_staff(request.user):
+        qs = qs.filter(applicant=request.user)
+    page = Paginator(qs.order_by("-created_at"), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "permits/my_applications.html", {"page": page})
+
+
+@login_required
+def office(request):
+    """Village staff: every application, newest first, filterable by status and type."""
+    if not is_village_staff(request.user):
+        raise PermissionDenied
+    qs = permits_visible_to(request.user).exclude(status=Status.DRAFT)
+    status = request.GET.get("status", "")
+    if status in Status.values:
+        qs = qs.filter(status=status)
+    page = Paginator(qs.order_by("-created_at"), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "permits/office.html", {"page": page, "status": status, "statuses": Status.choices})
+
+
+@login_required
+def detail(request, number):
+    permit = get_permit_for(request.user, number)
+    context = {
+        "permit": permit,
+        "events": permit.events.select_related("actor").all(),
+        "documents": permit.documents.all(),
+        "payments": permit.payments.all(),
+        "document_form": DocumentForm(),
+        "may_upload": is_applicant_side(request.user, permit) or is_village_staff(request.user),
+    }
+    return render(request, "permits/detail.html", context)
+
+
+@login_required
+@require_POST
+def upload(request, number):
+    permit = get_permit_for(request.user, number)
+    if not (is_applicant_side(request.user, permit) or is_village_staff(request.user)):
+        raise PermissionDenied
+    form = DocumentForm(request.POST, request.FILES)
+    if form.is_valid():
+        services.upload_document(
+            permit=permit, kind=form.cleaned_data["kind"], upload=form.cleaned_data["upload"], by=request.user
+        )
+        messages.success(request, "Document uploaded.")
+        return redirect(permit)
+    context = {
+        "permit": permit,
+        "events": permit.events.select_related("actor").all(),
+        "documents": permit.documents.all(),
+        "payments": permit.payments.all(),
+        "document_form": form,
+        "may_upload": True,
+    }
+    return render(request, "permits/detail.html", context, status=400)
+
+
+@login_required
+def document(request, number, pk):
+    permit = get_permit_for(request.user, number)
+    doc = get_object_or_404(permit.documents, pk=pk)
+    response = FileResponse(doc.file.open("rb"), content_type=doc.content_type)
+    response["Content-Disposition"] = f'inline; filename="{doc.pk}.{doc.extension}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@login_required
+def receipt_pdf(request, receipt_number):
+    payment = get_object_or_404(Payment.objects.select_related("permit", "received_by"), receipt_number=receipt_number)
+    get_permit_for(request.user, payment.permit.number)  # 404 unless the user may see the permit
+    pdf = render_pdf("pdf/receipt.html", {"payment": payment, "permit": payment.permit})
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="receipt-{payment.receipt_number}.pdf"'
+    return response
+
+
+def public_status(request, token):
+    """The page the permit's PDF links to: anyone on site can check it is genuine and current."""
+    permit = Permit.objects.select_related("street").filter(public_token=token).first()
+    if permit is None or permit.status == Status.DRAFT:
+        raise Http404("No such permit")
+    return render(request, "permits/public_status.html", {"permit": permit})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def organization(request, pk):
+    org = get_object_or_404(Organization, pk=pk, memberships__user=request.user)
+    is_manager = org.memberships.filter(user=request.user, is_manager=True).exists()
+    form = AddMemberForm(request.POST or None, organization=org)
+    if request.method == "POST":
+        if not is_manager:
+            raise PermissionDenied
+        if form.is_valid():
+            accounts.add_member(organization=org, user=form.user, by=request.user)
+            messages.success(request, f"{form.user.email} now sees {org.name}'s applications.")
+            return redirect("permits:organization", pk=org.pk)
+    members = org.memberships.select_related("user").order_by("user__email")
+    page = Paginator(members, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "permits/organization.html", {"org": org, "page": page, "form": form, "is_manager": is_manager})
+
+

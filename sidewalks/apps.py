@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SidewalksConfig(AppConfig):
+    name = "sidewalks"
+    verbose_name = "Sidewalks, snow and special charges"

@@ -1,0 +1,87 @@
+"""Personas and test-wide settings. Browser-test set-up lives in tests/browser/conftest.py."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from permits.models import Membership
+from permits.roles import Role
+from tests.factories import OrganizationFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings, tmp_path):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.AXES_ENABLED = False
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.SECURE_SSL_REDIRECT = False
+
+
+def staff_user(username: str, role: Role):
+    user = UserFactory(username=username, is_staff=True)
+    user.groups.add(Group.objects.get(name=role.value))
+    return user
+
+
+@pytest.fixture
+def clerk(db):
+    return staff_user("clerk", Role.CLERK)
+
+
+@pytest.fixture
+def dpw_director(db):
+    return staff_user("dpw", Role.DPW_DIRECTOR)
+
+
+@pytest.fixture
+def inspector(db):
+    return staff_user("inspector", Role.DPW_INSPECTOR)
+
+
+@pytest.fixture
+def building_inspector(db):
+    return staff_user("building", Role.BUILDING_INSPECTOR)
+
+
+@pytest.fixture
+def police_chief(db):
+    return staff_user("police", Role.POLICE_CHIEF)
+
+
+@pytest.fixture
+def board_member(db):
+    return staff_user("board", Role.BOARD)
+
+
+@pytest.fixture
+def president(db):
+    return staff_user("president", Role.PRESIDENT)
+
+
+@pytest.fixture
+def resident(db):
+    return UserFactory(username="resident")
+
+
+@pytest.fixture
+def outsider(db):
+    return UserFactory(username="outsider")
+
+
+@pytest.fixture
+def contractor_org(db):
+    return OrganizationFactory(name="Brandt Excavating LLC")
+
+
+@pytest.fixture
+def contractor(contractor_org):
+    user = UserFactory(username="contractor")
+    Membership.objects.create(user=user, organization=contractor_org, is_manager=True)
+    return user
+
+
+@pytest.fixture
+def contractor_staff(contractor_org):
+    user = UserFactory(username="contractor_staff")
+    Membership.objects.create(user=user, organization=contractor_org)
+    return user

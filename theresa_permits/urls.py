@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from permits import views as permit_views
+
+admin.site.site_header = "Theresa Permits: back office"
+admin.site.site_title = "Theresa Permits"
+admin.site.index_title = "Clerk-Treasurer and staff"
+
+urlpatterns = [
+    path("", permit_views.home, name="home"),
+    path("accounts/", include("allauth.urls")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("permits.api_urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("", include("permits.urls")),
+    path("sidewalks/", include("sidewalks.urls")),
+    path("obstructions/", include("obstructions.urls")),
+]
