@@ -1,0 +1,19 @@
+"""Models of the permit core (core.py) and of each street permit (one module each)."""
+
+from .core import (  # noqa: F401  (explicit names for readers and linters)
+    NUMBER_PREFIX,
+    Document,
+    FeeItem,
+    JobRun,
+    Membership,
+    Notice,
+    NumberSequence,
+    Organization,
+    Parcel,
+    Payment,
+    Permit,
+    PermitEvent,
+    PermitKind,
+    Status,
+    Street,
+)
