@@ -261,7 +261,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('kind', models.CharField(choices=[('insurance', 'Certificate of insurance'), ('bond', 'Bond'), ('plans', 'Plans'), ('photo', 'Photo'), ('other', 'Other')], max_length=20)),
-                ('file', models.FileField(upload_to=permits.models.document_upload_to)),
+                ('file', models.FileField(upload_to=permits.models.core.document_upload_to)),
                 ('original_name', models.CharField(max_length=255)),
                 ('content_type', models.CharField(max_length=60)),
                 ('extension', models.CharField(max_length=5)),
