@@ -85,3 +85,23 @@ def contractor_staff(contractor_org):
     user = UserFactory(username="contractor_staff")
     Membership.objects.create(user=user, organization=contractor_org)
     return user
+
+
+@pytest.fixture(scope="session")
+def real_worker(django_db_setup, django_db_blocker):
+    """A real Celery worker thread consuming from Redis (production mode only: REDIS_URL set).
+
+    Tests using it need @pytest.mark.worker and @pytest.mark.django_db(transaction=True): the worker thread sees
+    only committed rows. Call task.delay(...).get(timeout=30) to wait for it.
+    """
+    import os
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL: runs against a real Celery worker in .ci/run")
+    from celery.contrib.testing.worker import start_worker
+
+    from theresa_permits.celery import app
+
+    with django_db_blocker.unblock():
+        with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+            yield app
