@@ -238,6 +238,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"PermitStatusEnum": "permits.models.core.Status"},
 }
 
 # Celery: embedded (eager, in-process) without REDIS_URL; Redis broker and results with it.
