@@ -1,0 +1,194 @@
+"""Rules of the special-charge ledger, the tax roll, snow and ice (§ 303-8) and rubbish (§ 303-2).
+
+Each rule is a small pure function: dates, datetimes, Decimals and plain values in; no clock, no database. The
+docstring begins with its section; the messages users see cite it too.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+# --- Due dates, delinquency, installments (Wis. Stat. § 66.0627) ----------------------------------------------
+
+# § 66.0627(4): a special charge unpaid by the date the Board sets is delinquent. The Board of Theresa has not set a
+# period in Chapter 303, so bills give 30 days; change it here if the Board adopts another.
+SPECIAL_CHARGE_PAYMENT_DAYS = 30
+# § 303-6F(1): an obstruction-removal bill is payable within 10 calendar days from receipt. Receipt is presumed
+# 3 days after mailing (the usual presumption for first-class mail), so the due date is mailing + 13 days.
+OBSTRUCTION_PAYMENT_DAYS = 10
+MAIL_RECEIPT_DAYS = 3
+
+
+def charge_due_on(billed_on: date, source: str) -> date:
+    """§ 66.0627(4) / § 303-6F(1): the day by which a billed special charge must be paid in full."""
+    if source == "obstruction_removal":
+        return billed_on + timedelta(days=MAIL_RECEIPT_DAYS + OBSTRUCTION_PAYMENT_DAYS)
+    return billed_on + timedelta(days=SPECIAL_CHARGE_PAYMENT_DAYS)
+
+
+def is_delinquent(due_on: date | None, today: date) -> bool:
+    """§ 66.0627(4): unpaid after the due date, the charge is delinquent (the due date itself is still on time)."""
+    return due_on is not None and today > due_on
+
+
+def payment_errors(amount: Decimal, balance: Decimal) -> list[str]:
+    """§ 66.0627(2): a special charge is not payable in installments: a payment settles the whole balance."""
+    if amount <= 0:
+        return ["The amount must be more than $0.00."]
+    if amount != balance:
+        return [
+            f"A special charge is not payable in installments (Wis. Stat. § 66.0627(2)): the payment must be the "
+            f"full balance of ${balance}."
+        ]
+    return []
+
+
+# --- The hearing before a sidewalk-repair charge (Wis. Stat. § 66.0627(3)(b)) --------------------------------
+
+PUBLISHED_NOTICE_DAYS = 20  # § 66.0627(3)(b)1: class 1 notice published at least 20 days before the hearing
+MAILED_NOTICE_DAYS = 10  # § 66.0627(3)(b)2: copy mailed at least 10 days before the hearing
+SOURCES_NEEDING_HEARING = frozenset({"sidewalk_repair", "street_tarring"})
+
+
+def needs_hearing(source: str) -> bool:
+    """§ 66.0627(3)(b): sidewalk, curb or gutter repair and street tarring are charged only after a Board hearing."""
+    return source in SOURCES_NEEDING_HEARING
+
+
+def hearing_notice_errors(hearing_on: date, published_on: date, mailed_on: date) -> list[str]:
+    """§ 66.0627(3)(b): the class 1 notice is published at least 20 days, and a copy mailed at least 10 days, before
+    the hearing. "At least 20 days before" counts whole days between the two dates: published on the 1st for a
+    hearing on the 21st is 20 days and suffices; on the 2nd (19 days) does not."""
+    errors = []
+    if (hearing_on - published_on).days < PUBLISHED_NOTICE_DAYS:
+        errors.append(
+            f"The class 1 notice was published {(hearing_on - published_on).days} days before the hearing; "
+            f"Wis. Stat. § 66.0627(3)(b) requires at least {PUBLISHED_NOTICE_DAYS}."
+        )
+    if (hearing_on - mailed_on).days < MAILED_NOTICE_DAYS:
+        errors.append(
+            f"The notice was mailed {(hearing_on - mailed_on).days} days before the hearing; "
+            f"Wis. Stat. § 66.0627(3)(b) requires at least {MAILED_NOTICE_DAYS}."
+        )
+    return errors
+
+
+def certification_errors(source: str, hearings: list[tuple[date, date, date]], today: date) -> list[str]:
+    """§ 66.0627(3)(b): a charge needing a hearing may be certified only after a held hearing (on or before today)
+    whose notices were timely. `hearings` are (hearing_on, published_on, mailed_on) of the hearings covering it."""
+    if not needs_hearing(source):
+        return []
+    held = [h for h in hearings if h[0] <= today]
+    if any(not hearing_notice_errors(*h) for h in held):
+        return []
+    if not held:
+        return ["No Board hearing has been held on this charge (Wis. Stat. § 66.0627(3)(b))."]
+    return hearing_notice_errors(*held[0])
+
+
+# --- The tax roll (Wis. Stat. §§ 70.65, 74.03) -------------------------------------------------------------------
+
+TRANSFER_MONTH_DAY = (12, 8)  # § 74.03: the clerk delivers the roll to the treasurer by December 8
+
+
+def tax_roll_cutoff(year: int, setting: str) -> date:
+    """§§ 70.65, 74.03: no statute fixes the day special charges are certified; the village's cutoff is the setting
+    TAX_ROLL_CUTOFF ("MM-DD", default "11-15"). A malformed setting fails loudly."""
+    try:
+        month, day = (int(part) for part in setting.split("-"))
+        return date(year, month, day)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"TAX_ROLL_CUTOFF must look like MM-DD (e.g. 11-15), not {setting!r}") from exc
+
+
+def roll_year_for(delinquent_on: date, setting: str) -> int:
+    """§ 66.0627(4): a delinquent charge goes on the current or the next tax roll: on this year's when it was
+    delinquent by the cutoff, otherwise on next year's."""
+    cutoff = tax_roll_cutoff(delinquent_on.year, setting)
+    return delinquent_on.year if delinquent_on <= cutoff else delinquent_on.year + 1
+
+
+def transfer_deadline(year: int) -> date:
+    """§ 74.03 / § 70.65: the roll with its special charges goes to the treasurer by December 8."""
+    return date(year, *TRANSFER_MONTH_DAY)
+
+
+# A cell beginning with one of these is read by a spreadsheet as a formula (CSV injection).
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: str) -> str:
+    """CSV export rule (the roll goes to the county's tax software and is opened in spreadsheets): a cell beginning
+    with =, +, -, @, tab or carriage return is prefixed with an apostrophe so it is read as text, never run."""
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+
+
+# --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
+
+OWNER_CLEARING_WINDOW = timedelta(hours=24)  # § 303-8A
+VILLAGE_WAIT = timedelta(hours=24)  # § 303-8B
+
+
+def owner_clearing_deadline(snow_stopped_at: datetime) -> datetime:
+    """§ 303-8A: the owner or occupant removes snow and ice within 24 hours from the time the snow ceases to fall."""
+    return snow_stopped_at + OWNER_CLEARING_WINDOW
+
+
+def walks_owner_must_clear(corner_lot: bool, crosswalk_adjacent: bool) -> list[str]:
+    """§ 303-8A: every lot clears the sidewalk it fronts; corner lots and lots next to a public crosswalk also clear
+    the public sidewalks serving the corner and the crosswalk."""
+    walks = ["the public sidewalk along the lot's frontage"]
+    if corner_lot:
+        walks.append("the sidewalk along the side street and the corner (corner lot)")
+    if crosswalk_adjacent:
+        walks.append("the sidewalk serving the public crosswalk, up to the curb ramp")
+    return walks
+
+
+def village_may_clear(snow_stopped_at: datetime, at: datetime) -> bool:
+    """§ 303-8B: the Village waits a minimum of 24 hours from the time the snow ceases to fall (24h00 is allowed)."""
+    return at - snow_stopped_at >= VILLAGE_WAIT
+
+
+def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> list[str]:
+    """§ 303-8B: the reasons the Village may not (yet) clear a walk at `at`."""
+    if snow_stopped_at is None:
+        return ["Record the snowfall (when the snow stopped) before logging Village clearing (§ 303-8B)."]
+    if not village_may_clear(snow_stopped_at, at):
+        hours = (at - snow_stopped_at).total_seconds() / 3600
+        return [
+            f"Only {hours:.1f} hours have passed since the snow stopped: the Village must wait at least 24 hours "
+            "before clearing (§ 303-8B)."
+        ]
+    return []
+
+
+def hours_of_violation(snow_stopped_at: datetime, until: datetime) -> int:
+    """§ 303-8C: a separate offense for each hour or part of an hour the walk stays uncleared after the 24 hours of
+    § 303-8A."""
+    overdue = until - owner_clearing_deadline(snow_stopped_at)
+    if overdue <= timedelta(0):
+        return 0
+    return math.ceil(overdue / timedelta(hours=1))
+
+
+# --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------
+
+# § 303-2 leaves the time to remove rubbish to the notice; 24 hours is the default, as for obstructions (§ 303-6D).
+RUBBISH_DEFAULT_PERIOD = timedelta(hours=24)
+
+
+def rubbish_notice_errors(served_at: datetime, deadline_at: datetime) -> list[str]:
+    """§ 303-2: the notice gives the owner or occupant a time to remove the rubbish, after it is served."""
+    if deadline_at <= served_at:
+        return ["The deadline must be after the notice is served (§ 303-2)."]
+    return []
+
+
+def village_may_remove_rubbish(deadline_at: datetime, at: datetime) -> bool:
+    """§ 303-2: the Village removes rubbish only when the owner or occupant failed to after notice: after the deadline
+    (at the deadline itself the owner still has time)."""
+    return at > deadline_at
