@@ -17,3 +17,15 @@ from .core import (  # noqa: F401  (explicit names for readers and linters)
     Status,
     Street,
 )
+from .street_opening import (  # noqa: F401,E402
+    AnnualBond,
+    ApplicantRevocation,
+    DiggersTicket,
+    EmergencyDetermination,
+    EmergencyReport,
+    MoratoriumException,
+    Renewal,
+    StreetImprovement,
+    StreetOpening,
+    Surface,
+)
