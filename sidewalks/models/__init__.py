@@ -11,4 +11,4 @@ from .charges import (  # noqa: F401  (explicit names for readers and linters)
     TaxRollBatch,
     TaxRollLine,
 )
-# from .sidewalk import ...  (sidewalk permits, surveys, Board orders: added by the sidewalk-permits engineer)
+from .sidewalk import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock  # noqa: F401

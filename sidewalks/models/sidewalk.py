@@ -1,0 +1,308 @@
+"""Sidewalk permits (§ 303-3C, § 303-3D), their inspections, Board waivers (§ 303-3D(8)(c), § 303-3D(9)),
+block-by-block surveys of defective sidewalks (§ 303-3E) and the Board's orders to owners (§ 303-3B(3), Wis. Stat.
+§ 66.0907). Rules live in sidewalks/ordinance.py; the verbs in sidewalks/services.py."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from permits.models import Parcel, Permit, Street
+
+from .. import ordinance
+from .charges import SpecialCharge
+
+
+class Work(models.TextChoices):
+    NEW = ordinance.NEW, "Lay a new walk"
+    REPLACE = ordinance.REPLACE, "Remove and replace an existing walk"
+    REPAIR = ordinance.REPAIR, "Repair an existing walk"
+
+
+class Material(models.TextChoices):
+    CONCRETE = ordinance.CONCRETE, "Concrete"
+    BITUMINOUS = ordinance.BITUMINOUS, "Bituminous (asphalt): prohibited, § 303-3D(4)"
+
+
+class BoardWaiver(models.Model):
+    """A waiver the Village Board adopted by resolution, with its vote count.
+
+    § 303-3D(8)(c): the five-foot width and five-inch thickness in front of a commercial or industrial establishment,
+    by three-fourths of the ENTIRE Board (6 of 7 seats). § 303-3D(9): the 35 °F and frozen-subgrade rule, for an
+    emergency replacement.
+    """
+
+    class Kind(models.TextChoices):
+        WIDTH_THICKNESS = "width_thickness", "Commercial width and thickness (§ 303-3D(8)(c))"
+        COLD_WEATHER = "cold_weather", "Emergency pour in cold weather or on frozen subgrade (§ 303-3D(9))"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_waivers")
+    resolution_number = models.CharField(max_length=40)
+    adopted_on = models.DateField()
+    ayes = models.PositiveSmallIntegerField()
+    nays = models.PositiveSmallIntegerField(default=0)
+    seats = models.PositiveSmallIntegerField(
+        default=ordinance.DEFAULT_BOARD_SEATS,
+        help_text="Seats on the entire Board, vacant ones included (the President and six trustees: 7).",
+    )
+    reason = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-adopted_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ayes__lte=models.F("seats")), name="board_waiver_ayes_within_seats"),
+            models.CheckConstraint(condition=Q(seats__gt=0), name="board_waiver_seats_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Resolution {self.resolution_number}: {self.get_kind_display()} ({self.ayes} of {self.seats})"
+
+    @property
+    def is_effective(self) -> bool:
+        if self.kind == self.Kind.WIDTH_THICKNESS:
+            return ordinance.is_three_fourths_of_entire_board(ayes=self.ayes, seats=self.seats)
+        return self.ayes > self.nays
+
+
+class SidewalkPermit(models.Model):
+    """The sidewalk part of a § 303-3C permit: what is built where, to which standard."""
+
+    permit = models.OneToOneField(Permit, on_delete=models.PROTECT, related_name="sidewalk")
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_permits")
+    work = models.CharField(max_length=10, choices=Work.choices)
+    frontage_feet = models.DecimalField("length of frontage (feet)", max_digits=7, decimal_places=1)
+    width_feet = models.DecimalField("width (feet)", max_digits=5, decimal_places=2)
+    thickness_inches = models.DecimalField("thickness (inches)", max_digits=4, decimal_places=2)
+    driveway_length_feet = models.DecimalField(
+        "length across driveway approaches (feet)", max_digits=6, decimal_places=1, default=Decimal("0")
+    )
+    driveway_thickness_inches = models.DecimalField(
+        "thickness across driveway approaches (inches)", max_digits=4, decimal_places=2, null=True, blank=True
+    )
+    existing_width_feet = models.DecimalField(
+        "width of the existing walk (feet)", max_digits=5, decimal_places=2, null=True, blank=True
+    )
+    material = models.CharField(max_length=12, choices=Material.choices, default=Material.CONCRETE)
+    concrete_psi = models.PositiveIntegerField("concrete strength at 28 days (psi)", null=True, blank=True)
+    sacks_per_cubic_yard = models.DecimalField(
+        "94-pound sacks of cement per cubic yard", max_digits=4, decimal_places=1, null=True, blank=True
+    )
+    pour_date = models.DateField("planned pour date", null=True, blank=True)
+    village_contract = models.BooleanField("under contract with the Village", default=False)
+    waiver = models.ForeignKey(
+        BoardWaiver, on_delete=models.PROTECT, null=True, blank=True, related_name="permits",
+        help_text="§ 303-3D(8)(c) waiver relied on, if any",
+    )
+    work_suspended = models.BooleanField(
+        default=False, editable=False, help_text="§ 303-3D(10): suspended for failure to cure; lifted by a passed curing inspection"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(width_feet__gt=0), name="sidewalk_width_positive"),
+            models.CheckConstraint(condition=Q(thickness_inches__gt=0), name="sidewalk_thickness_positive"),
+            models.CheckConstraint(condition=Q(frontage_feet__gt=0), name="sidewalk_frontage_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.permit.number}: {self.get_work_display().lower()} at {self.parcel.site_address}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("sidewalks:permit", args=[self.permit.number])
+
+
+class SidewalkInspection(models.Model):
+    """One inspection of a sidewalk permit's work. A failed item holds the permit open until it is passed again."""
+
+    class Stage(models.TextChoices):
+        SUBGRADE = "subgrade", "Grading and subgrade (§ 303-3D(2), (3))"
+        FORMS = "forms", "Forms (§ 303-3D(5))"
+        POUR = "pour", "Pour: concrete, weather, joints, slope (§ 303-3D(4), (6), (7), (9))"
+        CURING = "curing", "Curing (§ 303-3D(10))"
+
+    class Result(models.TextChoices):
+        PASSED = "passed", "Passed"
+        FAILED = "failed", "Failed"
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="sidewalk_inspections")
+    stage = models.CharField(max_length=10, choices=Stage.choices)
+    result = models.CharField(max_length=10, choices=Result.choices)
+    findings = models.TextField(blank=True, help_text="Each failed rule with its section")
+    citations = models.CharField(max_length=200, blank=True)
+    notes = models.TextField(blank=True)
+    inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    inspected_at = models.DateTimeField()
+    # What was measured (each stage fills its own).
+    grading_inches = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
+    subgrade_inches = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
+    subgrade_material = models.CharField(max_length=20, blank=True)
+    form_material = models.CharField(max_length=10, blank=True)
+    form_thickness_inches = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
+    form_depth_inches = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
+    concrete_psi = models.PositiveIntegerField(null=True, blank=True)
+    sacks_per_cubic_yard = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+    forecast_low_f = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
+    air_temperature_f = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
+    subgrade_frozen = models.BooleanField(null=True, blank=True)
+    expansion_spacing_feet = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
+    expansion_at_property_lines = models.BooleanField(null=True, blank=True)
+    groove_spacing_feet = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+    slope_inches_per_foot = models.DecimalField(max_digits=4, decimal_places=3, null=True, blank=True)
+    traffic_free_until = models.DateTimeField(null=True, blank=True)
+    curing_method = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["inspected_at", "pk"]
+        indexes = [models.Index(fields=["permit", "stage", "inspected_at"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(result__in=["passed", "failed"]), name="sidewalk_inspection_result_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.permit.number} {self.get_stage_display()}: {self.get_result_display()}"
+
+
+class SidewalkSurvey(models.Model):
+    """A DPW inspector's block-by-block survey of the sidewalks along one street (§ 303-3E)."""
+
+    street = models.ForeignKey(Street, on_delete=models.PROTECT, related_name="sidewalk_surveys")
+    inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    surveyed_on = models.DateField()
+    block_area_sqft = models.DecimalField(
+        "area of one block (square feet)", max_digits=5, decimal_places=1, default=Decimal("20.0"),
+        help_text="Used to turn blocks into square feet for a replacement (a 4 ft walk with joints every 5 ft: 20)",
+    )
+    notes = models.TextField(blank=True)
+    orders_proposed_on = models.DateField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-surveyed_on", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Survey of {self.street} on {self.surveyed_on:%Y-%m-%d}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("sidewalks:survey", args=[self.pk])
+
+
+class SurveyBlock(models.Model):
+    """One sidewalk block of one parcel, as measured; `defective` is decided by § 303-3E(1) when recorded."""
+
+    survey = models.ForeignKey(SidewalkSurvey, on_delete=models.PROTECT, related_name="blocks")
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="survey_blocks")
+    block_number = models.PositiveSmallIntegerField()
+    vertical_inches = models.DecimalField("vertical differential (inches)", max_digits=4, decimal_places=2, default=0)
+    horizontal_inches = models.DecimalField("horizontal gap (inches)", max_digits=4, decimal_places=2, default=0)
+    deterioration_inches = models.DecimalField("surface deterioration (inches)", max_digits=4, decimal_places=2, default=0)
+    defective = models.BooleanField(editable=False)
+    defects = models.CharField(max_length=300, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["parcel__site_address", "block_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["survey", "parcel", "block_number"], name="survey_block_unique"),
+            models.CheckConstraint(
+                condition=Q(vertical_inches__gte=0) & Q(horizontal_inches__gte=0) & Q(deterioration_inches__gte=0),
+                name="survey_block_measures_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.parcel.site_address} block {self.block_number}"
+
+
+class SidewalkOrder(models.Model):
+    """A Board order to an owner to repair or replace the sidewalk (§ 303-3A, § 303-3E, § 303-3F), served and carried
+    out under Wis. Stat. § 66.0907 (§ 303-3B(3)); when the owner does not, the Village does the work and the cost is
+    charged to the parcel (§ 303-3B(1), (2))."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Proposed"
+        ADOPTED = "adopted", "Adopted by the Board"
+        SERVED = "served", "Served on the owner"
+        OWNER_DONE = "owner_done", "Done by the owner"
+        VILLAGE_DONE = "village_done", "Done by the Village"
+        CHARGED = "charged", "Charged to the parcel"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    class Reason(models.TextChoices):
+        DEFECTIVE = "defective", "Defective blocks (§ 303-3E)"
+        ILLEGAL = "illegal", "Built contrary to § 303-3 (§ 303-3F)"
+        BOARD = "board", "Board determination (§ 303-3A)"
+
+    class Unit(models.TextChoices):
+        SQFT = "sqft", "square feet"
+        BLOCK = "block", "blocks"
+
+    class ServiceMethod(models.TextChoices):
+        PERSONAL = "personal", "Personal delivery"
+        CERTIFIED_MAIL = "certified_mail", "Certified mail"
+        REGISTERED_MAIL = "registered_mail", "Registered mail"
+        PUBLICATION_AND_MAIL = "publication_and_mail", "Publication and first-class mail"
+
+    number = models.CharField(max_length=20, unique=True, editable=False)
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_orders")
+    survey = models.ForeignKey(SidewalkSurvey, on_delete=models.PROTECT, null=True, blank=True, related_name="orders")
+    reason = models.CharField(max_length=12, choices=Reason.choices, default=Reason.DEFECTIVE)
+    work = models.CharField(max_length=10, choices=[(Work.REPAIR, "Repair"), (Work.REPLACE, "Replace the entire walk")])
+    blocks_total = models.PositiveIntegerField(default=0)
+    blocks_defective = models.PositiveIntegerField(default=0)
+    quantity = models.DecimalField(max_digits=8, decimal_places=1)
+    unit = models.CharField(max_length=5, choices=Unit.choices)
+    fee_code = models.SlugField(max_length=60, help_text="Fee schedule item the unit price came from")
+    unit_price = models.DecimalField(max_digits=10, decimal_places=2)
+    estimated_cost = models.DecimalField(max_digits=10, decimal_places=2)
+    highland_theresa_project = models.BooleanField(
+        "part of the Highland Avenue / Theresa Lane project",
+        default=False,
+        help_text="§ 303-3B(2): the Village pays 50% only on that named, budgeted project. Tick only when recorded "
+        "as such; other work is 100% the owner's.",
+    )
+    status = models.CharField(max_length=15, choices=Status.choices, default=Status.PROPOSED, editable=False)
+    resolution_number = models.CharField(max_length=40, blank=True, editable=False)
+    adopted_on = models.DateField(null=True, blank=True, editable=False)
+    service_method = models.CharField(max_length=25, choices=ServiceMethod.choices, blank=True, editable=False)
+    served_on = models.DateField(null=True, blank=True, editable=False)
+    service_proof = models.CharField(max_length=300, blank=True, editable=False)
+    owner_deadline = models.DateField(
+        null=True, blank=True, editable=False,
+        help_text="Last day the owner may do the work: 20 days after service, Wis. Stat. § 66.0907 (verify the current "
+        "text; the period is the SIDEWALK_OWNER_PERIOD_DAYS setting)",
+    )
+    owner_permit = models.ForeignKey(
+        Permit, on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="sidewalk_orders"
+    )
+    village_cost = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True, editable=False)
+    village_done_on = models.DateField(null=True, blank=True, editable=False)
+    charge = models.OneToOneField(
+        SpecialCharge, on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="sidewalk_order"
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "owner_deadline"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(estimated_cost__gte=0), name="sidewalk_order_estimate_not_negative"),
+            models.CheckConstraint(condition=Q(quantity__gte=0), name="sidewalk_order_quantity_not_negative"),
+            models.CheckConstraint(
+                condition=Q(village_cost__isnull=True) | Q(village_cost__gte=0), name="sidewalk_order_cost_not_negative"
+            ),
+            # One open order per parcel and survey: proposing twice never duplicates.
+            models.UniqueConstraint(fields=["survey", "parcel"], name="sidewalk_order_one_per_survey_parcel"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}: {self.get_work_display().lower()} at {self.parcel.site_address}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("sidewalks:order", args=[self.number])
