@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from .business_days import is_business_day
+from .ordinance import in_frozen_ground_season, revocation_ends
 
 CENT = Decimal("0.01")
 
@@ -305,9 +306,9 @@ TEMPORARY_PATCH_REPLACED_BY = (6, 1)  # § 303-5G(4): month, day
 
 
 def in_winter_months(day: date) -> bool:
-    """§ 303-5G(4) "winter months", read as the frozen-ground season of § 303-5A: November 15 through April 1
-    (both days included, as § 303-5A's "between November 15 and April 1" is read for the application)."""
-    return (day.month, day.day) >= (11, 15) or (day.month, day.day) <= (4, 1)
+    """§ 303-5G(4) "winter months", read as the frozen-ground season of § 303-5A (November 15 through April 1, both
+    days included): one reading of the winter for the application and the field, in ordinance.py."""
+    return in_frozen_ground_season(day)
 
 
 def temporary_surface_violations(*, depth_inches, emergency: bool, placed_on: date) -> list[Violation]:
@@ -451,8 +452,9 @@ def village_repair_bill(*, labor, materials, equipment) -> RepairBill:
 
 
 def revocation_ends_on(revoked_on: date) -> date:
-    """§ 303-4H(2): failure to correct deficiencies revokes the right to obtain a street opening permit for one year."""
-    return one_year_after(revoked_on)
+    """§ 303-4H(2): failure to correct deficiencies revokes the right to obtain a street opening permit for one year
+    (the application half's reading, in ordinance.py: the right returns on the anniversary)."""
+    return revocation_ends(revoked_on)
 
 
 # --- Notices the permittee gives ---------------------------------------------------------------------------------

@@ -29,3 +29,4 @@ from .street_opening import (  # noqa: F401,E402
     StreetOpening,
     Surface,
 )
+from .street_opening_field import DefectNotice, Guarantee, Inspection, PavementRestoration, PermitteeNotice  # noqa: F401,E402
