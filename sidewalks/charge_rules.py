@@ -192,3 +192,13 @@ def village_may_remove_rubbish(deadline_at: datetime, at: datetime) -> bool:
     """§ 303-2: the Village removes rubbish only when the owner or occupant failed to after notice: after the deadline
     (at the deadline itself the owner still has time)."""
     return at > deadline_at
+
+
+ROLL_BUILD_WINDOW_DAYS = 30
+
+
+def is_roll_build_window(today: date, setting: str) -> bool:
+    """§§ 70.65, 74.03: the nightly job drafts the year's roll during the 30 days up to and including the village's
+    certification cutoff (TAX_ROLL_CUTOFF), so the clerk reviews a current draft before certifying."""
+    cutoff = tax_roll_cutoff(today.year, setting)
+    return cutoff - timedelta(days=ROLL_BUILD_WINDOW_DAYS) <= today <= cutoff

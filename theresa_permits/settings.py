@@ -258,6 +258,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The beat schedule: every scheduled job of the village, declared here. Times are America/Chicago.
 CELERY_BEAT_SCHEDULE: dict = {}
+# Special charges (sidewalks/tasks.py): delinquency each night; the year's draft tax roll before the cutoff.
+from celery.schedules import crontab as _crontab  # noqa: E402
+
+CELERY_BEAT_SCHEDULE["sidewalks-mark-delinquent-charges"] = {
+    "task": "sidewalks.tasks.mark_delinquent_charges", "schedule": _crontab(hour=1, minute=15),
+}
+CELERY_BEAT_SCHEDULE["sidewalks-build-tax-roll"] = {
+    "task": "sidewalks.tasks.build_tax_roll", "schedule": _crontab(hour=1, minute=45),
+}
 
 # Special charges: certification cutoff for the tax roll (month, day).
 TAX_ROLL_CUTOFF = os.environ.get("TAX_ROLL_CUTOFF", "11-15")
@@ -271,3 +280,4 @@ LOGGING = {
 
 # Extra demo data, one loader per permit type (each a function taking no arguments), run by `manage.py load_demo`.
 DEMO_LOADERS: list[str] = []
+DEMO_LOADERS.append("sidewalks.charges_demo.load")

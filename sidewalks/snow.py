@@ -1,0 +1,227 @@
+"""Snow and ice (§ 303-8) and rubbish (§ 303-2): the DPW's records and the Village's work, billed through the
+special-charge ledger (sidewalks.charges.add_charge)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from permits.fees import fee_in_force
+from permits.models import Parcel
+from permits.roles import Role, has_role, is_village_staff
+from permits.services import next_number, send_notice
+
+from . import charge_rules
+from .charges import add_charge
+from .models import RubbishCase, SnowCase, Snowfall, SpecialCharge
+
+DPW_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
+
+
+def _require_dpw(user, what: str) -> None:
+    if not has_role(user, *DPW_ROLES):
+        raise PermissionDenied(f"Only the Director of Public Works or a DPW inspector {what}.")
+
+
+def find_parcel(address: str) -> Parcel | None:
+    """The parcel at a typed address (case and spacing ignored), if exactly one matches."""
+    normalized = " ".join(address.split())
+    matches = list(Parcel.objects.filter(site_address__iexact=normalized)[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
+def snowfall_at(at: datetime) -> Snowfall | None:
+    """The latest snowfall that had stopped by `at`: the one an uncleared walk reported at `at` is about."""
+    return Snowfall.objects.filter(stopped_at__lte=at).order_by("-stopped_at").first()
+
+
+# --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
+
+
+def record_snowfall(*, stopped_at: datetime, by, inches=None, notes: str = "") -> Snowfall:
+    """§ 303-8A: the DPW records when the snow ceased to fall; the owners' 24 hours run from then."""
+    _require_dpw(by, "records snowfalls")
+    if stopped_at > timezone.now():
+        raise ValidationError({"stopped_at": "The time the snow stopped cannot be in the future (§ 303-8A)."})
+    return Snowfall.objects.create(stopped_at=stopped_at, inches=inches, notes=notes, recorded_by=by)
+
+
+def report_snow_case(
+    *, address: str, by=None, parcel: Parcel | None = None, details: str = "", contact: str = "",
+    at: datetime | None = None,
+) -> SnowCase:
+    """A report of an uncleared walk (§ 303-8A), by staff (`by`) or by the public (`by=None`, the public form)."""
+    at = at or timezone.now()
+    address = " ".join(address.split())
+    if not address:
+        raise ValidationError({"address": "Give the address of the uncleared sidewalk."})
+    staff = by is not None and is_village_staff(by)
+    parcel = parcel or find_parcel(address)
+    return SnowCase.objects.create(
+        number=next_number("SN", timezone.localdate(at).year),
+        snowfall=snowfall_at(at),
+        parcel=parcel,
+        reported_address=parcel.site_address if parcel else address,
+        details=details.strip(),
+        reported_via=SnowCase.ReportedVia.STAFF if staff else SnowCase.ReportedVia.PUBLIC,
+        reported_by=by if by is not None and by.is_authenticated else None,
+        reporter_contact=contact.strip(),
+        reported_at=at,
+    )
+
+
+def assign_case(*, case: SnowCase, by, parcel: Parcel | None = None, snowfall: Snowfall | None = None) -> SnowCase:
+    """Staff match a report to its parcel and snowfall when the form's address did not match exactly."""
+    _require_dpw(by, "assigns snow cases")
+    fields = {}
+    if parcel is not None:
+        fields.update(parcel=parcel, reported_address=parcel.site_address)
+    if snowfall is not None:
+        fields["snowfall"] = snowfall
+    SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(**fields)
+    case.refresh_from_db()
+    return case
+
+
+def close_snow_case(*, case: SnowCase, by, status: str, at: datetime | None = None, notes: str = "") -> SnowCase:
+    """The walk was found cleared by the owner, or the report dismissed: no charge."""
+    _require_dpw(by, "closes snow cases")
+    if status not in {SnowCase.Status.OWNER_CLEARED, SnowCase.Status.DISMISSED}:
+        raise ValidationError({"status": "Close a case as cleared by the owner or dismissed."})
+    at = at or timezone.now()
+    if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
+        status=status, cleared_at=at, cleared_by=by, crew_notes=notes
+    ) != 1:
+        raise ValidationError(f"Case {case.number} is no longer open.")
+    case.refresh_from_db()
+    return case
+
+
+def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, notes: str = "") -> SpecialCharge:
+    """§ 303-8B: the crew cleared the walk, no sooner than 24 hours after the snow stopped; the cost from the fee
+    schedule (Chapter 167, code snow_removal) becomes a special charge on the parcel (Wis. Stat. § 66.0627)."""
+    _require_dpw(by, "logs Village snow clearing")
+    at = at or timezone.now()
+    errors: dict[str, list[str]] = {}
+    if case.parcel_id is None:
+        errors["parcel"] = ["Match the report to a parcel first: the charge is levied against it."]
+    stopped = case.snowfall.stopped_at if case.snowfall_id else None
+    rule_errors = charge_rules.village_clearing_errors(stopped, at)
+    if rule_errors:
+        errors["at"] = rule_errors
+    if case.status != SnowCase.Status.OPEN:
+        errors["status"] = [f"Case {case.number} is {case.get_status_display().lower()}."]
+    if errors:
+        raise ValidationError(errors)
+    day = timezone.localdate(at)
+    fee = fee_in_force("snow_removal", day)
+    with transaction.atomic():
+        if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
+            status=SnowCase.Status.VILLAGE_CLEARED, cleared_at=at, cleared_by=by, crew_notes=notes
+        ) != 1:
+            raise ValidationError(f"Case {case.number} is no longer open.")
+        case.refresh_from_db()
+        charge = add_charge(
+            parcel=case.parcel,
+            source=SpecialCharge.Source.SNOW_ICE,
+            route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
+            amount=fee.amount,
+            incurred_on=day,
+            description=f"Snow and ice removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})",
+            citation="§ 303-8B",
+            work_record=case,
+            by=by,
+            today=day,
+        )
+    return charge
+
+
+# --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------
+
+RUBBISH_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.CLERK)
+
+
+def serve_rubbish_notice(
+    *, parcel: Parcel, description: str, served_to: str, served_method: str, by,
+    served_at: datetime | None = None, deadline_at: datetime | None = None,
+) -> RubbishCase:
+    """§ 303-2: the owner or occupant is notified to remove rubbish or dirt from the sidewalk by a deadline."""
+    if not has_role(by, *RUBBISH_ROLES):
+        raise PermissionDenied("Only the Village Board's designees (DPW, Clerk-Treasurer) serve rubbish notices.")
+    served_at = served_at or timezone.now()
+    deadline_at = deadline_at or served_at + charge_rules.RUBBISH_DEFAULT_PERIOD
+    errors = {}
+    for message in charge_rules.rubbish_notice_errors(served_at, deadline_at):
+        errors["deadline_at"] = message
+    if not description.strip():
+        errors["description"] = "Describe the rubbish or dirt to be removed."
+    if not served_to.strip():
+        errors["served_to"] = "Name the owner or occupant notified."
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        case = RubbishCase.objects.create(
+            number=next_number("RB", timezone.localdate(served_at).year),
+            parcel=parcel, description=description.strip(), served_to=served_to.strip(),
+            served_method=served_method.strip(), served_at=served_at, deadline_at=deadline_at, created_by=by,
+        )
+        send_notice(None, to=parcel.owner_email, template="rubbish_notice", context={"case": case, "parcel": parcel})
+    return case
+
+
+def record_rubbish_removed_by_owner(*, case: RubbishCase, by, at: datetime | None = None) -> RubbishCase:
+    if not has_role(by, *RUBBISH_ROLES):
+        raise PermissionDenied("Only Village staff close rubbish cases.")
+    if RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
+        status=RubbishCase.Status.OWNER_REMOVED, removed_at=at or timezone.now()
+    ) != 1:
+        raise ValidationError(f"Case {case.number} is already closed.")
+    case.refresh_from_db()
+    return case
+
+
+def log_rubbish_removal(*, case: RubbishCase, cost, by, at: datetime | None = None) -> SpecialCharge:
+    """§ 303-2: after the deadline the Village removes the rubbish and reports the cost to the Clerk-Treasurer, who
+    spreads it on the tax roll as a special charge (Wis. Stat. § 66.0627)."""
+    _require_dpw(by, "logs Village rubbish removal")
+    at = at or timezone.now()
+    errors = {}
+    try:
+        cost = Decimal(str(cost)).quantize(Decimal("0.01"))
+        if cost < 0:
+            errors["cost"] = "The cost cannot be negative."
+    except (InvalidOperation, ValueError):
+        errors["cost"] = "The cost must be a number of dollars."
+    if not charge_rules.village_may_remove_rubbish(case.deadline_at, at):
+        errors["at"] = (
+            f"The owner or occupant has until {timezone.localtime(case.deadline_at):%B %-d, %Y %-I:%M %p} to remove "
+            "it: the Village removes rubbish only after the notice's deadline (§ 303-2)."
+        )
+    if case.status != RubbishCase.Status.NOTICED:
+        errors["status"] = f"Case {case.number} is {case.get_status_display().lower()}."
+    if errors:
+        raise ValidationError(errors)
+    day = timezone.localdate(at)
+    with transaction.atomic():
+        if RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
+            status=RubbishCase.Status.VILLAGE_REMOVED, removed_at=at, removal_cost=cost
+        ) != 1:
+            raise ValidationError(f"Case {case.number} is already closed.")
+        case.refresh_from_db()
+        charge = add_charge(
+            parcel=case.parcel,
+            source=SpecialCharge.Source.RUBBISH,
+            route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
+            amount=cost,
+            incurred_on=day,
+            description=f"Rubbish or dirt removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})",
+            citation="§ 303-2",
+            work_record=case,
+            by=by,
+            today=day,
+        )
+    return charge

@@ -1,0 +1,42 @@
+"""Scheduled jobs of the special-charge ledger: thin, idempotent, each recording a JobRun."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+from permits.models import JobRun
+
+from . import charge_rules, charges, tax_roll
+
+
+@shared_task
+def mark_delinquent_charges(today_iso: str | None = None) -> int:
+    """§ 66.0627(4): billed charges unpaid after their due date become delinquent."""
+    today = date.fromisoformat(today_iso) if today_iso else timezone.localdate()
+    run = JobRun.objects.create(name="sidewalks.mark_delinquent_charges", started_at=timezone.now())
+    total, done = charges.mark_delinquent_charges(today=today)
+    JobRun.objects.filter(pk=run.pk).update(
+        items_total=total, items_done=done, state=JobRun.State.FINISHED, finished_at=timezone.now(),
+        message=f"{done} charges became delinquent.",
+    )
+    return done
+
+
+@shared_task
+def build_tax_roll(year: int | None = None, today_iso: str | None = None, chunk_pause: float = 0.0) -> int | None:
+    """Build the year's draft special-charges roll in the weeks before the cutoff (settings.TAX_ROLL_CUTOFF).
+    With an explicit year it builds at once (the clerk's button, the command, drills)."""
+    today = date.fromisoformat(today_iso) if today_iso else timezone.localdate()
+    if year is None:
+        if not charge_rules.is_roll_build_window(today, settings.TAX_ROLL_CUTOFF):
+            return None
+        year = today.year
+    try:
+        batch = tax_roll.build_tax_roll(year=year, today=today, chunk_pause=chunk_pause)
+    except tax_roll.FrozenRoll:
+        return None
+    return batch.lines.count()
