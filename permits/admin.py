@@ -28,6 +28,7 @@ from .models import (
     Street,
 )
 from .parcel_import import import_parcels
+from .roles import Role, has_role
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -150,6 +151,10 @@ class PermitAdmin(SimpleHistoryAdmin):
     def public_link(self, obj):
         return format_html('<a href="{}">{}</a>', obj.get_public_url(), "Open")
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra_context = {**(extra_context or {}), "may_record_payment": has_role(request.user, Role.CLERK)}
+        return super().change_view(request, object_id, form_url, extra_context)
+
     def get_urls(self):
         return [
             path("<int:pk>/status/", self.admin_site.admin_view(self.change_status_view), name="permits_permit_status"),
@@ -173,6 +178,8 @@ class PermitAdmin(SimpleHistoryAdmin):
         return TemplateResponse(request, "admin/permits/permit/change_status.html", context)
 
     def record_payment_view(self, request, pk):
+        if not has_role(request.user, Role.CLERK):
+            raise PermissionDenied  # § 303-4F(2): only the Clerk-Treasurer receives fees
         permit = get_object_or_404(Permit, pk=pk)
         form = PaymentForm(request.POST or None, initial={"amount": permit.balance_due})
         if request.method == "POST" and form.is_valid():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
@@ -91,10 +91,23 @@ def record_payment(
     """§ 303-4F(2): the fee is paid to the Clerk-Treasurer, who issues a numbered receipt."""
     if not has_role(by, Role.CLERK):
         raise PermissionDenied("Only the Clerk-Treasurer records payments (§ 303-4F(2)).")
-    amount = Decimal(amount)
+    if isinstance(amount, float):
+        raise TypeError("Money is Decimal, never float: pass Decimal('12.34') or the string '12.34'.")
     errors = {}
-    if amount <= 0:
+    try:
+        amount = Decimal(str(amount).strip())
+    except InvalidOperation:
+        raise ValidationError({"amount": "The amount must be a number of dollars and cents, like 75.00."}) from None
+    if not amount.is_finite():
+        errors["amount"] = "The amount must be a number of dollars and cents, like 75.00."
+    elif amount <= 0:
         errors["amount"] = "The amount must be more than $0.00."
+    elif amount != amount.quantize(Decimal("0.01")):
+        errors["amount"] = "The amount must be in whole cents, like 75.00."
+    elif amount >= Decimal("100000000"):
+        errors["amount"] = "The amount is too large."
+    if method not in Payment.Method.values:
+        errors["method"] = f"The method must be one of: {', '.join(Payment.Method.labels).lower()}."
     if method != Payment.Method.CASH and not reference.strip():
         errors["reference"] = "A check number or card reference is required for a check or card payment."
     if errors:

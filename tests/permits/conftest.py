@@ -1,0 +1,47 @@
+"""Helpers for the permit-core tests: permits in any status, and every persona by name."""
+
+import pytest
+
+from permits.models import Status
+from permits.workflow import transition
+from tests.factories import PermitFactory
+
+# How the system (by=None) walks a fresh draft to each status.
+PATH_TO = {
+    Status.DRAFT: [],
+    Status.SUBMITTED: [Status.SUBMITTED],
+    Status.UNDER_REVIEW: [Status.SUBMITTED, Status.UNDER_REVIEW],
+    Status.APPROVED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED],
+    Status.ISSUED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED],
+    Status.ACTIVE: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.ACTIVE],
+    Status.COMPLETED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.COMPLETED],
+    Status.CLOSED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.COMPLETED,
+                    Status.CLOSED],
+    Status.DENIED: [Status.SUBMITTED, Status.DENIED],
+    Status.WITHDRAWN: [Status.WITHDRAWN],
+    Status.EXPIRED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.EXPIRED],
+    Status.REVOKED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.REVOKED],
+}
+
+STAFF_PERSONAS = ["clerk", "dpw_director", "inspector", "building_inspector", "police_chief", "board_member",
+                  "president"]
+PUBLIC_PERSONAS = ["resident", "outsider", "contractor", "contractor_staff"]
+ALL_PERSONAS = PUBLIC_PERSONAS + STAFF_PERSONAS
+
+
+def permit_in(status, **fields):
+    """A permit walked by the system (by=None) from draft to `status`."""
+    permit = PermitFactory(**fields)
+    for step in PATH_TO[Status(status)]:
+        transition(permit, step, by=None)
+    return permit
+
+
+@pytest.fixture
+def persona(request):
+    """persona("clerk") -> the user of that persona fixture."""
+
+    def get(name):
+        return request.getfixturevalue(name) if name else None
+
+    return get
