@@ -185,6 +185,7 @@ def record_charge_payment(
     if not has_role(by, Role.CLERK):
         raise PermissionDenied("Only the Clerk-Treasurer records payments.")
     today = today or timezone.localdate()
+    charge.refresh_from_db()  # decide on the charge as it is now, not as the caller last read it
     try:
         amount = Decimal(str(amount))
     except (InvalidOperation, ValueError):

@@ -1,0 +1,152 @@
+"""Boundary tests of sidewalks/charge_rules.py, named after their sections."""
+
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from sidewalks import charge_rules as rules
+
+CHICAGO = ZoneInfo("America/Chicago")
+STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
+
+
+# --- § 303-8 snow and ice ---------------------------------------------------------------------------------------
+
+
+def test_303_8a_owner_has_24_hours_from_when_snow_stops():
+    assert rules.owner_clearing_deadline(STOPPED) == datetime(2026, 1, 11, 6, 0, tzinfo=CHICAGO)
+
+
+def test_303_8a_corner_and_crosswalk_lots_clear_those_walks_too():
+    assert len(rules.walks_owner_must_clear(False, False)) == 1
+    walks = rules.walks_owner_must_clear(True, True)
+    assert len(walks) == 3
+    assert any("corner" in w for w in walks) and any("crosswalk" in w for w in walks)
+
+
+def test_303_8b_23_hours_59_refused():
+    at = STOPPED + timedelta(hours=23, minutes=59)
+    assert not rules.village_may_clear(STOPPED, at)
+    [message] = rules.village_clearing_errors(STOPPED, at)
+    assert "§ 303-8B" in message
+
+
+def test_303_8b_24_hours_00_allowed():
+    assert rules.village_may_clear(STOPPED, STOPPED + timedelta(hours=24))
+    assert rules.village_clearing_errors(STOPPED, STOPPED + timedelta(hours=24)) == []
+
+
+def test_303_8b_no_snowfall_recorded_refused():
+    [message] = rules.village_clearing_errors(None, STOPPED)
+    assert "§ 303-8B" in message
+
+
+def test_303_8c_no_offense_within_24_hours():
+    assert rules.hours_of_violation(STOPPED, STOPPED + timedelta(hours=24)) == 0
+
+
+def test_303_8c_part_of_an_hour_is_an_offense():
+    assert rules.hours_of_violation(STOPPED, STOPPED + timedelta(hours=24, seconds=1)) == 1
+    assert rules.hours_of_violation(STOPPED, STOPPED + timedelta(hours=25)) == 1
+    assert rules.hours_of_violation(STOPPED, STOPPED + timedelta(hours=25, minutes=1)) == 2
+
+
+# --- § 303-2 rubbish --------------------------------------------------------------------------------------------
+
+
+def test_303_2_village_may_not_remove_at_the_deadline():
+    deadline = STOPPED + timedelta(hours=24)
+    assert not rules.village_may_remove_rubbish(deadline, deadline)
+    assert rules.village_may_remove_rubbish(deadline, deadline + timedelta(minutes=1))
+
+
+def test_303_2_deadline_must_follow_the_notice():
+    assert rules.rubbish_notice_errors(STOPPED, STOPPED)
+    assert rules.rubbish_notice_errors(STOPPED, STOPPED + timedelta(minutes=1)) == []
+
+
+# --- Wis. Stat. § 66.0627 ----------------------------------------------------------------------------------------
+
+
+def test_66_0627_due_30_days_after_billing_and_delinquent_the_day_after():
+    due = rules.charge_due_on(date(2026, 3, 1), "snow_ice")
+    assert due == date(2026, 3, 31)
+    assert not rules.is_delinquent(due, date(2026, 3, 31))
+    assert rules.is_delinquent(due, date(2026, 4, 1))
+    assert not rules.is_delinquent(None, date(2027, 1, 1))
+
+
+def test_303_6f1_obstruction_bill_due_10_days_after_presumed_receipt():
+    assert rules.charge_due_on(date(2026, 3, 1), "obstruction_removal") == date(2026, 3, 14)
+
+
+def test_66_0627_no_installments():
+    assert rules.payment_errors(Decimal("75.00"), Decimal("75.00")) == []
+    [message] = rules.payment_errors(Decimal("74.99"), Decimal("75.00"))
+    assert "installments" in message and "§ 66.0627" in message
+    assert rules.payment_errors(Decimal("0"), Decimal("75.00"))
+
+
+HEARING = date(2026, 6, 21)
+
+
+def test_66_0627_published_19_days_refused():
+    [message] = rules.hearing_notice_errors(HEARING, HEARING - timedelta(days=19), HEARING - timedelta(days=10))
+    assert "published 19 days" in message and "§ 66.0627(3)(b)" in message
+
+
+def test_66_0627_published_20_days_accepted():
+    assert rules.hearing_notice_errors(HEARING, HEARING - timedelta(days=20), HEARING - timedelta(days=10)) == []
+
+
+def test_66_0627_mailed_9_days_refused():
+    [message] = rules.hearing_notice_errors(HEARING, HEARING - timedelta(days=20), HEARING - timedelta(days=9))
+    assert "mailed 9 days" in message
+
+
+def test_66_0627_sidewalk_repair_needs_a_held_hearing_to_be_certified():
+    good = (HEARING, HEARING - timedelta(days=20), HEARING - timedelta(days=10))
+    assert rules.certification_errors("snow_ice", [], HEARING) == []
+    assert rules.certification_errors("sidewalk_repair", [], HEARING)
+    assert rules.certification_errors("sidewalk_repair", [good], HEARING - timedelta(days=1))  # not held yet
+    assert rules.certification_errors("sidewalk_repair", [good], HEARING) == []
+    late = (HEARING, HEARING - timedelta(days=19), HEARING - timedelta(days=10))
+    assert rules.certification_errors("sidewalk_repair", [late], HEARING)
+    assert rules.certification_errors("sidewalk_repair", [late, good], HEARING) == []
+
+
+# --- Tax roll (§§ 70.65, 74.03) ---------------------------------------------------------------------------------
+
+
+def test_70_65_cutoff_from_setting():
+    assert rules.tax_roll_cutoff(2026, "11-15") == date(2026, 11, 15)
+    with pytest.raises(ValueError, match="MM-DD"):
+        rules.tax_roll_cutoff(2026, "November 15")
+
+
+def test_66_0627_delinquent_on_the_cutoff_goes_on_this_years_roll():
+    assert rules.roll_year_for(date(2026, 11, 15), "11-15") == 2026
+    assert rules.roll_year_for(date(2026, 11, 16), "11-15") == 2027
+
+
+def test_74_03_transfer_by_december_8():
+    assert rules.transfer_deadline(2026) == date(2026, 12, 8)
+
+
+def test_70_65_roll_is_drafted_in_the_30_days_up_to_the_cutoff():
+    assert not rules.is_roll_build_window(date(2026, 10, 15), "11-15")
+    assert rules.is_roll_build_window(date(2026, 10, 16), "11-15")
+    assert rules.is_roll_build_window(date(2026, 11, 15), "11-15")
+    assert not rules.is_roll_build_window(date(2026, 11, 16), "11-15")
+
+
+@pytest.mark.parametrize("cell", ["=SUM(A1)", "+1", "-1", "@cmd", "\tx", "\rx"])
+def test_csv_formula_cells_are_escaped(cell):
+    assert rules.csv_safe(cell) == "'" + cell
+
+
+def test_csv_plain_cells_unchanged():
+    assert rules.csv_safe("Owner, Olga") == "Owner, Olga"
+    assert rules.csv_safe("75.00") == "75.00"
