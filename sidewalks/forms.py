@@ -1,0 +1,233 @@
+"""Forms for sidewalk permits, inspections, surveys and orders. They validate input; sidewalks/ordinance.py decides,
+and each broken rule becomes an error on its field citing its section."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import forms
+
+from permits.models import Organization, Parcel, Permit, PermitKind
+
+from . import services
+from .models import SidewalkInspection, SidewalkOrder
+from .models.sidewalk import Material, Work
+
+DATE = forms.DateInput(attrs={"type": "date"})
+FEET = {"min": "0", "step": "0.1", "inputmode": "decimal"}
+INCHES = {"min": "0", "step": "0.01", "inputmode": "decimal"}
+
+
+def _decimal(label, *, required=True, help_text="", attrs=INCHES, max_digits=6, places=2):
+    return forms.DecimalField(
+        label=label, required=required, help_text=help_text, min_value=Decimal("0"), max_digits=max_digits,
+        decimal_places=places, widget=forms.NumberInput(attrs=attrs),
+    )
+
+
+def add_violations(form: forms.Form, violations) -> None:
+    for v in violations:
+        form.add_error(v.field if v.field in form.fields else None, v.message)
+
+
+class ParcelField(forms.CharField):
+    """A parcel by its tax key number."""
+
+    def clean(self, value):
+        value = super().clean(value)
+        if not value:
+            return None
+        parcel = Parcel.objects.select_related("street").filter(tax_key=value.strip()).first()
+        if parcel is None:
+            raise forms.ValidationError(f"No parcel has the tax key number {value.strip()}: check it on the tax bill.")
+        return parcel
+
+
+class SidewalkApplicationForm(forms.Form):
+    parcel = ParcelField(
+        label="Parcel tax key number",
+        help_text="As printed on the tax bill, e.g. 266-1116-0001. Its land use decides the standard (§ 303-3D(8)). "
+        "Use the parcel search to find it by address.",
+    )
+    organization = forms.ModelChoiceField(
+        queryset=Organization.objects.none(), required=False, label="Applying for", empty_label="Myself"
+    )
+    work = forms.ChoiceField(choices=Work.choices, widget=forms.RadioSelect, label="Work")
+    frontage_feet = _decimal("Length of frontage (feet)", attrs=FEET, max_digits=7, places=1)
+    width_feet = _decimal("Width of the walk (feet)", attrs=FEET, max_digits=5)
+    thickness_inches = _decimal("Thickness (inches)", max_digits=4)
+    driveway_length_feet = _decimal(
+        "Length across driveway approaches (feet)", required=False, attrs=FEET, max_digits=6, places=1,
+        help_text="Total length of the stretches across driveway approaches; 0 if none.",
+    )
+    driveway_thickness_inches = _decimal(
+        "Thickness across driveway approaches (inches)", required=False, max_digits=4,
+        help_text="At least 6 inches (residential) or 7 inches (commercial, industrial): § 303-3D(8).",
+    )
+    existing_width_feet = _decimal(
+        "Width of the existing walk (feet)", required=False, attrs=FEET, max_digits=5,
+        help_text="For a repair or replacement: a residential walk may keep its existing width (§ 303-3D(8)(a)).",
+    )
+    material = forms.ChoiceField(choices=Material.choices, initial=Material.CONCRETE)
+    concrete_psi = forms.IntegerField(
+        label="Concrete strength at 28 days (psi)", required=False, min_value=0,
+        help_text="At least 3,500 psi (§ 303-3D(4)).",
+    )
+    sacks_per_cubic_yard = _decimal(
+        "94-pound sacks of cement per cubic yard", required=False, max_digits=4, places=1,
+        help_text="At least six (§ 303-3D(4)).",
+    )
+    pour_date = forms.DateField(
+        label="Planned pour date", widget=DATE,
+        help_text="Apply at least three days before the work (§ 303-3C).",
+    )
+    village_contract = forms.BooleanField(
+        required=False, label="This work is under contract with the Village (§ 303-3C)"
+    )
+    work_description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Notes")
+
+    def __init__(self, *args, user, today, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.today = today
+        orgs = Organization.objects.filter(memberships__user=user)
+        self.fields["organization"].queryset = orgs
+        if not orgs.exists():
+            del self.fields["organization"]
+
+    def clean(self):
+        data = super().clean()
+        parcel = data.get("parcel")
+        if parcel is not None:
+            fields = {k: data.get(k) for k in (
+                "work", "width_feet", "thickness_inches", "driveway_thickness_inches", "existing_width_feet",
+                "material", "pour_date", "village_contract", "concrete_psi", "sacks_per_cubic_yard",
+            )}
+            # A field that failed its own validation is None here: the rule for it is not run twice.
+            add_violations(self, services.application_violations(parcel=parcel, today=self.today, **fields))
+        return data
+
+
+STAGE_FIELDS = {
+    SidewalkInspection.Stage.SUBGRADE: ["grading_inches", "subgrade_inches", "subgrade_material"],
+    SidewalkInspection.Stage.FORMS: ["form_material", "form_thickness_inches", "form_depth_inches"],
+    SidewalkInspection.Stage.POUR: [
+        "concrete_psi", "sacks_per_cubic_yard", "forecast_low_f", "air_temperature_f", "subgrade_frozen",
+        "expansion_spacing_feet", "expansion_at_property_lines", "groove_spacing_feet", "slope_inches_per_foot",
+    ],
+    SidewalkInspection.Stage.CURING: ["curing_method"],
+}
+
+
+class InspectionForm(forms.Form):
+    """One stage's measurements, for a phone in the field; the rules decide pass or fail."""
+
+    grading_inches = _decimal("Ground above or below subgrade (inches)", help_text="Within 3 inches (§ 303-3D(2)).")
+    subgrade_inches = _decimal("Depth of subgrade fill (inches)", help_text="At least 3 inches (§ 303-3D(3)).")
+    subgrade_material = forms.ChoiceField(
+        label="Subgrade fill",
+        choices=[("sand", "Sand"), ("gravel", "Gravel"), ("crushed_concrete", "Crushed concrete"), ("other", "Other")],
+    )
+    form_material = forms.ChoiceField(
+        label="Forms", choices=[("wood", "Wood plank"), ("metal_approved", "Metal, approved section"),
+                                ("metal", "Metal, not an approved section")],
+    )
+    form_thickness_inches = _decimal("Wood plank thickness (inches)", required=False, help_text="At least 1 1/2 inches (§ 303-3D(5)).")
+    form_depth_inches = _decimal("Depth of the forms (inches)", help_text="Full depth of the walk (§ 303-3D(5)).")
+    concrete_psi = forms.IntegerField(label="Concrete strength at 28 days, per ticket (psi)", min_value=0)
+    sacks_per_cubic_yard = _decimal("94-pound sacks per cubic yard, per ticket", max_digits=4, places=1)
+    forecast_low_f = _decimal("Lowest forecast temperature in the next 72 hours (°F)", max_digits=5, places=1,
+                              attrs={"step": "1", "inputmode": "decimal"})
+    air_temperature_f = _decimal("Air temperature now (°F)", max_digits=5, places=1, attrs={"step": "1", "inputmode": "decimal"},
+                                 help_text="Below 50 °F the walk stays free of traffic 96 hours, otherwise 48 (§ 303-3D(9)).")
+    subgrade_frozen = forms.BooleanField(required=False, label="Subgrade is frozen")
+    expansion_spacing_feet = _decimal("Greatest spacing of expansion joints (feet)", attrs=FEET, places=1)
+    expansion_at_property_lines = forms.BooleanField(required=False, label="Expansion joints at the property lines")
+    groove_spacing_feet = _decimal("Spacing of groove joints (feet)", attrs=FEET, places=1)
+    slope_inches_per_foot = _decimal("Slope toward the curb (inch per foot)", places=3, attrs={"step": "0.005", "inputmode": "decimal"})
+    curing_method = forms.ChoiceField(
+        label="Curing", choices=[("impervious_coating", "Impervious coating"), ("wet_fabric", "Wet fabric"),
+                                 ("paper", "Paper"), ("none", "Not cured")],
+    )
+    other_defect = forms.CharField(required=False, label="Other defect (fails the item)", max_length=300)
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, stage: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        keep = set(STAGE_FIELDS[stage]) | {"other_defect", "notes"}
+        for name in list(self.fields):
+            if name not in keep:
+                del self.fields[name]
+
+    def measurements(self) -> dict:
+        return {k: v for k, v in self.cleaned_data.items() if k not in ("other_defect", "notes")}
+
+
+class SurveyForm(forms.Form):
+    street = forms.ModelChoiceField(queryset=None)
+    surveyed_on = forms.DateField(label="Date of the survey", widget=DATE)
+    block_area_sqft = _decimal("Area of one block (square feet)", attrs=FEET, places=1, max_digits=5,
+                               help_text="Turns blocks into square feet for a replacement.")
+
+    def __init__(self, *args, **kwargs):
+        from permits.models import Street
+
+        super().__init__(*args, **kwargs)
+        self.fields["street"].queryset = Street.objects.all()
+
+
+class BlockForm(forms.Form):
+    parcel = forms.ModelChoiceField(queryset=None, label="Parcel")
+    block_number = forms.IntegerField(min_value=1, label="Block number", widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    vertical_inches = _decimal("Vertical differential (inches)", help_text="Defective at 3/4 inch or more (§ 303-3E(1)(a)).")
+    horizontal_inches = _decimal("Horizontal gap (inches)", help_text="Defective at 1 1/4 inches or more (§ 303-3E(1)(b)).")
+    deterioration_inches = _decimal("Surface deterioration (inches)", help_text="Defective at 1/2 inch or more (§ 303-3E(1)(c)).")
+
+    def __init__(self, *args, street, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["parcel"].queryset = Parcel.objects.filter(street=street).order_by("site_address")
+
+
+class AdoptForm(forms.Form):
+    resolution_number = forms.CharField(max_length=40, label="Board resolution number")
+    adopted_on = forms.DateField(label="Adopted on", widget=DATE)
+
+
+class ServeForm(forms.Form):
+    method = forms.ChoiceField(choices=SidewalkOrder.ServiceMethod.choices, label="Served by")
+    served_on = forms.DateField(label="Date of service", widget=DATE,
+                                help_text="For publication and mail, the later of the two dates.")
+    proof = forms.CharField(max_length=300, label="Proof of service",
+                            help_text="Affidavit of service, certified-mail receipt number, or publication details.")
+
+
+class OwnerWorkForm(forms.Form):
+    permit = forms.CharField(label="Owner's sidewalk permit number", max_length=20)
+
+    def clean_permit(self):
+        number = self.cleaned_data["permit"].strip()
+        permit = Permit.objects.filter(number=number, kind=PermitKind.SIDEWALK).first()
+        if permit is None:
+            raise forms.ValidationError(f"No sidewalk permit {number}.")
+        return permit
+
+
+class VillageWorkForm(forms.Form):
+    cost = _decimal("The Village's cost ($)", attrs={"min": "0", "step": "0.01", "inputmode": "decimal"}, max_digits=10)
+    done_on = forms.DateField(label="Work done on", widget=DATE)
+
+
+class WaiverForm(forms.Form):
+    parcel = ParcelField(label="Parcel tax key number")
+    kind = forms.ChoiceField(choices=[])
+    resolution_number = forms.CharField(max_length=40)
+    adopted_on = forms.DateField(widget=DATE)
+    ayes = forms.IntegerField(min_value=0)
+    nays = forms.IntegerField(min_value=0, initial=0)
+    seats = forms.IntegerField(min_value=1, initial=7, help_text="Seats on the entire Board, vacant ones included.")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+    def __init__(self, *args, **kwargs):
+        from .models import BoardWaiver
+
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = BoardWaiver.Kind.choices

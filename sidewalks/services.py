@@ -1,0 +1,534 @@
+"""Verbs for sidewalk permits (§ 303-3C, § 303-3D), surveys of defective sidewalks (§ 303-3E) and the Board's
+orders under Wis. Stat. § 66.0907 (§ 303-3B(3)). Views, the admin, the API and the demo loader all call these.
+
+Each verb takes keyword-only arguments, checks who acts, asks sidewalks/ordinance.py for the rules, and writes
+in one transaction. Bad input raises ValidationError (field -> message citing the section) and stores nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from permits import workflow
+from permits.fees import fee_in_force
+from permits.models import Parcel, Permit, PermitKind, Status
+from permits.roles import Role, has_role
+from permits.services import create_permit, next_number, record_event, send_notice, submit_permit
+
+from . import ordinance
+from .models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
+from .models.sidewalk import Work
+
+FEE_CODE = "sidewalk"  # § 303-3C: "The fee charged for such permits shall be as prescribed in Chapter 167, Fees."
+REPLACE_FEE_CODE = "sidewalk_replace_sqft"
+REPAIR_FEE_CODE = "sidewalk_repair_block"
+INSPECTING_ROLES = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)
+SURVEYING_ROLES = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)
+ORDER_CITATION = "§ 303-3B(1); § 303-3B(3); Wis. Stat. § 66.0907"
+
+
+def owner_period_days() -> int:
+    """Wis. Stat. § 66.0907: the owner's period after service (20 days; verify the current text). A setting."""
+    return int(getattr(settings, "SIDEWALK_OWNER_PERIOD_DAYS", ordinance.OWNER_WORK_PERIOD_DAYS))
+
+
+def raise_violations(violations: list[ordinance.Violation]) -> None:
+    """Turn rule violations into one ValidationError listing every broken rule, by field."""
+    if not violations:
+        return
+    errors: dict[str, list[ValidationError]] = {}
+    for v in violations:
+        errors.setdefault(v.field or "__all__", []).append(ValidationError(v.message, code=v.code))
+    raise ValidationError(errors)
+
+
+# --- Waivers --------------------------------------------------------------------------------------------------------
+
+
+def width_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
+    """§ 303-3D(8)(c): the latest effective width-and-thickness waiver the Board adopted for `parcel`."""
+    for waiver in BoardWaiver.objects.filter(
+        parcel=parcel, kind=BoardWaiver.Kind.WIDTH_THICKNESS, adopted_on__lte=today
+    ).order_by("-adopted_on", "-pk"):
+        if waiver.is_effective:
+            return waiver
+    return None
+
+
+def cold_weather_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
+    """§ 303-3D(9): an emergency-replacement waiver of the 35 °F / frozen-subgrade rule for `parcel`."""
+    for waiver in BoardWaiver.objects.filter(parcel=parcel, kind=BoardWaiver.Kind.COLD_WEATHER, adopted_on__lte=today):
+        if waiver.is_effective:
+            return waiver
+    return None
+
+
+def record_board_waiver(
+    *, kind: str, parcel: Parcel, resolution_number: str, adopted_on: date, ayes: int, nays: int = 0,
+    seats: int = ordinance.DEFAULT_BOARD_SEATS, reason: str = "", by,
+) -> BoardWaiver:
+    """Record a waiver the Board adopted, with its vote. A § 303-3D(8)(c) waiver needs three-fourths of the entire
+    Board; a vote short of it is not a waiver and is refused."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("The Clerk-Treasurer records the Board's resolutions.")
+    errors = {}
+    if not resolution_number.strip():
+        errors["resolution_number"] = "Give the number of the Board's resolution."
+    if seats <= 0 or ayes + nays > seats:
+        errors["ayes"] = f"{ayes} ayes and {nays} nays do not fit a Board of {seats} seats."
+    elif kind == BoardWaiver.Kind.WIDTH_THICKNESS and not ordinance.is_three_fourths_of_entire_board(ayes=ayes, seats=seats):
+        needed = ordinance.votes_needed_for_three_fourths(seats)
+        errors["ayes"] = (
+            f"Waiving the commercial width and thickness takes a three-fourths vote of the entire Board: {needed} of "
+            f"{seats} seats; {ayes} is not enough (§ 303-3D(8)(c))."
+        )
+    elif kind == BoardWaiver.Kind.COLD_WEATHER and ayes <= nays:
+        errors["ayes"] = "The resolution did not pass: more ayes than nays are needed (§ 303-3D(9))."
+    if errors:
+        raise ValidationError(errors)
+    return BoardWaiver.objects.create(
+        kind=kind, parcel=parcel, resolution_number=resolution_number.strip(), adopted_on=adopted_on, ayes=ayes,
+        nays=nays, seats=seats, reason=reason, recorded_by=by,
+    )
+
+
+# --- Permits --------------------------------------------------------------------------------------------------------
+
+
+def application_violations(*, parcel: Parcel, today: date, **fields) -> list[ordinance.Violation]:
+    """Every § 303-3 rule the application breaks, for the form, the API and the service alike."""
+    waiver = width_waiver_for(parcel, today)
+    return ordinance.check_application(
+        applied_on=today,
+        land_use=parcel.land_use,
+        work=fields.get("work"),
+        width_feet=fields.get("width_feet"),
+        thickness_inches=fields.get("thickness_inches"),
+        driveway_thickness_inches=fields.get("driveway_thickness_inches"),
+        existing_width_feet=fields.get("existing_width_feet"),
+        material=fields.get("material"),
+        pour_date=fields.get("pour_date"),
+        village_contract=bool(fields.get("village_contract")),
+        concrete_psi=fields.get("concrete_psi"),
+        sacks_per_cubic_yard=fields.get("sacks_per_cubic_yard"),
+        width_waived=waiver is not None,
+    )
+
+
+def apply_for_sidewalk_permit(
+    *,
+    applicant,
+    parcel: Parcel,
+    work: str,
+    frontage_feet,
+    width_feet,
+    thickness_inches,
+    material: str = ordinance.CONCRETE,
+    driveway_length_feet=Decimal("0"),
+    driveway_thickness_inches=None,
+    existing_width_feet=None,
+    concrete_psi: int | None = None,
+    sacks_per_cubic_yard=None,
+    pour_date: date | None = None,
+    village_contract: bool = False,
+    work_description: str = "",
+    organization=None,
+    today: date | None = None,
+) -> Permit:
+    """§ 303-3C: apply for a sidewalk permit and submit it with the Chapter 167 fee. All § 303-3D rules an
+    application can break are checked at once; nothing is stored when one is broken."""
+    today = today or timezone.localdate()
+    fields = dict(
+        work=work, width_feet=width_feet, thickness_inches=thickness_inches, material=material,
+        driveway_thickness_inches=driveway_thickness_inches, existing_width_feet=existing_width_feet,
+        concrete_psi=concrete_psi, sacks_per_cubic_yard=sacks_per_cubic_yard, pour_date=pour_date,
+        village_contract=village_contract,
+    )
+    raise_violations(application_violations(parcel=parcel, today=today, **fields))
+    with transaction.atomic():
+        permit = create_permit(
+            kind=PermitKind.SIDEWALK,
+            applicant=applicant,
+            organization=organization,
+            today=today,
+            parcel=parcel,
+            street=parcel.street,
+            location_description=f"Sidewalk in front of {parcel.site_address} ({frontage_feet} ft of frontage)",
+            work_description=work_description or Work(work).label,
+            start_date=pour_date,
+        )
+        SidewalkPermit.objects.create(
+            permit=permit,
+            parcel=parcel,
+            frontage_feet=frontage_feet,
+            driveway_length_feet=driveway_length_feet or Decimal("0"),
+            waiver=width_waiver_for(parcel, today),
+            **fields,
+        )
+        submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
+    return permit
+
+
+def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -> Permit:
+    """§ 303-3C: the Clerk-Treasurer issues the permit: review, approval and issue through the workflow, once the
+    Chapter 167 fee is paid."""
+    today = today or timezone.localdate()
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("Only the Village Clerk-Treasurer issues sidewalk permits (§ 303-3C).")
+    if permit.kind != PermitKind.SIDEWALK:
+        raise ValidationError("This is not a sidewalk permit.")
+    if permit.balance_due > 0:
+        raise ValidationError(
+            {"amount": f"Record the fee payment of ${permit.balance_due} before issuing the permit (§ 303-3C, Chapter 167)."}
+        )
+    steps = {
+        Status.SUBMITTED: (Status.UNDER_REVIEW, "Clerk reviewing the sidewalk application"),
+        Status.UNDER_REVIEW: (Status.APPROVED, "Meets § 303-3D as applied for"),
+        Status.APPROVED: (Status.ISSUED, "Sidewalk permit issued by the Clerk-Treasurer (§ 303-3C)"),
+    }
+    if permit.status not in steps:
+        raise ValidationError(f"{permit.number} is {permit.get_status_display().lower()}; it cannot be issued.")
+    with transaction.atomic():
+        while permit.status in steps:
+            to, reason = steps[permit.status]
+            workflow.transition(permit, to, by=by, reason=reason, today=today)
+        send_notice(permit, to=permit.applicant.email, template="sidewalk_permit_issued", context={"permit": permit})
+    return permit
+
+
+def latest_inspections(permit: Permit) -> dict[str, SidewalkInspection]:
+    """The last inspection of each stage (one query)."""
+    latest: dict[str, SidewalkInspection] = {}
+    for inspection in permit.sidewalk_inspections.select_related("inspector").order_by("inspected_at", "pk"):
+        latest[inspection.stage] = inspection
+    return latest
+
+
+def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> list[ordinance.Violation]:
+    """The § 303-3D rules one inspection stage checks, from what the inspector measured."""
+    S = SidewalkInspection.Stage
+    detail = permit.sidewalk
+    if stage == S.SUBGRADE:
+        return [
+            *ordinance.check_grading(m.get("grading_inches") or 0),
+            *ordinance.check_subgrade(depth_inches=m.get("subgrade_inches") or 0, material=m.get("subgrade_material", "")),
+        ]
+    if stage == S.FORMS:
+        material = m.get("form_material", "")
+        return ordinance.check_forms(
+            material="metal" if material.startswith("metal") else material,
+            thickness_inches=m.get("form_thickness_inches"),
+            depth_inches=m.get("form_depth_inches"),
+            walk_thickness_inches=detail.thickness_inches,
+            metal_approved=material == "metal_approved",
+        )
+    if stage == S.POUR:
+        return [
+            *ordinance.check_material(detail.material),
+            *ordinance.check_concrete_mix(psi_at_28_days=m.get("concrete_psi"), sacks_per_cubic_yard=m.get("sacks_per_cubic_yard")),
+            *ordinance.check_pour_weather(
+                forecast_low_f=m.get("forecast_low_f"),
+                subgrade_frozen=bool(m.get("subgrade_frozen")),
+                emergency_waiver=cold_weather_waiver_for(detail.parcel, today) is not None,
+            ),
+            *ordinance.check_joints(
+                expansion_spacing_feet=m.get("expansion_spacing_feet") or 0,
+                at_property_lines=bool(m.get("expansion_at_property_lines")),
+                groove_spacing_feet=m.get("groove_spacing_feet"),
+            ),
+            *ordinance.check_slope(m.get("slope_inches_per_foot") or 0),
+        ]
+    if stage == S.CURING:
+        return ordinance.check_curing(m.get("curing_method", ""))
+    raise ValidationError({"stage": "Choose subgrade, forms, pour or curing."})
+
+
+MEASUREMENTS = (
+    "grading_inches", "subgrade_inches", "subgrade_material", "form_material", "form_thickness_inches",
+    "form_depth_inches", "concrete_psi", "sacks_per_cubic_yard", "forecast_low_f", "air_temperature_f",
+    "subgrade_frozen", "expansion_spacing_feet", "expansion_at_property_lines", "groove_spacing_feet",
+    "slope_inches_per_foot", "curing_method",
+)
+
+
+def record_inspection(
+    *, permit: Permit, stage: str, by, other_defect: str = "", notes: str = "", inspected_at: datetime | None = None,
+    **measurements,
+) -> SidewalkInspection:
+    """A DPW inspector logs one inspection. The rules decide pass or fail; the inspector may also fail it for a
+    defect the measurements do not show. A failed curing suspends the work (§ 303-3D(10))."""
+    if not has_role(by, *INSPECTING_ROLES):
+        raise PermissionDenied("Only a DPW inspector or the Director of Public Works inspects sidewalk work.")
+    if permit.status not in (Status.ISSUED, Status.ACTIVE):
+        raise ValidationError(f"{permit.number} is {permit.get_status_display().lower()}: only issued work is inspected.")
+    inspected_at = inspected_at or timezone.now()
+    today = timezone.localdate(inspected_at)
+    unknown = set(measurements) - set(MEASUREMENTS)
+    if unknown:
+        raise TypeError(f"Unknown measurements: {sorted(unknown)}")
+    violations = inspection_violations(permit=permit, stage=stage, today=today, **measurements)
+    findings = [v.message for v in violations]
+    citations = sorted({v.citation for v in violations})
+    if other_defect.strip():
+        findings.append(f"{other_defect.strip()} (§ 303-3D)")
+        citations.append("§ 303-3D")
+    result = SidewalkInspection.Result.FAILED if findings else SidewalkInspection.Result.PASSED
+    stored = {k: v for k, v in measurements.items() if v is not None}
+    if stage == SidewalkInspection.Stage.POUR and measurements.get("air_temperature_f") is not None:
+        stored["traffic_free_until"] = ordinance.traffic_free_until(inspected_at, measurements["air_temperature_f"])
+    with transaction.atomic():
+        inspection = SidewalkInspection.objects.create(
+            permit=permit, stage=stage, result=result, findings="\n".join(findings), citations=", ".join(citations),
+            notes=notes, inspector=by, inspected_at=inspected_at, **stored,
+        )
+        if permit.status == Status.ISSUED:
+            workflow.transition(permit, Status.ACTIVE, by=by, reason="Work under way: first inspection", today=today)
+        label = inspection.get_stage_display().split(" (")[0]
+        reason = f"{label} inspection {result}" + (f": {'; '.join(findings)}" if findings else "")
+        record_event(permit, by=by, reason=reason)
+        if stage == SidewalkInspection.Stage.CURING:
+            suspended = result == SidewalkInspection.Result.FAILED
+            SidewalkPermit.objects.filter(permit=permit).update(work_suspended=suspended)
+            if suspended:
+                record_event(permit, by=by, reason="Work suspended for failure to cure the concrete (§ 303-3D(10)).")
+    return inspection
+
+
+def completion_blockers(permit: Permit) -> list[str]:
+    """Stages not yet passed: a failed or missing inspection holds the permit open."""
+    latest = latest_inspections(permit)
+    blockers = []
+    for stage in SidewalkInspection.Stage:
+        inspection = latest.get(stage)
+        if inspection is None:
+            blockers.append(f"{stage.label}: not inspected yet")
+        elif inspection.result != SidewalkInspection.Result.PASSED:
+            blockers.append(f"{stage.label}: failed, {inspection.citations or 'see findings'}")
+    return blockers
+
+
+def complete_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -> Permit:
+    """Mark the work completed once every stage's latest inspection passed."""
+    today = today or timezone.localdate()
+    if not has_role(by, *INSPECTING_ROLES, Role.CLERK):
+        raise PermissionDenied("Only the Village's inspectors or the Clerk-Treasurer complete a sidewalk permit.")
+    blockers = completion_blockers(permit)
+    if blockers:
+        raise ValidationError("The permit stays open until every inspection has passed: " + "; ".join(blockers) + ".")
+    return workflow.transition(permit, Status.COMPLETED, by=by, reason="All sidewalk inspections passed", today=today)
+
+
+# --- Surveys (§ 303-3E) ---------------------------------------------------------------------------------------------
+
+
+def start_survey(*, street, by, surveyed_on: date | None = None, block_area_sqft=Decimal("20"), notes: str = "") -> SidewalkSurvey:
+    if not has_role(by, *SURVEYING_ROLES):
+        raise PermissionDenied("Only a DPW inspector or the Director of Public Works surveys sidewalks.")
+    return SidewalkSurvey.objects.create(
+        street=street, inspector=by, surveyed_on=surveyed_on or timezone.localdate(),
+        block_area_sqft=block_area_sqft, notes=notes,
+    )
+
+
+def record_block(
+    *, survey: SidewalkSurvey, parcel: Parcel, block_number: int, vertical_inches=Decimal("0"),
+    horizontal_inches=Decimal("0"), deterioration_inches=Decimal("0"), by,
+) -> SurveyBlock:
+    """Record (or re-measure) one block; § 303-3E(1) decides whether it is defective."""
+    if not has_role(by, *SURVEYING_ROLES):
+        raise PermissionDenied("Only a DPW inspector or the Director of Public Works surveys sidewalks.")
+    if survey.orders_proposed_on is not None:
+        raise ValidationError("Orders were already proposed from this survey: start a new survey to re-measure.")
+    measures = dict(
+        vertical_inches=Decimal(vertical_inches or 0),
+        horizontal_inches=Decimal(horizontal_inches or 0),
+        deterioration_inches=Decimal(deterioration_inches or 0),
+    )
+    if any(v < 0 for v in measures.values()):
+        raise ValidationError("Measurements cannot be negative.")
+    defects = ordinance.block_defects(**measures)
+    block, _ = SurveyBlock.objects.update_or_create(
+        survey=survey, parcel=parcel, block_number=block_number,
+        defaults={**measures, "defective": bool(defects), "defects": "; ".join(defects)[:300]},
+    )
+    return block
+
+
+def survey_summary(survey: SidewalkSurvey):
+    """Per parcel: total and defective blocks, and what § 303-3E proposes (one query)."""
+    rows = (
+        survey.blocks.values("parcel", "parcel__site_address", "parcel__tax_key")
+        .annotate(total=Count("pk"), defective=Count("pk", filter=Q(defective=True)))
+        .order_by("parcel__site_address")
+    )
+    return [
+        {**row, "proposed": ordinance.proposed_work(defective_blocks=row["defective"], total_blocks=row["total"])}
+        for row in rows
+    ]
+
+
+def propose_orders(*, survey: SidewalkSurvey, by, today: date | None = None) -> list[SidewalkOrder]:
+    """§ 303-3E: one proposed order per parcel with a defective block: repair those blocks, or replace the whole
+    walk when 80% or more are defective. Quantities and estimates use the unit prices in the fee schedule. Running
+    it twice proposes nothing new (one order per survey and parcel, a database constraint)."""
+    if not has_role(by, *SURVEYING_ROLES, Role.CLERK):
+        raise PermissionDenied("Only DPW or the Clerk-Treasurer proposes sidewalk orders.")
+    today = today or timezone.localdate()
+    orders = []
+    with transaction.atomic():
+        existing = {o.parcel_id: o for o in survey.orders.all()}
+        for row in survey_summary(survey):
+            work = row["proposed"]
+            if work is None:
+                continue
+            if row["parcel"] in existing:
+                orders.append(existing[row["parcel"]])
+                continue
+            if work == ordinance.REPLACE:
+                quantity, unit, code = row["total"] * survey.block_area_sqft, SidewalkOrder.Unit.SQFT, REPLACE_FEE_CODE
+            else:
+                quantity, unit, code = Decimal(row["defective"]), SidewalkOrder.Unit.BLOCK, REPAIR_FEE_CODE
+            price = fee_in_force(code, today).amount
+            orders.append(
+                SidewalkOrder.objects.create(
+                    number=next_number("SWO", today.year),
+                    parcel_id=row["parcel"],
+                    survey=survey,
+                    reason=SidewalkOrder.Reason.DEFECTIVE,
+                    work=work,
+                    blocks_total=row["total"],
+                    blocks_defective=row["defective"],
+                    quantity=quantity,
+                    unit=unit,
+                    fee_code=code,
+                    unit_price=price,
+                    estimated_cost=ordinance.estimated_cost(quantity=quantity, unit_price=price),
+                    created_by=by,
+                )
+            )
+        SidewalkSurvey.objects.filter(pk=survey.pk, orders_proposed_on__isnull=True).update(orders_proposed_on=today)
+    survey.refresh_from_db(fields=["orders_proposed_on"])
+    return orders
+
+
+# --- Board orders (§ 303-3B(3), Wis. Stat. § 66.0907) ----------------------------------------------------------------
+
+
+def _move(order: SidewalkOrder, *, from_states: set[str], to: str, **fields) -> None:
+    """Conditional update: the order moves only if it is still in a state it may leave (two clerks cannot both act)."""
+    updated = SidewalkOrder.objects.filter(pk=order.pk, status__in=from_states).update(status=to, **fields)
+    if updated != 1:
+        raise ValidationError(f"Order {order.number} is {order.get_status_display().lower()}; reload and try again.")
+    for name, value in {"status": to, **fields}.items():
+        setattr(order, name, value)
+
+
+def adopt_orders(*, orders, resolution_number: str, adopted_on: date, by) -> int:
+    """§ 303-3B(3), § 303-3A: the Clerk-Treasurer records the Board's resolution adopting proposed orders."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("The Clerk-Treasurer records the Board's resolutions.")
+    if not resolution_number.strip():
+        raise ValidationError({"resolution_number": "Give the number of the Board's resolution (§ 303-3B(3))."})
+    done = 0
+    with transaction.atomic():
+        for order in orders:
+            _move(order, from_states={SidewalkOrder.Status.PROPOSED}, to=SidewalkOrder.Status.ADOPTED,
+                  resolution_number=resolution_number.strip(), adopted_on=adopted_on)
+            done += 1
+    return done
+
+
+def serve_order(*, order: SidewalkOrder, method: str, served_on: date, proof: str, by) -> SidewalkOrder:
+    """Wis. Stat. § 66.0907: a copy of the resolution is served on the owner; the method, date and proof are recorded
+    and the owner's deadline follows from the date of service."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("The Clerk-Treasurer records service of the Board's orders.")
+    raise_violations(ordinance.check_service(method=method, served_on=served_on, proof=proof))
+    if order.adopted_on and served_on < order.adopted_on:
+        raise ValidationError({"served_on": "An order cannot be served before the Board adopted it."})
+    deadline = ordinance.owner_deadline(served_on, owner_period_days())
+    with transaction.atomic():
+        _move(order, from_states={SidewalkOrder.Status.ADOPTED}, to=SidewalkOrder.Status.SERVED,
+              service_method=method, served_on=served_on, service_proof=proof.strip(), owner_deadline=deadline)
+        if order.parcel.owner_email:
+            send_notice(None, to=order.parcel.owner_email, template="sidewalk_order_served", context={"order": order})
+    return order
+
+
+def record_owner_work(*, order: SidewalkOrder, permit: Permit, by) -> SidewalkOrder:
+    """The owner did the ordered work under a sidewalk permit (§ 303-3C): the order is satisfied."""
+    if not has_role(by, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR):
+        raise PermissionDenied("Only Village staff record that an order was carried out.")
+    errors = []
+    if permit.kind != PermitKind.SIDEWALK or permit.parcel_id != order.parcel_id:
+        errors.append("The permit must be a sidewalk permit for the same parcel as the order.")
+    if permit.status not in (Status.COMPLETED, Status.CLOSED):
+        errors.append(f"{permit.number} is {permit.get_status_display().lower()}: the work must be completed and inspected.")
+    if errors:
+        raise ValidationError({"permit": errors})
+    _move(order, from_states={SidewalkOrder.Status.ADOPTED, SidewalkOrder.Status.SERVED},
+          to=SidewalkOrder.Status.OWNER_DONE, owner_permit=permit)
+    return order
+
+
+def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> SidewalkOrder:
+    """Wis. Stat. § 66.0907, § 303-3B(3): after the owner's period has run out, the Village does the work."""
+    if not has_role(by, Role.CLERK, Role.DPW_DIRECTOR):
+        raise PermissionDenied("Only the Director of Public Works or the Clerk-Treasurer records the Village's work.")
+    cost = Decimal(str(cost))
+    errors = {}
+    if cost < 0:
+        errors["cost"] = "The cost cannot be negative."
+    if order.status == SidewalkOrder.Status.SERVED and not ordinance.village_may_do_work(
+        served_on=order.served_on, today=done_on, period_days=owner_period_days()
+    ):
+        errors["done_on"] = (
+            f"The owner may do the work until {order.owner_deadline:%B %-d, %Y}; the Village may do it only after "
+            "that (Wis. Stat. § 66.0907)."
+        )
+    if errors:
+        raise ValidationError(errors)
+    _move(order, from_states={SidewalkOrder.Status.SERVED}, to=SidewalkOrder.Status.VILLAGE_DONE,
+          village_cost=cost.quantize(Decimal("0.01")), village_done_on=done_on)
+    return order
+
+
+def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
+    """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907), 100% the
+    owner's unless the order was recorded as part of the Highland Avenue / Theresa Lane project. Charged once: the
+    order holds a one-to-one link to its charge and moves only from "done by the Village"."""
+    from .charges import add_charge
+
+    today = today or timezone.localdate()
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("The Clerk-Treasurer records special charges.")
+    with transaction.atomic():
+        order = SidewalkOrder.objects.select_for_update().select_related("parcel").get(pk=order.pk)
+        if order.status != SidewalkOrder.Status.VILLAGE_DONE:
+            raise ValidationError(f"Order {order.number} is {order.get_status_display().lower()}: nothing to charge.")
+        amount = ordinance.owner_cost(order.village_cost, highland_theresa_project=order.highland_theresa_project)
+        share = "50% owner share, Highland Avenue / Theresa Lane project (§ 303-3B(2))" if order.highland_theresa_project else "100% owner's cost"
+        charge = add_charge(
+            parcel=order.parcel,
+            source="sidewalk_repair",
+            route="special_tax_66_0907",
+            amount=amount,
+            incurred_on=order.village_done_on,
+            description=(
+                f"Sidewalk {order.get_work_display().lower()} at {order.parcel.site_address} by the Village, order "
+                f"{order.number}, resolution {order.resolution_number}; {share}"
+            ),
+            citation=ORDER_CITATION,
+            work_record=order,
+            by=by,
+            today=today,
+        )
+        _move(order, from_states={SidewalkOrder.Status.VILLAGE_DONE}, to=SidewalkOrder.Status.CHARGED, charge=charge)
+    return charge

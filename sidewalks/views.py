@@ -1,0 +1,376 @@
+"""Pages for sidewalk permits (apply, the permit, the inspector's phone page), parcel search, block-by-block
+surveys and the Board's orders. Views are thin: fetch through an access helper, bind a form, call one service."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from permits import workflow
+from permits.forms import PaymentForm
+from permits.models import Parcel, PermitKind, Status
+from permits.roles import Role, has_role, is_village_staff
+from permits.selectors import get_permit_for
+from permits.services import record_payment
+from permits.workflow import is_applicant_side
+
+from . import forms, services
+from .models import SidewalkInspection, SidewalkOrder, SidewalkSurvey
+
+PAGE_SIZE = 25
+
+
+ALIASES = {"service_method": "method", "service_proof": "proof"}
+
+
+def _form_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errs in error.message_dict.items():
+            field = ALIASES.get(field, field)
+            for err in errs:
+                form.add_error(field if field in form.fields else None, err)
+    else:
+        for err in error.messages:
+            form.add_error(None, err)
+
+
+def _get_sidewalk_permit(user, number):
+    permit = get_permit_for(user, number)
+    if permit.kind != PermitKind.SIDEWALK or not hasattr(permit, "sidewalk"):
+        raise Http404("No such sidewalk permit")
+    return permit
+
+
+def _require_staff(user):
+    if not is_village_staff(user):
+        raise PermissionDenied
+
+
+# --- Permits ----------------------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def apply(request):
+    today = timezone.localdate()
+    initial = {"parcel": request.GET.get("parcel", "")}
+    form = forms.SidewalkApplicationForm(request.POST or None, user=request.user, today=today, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            permit = services.apply_for_sidewalk_permit(applicant=request.user, today=today, **data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        except PermissionDenied as error:
+            form.add_error("organization", str(error))
+        else:
+            messages.success(request, f"Application {permit.number} submitted. Fee: ${permit.fee_amount}.")
+            return redirect("sidewalks:permit", permit.number)
+    return render(request, "sidewalks/apply.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _permit_context(request, permit, **extra):
+    latest = services.latest_inspections(permit)
+    stages = [(stage, latest.get(stage.value)) for stage in SidewalkInspection.Stage]
+    user = request.user
+    return {
+        "permit": permit,
+        "sidewalk": permit.sidewalk,
+        "events": permit.events.select_related("actor").all(),
+        "documents": permit.documents.all(),
+        "payments": permit.payments.all(),
+        "inspections": permit.sidewalk_inspections.select_related("inspector").order_by("-inspected_at", "-pk"),
+        "stages": stages,
+        "blockers": services.completion_blockers(permit) if permit.status == Status.ACTIVE else [],
+        "may_issue": has_role(user, Role.CLERK) and permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED),
+        "may_inspect": has_role(user, *services.INSPECTING_ROLES) and permit.status in (Status.ISSUED, Status.ACTIVE),
+        "may_complete": workflow.may_transition(user, permit, Status.COMPLETED) and not is_applicant_side(user, permit),
+        "payment_form": extra.pop("payment_form", None) or PaymentForm(initial={"amount": permit.balance_due, "method": "cash"}),
+        **extra,
+    }
+
+
+@login_required
+def permit_detail(request, number):
+    permit = _get_sidewalk_permit(request.user, number)
+    return render(request, "sidewalks/permit.html", _permit_context(request, permit))
+
+
+@login_required
+@require_POST
+def record_fee_payment(request, number):
+    permit = _get_sidewalk_permit(request.user, number)
+    if not has_role(request.user, Role.CLERK):
+        raise PermissionDenied
+    form = PaymentForm(request.POST)
+    if form.is_valid():
+        try:
+            payment = record_payment(permit=permit, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
+            return redirect("sidewalks:permit", number)
+    return render(request, "sidewalks/permit.html", _permit_context(request, permit, payment_form=form), status=400)
+
+
+@login_required
+@require_POST
+def issue(request, number):
+    permit = _get_sidewalk_permit(request.user, number)
+    try:
+        services.issue_sidewalk_permit(permit=permit, by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, f"{permit.number} is issued.")
+    return redirect("sidewalks:permit", number)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def inspect(request, number):
+    """The inspector's phone page: pick a stage, enter what was measured, the rules decide."""
+    permit = _get_sidewalk_permit(request.user, number)
+    if not has_role(request.user, *services.INSPECTING_ROLES):
+        raise PermissionDenied
+    stage = request.POST.get("stage") or request.GET.get("stage")
+    if stage not in SidewalkInspection.Stage.values:
+        stage = None
+    form = forms.InspectionForm(request.POST or None, stage=stage) if stage else None
+    if request.method == "POST" and form is not None and form.is_valid():
+        try:
+            inspection = services.record_inspection(
+                permit=permit, stage=stage, by=request.user, other_defect=form.cleaned_data["other_defect"],
+                notes=form.cleaned_data["notes"], **form.measurements(),
+            )
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            label = inspection.get_stage_display().split(" (")[0]
+            if inspection.result == SidewalkInspection.Result.PASSED:
+                messages.success(request, f"{label}: passed.")
+            else:
+                messages.error(request, f"{label}: failed. {inspection.findings}")
+            return redirect("sidewalks:inspect", number)
+    latest = services.latest_inspections(permit)
+    context = {
+        "permit": permit,
+        "sidewalk": permit.sidewalk,
+        "stage": stage,
+        "stage_label": SidewalkInspection.Stage(stage).label if stage else "",
+        "stages": [(s, latest.get(s.value)) for s in SidewalkInspection.Stage],
+        "form": form,
+        "blockers": services.completion_blockers(permit),
+        "may_complete": permit.status == Status.ACTIVE,
+    }
+    return render(request, "sidewalks/inspect.html", context, status=400 if form is not None and form.errors else 200)
+
+
+@login_required
+@require_POST
+def complete(request, number):
+    permit = _get_sidewalk_permit(request.user, number)
+    try:
+        services.complete_sidewalk_permit(permit=permit, by=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    except workflow.IllegalTransition as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{permit.number} is completed.")
+    return redirect(request.POST.get("next") == "inspect" and reverse("sidewalks:inspect", args=[number])
+                    or reverse("sidewalks:permit", args=[number]))
+
+
+# --- Parcels ----------------------------------------------------------------------------------------------------------
+
+
+def search_parcels(text: str):
+    text = (text or "").strip()
+    qs = Parcel.objects.select_related("street").order_by("street__name", "site_address")
+    if not text:
+        return qs.none()
+    return qs.filter(Q(site_address__icontains=text) | Q(owner_name__icontains=text) | Q(tax_key__icontains=text))
+
+
+@login_required
+def parcel_search(request):
+    q = request.GET.get("q", "")
+    page = Paginator(search_parcels(q), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "sidewalks/parcel_search.html", {"q": q, "page": page})
+
+
+# --- Surveys ----------------------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def surveys(request):
+    _require_staff(request.user)
+    may_survey = has_role(request.user, *services.SURVEYING_ROLES)
+    form = forms.SurveyForm(request.POST or None, initial={"surveyed_on": timezone.localdate(), "block_area_sqft": 20})
+    if request.method == "POST":
+        if not may_survey:
+            raise PermissionDenied
+        if form.is_valid():
+            survey = services.start_survey(by=request.user, **form.cleaned_data)
+            return redirect(survey)
+    qs = SidewalkSurvey.objects.select_related("street", "inspector").annotate(
+        block_count=Count("blocks", distinct=True), defective_count=Count("blocks", filter=Q(blocks__defective=True), distinct=True)
+    )
+    page = Paginator(qs.order_by("-surveyed_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "sidewalks/surveys.html", {"page": page, "form": form, "may_survey": may_survey},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def survey(request, pk):
+    """The block-by-block survey on a phone: one block at a time, the rule marks it defective or not."""
+    _require_staff(request.user)
+    survey = get_object_or_404(SidewalkSurvey.objects.select_related("street", "inspector"), pk=pk)
+    may_survey = has_role(request.user, *services.SURVEYING_ROLES) and survey.orders_proposed_on is None
+    form = forms.BlockForm(request.POST or None, street=survey.street)
+    if request.method == "POST":
+        if not may_survey:
+            raise PermissionDenied
+        if form.is_valid():
+            try:
+                block = services.record_block(survey=survey, by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                _form_errors(form, error)
+            else:
+                verdict = f"defective: {block.defects}" if block.defective else "not defective"
+                messages.success(request, f"{block.parcel.site_address} block {block.block_number} recorded, {verdict}.")
+                return redirect(f"{survey.get_absolute_url()}?parcel={block.parcel_id}&next={block.block_number + 1}")
+    elif request.GET.get("parcel"):
+        form = forms.BlockForm(street=survey.street, initial={"parcel": request.GET["parcel"], "block_number": request.GET.get("next", 1)})
+    blocks = survey.blocks.select_related("parcel").order_by("parcel__site_address", "block_number")
+    page = Paginator(blocks, 50).get_page(request.GET.get("page"))
+    context = {
+        "survey": survey, "form": form, "page": page, "may_survey": may_survey,
+        "summary": services.survey_summary(survey),
+        "may_propose": has_role(request.user, *services.SURVEYING_ROLES, Role.CLERK) and survey.orders_proposed_on is None,
+    }
+    return render(request, "sidewalks/survey.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def propose(request, pk):
+    survey = get_object_or_404(SidewalkSurvey, pk=pk)
+    orders = services.propose_orders(survey=survey, by=request.user)
+    messages.success(request, f"{len(orders)} order(s) proposed for the Board.")
+    return redirect(reverse("sidewalks:orders") + f"?survey={survey.pk}")
+
+
+# --- Orders ------------------------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def orders(request):
+    """Staff: the Board's sidewalk orders; the clerk records a resolution adopting the proposed ones."""
+    _require_staff(request.user)
+    may_adopt = has_role(request.user, Role.CLERK)
+    form = forms.AdoptForm(request.POST or None, initial={"adopted_on": timezone.localdate()})
+    if request.method == "POST":
+        if not may_adopt:
+            raise PermissionDenied
+        chosen = SidewalkOrder.objects.filter(pk__in=request.POST.getlist("order"), status=SidewalkOrder.Status.PROPOSED)
+        if form.is_valid():
+            if not chosen:
+                form.add_error(None, "Tick the orders the Board adopted.")
+            else:
+                try:
+                    done = services.adopt_orders(orders=list(chosen), by=request.user, **form.cleaned_data)
+                except ValidationError as error:
+                    _form_errors(form, error)
+                else:
+                    messages.success(request, f"{done} order(s) adopted by resolution {form.cleaned_data['resolution_number']}.")
+                    return redirect("sidewalks:orders")
+    qs = SidewalkOrder.objects.select_related("parcel", "survey__street")
+    status = request.GET.get("status", "")
+    if status in SidewalkOrder.Status.values:
+        qs = qs.filter(status=status)
+    if request.GET.get("survey", "").isdigit():
+        qs = qs.filter(survey_id=request.GET["survey"])
+    page = Paginator(qs.order_by("-created_at", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {"page": page, "form": form, "may_adopt": may_adopt, "status": status,
+               "statuses": SidewalkOrder.Status.choices, "query": f"status={status}" if status else ""}
+    return render(request, "sidewalks/orders.html", context, status=400 if form.errors else 200)
+
+
+ORDER_ACTIONS = {
+    "serve": (forms.ServeForm, lambda order, by, d: services.serve_order(order=order, by=by, **d), "Service recorded."),
+    "owner": (forms.OwnerWorkForm, lambda order, by, d: services.record_owner_work(order=order, by=by, **d),
+              "Recorded: the owner did the work."),
+    "village": (forms.VillageWorkForm, lambda order, by, d: services.record_village_work(order=order, by=by, **d),
+                "The Village's work is recorded."),
+}
+
+
+def _order_context(order, user, **bound):
+    try:
+        charge_url = order.charge.get_absolute_url() if order.charge_id else None
+    except NoReverseMatch:
+        charge_url = None
+    S = SidewalkOrder.Status
+    clerk = has_role(user, Role.CLERK)
+    return {
+        "order": order,
+        "charge_url": charge_url,
+        "serve_form": bound.get("serve") or (forms.ServeForm(initial={"served_on": timezone.localdate()}) if clerk and order.status == S.ADOPTED else None),
+        "owner_form": bound.get("owner") or (forms.OwnerWorkForm() if is_village_staff(user) and order.status in (S.ADOPTED, S.SERVED) else None),
+        "village_form": bound.get("village") or (
+            forms.VillageWorkForm(initial={"cost": order.estimated_cost, "done_on": timezone.localdate()})
+            if has_role(user, Role.CLERK, Role.DPW_DIRECTOR) and order.status == S.SERVED else None
+        ),
+        "may_charge": clerk and order.status == S.VILLAGE_DONE,
+    }
+
+
+@login_required
+def order_detail(request, number):
+    _require_staff(request.user)
+    order = get_object_or_404(SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number)
+    return render(request, "sidewalks/order.html", _order_context(order, request.user))
+
+
+@login_required
+@require_POST
+def order_act(request, number, action):
+    _require_staff(request.user)
+    order = get_object_or_404(SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number)
+    if action == "charge":
+        try:
+            charge = services.charge_order(order=order, by=request.user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, f"Charge {charge.number} of ${charge.amount} recorded against {order.parcel.tax_key}.")
+        return redirect(order)
+    if action not in ORDER_ACTIONS:
+        raise Http404
+    form_class, act, done = ORDER_ACTIONS[action]
+    form = form_class(request.POST)
+    if form.is_valid():
+        try:
+            act(order, request.user, form.cleaned_data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, done)
+            return redirect(order)
+    return render(request, "sidewalks/order.html", _order_context(order, request.user, **{action: form}), status=400)

@@ -1,0 +1,273 @@
+"""Sidewalk permits, inspections, surveys and Board orders through their services, and who may act."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.core import mail
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from permits.models import Permit, PermitKind, Status
+from sidewalks import services
+from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SpecialCharge
+from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at
+
+pytestmark = pytest.mark.django_db
+
+
+# --- Applying (§ 303-3C, § 303-3D) ----------------------------------------------------------------------------------
+
+
+def test_contractor_applies_and_the_fee_comes_from_the_schedule(submitted, contractor_org):
+    assert submitted.kind == PermitKind.SIDEWALK and submitted.number.startswith("SW-2026-")
+    assert submitted.status == Status.SUBMITTED and submitted.organization == contractor_org
+    assert submitted.fee_code == "sidewalk" and submitted.fee_amount == Decimal("25.00")
+    assert submitted.sidewalk.width_feet == Decimal("4") and submitted.parcel.tax_key == "266-1116-0001"
+
+
+def test_resident_may_apply_for_their_own_walk(resident, home):
+    permit = services.apply_for_sidewalk_permit(applicant=resident, parcel=home, today=TODAY, **GOOD)
+    assert permit.applicant == resident
+
+
+def test_application_breaking_rules_stores_nothing_and_lists_every_rule(resident, shop):
+    bad = {**GOOD, "material": "bituminous", "pour_date": TODAY + timedelta(days=2)}
+    with pytest.raises(ValidationError) as error:
+        services.apply_for_sidewalk_permit(applicant=resident, parcel=shop, today=TODAY, **bad)
+    messages = error.value.message_dict
+    assert set(messages) == {"material", "pour_date", "width_feet", "thickness_inches", "driveway_thickness_inches"}
+    assert "§ 303-3D(8)(b)" in messages["width_feet"][0]
+    assert not Permit.objects.exists() and not SidewalkPermit.objects.exists()
+
+
+def test_303_3d_8_c_effective_board_waiver_lets_a_narrower_commercial_walk(resident, shop, clerk):
+    services.record_board_waiver(kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, resolution_number="2026-14",
+                                 adopted_on=TODAY - timedelta(days=10), ayes=6, nays=1, by=clerk)
+    permit = services.apply_for_sidewalk_permit(
+        applicant=resident, parcel=shop, today=TODAY, **{**GOOD, "driveway_thickness_inches": Decimal("7")}
+    )
+    assert permit.sidewalk.waiver.resolution_number == "2026-14"
+
+
+def test_303_3d_8_c_five_of_seven_is_refused_as_a_waiver(shop, clerk):
+    with pytest.raises(ValidationError) as error:
+        services.record_board_waiver(kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, resolution_number="2026-15",
+                                     adopted_on=TODAY, ayes=5, nays=2, by=clerk)
+    assert "6 of 7" in error.value.message_dict["ayes"][0] and "§ 303-3D(8)(c)" in error.value.message_dict["ayes"][0]
+
+
+def test_only_the_clerk_records_board_waivers(shop, board_member):
+    with pytest.raises(PermissionDenied):
+        services.record_board_waiver(kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, resolution_number="1",
+                                     adopted_on=TODAY, ayes=7, by=board_member)
+
+
+# --- Issuing --------------------------------------------------------------------------------------------------------
+
+
+def test_clerk_issues_after_the_fee_is_paid(issued):
+    assert issued.status == Status.ISSUED and issued.issued_on == TODAY
+    assert [e.to_status for e in issued.events.filter(kind="transition")] == ["submitted", "under_review", "approved", "issued"]
+    assert any("Sidewalk permit" in m.subject and "issued" in m.subject for m in mail.outbox) or issued.notices.filter(
+        template="sidewalk_permit_issued"
+    ).exists()
+
+
+def test_clerk_cannot_issue_before_the_fee_is_paid(submitted, clerk):
+    with pytest.raises(ValidationError, match="fee payment"):
+        services.issue_sidewalk_permit(permit=submitted, by=clerk, today=TODAY)
+
+
+@pytest.mark.parametrize("persona", ["inspector", "dpw_director", "contractor", "resident"])
+def test_only_the_clerk_issues_sidewalk_permits(submitted, persona, request):
+    with pytest.raises(PermissionDenied):
+        services.issue_sidewalk_permit(permit=submitted, by=request.getfixturevalue(persona), today=TODAY)
+
+
+# --- Inspections ----------------------------------------------------------------------------------------------------
+
+
+def inspect_all(permit, inspector):
+    for stage, measures in PASSING.items():
+        services.record_inspection(permit=permit, stage=stage, by=inspector, inspected_at=at(TODAY + timedelta(days=5)),
+                                   **measures)
+
+
+def test_inspector_passes_every_stage_and_completes(issued, inspector):
+    inspect_all(issued, inspector)
+    issued.refresh_from_db()
+    assert issued.status == Status.ACTIVE
+    services.complete_sidewalk_permit(permit=issued, by=inspector, today=TODAY + timedelta(days=6))
+    assert issued.status == Status.COMPLETED
+
+
+@pytest.mark.parametrize("persona", ["resident", "contractor", "clerk", "police_chief"])
+def test_only_dpw_inspects(issued, persona, request):
+    with pytest.raises(PermissionDenied):
+        services.record_inspection(permit=issued, stage="curing", by=request.getfixturevalue(persona),
+                                   curing_method="paper")
+
+
+def test_inspection_before_issue_is_refused(submitted, inspector):
+    with pytest.raises(ValidationError, match="only issued work"):
+        services.record_inspection(permit=submitted, stage="curing", by=inspector, curing_method="paper")
+
+
+def test_failed_subgrade_cites_the_sections_and_holds_the_permit_open(issued, inspector):
+    inspect_all(issued, inspector)
+    failed = services.record_inspection(permit=issued, stage="subgrade", by=inspector, inspected_at=at(TODAY + timedelta(days=6)),
+                                        grading_inches=Decimal("4"), subgrade_inches=Decimal("2"), subgrade_material="clay")
+    assert failed.result == SidewalkInspection.Result.FAILED
+    assert failed.citations == "§ 303-3D(2), § 303-3D(3)"
+    with pytest.raises(ValidationError, match="stays open"):
+        services.complete_sidewalk_permit(permit=issued, by=inspector, today=TODAY + timedelta(days=6))
+    services.record_inspection(permit=issued, stage="subgrade", by=inspector, inspected_at=at(TODAY + timedelta(days=7)),
+                               **PASSING["subgrade"])
+    services.complete_sidewalk_permit(permit=issued, by=inspector, today=TODAY + timedelta(days=7))
+
+
+def test_303_3d_9_cold_pour_fails_unless_the_board_waived_it(issued, inspector, clerk, home):
+    cold = {**PASSING["pour"], "forecast_low_f": Decimal("34"), "subgrade_frozen": True}
+    failed = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(TODAY), **cold)
+    assert failed.result == "failed" and failed.citations == "§ 303-3D(9)"
+    services.record_board_waiver(kind=BoardWaiver.Kind.COLD_WEATHER, parcel=home, resolution_number="E-1",
+                                 adopted_on=TODAY, ayes=4, nays=0, reason="Emergency replacement", by=clerk)
+    assert services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(TODAY), **cold).result == "passed"
+
+
+def test_303_3d_9_pour_below_50_degrees_keeps_traffic_off_96_hours(issued, inspector):
+    poured = at(TODAY)
+    inspection = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=poured,
+                                            **{**PASSING["pour"], "air_temperature_f": Decimal("49")})
+    assert inspection.traffic_free_until == poured + timedelta(hours=96)
+
+
+def test_303_3d_10_failed_curing_suspends_the_work(issued, inspector):
+    services.record_inspection(permit=issued, stage="curing", by=inspector, curing_method="none", inspected_at=at(TODAY))
+    assert SidewalkPermit.objects.get(permit=issued).work_suspended
+    assert issued.events.filter(reason__contains="suspended").exists()
+    services.record_inspection(permit=issued, stage="curing", by=inspector, curing_method="paper", inspected_at=at(TODAY))
+    assert not SidewalkPermit.objects.get(permit=issued).work_suspended
+
+
+def test_inspector_may_fail_an_item_the_measurements_do_not_show(issued, inspector):
+    inspection = services.record_inspection(permit=issued, stage="forms", by=inspector, other_defect="Forms not oiled",
+                                            **PASSING["forms"])
+    assert inspection.result == "failed" and "Forms not oiled" in inspection.findings
+
+
+# --- Surveys and orders (§ 303-3E, § 303-3B, Wis. Stat. § 66.0907) ---------------------------------------------------
+
+
+@pytest.fixture
+def survey(elm, inspector, home, shop):
+    s = services.start_survey(street=elm, by=inspector, surveyed_on=TODAY)
+    # 101 Elm: 4 of 5 blocks defective (80%): replace. 200 Elm: 1 of 5: repair.
+    for n, vertical in enumerate(["0.75", "1", "0.8", "2", "0.74"], start=1):
+        services.record_block(survey=s, parcel=home, block_number=n, vertical_inches=Decimal(vertical), by=inspector)
+    for n in range(1, 6):
+        services.record_block(survey=s, parcel=shop, block_number=n, horizontal_inches=Decimal("1.25" if n == 3 else "1"),
+                              by=inspector)
+    return s
+
+
+def test_resident_cannot_survey(elm, resident):
+    with pytest.raises(PermissionDenied):
+        services.start_survey(street=elm, by=resident)
+
+
+def test_survey_proposes_replace_at_80_percent_and_repair_below(survey, inspector, home, shop):
+    orders = {o.parcel: o for o in services.propose_orders(survey=survey, by=inspector, today=TODAY)}
+    replace, repair = orders[home], orders[shop]
+    assert (replace.work, replace.quantity, replace.unit, replace.estimated_cost) == ("replace", Decimal("100"), "sqft", Decimal("1200.00"))
+    assert (repair.work, repair.quantity, repair.unit, repair.estimated_cost) == ("repair", Decimal("1"), "block", Decimal("150.00"))
+    assert replace.blocks_defective == 4 and replace.blocks_total == 5
+
+
+def test_proposing_twice_creates_no_second_order(survey, inspector):
+    services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    assert SidewalkOrder.objects.count() == 2
+
+
+def test_blocks_cannot_change_after_orders_are_proposed(survey, inspector, home):
+    services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    with pytest.raises(ValidationError):
+        services.record_block(survey=survey, parcel=home, block_number=1, by=inspector)
+
+
+@pytest.fixture
+def served(survey, inspector, clerk, home):
+    orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    services.adopt_orders(orders=orders, resolution_number="2026-20", adopted_on=TODAY + timedelta(days=7), by=clerk)
+    order = SidewalkOrder.objects.get(parcel=home)
+    return services.serve_order(order=order, method="certified_mail", served_on=date(2026, 6, 10),
+                                proof="7019 2280 0000 1234 5678", by=clerk)
+
+
+def test_serving_records_method_date_proof_and_the_owners_deadline(served):
+    assert served.status == "served" and served.owner_deadline == date(2026, 6, 30)
+    assert served.service_method == "certified_mail" and served.service_proof.startswith("7019")
+    assert any("SWO-2026" in m.subject for m in mail.outbox)
+
+
+def test_66_0907_service_without_proof_is_refused(survey, inspector, clerk):
+    [order, *_] = services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    services.adopt_orders(orders=[order], resolution_number="2026-20", adopted_on=TODAY, by=clerk)
+    with pytest.raises(ValidationError) as error:
+        services.serve_order(order=order, method="email", served_on=TODAY, proof="", by=clerk)
+    assert set(error.value.message_dict) == {"service_method", "service_proof"}
+
+
+def test_only_the_clerk_records_adoption(survey, inspector, board_member):
+    orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    with pytest.raises(PermissionDenied):
+        services.adopt_orders(orders=orders, resolution_number="1", adopted_on=TODAY, by=board_member)
+
+
+def test_66_0907_village_may_not_work_on_the_twentieth_day(served, dpw_director):
+    with pytest.raises(ValidationError, match="June 30, 2026"):
+        services.record_village_work(order=served, cost=Decimal("1500"), done_on=date(2026, 6, 30), by=dpw_director)
+
+
+def test_village_work_after_the_deadline_becomes_a_charge(served, dpw_director, clerk):
+    services.record_village_work(order=served, cost=Decimal("1480.50"), done_on=date(2026, 7, 1), by=dpw_director)
+    charge = services.charge_order(order=served, by=clerk, today=date(2026, 7, 2))
+    assert (charge.source, charge.route, charge.amount) == ("sidewalk_repair", "special_tax_66_0907", Decimal("1480.50"))
+    assert charge.work_record == served and charge.parcel == served.parcel
+    served.refresh_from_db()
+    assert served.status == "charged" and served.charge == charge
+
+
+def test_charging_twice_charges_once(served, dpw_director, clerk):
+    services.record_village_work(order=served, cost=Decimal("100"), done_on=date(2026, 7, 1), by=dpw_director)
+    services.charge_order(order=served, by=clerk, today=date(2026, 7, 2))
+    with pytest.raises(ValidationError):
+        services.charge_order(order=served, by=clerk, today=date(2026, 7, 2))
+    assert SpecialCharge.objects.count() == 1
+
+
+def test_303_3b_2_recorded_highland_theresa_project_halves_the_owners_charge(served, dpw_director, clerk):
+    SidewalkOrder.objects.filter(pk=served.pk).update(highland_theresa_project=True)
+    served.refresh_from_db()
+    services.record_village_work(order=served, cost=Decimal("1000"), done_on=date(2026, 7, 1), by=dpw_director)
+    assert services.charge_order(order=served, by=clerk, today=date(2026, 7, 2)).amount == Decimal("500.00")
+
+
+def test_owner_doing_the_work_under_a_permit_satisfies_the_order(served, resident, home, clerk, inspector):
+    permit = services.apply_for_sidewalk_permit(applicant=resident, parcel=home, today=TODAY,
+                                                **{**GOOD, "work": "replace", "existing_width_feet": Decimal("4")})
+    from permits.services import record_payment
+
+    record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
+    permit.refresh_from_db()
+    services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
+    with pytest.raises(ValidationError, match="completed"):
+        services.record_owner_work(order=served, permit=permit, by=clerk)
+    for stage, measures in PASSING.items():
+        services.record_inspection(permit=permit, stage=stage, by=inspector, inspected_at=at(TODAY), **measures)
+    services.complete_sidewalk_permit(permit=permit, by=inspector, today=TODAY)
+    services.record_owner_work(order=served, permit=permit, by=clerk)
+    assert served.status == "owner_done" and served.owner_permit == permit
+    with pytest.raises(ValidationError):
+        services.record_village_work(order=served, cost=1, done_on=date(2026, 8, 1), by=clerk)
