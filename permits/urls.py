@@ -15,3 +15,19 @@ urlpatterns = [
     path("status/<uuid:token>/", views.public_status, name="public_status"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
 ]
+
+# Street opening permits (§ 303-4, § 303-5)
+from . import views_street_opening as street_opening  # noqa: E402
+
+urlpatterns += [
+    path("street-openings/apply/", street_opening.apply, name="street_opening_apply"),
+    path("permits/<str:number>/street-opening/manage/", street_opening.manage, name="street_opening_manage"),
+    path("permits/<str:number>/street-opening/act/<slug:action>/", street_opening.act, name="street_opening_act"),
+    path("permits/<str:number>/street-opening/tickets/add/", street_opening.add_ticket,
+         name="street_opening_add_ticket"),
+    path("permits/<str:number>/street-opening/tickets/<int:pk>/verify/", street_opening.verify_ticket,
+         name="street_opening_verify_ticket"),
+    path("permits/<str:number>/street-opening/renewal/", street_opening.request_renewal,
+         name="street_opening_request_renewal"),
+    path("permits/<str:number>/street-opening.pdf", street_opening.permit_pdf, name="street_opening_pdf"),
+]

@@ -267,6 +267,19 @@ CELERY_BEAT_SCHEDULE["sidewalks-mark-delinquent-charges"] = {
 CELERY_BEAT_SCHEDULE["sidewalks-build-tax-roll"] = {
     "task": "sidewalks.tasks.build_tax_roll", "schedule": _crontab(hour=1, minute=45),
 }
+# Street openings (permits/tasks_street_opening.py): nightly, each idempotent.
+CELERY_BEAT_SCHEDULE["street-openings-expire-lapsed"] = {
+    "task": "permits.tasks_street_opening.expire_lapsed_street_openings", "schedule": _crontab(hour=0, minute=5),
+}
+CELERY_BEAT_SCHEDULE["street-openings-remind-expiring"] = {
+    "task": "permits.tasks_street_opening.remind_expiring_street_openings", "schedule": _crontab(hour=7, minute=0),
+}
+CELERY_BEAT_SCHEDULE["street-openings-flag-unfiled-emergencies"] = {
+    "task": "permits.tasks_street_opening.flag_unfiled_emergencies", "schedule": _crontab(hour=0, minute=20),
+}
+CELERY_BEAT_SCHEDULE["street-openings-lift-ended-revocations"] = {
+    "task": "permits.tasks_street_opening.lift_ended_revocations", "schedule": _crontab(hour=0, minute=25),
+}
 
 # Special charges: certification cutoff for the tax roll (month, day).
 TAX_ROLL_CUTOFF = os.environ.get("TAX_ROLL_CUTOFF", "11-15")
@@ -281,3 +294,4 @@ LOGGING = {
 # Extra demo data, one loader per permit type (each a function taking no arguments), run by `manage.py load_demo`.
 DEMO_LOADERS: list[str] = []
 DEMO_LOADERS.append("sidewalks.charges_demo.load")
+DEMO_LOADERS.append("permits.street_opening_demo.load")

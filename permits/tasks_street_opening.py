@@ -1,0 +1,50 @@
+"""Scheduled jobs of the street opening permit: thin, idempotent, each recording a JobRun. They take ISO dates
+(default: today in the village's time zone) and call one service; a second run the same day changes nothing."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from celery import shared_task
+from django.utils import timezone
+
+from . import street_openings as so_services
+from .models import JobRun
+
+
+def _run(name: str, today_iso: str | None, service) -> dict:
+    today = date.fromisoformat(today_iso) if today_iso else timezone.localdate()
+    run = JobRun.objects.create(name=name, started_at=timezone.now())
+    try:
+        total, done = service(today=today)
+    except Exception as error:
+        JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FAILED, finished_at=timezone.now(),
+                                                message=repr(error)[:2000])
+        raise
+    JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FINISHED, finished_at=timezone.now(),
+                                            items_total=total, items_done=done)
+    return {"job_run": run.pk, "items_total": total, "items_done": done}
+
+
+@shared_task
+def expire_lapsed_street_openings(today_iso: str | None = None) -> dict:
+    """§ 303-4D: permits past their 30 days (and renewals) become expired."""
+    return _run("street_openings.expire_lapsed", today_iso, so_services.expire_lapsed_street_openings)
+
+
+@shared_task
+def remind_expiring_street_openings(today_iso: str | None = None) -> dict:
+    """Remind permittees 5 days before expiry (§ 303-4D, § 303-4E)."""
+    return _run("street_openings.remind_expiring", today_iso, so_services.remind_expiring_street_openings)
+
+
+@shared_task
+def flag_unfiled_emergencies(today_iso: str | None = None) -> dict:
+    """§ 303-5H: emergencies with no application by the next business day are flagged to the clerk."""
+    return _run("street_openings.flag_unfiled_emergencies", today_iso, so_services.flag_unfiled_emergencies)
+
+
+@shared_task
+def lift_ended_revocations(today_iso: str | None = None) -> dict:
+    """§ 303-4H(2): revocations end one year after they began."""
+    return _run("street_openings.lift_ended_revocations", today_iso, so_services.lift_ended_revocations)
