@@ -599,3 +599,16 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
             )]
         return []
     raise ValueError(f"Unknown inspection kind: {kind}")
+
+
+def required_notices(*, utility_interruption: bool, emergency: bool) -> list[str]:
+    """The notices a permittee owes before the work: § 303-5B(4) the DPW 24 hours before excavation (not for an
+    emergency), § 303-5F affected parties one business day before and the Village 4 hours before backfilling,
+    § 303-5B(5) private properties 12 hours before a utility outage (only when service is lost; not for an
+    emergency)."""
+    kinds = [] if emergency else ["dpw_excavation"]
+    kinds.append("affected_parties")
+    if utility_interruption and not emergency:
+        kinds.append("utility_outage")
+    kinds.append("dpw_backfill")
+    return kinds

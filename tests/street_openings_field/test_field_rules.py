@@ -377,3 +377,11 @@ def test_inspection_dispatcher_checks_pavement_by_surface():
         "surface": "concrete", "existing_pavement_inches": D("6"), "depth_inches": D("7"), "calcium_chloride": True,
     })
     assert codes(got) == ["calcium_chloride"]
+
+
+def test_303_5b_4_and_5_emergencies_owe_only_the_303_5f_notices():
+    assert r.required_notices(utility_interruption=True, emergency=False) == [
+        "dpw_excavation", "affected_parties", "utility_outage", "dpw_backfill"]
+    assert r.required_notices(utility_interruption=False, emergency=False) == [
+        "dpw_excavation", "affected_parties", "dpw_backfill"]
+    assert r.required_notices(utility_interruption=True, emergency=True) == ["affected_parties", "dpw_backfill"]
