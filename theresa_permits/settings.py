@@ -280,6 +280,22 @@ CELERY_BEAT_SCHEDULE["street-openings-flag-unfiled-emergencies"] = {
 CELERY_BEAT_SCHEDULE["street-openings-lift-ended-revocations"] = {
     "task": "permits.tasks_street_opening.lift_ended_revocations", "schedule": _crontab(hour=0, minute=25),
 }
+# Street opening field work (permits/tasks_field.py): nightly flags, notice reminders every 15 minutes.
+CELERY_BEAT_SCHEDULE["field-flag-winter-patches"] = {
+    "task": "permits.tasks_field.flag_winter_patches_not_replaced", "schedule": _crontab(hour=0, minute=35),
+}
+CELERY_BEAT_SCHEDULE["field-flag-pavement-overdue"] = {
+    "task": "permits.tasks_field.flag_permanent_pavement_overdue", "schedule": _crontab(hour=0, minute=40),
+}
+CELERY_BEAT_SCHEDULE["field-end-guarantees"] = {
+    "task": "permits.tasks_field.end_guarantees", "schedule": _crontab(hour=0, minute=45),
+}
+CELERY_BEAT_SCHEDULE["field-flag-defects-past-deadline"] = {
+    "task": "permits.tasks_field.flag_defects_past_deadline", "schedule": _crontab(hour=0, minute=50),
+}
+CELERY_BEAT_SCHEDULE["field-send-notice-reminders"] = {
+    "task": "permits.tasks_field.send_due_notice_reminders", "schedule": _crontab(minute="*/15"),
+}
 
 # Special charges: certification cutoff for the tax roll (month, day).
 TAX_ROLL_CUTOFF = os.environ.get("TAX_ROLL_CUTOFF", "11-15")
@@ -295,3 +311,4 @@ LOGGING = {
 DEMO_LOADERS: list[str] = []
 DEMO_LOADERS.append("sidewalks.charges_demo.load")
 DEMO_LOADERS.append("permits.street_opening_demo.load")
+DEMO_LOADERS.append("permits.field_demo.load")
