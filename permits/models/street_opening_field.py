@@ -145,6 +145,9 @@ class PermitteeNotice(models.Model):
                 condition=Q(given_at__isnull=True, timeliness="pending") | Q(given_at__isnull=False) & ~Q(timeliness="pending"),
                 name="notice_timeliness_matches_given",
             ),
+            # One notice of each kind waiting to be given: planning again moves it rather than adding another.
+            models.UniqueConstraint(fields=["permit", "kind"], condition=Q(given_at__isnull=True),
+                                    name="notice_one_pending_per_kind"),
         ]
 
     def __str__(self) -> str:
