@@ -1,0 +1,301 @@
+"""Snow and ice (§ 303-8) and rubbish (§ 303-2) pages: the public report form and the DPW's pages (phone-first)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from permits.roles import Role, has_role, is_village_staff
+
+from . import charge_rules, snow
+from .charges import charges_for_work
+from .forms_charges import (
+    AssignParcelForm,
+    ClearingForm,
+    CloseCaseForm,
+    RubbishNoticeForm,
+    RubbishRemovalForm,
+    SnowfallForm,
+    SnowReportForm,
+    StaffSnowReportForm,
+)
+from .models import RubbishCase, SnowCase, Snowfall
+
+PAGE_SIZE = 25
+REPORTS_PER_HOUR = 5  # per address of the reporter: the public form is not a way to flood the DPW
+
+
+def _is_dpw(user) -> bool:
+    return has_role(user, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
+
+
+def _require_staff(user) -> None:
+    if not is_village_staff(user):
+        raise PermissionDenied
+
+
+def _add_errors(form, exc: ValidationError) -> None:
+    if hasattr(exc, "message_dict"):
+        for field, msgs in exc.message_dict.items():
+            for message in msgs:
+                form.add_error(field if field in form.fields else None, message)
+    else:
+        for message in exc.messages:
+            form.add_error(None, message)
+
+
+def _client_ip(request) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def _rate_limited(request) -> bool:
+    key = f"sidewalks:snow-report:{_client_ip(request)}"
+    cache.add(key, 0, timeout=3600)
+    try:
+        return cache.incr(key) > REPORTS_PER_HOUR
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=3600)
+        return False
+
+
+# --- Public ----------------------------------------------------------------------------------------------------
+
+
+def snow_report(request):
+    """Anyone may report an uncleared sidewalk (§ 303-8A): no login, a sum for robots, a few reports an hour."""
+    if request.method == "POST":
+        form = SnowReportForm(request.POST)
+        if _rate_limited(request):
+            form.is_valid()
+            form.add_error(None, "Too many reports from your connection in the last hour: please call the Village Hall.")
+            return render(request, "sidewalks/snow_report.html", {"form": form}, status=429)
+        if form.is_valid():
+            case = snow.report_snow_case(
+                address=form.cleaned_data["address"], details=form.cleaned_data["details"],
+                contact=form.cleaned_data["contact"], by=request.user if request.user.is_authenticated else None,
+            )
+            request.session["snow_report_number"] = case.number
+            return redirect("sidewalks:snow_report_thanks")
+        return render(request, "sidewalks/snow_report.html", {"form": form}, status=400)
+    return render(request, "sidewalks/snow_report.html", {"form": SnowReportForm()})
+
+
+def snow_report_thanks(request):
+    return render(request, "sidewalks/snow_report_thanks.html", {"number": request.session.get("snow_report_number")})
+
+
+# --- DPW: snowfalls and cases ------------------------------------------------------------------------------------
+
+
+@login_required
+def snow_office(request):
+    """The DPW's snow page: record a snowfall, report a walk, and the open cases with when the crew may clear."""
+    _require_staff(request.user)
+    dpw = _is_dpw(request.user)
+    snowfall_form, report_form = SnowfallForm(prefix="snowfall"), StaffSnowReportForm(prefix="report")
+    if request.method == "POST":
+        if not dpw:
+            raise PermissionDenied
+        if "snowfall-stopped_at" in request.POST:
+            snowfall_form = SnowfallForm(request.POST, prefix="snowfall")
+            if snowfall_form.is_valid():
+                try:
+                    snowfall = snow.record_snowfall(by=request.user, **snowfall_form.cleaned_data)
+                except ValidationError as exc:
+                    _add_errors(snowfall_form, exc)
+                else:
+                    messages.success(request, f"{snowfall} recorded.")
+                    return redirect("sidewalks:snow")
+        else:
+            report_form = StaffSnowReportForm(request.POST, prefix="report")
+            if report_form.is_valid():
+                case = snow.report_snow_case(by=request.user, **report_form.cleaned_data)
+                messages.success(request, f"Case {case.number} opened.")
+                return redirect(case)
+    cases = SnowCase.objects.filter(status=SnowCase.Status.OPEN).select_related("parcel", "snowfall")
+    page = Paginator(cases.order_by("reported_at"), PAGE_SIZE).get_page(request.GET.get("page"))
+    now = timezone.now()
+    rows = [(case, _clock(case, now)) for case in page]
+    return render(request, "sidewalks/snow_office.html", {
+        "page": page, "rows": rows, "snowfalls": Snowfall.objects.all()[:5], "dpw": dpw,
+        "snowfall_form": snowfall_form, "report_form": report_form,
+    }, status=400 if request.method == "POST" else 200)
+
+
+def _clock(case: SnowCase, now):
+    """When the owner's 24 hours end, when the Village may clear, and the § 303-8C hours so far."""
+    if case.snowfall_id is None:
+        return None
+    stopped = case.snowfall.stopped_at
+    return {
+        "owner_deadline": charge_rules.owner_clearing_deadline(stopped),
+        "may_clear": charge_rules.village_may_clear(stopped, now),
+        "hours": charge_rules.hours_of_violation(stopped, case.cleared_at or now),
+    }
+
+
+@login_required
+def snowfall_detail(request, pk):
+    _require_staff(request.user)
+    snowfall = Snowfall.objects.filter(pk=pk).first()
+    if snowfall is None:
+        raise Http404
+    page = Paginator(snowfall.cases.select_related("parcel").order_by("reported_at"), PAGE_SIZE).get_page(
+        request.GET.get("page"))
+    return render(request, "sidewalks/snowfall_detail.html", {"snowfall": snowfall, "page": page})
+
+
+def _case_for(user, number: str) -> SnowCase:
+    """Staff see every case; the owner of the parcel sees the case behind a charge on it."""
+    case = SnowCase.objects.select_related("parcel", "snowfall", "cleared_by").filter(number=number).first()
+    if case is None or not (is_village_staff(user) or (case.parcel and case.parcel.owners.filter(pk=user.pk).exists())):
+        raise Http404("No such case")
+    return case
+
+
+@login_required
+def snow_case(request, number):
+    case = _case_for(request.user, number)
+    return _render_case(request, case)
+
+
+def _render_case(request, case, *, clearing_form=None, close_form=None, assign_form=None, status=200):
+    dpw = _is_dpw(request.user)
+    parcel = case.parcel
+    return render(request, "sidewalks/snow_case.html", {
+        "case": case,
+        "clock": _clock(case, timezone.now()),
+        "walks": charge_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent) if parcel else [],
+        "charges": charges_for_work(case),
+        "dpw": dpw and case.status == SnowCase.Status.OPEN,
+        "clearing_form": clearing_form or ClearingForm(initial={"at": timezone.localtime().replace(second=0, microsecond=0)}),
+        "close_form": close_form or CloseCaseForm(),
+        "assign_form": assign_form or AssignParcelForm(),
+    }, status=status)
+
+
+@login_required
+@require_POST
+def snow_case_clear(request, number):
+    """§ 303-8B: the crew logs the Village's clearing; the charge from the fee schedule follows."""
+    if not _is_dpw(request.user):
+        raise PermissionDenied
+    case = _case_for(request.user, number)
+    form = ClearingForm(request.POST)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                charge = snow.log_village_clearing(case=case, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, f"Clearing logged; charge {charge.number} of ${charge.amount} billed to the owner.")
+            return redirect(case)
+    return _render_case(request, case, clearing_form=form, status=400)
+
+
+@login_required
+@require_POST
+def snow_case_close(request, number):
+    if not _is_dpw(request.user):
+        raise PermissionDenied
+    case = _case_for(request.user, number)
+    form = CloseCaseForm(request.POST)
+    if form.is_valid():
+        try:
+            snow.close_snow_case(case=case, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, f"Case {case.number} closed.")
+            return redirect(case)
+    return _render_case(request, case, close_form=form, status=400)
+
+
+@login_required
+@require_POST
+def snow_case_assign(request, number):
+    if not _is_dpw(request.user):
+        raise PermissionDenied
+    case = _case_for(request.user, number)
+    form = AssignParcelForm(request.POST)
+    if form.is_valid():
+        snow.assign_case(case=case, by=request.user, parcel=form.cleaned_data["tax_key"])
+        messages.success(request, "Parcel assigned.")
+        return redirect(case)
+    return _render_case(request, case, assign_form=form, status=400)
+
+
+# --- Rubbish (§ 303-2) --------------------------------------------------------------------------------------------
+
+
+@login_required
+def rubbish_cases(request):
+    _require_staff(request.user)
+    may_serve = has_role(request.user, *snow.RUBBISH_ROLES)
+    form = RubbishNoticeForm(initial={"served_at": timezone.localtime().replace(second=0, microsecond=0)})
+    if request.method == "POST":
+        if not may_serve:
+            raise PermissionDenied
+        form = RubbishNoticeForm(request.POST)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            parcel = data.pop("tax_key")
+            try:
+                with transaction.atomic():
+                    case = snow.serve_rubbish_notice(parcel=parcel, by=request.user, **data)
+            except ValidationError as exc:
+                _add_errors(form, exc)
+            else:
+                messages.success(request, f"Notice {case.number} recorded.")
+                return redirect(case)
+    qs = RubbishCase.objects.select_related("parcel").order_by("-served_at")
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "sidewalks/rubbish_cases.html", {"page": page, "form": form, "may_serve": may_serve},
+                  status=400 if request.method == "POST" else 200)
+
+
+def _rubbish_for(user, number: str) -> RubbishCase:
+    case = RubbishCase.objects.select_related("parcel").filter(number=number).first()
+    if case is None or not (is_village_staff(user) or case.parcel.owners.filter(pk=user.pk).exists()):
+        raise Http404("No such case")
+    return case
+
+
+@login_required
+def rubbish_case(request, number):
+    case = _rubbish_for(request.user, number)
+    form = RubbishRemovalForm(initial={"at": timezone.localtime().replace(second=0, microsecond=0)})
+    status = 200
+    if request.method == "POST":
+        if not _is_dpw(request.user):
+            raise PermissionDenied
+        if request.POST.get("action") == "owner_removed":
+            try:
+                snow.record_rubbish_removed_by_owner(case=case, by=request.user)
+            except ValidationError as exc:
+                messages.error(request, " ".join(exc.messages))
+            return redirect(case)
+        form = RubbishRemovalForm(request.POST)
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    charge = snow.log_rubbish_removal(case=case, by=request.user, **form.cleaned_data)
+            except ValidationError as exc:
+                _add_errors(form, exc)
+            else:
+                messages.success(request, f"Removal logged; charge {charge.number} of ${charge.amount} billed.")
+                return redirect(case)
+        status = 400
+    return render(request, "sidewalks/rubbish_case.html", {
+        "case": case, "form": form, "charges": charges_for_work(case),
+        "dpw": _is_dpw(request.user) and case.status == RubbishCase.Status.NOTICED,
+    }, status=status)
