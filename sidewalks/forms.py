@@ -196,7 +196,7 @@ class ServeForm(forms.Form):
     method = forms.ChoiceField(choices=SidewalkOrder.ServiceMethod.choices, label="Served by")
     served_on = forms.DateField(label="Date of service", widget=DATE,
                                 help_text="For publication and mail, the later of the two dates.")
-    proof = forms.CharField(max_length=300, label="Proof of service",
+    proof = forms.CharField(max_length=300, label="Proof of service", required=False,
                             help_text="Affidavit of service, certified-mail receipt number, or publication details.")
 
 

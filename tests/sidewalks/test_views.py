@@ -1,0 +1,198 @@
+"""Sidewalk pages: apply, the permit page, the inspector's phone page, surveys and orders; roles and query counts."""
+
+from datetime import datetime
+from decimal import Decimal
+
+import pytest
+import time_machine
+from zoneinfo import ZoneInfo
+from django.urls import reverse
+
+from permits.models import Permit, Status
+from sidewalks import services
+from sidewalks.models import SidewalkOrder, SidewalkSurvey
+from tests.factories import ParcelFactory
+from tests.sidewalks.conftest import PASSING, TODAY
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def frozen():
+    with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
+        yield
+
+
+def apply_data(**kw):
+    data = {"parcel": "266-1116-0001", "work": "new", "frontage_feet": "60", "width_feet": "4", "thickness_inches": "4",
+            "driveway_length_feet": "12", "driveway_thickness_inches": "6", "material": "concrete", "concrete_psi": "4000",
+            "sacks_per_cubic_yard": "6", "pour_date": "2026-06-05"}
+    return {**data, **kw}
+
+
+def test_apply_page_is_linked_from_the_permit_chooser(client, contractor):
+    client.force_login(contractor)
+    assert reverse("sidewalks:apply") in client.get(reverse("permits:apply")).content.decode()
+
+
+def test_contractor_applies_through_the_form(client, contractor, contractor_org, home):
+    client.force_login(contractor)
+    response = client.post(reverse("sidewalks:apply"), apply_data(organization=contractor_org.pk))
+    permit = Permit.objects.get()
+    assert response.status_code == 302 and response.url == reverse("sidewalks:permit", args=[permit.number])
+    assert permit.organization == contractor_org and permit.status == Status.SUBMITTED
+    page = client.get(response.url).content.decode()
+    assert "101 Elm Street" in page and "Not inspected" in page
+
+
+def test_form_shows_every_broken_rule_on_its_field_with_its_section(client, resident, shop):
+    client.force_login(resident)
+    response = client.post(reverse("sidewalks:apply"), apply_data(parcel=shop.tax_key, material="bituminous", pour_date="2026-06-03"))
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert set(form.errors) == {"material", "pour_date", "width_feet", "thickness_inches", "driveway_thickness_inches"}
+    assert "§ 303-3C" in form.errors["pour_date"][0] and "§ 303-3D(8)(b)" in form.errors["width_feet"][0]
+    assert not Permit.objects.exists()
+
+
+def test_unknown_tax_key_is_an_error_on_the_parcel_field(client, resident, home):
+    client.force_login(resident)
+    response = client.post(reverse("sidewalks:apply"), apply_data(parcel="nope"))
+    assert "No parcel has the tax key number nope" in response.context["form"].errors["parcel"][0]
+
+
+def test_clerk_records_the_fee_and_issues_from_the_permit_page(client, clerk, submitted):
+    client.force_login(clerk)
+    url = reverse("sidewalks:permit", args=[submitted.number])
+    assert "Issue the permit" in client.get(url).content.decode()
+    client.post(reverse("sidewalks:payment", args=[submitted.number]), {"amount": "25.00", "method": "cash"})
+    client.post(reverse("sidewalks:issue", args=[submitted.number]))
+    submitted.refresh_from_db()
+    assert submitted.status == Status.ISSUED
+
+
+def test_contractor_cannot_issue_their_own_permit(client, contractor, submitted):
+    client.force_login(contractor)
+    assert "Issue the permit" not in client.get(reverse("sidewalks:permit", args=[submitted.number])).content.decode()
+    assert client.post(reverse("sidewalks:issue", args=[submitted.number])).status_code == 403
+
+
+def test_outsider_cannot_see_the_permit(client, outsider, submitted):
+    client.force_login(outsider)
+    assert client.get(reverse("sidewalks:permit", args=[submitted.number])).status_code == 404
+
+
+def test_inspector_passes_each_stage_from_the_phone_page(client, inspector, issued):
+    client.force_login(inspector)
+    url = reverse("sidewalks:inspect", args=[issued.number])
+    for stage, measures in PASSING.items():
+        data = {"stage": stage, **{k: ("on" if v is True else "" if v is False else str(v)) for k, v in measures.items()}}
+        response = client.post(url, data)
+        assert response.status_code == 302, response.context["form"].errors
+    client.post(reverse("sidewalks:complete", args=[issued.number]), {"next": "inspect"})
+    issued.refresh_from_db()
+    assert issued.status == Status.COMPLETED
+
+
+def test_failed_inspection_is_shown_with_its_citation(client, inspector, issued):
+    client.force_login(inspector)
+    url = reverse("sidewalks:inspect", args=[issued.number])
+    response = client.post(url, {"stage": "subgrade", "grading_inches": "2", "subgrade_inches": "2", "subgrade_material": "gravel"}, follow=True)
+    assert "§ 303-3D(3)" in response.content.decode()
+    assert "stays open" in response.content.decode()
+
+
+def test_resident_cannot_inspect(client, resident, home, clerk, issued):
+    issued.parcel.owners.add(resident)
+    client.force_login(resident)
+    assert client.get(reverse("sidewalks:inspect", args=[issued.number])).status_code in (403, 404)
+    client.force_login(issued.applicant)
+    assert client.get(reverse("sidewalks:inspect", args=[issued.number])).status_code == 403
+
+
+def test_parcel_search_finds_by_address_owner_or_tax_key(client, resident, home, shop):
+    client.force_login(resident)
+    for q in ("101 Elm", "olsen", "266-1116-0001"):
+        page = client.get(reverse("sidewalks:parcel_search"), {"q": q}).content.decode()
+        assert "101 Elm Street" in page and "200 Elm Street" not in page
+
+
+def test_parcel_search_query_count_does_not_grow(client, resident, elm, django_assert_max_num_queries):
+    client.force_login(resident)
+    for n in range(30):
+        ParcelFactory(street=elm, site_address=f"{300 + n} Elm Street")
+    with django_assert_max_num_queries(8):
+        client.get(reverse("sidewalks:parcel_search"), {"q": "Elm"})
+
+
+# --- Surveys and orders ----------------------------------------------------------------------------------------------
+
+
+def test_inspector_surveys_block_by_block_and_proposes_orders(client, inspector, elm, home):
+    client.force_login(inspector)
+    response = client.post(reverse("sidewalks:surveys"), {"street": elm.pk, "surveyed_on": "2026-06-01", "block_area_sqft": "20"})
+    survey = SidewalkSurvey.objects.get()
+    assert response.url == survey.get_absolute_url()
+    for n, vertical in enumerate(["1", "1", "0.2"], start=1):
+        client.post(survey.get_absolute_url(), {"parcel": home.pk, "block_number": n, "vertical_inches": vertical,
+                                                "horizontal_inches": "0", "deterioration_inches": "0"})
+    assert survey.blocks.filter(defective=True).count() == 2
+    client.post(reverse("sidewalks:propose", args=[survey.pk]))
+    order = SidewalkOrder.objects.get()
+    assert (order.work, order.quantity, order.estimated_cost) == ("repair", Decimal("2"), Decimal("300.00"))
+
+
+def test_resident_cannot_see_surveys_or_orders(client, resident):
+    client.force_login(resident)
+    assert client.get(reverse("sidewalks:surveys")).status_code == 403
+    assert client.get(reverse("sidewalks:orders")).status_code == 403
+
+
+def test_clerk_cannot_record_survey_blocks(client, clerk, elm, inspector):
+    survey = services.start_survey(street=elm, by=inspector, surveyed_on=TODAY)
+    client.force_login(clerk)
+    assert client.post(survey.get_absolute_url(), {}).status_code == 403
+
+
+def make_orders(inspector, street, count):
+    survey = services.start_survey(street=street, by=inspector, surveyed_on=TODAY)
+    for n in range(count):
+        parcel = ParcelFactory(street=street, site_address=f"{500 + n} Elm Street")
+        services.record_block(survey=survey, parcel=parcel, block_number=1, vertical_inches=Decimal("1"), by=inspector)
+    return services.propose_orders(survey=survey, by=inspector, today=TODAY)
+
+
+def test_orders_and_surveys_lists_query_counts_do_not_grow(client, clerk, inspector, elm, django_assert_max_num_queries):
+    make_orders(inspector, elm, 3)
+    client.force_login(clerk)
+    with django_assert_max_num_queries(12) as few:
+        client.get(reverse("sidewalks:orders"))
+    make_orders(inspector, elm, 20)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(reverse("sidewalks:orders"))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(reverse("sidewalks:surveys"))
+
+
+def test_clerk_adopts_serves_and_charges_through_the_pages(client, clerk, dpw_director, inspector, elm):
+    [order] = make_orders(inspector, elm, 1)
+    client.force_login(clerk)
+    client.post(reverse("sidewalks:orders"), {"order": [order.pk], "resolution_number": "2026-31", "adopted_on": "2026-06-01"})
+    order.refresh_from_db()
+    assert order.status == "adopted" and order.resolution_number == "2026-31"
+    response = client.post(reverse("sidewalks:order_act", args=[order.number, "serve"]),
+                           {"method": "personal", "served_on": "2026-06-01", "proof": ""})
+    assert response.status_code == 400 and "Wis. Stat. § 66.0907" in response.context["serve_form"].errors["proof"][0]
+    client.post(reverse("sidewalks:order_act", args=[order.number, "serve"]),
+                {"method": "personal", "served_on": "2026-06-01", "proof": "Affidavit of service by Officer Reinke"})
+    client.force_login(dpw_director)
+    response = client.post(reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-21"})
+    assert response.status_code == 400 and "June 21, 2026" in response.content.decode()
+    client.post(reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-22"})
+    with time_machine.travel(datetime(2026, 6, 23, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
+        client.force_login(clerk)  # three weeks on: the first session has expired
+        client.post(reverse("sidewalks:order_act", args=[order.number, "charge"]))
+    order.refresh_from_db()
+    assert order.status == "charged" and order.charge.amount == Decimal("180.00")
+    page = client.get(order.get_absolute_url()).content.decode()
+    assert order.charge.number in page
