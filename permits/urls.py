@@ -31,3 +31,20 @@ urlpatterns += [
          name="street_opening_request_renewal"),
     path("permits/<str:number>/street-opening.pdf", street_opening.permit_pdf, name="street_opening_pdf"),
 ]
+
+# Street opening field work: inspections, the permittee's notices, pavement, completion, defects (§ 303-4H, § 303-5)
+from . import views_field as field  # noqa: E402
+
+urlpatterns += [
+    path("field/", field.inspections, name="field_inspections"),
+    path("permits/<str:number>/field/", field.permit_page, name="field_permit"),
+    path("permits/<str:number>/field/inspect/<slug:kind>/", field.inspect, name="field_inspect"),
+    path("permits/<str:number>/field/plan/", field.plan_work, name="field_plan"),
+    path("permits/<str:number>/field/notice/", field.give_notice, name="field_notice"),
+    path("permits/<str:number>/field/pavement/temporary/", field.temporary_pavement, name="field_temporary_pavement"),
+    path("permits/<str:number>/field/pavement/permanent/", field.permanent_pavement, name="field_permanent_pavement"),
+    path("permits/<str:number>/field/complete/", field.report_completion, name="field_complete"),
+    path("permits/<str:number>/field/defects/new/", field.defect_notice, name="field_defect"),
+    path("permits/<str:number>/field/defects/<int:pk>/repair/", field.village_repair, name="field_village_repair"),
+    path("permits/<str:number>/field/defects/<int:pk>/corrected/", field.defect_corrected, name="field_defect_corrected"),
+]
