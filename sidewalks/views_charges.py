@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import DecimalField, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -35,7 +38,7 @@ def charges_visible_to(user) -> QuerySet[SpecialCharge]:
     qs = (
         SpecialCharge.objects.select_related("parcel", "work_content_type")
         .prefetch_related("work_record")
-        .annotate(paid_total=Sum("payments__amount"))
+        .annotate(paid_total=Coalesce(Sum("payments__amount"), Value(Decimal("0.00")), output_field=DecimalField()))
     )
     if not getattr(user, "is_authenticated", False):
         return qs.none()
