@@ -1,0 +1,89 @@
+"""An inspector on a phone-sized screen finds an issued street opening and logs a passing and a failing compaction
+test; every page visited passes axe-core (WCAG 2.1 A/AA)."""
+
+import re
+
+import pytest
+
+from tests.conftest import staff_user
+from tests.factories import OrganizationFactory, PermitFactory, UserFactory
+from tests.street_openings_field.conftest import add_detail, issue
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE = {"width": 375, "height": 812}
+
+
+def _log_in(page, live_server, username, password="correct-horse-battery"):
+    # The shared `login` fixture looks for a "Username or email" label; allauth's page labels the field "Login" (with
+    # that text as its placeholder), so this test logs in through the same page by the labels it has.
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile("^(Login|Username or email)")).fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_load_state()
+
+
+def _fits_the_phone(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, axe_check):
+    from permits.roles import Role
+
+    from allauth.account.models import EmailAddress
+
+    inspector = staff_user("inspector", Role.DPW_INSPECTOR)
+    EmailAddress.objects.create(user=inspector, email=inspector.email, verified=True, primary=True)  # mandatory
+    contractor = UserFactory(username="digger")
+    permit = PermitFactory(applicant=contractor, organization=OrganizationFactory(name="Brandt Excavating LLC"),
+                           location_description="In front of 118 Henni Street")
+    add_detail(permit)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/accounts/login/")
+    axe_check(page, "login page")
+    _log_in(page, live_server, "inspector")
+    assert "/accounts/login/" not in page.url
+    axe_check(page, "start page after login")
+
+    page.goto(f"{live_server.url}/field/")
+    assert page.get_by_role("heading", name="Street openings to inspect").is_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "inspector's list")
+
+    page.get_by_role("link", name=f"Inspect {permit.number}").click()
+    assert page.get_by_role("heading", name=f"Field record: {permit.number}").is_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "field record")
+
+    # A passing test: 95.0% is enough (§ 303-5E(4))
+    page.get_by_role("link", name=re.compile("Compaction of a lift")).click()
+    assert _fits_the_phone(page)
+    axe_check(page, "compaction form")
+    page.get_by_label("Lift thickness (inches)").fill("12")
+    page.get_by_label("Compaction (% of Modified Proctor maximum dry density)").fill("95.0")
+    button = page.get_by_role("button", name="Log the inspection")
+    assert button.bounding_box()["height"] >= 44  # a thumb-sized target
+    button.click()
+    assert page.get_by_role("status").filter(has_text="passed").is_visible()
+    axe_check(page, "field record after a passing test")
+
+    # A failing test: 94.9% fails, and the message cites the section and the retest charge
+    page.get_by_role("link", name=re.compile("Compaction of a lift")).click()
+    page.get_by_label("Lift thickness (inches)").fill("12")
+    page.get_by_label("Compaction (% of Modified Proctor maximum dry density)").fill("94.9")
+    page.get_by_role("button", name="Log the inspection").click()
+    alert = page.get_by_role("alert").filter(has_text="FAILED")
+    assert alert.is_visible()
+    assert "§ 303-5E(4)" in alert.inner_text() and "§ 303-5E(5)" in alert.inner_text()
+    assert page.get_by_text("retest fee charged (§ 303-5E(5))").is_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "field record after a failing test")
+
+    # Bad input: the form names the field and stores nothing
+    page.get_by_role("link", name=re.compile("Compaction of a lift")).click()
+    page.get_by_label("Lift thickness (inches)").fill("")
+    page.get_by_role("button", name="Log the inspection").click()
+    assert page.get_by_role("alert").filter(has_text="Please correct").is_visible()
+    axe_check(page, "compaction form with errors")
