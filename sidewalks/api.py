@@ -1,0 +1,193 @@
+"""The sidewalk permit API and the parcel search.
+
+POST /api/v1/sidewalk-permits/ applies for and submits a sidewalk permit (§ 303-3C); GET lists the caller's own (all
+of them for Village staff); GET .../{number}/ shows one with its inspections. A request that breaks rules gets
+HTTP 400 with every broken rule at once, each with its citation: the same rule functions as the web form.
+
+GET /api/v1/parcels/?search=TEXT finds parcels by address, owner or tax key for any signed-in user; the owner's
+mailing address is shown to Village staff only.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import filters, mixins, serializers, status, viewsets
+from rest_framework.fields import SkipField
+from rest_framework.response import Response
+
+from permits.api import PermitEventSerializer
+from permits.api_errors import _flatten, citation_of, error_response
+from permits.models import Organization, Parcel, PermitKind
+from permits.roles import is_village_staff
+from permits.selectors import permits_visible_to
+
+from . import services
+from .models.sidewalk import Material, Work
+
+FEET = {"max_digits": 5, "decimal_places": 2, "min_value": 0}
+INCHES = {"max_digits": 4, "decimal_places": 2, "min_value": 0}
+
+
+class SidewalkPermitCreateSerializer(serializers.Serializer):
+    parcel = serializers.CharField(help_text="Tax key number of the parcel in front of which the walk is built")
+    work = serializers.ChoiceField(choices=Work.choices)
+    frontage_feet = serializers.DecimalField(max_digits=7, decimal_places=1, min_value=0)
+    width_feet = serializers.DecimalField(**FEET)
+    thickness_inches = serializers.DecimalField(**INCHES)
+    driveway_thickness_inches = serializers.DecimalField(**INCHES, required=False, allow_null=True)
+    driveway_length_feet = serializers.DecimalField(max_digits=6, decimal_places=1, min_value=0, required=False, default=0)
+    existing_width_feet = serializers.DecimalField(**FEET, required=False, allow_null=True)
+    material = serializers.ChoiceField(choices=Material.choices, default=Material.CONCRETE)
+    concrete_psi = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    sacks_per_cubic_yard = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0, required=False, allow_null=True)
+    pour_date = serializers.DateField()
+    village_contract = serializers.BooleanField(default=False)
+    work_description = serializers.CharField(required=False, allow_blank=True, default="")
+    organization = serializers.CharField(required=False, allow_blank=True, default="",
+                                         help_text="Company name, if you apply for a company you are on the staff of")
+
+
+class SidewalkInspectionSerializer(serializers.Serializer):
+    stage = serializers.CharField()
+    result = serializers.CharField()
+    inspected_at = serializers.DateTimeField()
+    findings = serializers.CharField()
+    citations = serializers.CharField()
+
+
+class SidewalkPermitSerializer(serializers.Serializer):
+    number = serializers.CharField()
+    status = serializers.CharField()
+    parcel = serializers.CharField(source="sidewalk.parcel.tax_key")
+    address = serializers.CharField(source="sidewalk.parcel.site_address")
+    land_use = serializers.CharField(source="sidewalk.parcel.land_use")
+    work = serializers.CharField(source="sidewalk.work")
+    frontage_feet = serializers.DecimalField(source="sidewalk.frontage_feet", max_digits=7, decimal_places=1)
+    width_feet = serializers.DecimalField(source="sidewalk.width_feet", **FEET)
+    thickness_inches = serializers.DecimalField(source="sidewalk.thickness_inches", **INCHES)
+    driveway_thickness_inches = serializers.DecimalField(source="sidewalk.driveway_thickness_inches", **INCHES)
+    driveway_length_feet = serializers.DecimalField(source="sidewalk.driveway_length_feet", max_digits=6, decimal_places=1)
+    existing_width_feet = serializers.DecimalField(source="sidewalk.existing_width_feet", **FEET)
+    material = serializers.CharField(source="sidewalk.material")
+    concrete_psi = serializers.IntegerField(source="sidewalk.concrete_psi")
+    sacks_per_cubic_yard = serializers.DecimalField(source="sidewalk.sacks_per_cubic_yard", max_digits=4, decimal_places=1)
+    pour_date = serializers.DateField(source="sidewalk.pour_date")
+    village_contract = serializers.BooleanField(source="sidewalk.village_contract")
+    fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    submitted_at = serializers.DateTimeField()
+    issued_on = serializers.DateField()
+    completed_on = serializers.DateField()
+    inspections = SidewalkInspectionSerializer(source="sidewalk_inspections.all", many=True)
+    timeline = PermitEventSerializer(source="events.all", many=True)
+
+
+def parse_application(raw) -> tuple[dict, list[dict]]:
+    """Each field parsed on its own, so that a malformed field does not hide the rules the others break."""
+    values, errors = {}, []
+    for name, field in SidewalkPermitCreateSerializer().fields.items():
+        try:
+            values[name] = field.run_validation(field.get_value(raw))
+        except SkipField:
+            continue
+        except serializers.ValidationError as exc:
+            errors.extend(_flatten({name: exc.detail}))
+    return values, errors
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Your sidewalk permit applications (every one for Village staff)"),
+    retrieve=extend_schema(summary="One sidewalk permit with its inspections and timeline"),
+)
+class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = SidewalkPermitSerializer
+    lookup_field = "number"
+
+    def get_queryset(self):
+        return (
+            permits_visible_to(self.request.user)
+            .filter(kind=PermitKind.SIDEWALK, sidewalk__isnull=False)
+            .select_related("sidewalk__parcel")
+            .prefetch_related("events", "sidewalk_inspections")
+            .order_by("-created_at")
+        )
+
+    @extend_schema(
+        summary="Apply for a sidewalk permit (§ 303-3C)",
+        request=SidewalkPermitCreateSerializer,
+        responses={201: SidewalkPermitSerializer, 400: OpenApiResponse(description="Every broken rule, with its citation")},
+    )
+    def create(self, request):
+        today = timezone.localdate()
+        values, errors = parse_application(request.data)
+        parcel = None
+        if "parcel" in values:
+            parcel = Parcel.objects.select_related("street").filter(tax_key=values["parcel"].strip()).first()
+            if parcel is None:
+                errors.append({"field": "parcel", "code": "unknown_parcel", "citation": "",
+                               "message": f"No parcel has the tax key number {values['parcel'].strip()}."})
+        wanted = (values.pop("organization", "") or "").strip()
+        organization = None
+        if wanted:
+            organization = Organization.objects.filter(memberships__user=request.user, name__iexact=wanted).first()
+            if organization is None:
+                errors.append({"field": "organization", "code": "not_a_member", "citation": "",
+                               "message": "You are not on the staff of that organization."})
+        if parcel is not None:
+            rule_fields = {k: v for k, v in values.items() if k not in ("parcel", "frontage_feet", "driveway_length_feet", "work_description")}
+            for v in services.application_violations(parcel=parcel, today=today, **rule_fields):
+                # A field that was malformed is reported once, by its own error.
+                if not any(e["field"] == v.field for e in errors):
+                    errors.append({"field": v.field, "code": v.code, "citation": v.citation, "message": v.message})
+        if errors:
+            return error_response(errors)
+        values.pop("parcel")
+        try:
+            permit = services.apply_for_sidewalk_permit(
+                applicant=request.user, parcel=parcel, organization=organization, today=today, **values
+            )
+        except DjangoValidationError as exc:
+            return error_response([
+                {"field": field if field != "__all__" else None, "code": "invalid", "citation": citation_of(m), "message": m}
+                for field, messages in exc.message_dict.items() for m in messages
+            ])
+        except PermissionDenied as exc:
+            return error_response([{"field": "organization", "code": "permission_denied", "citation": "", "message": str(exc)}],
+                                  status.HTTP_403_FORBIDDEN)
+        permit = self.get_queryset().get(pk=permit.pk)
+        return Response(SidewalkPermitSerializer(permit).data, status=status.HTTP_201_CREATED)
+
+
+class ParcelSerializer(serializers.ModelSerializer):
+    address = serializers.CharField(source="site_address")
+    street = serializers.CharField(source="street.name")
+
+    class Meta:
+        model = Parcel
+        fields = ["tax_key", "address", "land_use", "street", "owner_name", "corner_lot", "crosswalk_adjacent",
+                  "owner_mailing_address"]
+        read_only_fields = fields
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is None or not is_village_staff(request.user):
+            data.pop("owner_mailing_address")  # public records, but kept to staff to deter mailing-list harvesting
+        return data
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Find parcels by address, owner or tax key (?search=TEXT)"),
+    retrieve=extend_schema(summary="One parcel by its tax key number"),
+)
+class ParcelViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = ParcelSerializer
+    lookup_field = "tax_key"
+    lookup_value_regex = "[^/]+"
+    filter_backends = [filters.SearchFilter]
+    search_fields = ["site_address", "owner_name", "tax_key"]
+
+    def get_queryset(self):
+        return Parcel.objects.select_related("street").order_by("street__name", "site_address", "tax_key")
