@@ -87,3 +87,38 @@ def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, axe_check
     page.get_by_role("button", name="Log the inspection").click()
     assert page.get_by_role("alert").filter(has_text="Please correct").is_visible()
     axe_check(page, "compaction form with errors")
+
+
+def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_server, axe_check):
+    from allauth.account.models import EmailAddress
+
+    from permits.models import Membership
+
+    org = OrganizationFactory(name="Brandt Excavating LLC")
+    contractor = UserFactory(username="carl")
+    Membership.objects.create(user=contractor, organization=org, is_manager=True)
+    EmailAddress.objects.create(user=contractor, email=contractor.email, verified=True, primary=True)
+    permit = PermitFactory(applicant=contractor, organization=org, location_description="118 Henni Street")
+    add_detail(permit)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    _log_in(page, live_server, "carl")
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    assert page.get_by_role("heading", name="Give a notice").is_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "permittee's field record")
+
+    form = page.locator("form", has=page.get_by_role("button", name="Record the notice"))
+    form.get_by_label(re.compile("DPW, 24 hours before excavation")).check()
+    form.get_by_label("When the work it announces begins").fill("2030-06-10T08:00")
+    form.get_by_label("To whom").fill("Dave Pieper, DPW")
+    form.get_by_label("How").select_option("phone")
+    form.get_by_role("button", name="Record the notice").click()
+    assert page.get_by_role("status").filter(has_text="Notice recorded").is_visible()
+    assert page.get_by_text("On time").first.is_visible()
+    axe_check(page, "after giving a notice")
+
+    page.get_by_role("button", name="Report the work complete").click()
+    assert page.get_by_role("status").filter(has_text="guaranteed until").is_visible()
+    axe_check(page, "after reporting completion")
