@@ -107,4 +107,4 @@ class RubbishCaseAdmin(ReadOnlyAdmin):
 
 
 # Sidewalk permits, surveys and Board orders register their admin in admin_sidewalk.py:
-# from . import admin_sidewalk  # noqa: E402,F401
+from . import admin_sidewalk  # noqa: E402,F401

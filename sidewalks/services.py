@@ -70,16 +70,11 @@ def cold_weather_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
     return None
 
 
-def record_board_waiver(
-    *, kind: str, parcel: Parcel, resolution_number: str, adopted_on: date, ayes: int, nays: int = 0,
-    seats: int = ordinance.DEFAULT_BOARD_SEATS, reason: str = "", by,
-) -> BoardWaiver:
-    """Record a waiver the Board adopted, with its vote. A § 303-3D(8)(c) waiver needs three-fourths of the entire
-    Board; a vote short of it is not a waiver and is refused."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("The Clerk-Treasurer records the Board's resolutions.")
+def waiver_errors(*, kind: str, resolution_number: str, ayes: int, nays: int, seats: int) -> dict[str, str]:
+    """What is wrong with a Board waiver as recorded: a § 303-3D(8)(c) waiver needs three-fourths of the entire Board;
+    a vote short of it is not a waiver."""
     errors = {}
-    if not resolution_number.strip():
+    if not (resolution_number or "").strip():
         errors["resolution_number"] = "Give the number of the Board's resolution."
     if seats <= 0 or ayes + nays > seats:
         errors["ayes"] = f"{ayes} ayes and {nays} nays do not fit a Board of {seats} seats."
@@ -91,6 +86,17 @@ def record_board_waiver(
         )
     elif kind == BoardWaiver.Kind.COLD_WEATHER and ayes <= nays:
         errors["ayes"] = "The resolution did not pass: more ayes than nays are needed (§ 303-3D(9))."
+    return errors
+
+
+def record_board_waiver(
+    *, kind: str, parcel: Parcel, resolution_number: str, adopted_on: date, ayes: int, nays: int = 0,
+    seats: int = ordinance.DEFAULT_BOARD_SEATS, reason: str = "", by,
+) -> BoardWaiver:
+    """Record a waiver the Board adopted, with its vote (§ 303-3D(8)(c), § 303-3D(9))."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("The Clerk-Treasurer records the Board's resolutions.")
+    errors = waiver_errors(kind=kind, resolution_number=resolution_number, ayes=ayes, nays=nays, seats=seats)
     if errors:
         raise ValidationError(errors)
     return BoardWaiver.objects.create(
