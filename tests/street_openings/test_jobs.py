@@ -1,0 +1,99 @@
+"""Scheduled jobs: each records a JobRun and is a no-op on its second run; one runs on a real worker."""
+
+from datetime import date, datetime
+
+import pytest
+import time_machine
+
+from permits import street_openings as so
+from permits.models import ApplicantRevocation, EmergencyReport, JobRun, Notice, Permit, Status
+from permits.tasks_street_opening import (
+    expire_lapsed_street_openings,
+    flag_unfiled_emergencies,
+    lift_ended_revocations,
+    remind_expiring_street_openings,
+)
+
+from .conftest import CHICAGO
+
+pytestmark = pytest.mark.django_db
+
+
+def test_expire_job_records_a_run_and_does_nothing_the_second_time(approved):
+    first = expire_lapsed_street_openings("2026-06-04")
+    assert (first["items_total"], first["items_done"]) == (1, 1)
+    run = JobRun.objects.get(pk=first["job_run"])
+    assert run.state == JobRun.State.FINISHED and run.finished_at and run.name == "street_openings.expire_lapsed"
+    events = approved.events.count()
+    second = expire_lapsed_street_openings("2026-06-04")
+    assert (second["items_total"], second["items_done"]) == (0, 0)
+    assert approved.events.count() == events
+    assert Permit.objects.get(pk=approved.pk).status == Status.EXPIRED
+
+
+def test_remind_job_is_a_no_op_the_second_time(issued):
+    assert remind_expiring_street_openings("2026-05-29")["items_done"] == 1
+    notices = Notice.objects.count()
+    assert remind_expiring_street_openings("2026-05-29")["items_done"] == 0
+    assert Notice.objects.count() == notices
+    assert JobRun.objects.filter(name="street_openings.remind_expiring").count() == 2
+
+
+def test_flag_job_is_a_no_op_the_second_time(street, clerk):
+    EmergencyReport.objects.create(reported_by_name="Uma", street=street, location_description="x",
+                                   began_on=date(2026, 4, 30), reported_at=datetime(2026, 4, 30, tzinfo=CHICAGO),
+                                   recorded_by=clerk)
+    assert flag_unfiled_emergencies("2026-05-04")["items_done"] == 1
+    assert flag_unfiled_emergencies("2026-05-04")["items_done"] == 0
+
+
+def test_lift_job_is_a_no_op_the_second_time(application, dpw_director):
+    so.revoke_applicant(permit=application, by=dpw_director, reason="x", today=date(2026, 5, 4))
+    assert lift_ended_revocations("2027-05-04")["items_done"] == 1
+    assert lift_ended_revocations("2027-05-04")["items_done"] == 0
+    assert ApplicantRevocation.objects.get().lifted_at is not None
+
+
+def test_job_without_a_date_uses_today(approved):
+    with time_machine.travel(datetime(2026, 6, 4, 1, 0, tzinfo=CHICAGO), tick=False):
+        assert expire_lapsed_street_openings()["items_done"] == 1
+
+
+def test_a_failing_job_records_its_failure(monkeypatch):
+    def boom(*, today):
+        raise RuntimeError("database away")
+
+    monkeypatch.setattr(so, "lift_ended_revocations", boom)
+    with pytest.raises(RuntimeError):
+        lift_ended_revocations("2027-01-01")
+    run = JobRun.objects.get()
+    assert run.state == JobRun.State.FAILED and "database away" in run.message
+
+
+def test_jobs_are_on_the_beat_schedule(settings):
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    for name in ("expire_lapsed_street_openings", "remind_expiring_street_openings", "flag_unfiled_emergencies",
+                 "lift_ended_revocations"):
+        assert f"permits.tasks_street_opening.{name}" in tasks
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_expire_job_on_a_real_worker_is_idempotent(real_worker, street, contractor, contractor_org, clerk,
+                                                   dpw_director):
+    from permits.models import AnnualBond
+
+    from .conftest import valid_data
+
+    AnnualBond.objects.create(organization=contractor_org, year=2026, surety="S", amount=1, recorded_by=clerk,
+                              recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
+    with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
+        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org,
+                                             data=valid_data(street))
+        so.begin_review(permit=permit, by=clerk)
+        so.approve_street_opening(permit=permit, by=dpw_director)
+    first = expire_lapsed_street_openings.delay("2026-06-04").get(timeout=30)
+    second = expire_lapsed_street_openings.delay("2026-06-04").get(timeout=30)
+    assert first["items_done"] == 1 and second["items_done"] == 0
+    assert Permit.objects.get(pk=permit.pk).status == Status.EXPIRED
+    assert JobRun.objects.filter(name="street_openings.expire_lapsed", state="finished").count() == 2
