@@ -16,8 +16,12 @@ class FieldRecordAdmin(admin.ModelAdmin):
     """Read-only: the field pages are the one way to create and change these records."""
 
     list_select_related = ["permit"]
-    search_fields = ["permit__number", "permit__location_description", "permit__street__name",
-                     "permit__organization__name"]
+    search_fields = [
+        "permit__number",
+        "permit__location_description",
+        "permit__street__name",
+        "permit__organization__name",
+    ]
 
     def has_add_permission(self, request):
         return False
@@ -30,8 +34,9 @@ class FieldRecordAdmin(admin.ModelAdmin):
 
     @admin.display(description="Field record")
     def field_link(self, obj):
-        return format_html('<a href="{}">{}</a>', reverse("permits:field_permit", args=[obj.permit.number]),
-                           obj.permit.number)
+        return format_html(
+            '<a href="{}">{}</a>', reverse("permits:field_permit", args=[obj.permit.number]), obj.permit.number
+        )
 
 
 @admin.register(Inspection)
@@ -66,8 +71,16 @@ class GuaranteeAdmin(FieldRecordAdmin):
 
 @admin.register(DefectNotice)
 class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
-    list_display = ["field_link", "served_on", "addressee_name", "deadline", "corrected_on", "past_deadline_on",
-                    "village_repaired_on", "repair_total_display"]
+    list_display = [
+        "field_link",
+        "served_on",
+        "addressee_name",
+        "deadline",
+        "corrected_on",
+        "past_deadline_on",
+        "village_repaired_on",
+        "repair_total_display",
+    ]
     list_filter = ["addressed_to", ("deadline", admin.DateFieldListFilter)]
     readonly_fields = [f.name for f in DefectNotice._meta.fields] + ["repair_total_display"]
     actions = ["mark_corrected_today"]

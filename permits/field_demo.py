@@ -18,8 +18,11 @@ DEMO_LOCATION = "Juneau Street, 300 block (field demo)"
 
 
 def _issued_permit(users, today) -> Permit | None:
-    permit = (Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=(Status.ISSUED, Status.ACTIVE))
-              .order_by("created_at").first())
+    permit = (
+        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=(Status.ISSUED, Status.ACTIVE))
+        .order_by("created_at")
+        .first()
+    )
     if permit is not None:
         return permit
     permit = Permit.objects.filter(location_description=DEMO_LOCATION).first()
@@ -30,16 +33,24 @@ def _issued_permit(users, today) -> Permit | None:
     if org is None or street is None:
         return None
     permit = services.create_permit(
-        kind=PermitKind.STREET_OPENING, applicant=users["contractor"], organization=org, today=today, street=street,
-        location_description=DEMO_LOCATION, work_description="Storm sewer inlet repair",
-        start_date=today, end_date=today + timedelta(days=5),
+        kind=PermitKind.STREET_OPENING,
+        applicant=users["contractor"],
+        organization=org,
+        today=today,
+        street=street,
+        location_description=DEMO_LOCATION,
+        work_description="Storm sewer inlet repair",
+        start_date=today,
+        end_date=today + timedelta(days=5),
     )
     services.submit_permit(permit, by=users["contractor"], fee_code="street_opening", today=today)
     workflow.transition(permit, Status.UNDER_REVIEW, by=users["clerk"], today=today)
-    workflow.transition(permit, Status.APPROVED, by=users["dpw"], today=today,
-                        extra={"expires_on": today + timedelta(days=30)})
-    services.record_payment(permit=permit, amount=permit.balance_due, method="check", reference="5120",
-                            by=users["clerk"])
+    workflow.transition(
+        permit, Status.APPROVED, by=users["dpw"], today=today, extra={"expires_on": today + timedelta(days=30)}
+    )
+    services.record_payment(
+        permit=permit, amount=permit.balance_due, method="check", reference="5120", by=users["clerk"]
+    )
     return workflow.transition(permit, Status.ISSUED, by=users["clerk"], today=today)
 
 
@@ -55,19 +66,50 @@ def load() -> dict:
         return {"permit": permit}
     applicant = permit.applicant
     start = timezone.make_aware(datetime.combine(today + timedelta(days=2), time(8, 0)))
-    field_work.schedule_notice_reminders(permit=permit, by=applicant, work_starts_at=start,
-                                         backfill_at=start + timedelta(hours=6))
-    field_work.record_permittee_notice(permit=permit, by=applicant, kind="affected_parties", planned_work_at=start,
-                                       given_to="Owners and tenants of the 300 block", method="written")
+    field_work.schedule_notice_reminders(
+        permit=permit, by=applicant, work_starts_at=start, backfill_at=start + timedelta(hours=6)
+    )
+    field_work.record_permittee_notice(
+        permit=permit,
+        by=applicant,
+        kind="affected_parties",
+        planned_work_at=start,
+        given_to="Owners and tenants of the 300 block",
+        method="written",
+    )
     now = timezone.now()
     inspector = users["inspector"]
-    field_work.log_inspection(permit=permit, kind="backfill", by=inspector, at=now - timedelta(hours=3),
-                              values={"largest_stone_inches": Decimal("6")})
-    field_work.log_inspection(permit=permit, kind="compaction", by=inspector, at=now - timedelta(hours=2),
-                              values={"lift_inches": Decimal("12"), "compaction_percent": Decimal("93.5"),
-                                      "mechanical": True, "flooded": False},
-                              notes="Second lift soft on the north side.")
-    field_work.log_inspection(permit=permit, kind="compaction", by=inspector, at=now - timedelta(hours=1),
-                              values={"lift_inches": Decimal("10"), "compaction_percent": Decimal("96.2"),
-                                      "mechanical": True, "flooded": False}, notes="Retest after recompaction.")
+    field_work.log_inspection(
+        permit=permit,
+        kind="backfill",
+        by=inspector,
+        at=now - timedelta(hours=3),
+        values={"largest_stone_inches": Decimal("6")},
+    )
+    field_work.log_inspection(
+        permit=permit,
+        kind="compaction",
+        by=inspector,
+        at=now - timedelta(hours=2),
+        values={
+            "lift_inches": Decimal("12"),
+            "compaction_percent": Decimal("93.5"),
+            "mechanical": True,
+            "flooded": False,
+        },
+        notes="Second lift soft on the north side.",
+    )
+    field_work.log_inspection(
+        permit=permit,
+        kind="compaction",
+        by=inspector,
+        at=now - timedelta(hours=1),
+        values={
+            "lift_inches": Decimal("10"),
+            "compaction_percent": Decimal("96.2"),
+            "mechanical": True,
+            "flooded": False,
+        },
+        notes="Retest after recompaction.",
+    )
     return {"permit": permit}

@@ -55,18 +55,26 @@ def backfill_violations(*, largest_stone_inches, found: set[str] | frozenset[str
     """
     errors = []
     if _d(largest_stone_inches) > MAX_BACKFILL_STONE_INCHES:
-        errors.append(Violation(
-            "largest_stone_inches", "stone_too_large", "§ 303-5E(1)",
-            f"Backfill has a stone of {largest_stone_inches} inches: no stone may be greater than 8 inches in its "
-            "greatest dimension (§ 303-5E(1)).",
-        ))
+        errors.append(
+            Violation(
+                "largest_stone_inches",
+                "stone_too_large",
+                "§ 303-5E(1)",
+                f"Backfill has a stone of {largest_stone_inches} inches: no stone may be greater than 8 inches in its "
+                "greatest dimension (§ 303-5E(1)).",
+            )
+        )
     for key, label in UNSUITABLE_BACKFILL.items():
         if key in found:
-            errors.append(Violation(
-                key, f"backfill_{key}", "§ 303-5E(1)",
-                f"Backfill contains {label}: it must be free of cinders, ashes, refuse, organic matter and frozen "
-                "lumps (§ 303-5E(1)).",
-            ))
+            errors.append(
+                Violation(
+                    key,
+                    f"backfill_{key}",
+                    "§ 303-5E(1)",
+                    f"Backfill contains {label}: it must be free of cinders, ashes, refuse, organic matter and frozen "
+                    "lumps (§ 303-5E(1)).",
+                )
+            )
     return errors
 
 
@@ -77,7 +85,9 @@ MIN_COMPACTION_PERCENT = Decimal("95")  # § 303-5E(4): of the Modified Proctor 
 RETEST_FEE_CODE = "backfill_retest"  # § 303-5E(5): the cost of any retesting is paid by the permittee
 
 
-def compaction_violations(*, lift_inches, percent_of_proctor, mechanical: bool = True, flooded: bool = False) -> list[Violation]:
+def compaction_violations(
+    *, lift_inches, percent_of_proctor, mechanical: bool = True, flooded: bool = False
+) -> list[Violation]:
     """§ 303-5E(4): mechanical compaction, lifts of at most 12 inches, each to at least 95% of the Modified Proctor
     maximum dry density; compaction by flooding is not permitted.
 
@@ -85,26 +95,42 @@ def compaction_violations(*, lift_inches, percent_of_proctor, mechanical: bool =
     """
     errors = []
     if _d(lift_inches) > MAX_LIFT_INCHES:
-        errors.append(Violation(
-            "lift_inches", "lift_too_thick", "§ 303-5E(4)",
-            f"A lift of {lift_inches} inches is too thick: each layer may be at most 12 inches (§ 303-5E(4)).",
-        ))
+        errors.append(
+            Violation(
+                "lift_inches",
+                "lift_too_thick",
+                "§ 303-5E(4)",
+                f"A lift of {lift_inches} inches is too thick: each layer may be at most 12 inches (§ 303-5E(4)).",
+            )
+        )
     if _d(percent_of_proctor) < MIN_COMPACTION_PERCENT:
-        errors.append(Violation(
-            "compaction_percent", "under_compacted", "§ 303-5E(4)",
-            f"Compaction of {percent_of_proctor}% is below the required 95% of the Modified Proctor maximum dry "
-            "density (§ 303-5E(4)). Recompact and retest at the permittee's cost (§ 303-5E(5)).",
-        ))
+        errors.append(
+            Violation(
+                "compaction_percent",
+                "under_compacted",
+                "§ 303-5E(4)",
+                f"Compaction of {percent_of_proctor}% is below the required 95% of the Modified Proctor maximum dry "
+                "density (§ 303-5E(4)). Recompact and retest at the permittee's cost (§ 303-5E(5)).",
+            )
+        )
     if not mechanical:
-        errors.append(Violation(
-            "mechanical", "not_mechanical", "§ 303-5E(4)",
-            "Trench backfill must be compacted mechanically (§ 303-5E(4)).",
-        ))
+        errors.append(
+            Violation(
+                "mechanical",
+                "not_mechanical",
+                "§ 303-5E(4)",
+                "Trench backfill must be compacted mechanically (§ 303-5E(4)).",
+            )
+        )
     if flooded:
-        errors.append(Violation(
-            "flooded", "flooded", "§ 303-5E(4)",
-            "Compaction or consolidation by flooding is not permitted (§ 303-5E(4)).",
-        ))
+        errors.append(
+            Violation(
+                "flooded",
+                "flooded",
+                "§ 303-5E(4)",
+                "Compaction or consolidation by flooding is not permitted (§ 303-5E(4)).",
+            )
+        )
     return errors
 
 
@@ -130,17 +156,25 @@ def stone_base_violations(*, three_inch_stone_inches, three_quarter_stone_inches
     """§ 303-5G(1): below the pavement, four inches of three-inch crushed stone and four inches of 3/4-inch stone."""
     errors = []
     if _d(three_inch_stone_inches) < STONE_BASE_INCHES:
-        errors.append(Violation(
-            "three_inch_stone_inches", "stone_base_thin", "§ 303-5G(1)",
-            f"The 3-inch crushed stone layer is {three_inch_stone_inches} inches: at least 4 inches are required "
-            "(§ 303-5G(1)).",
-        ))
+        errors.append(
+            Violation(
+                "three_inch_stone_inches",
+                "stone_base_thin",
+                "§ 303-5G(1)",
+                f"The 3-inch crushed stone layer is {three_inch_stone_inches} inches: at least 4 inches are required "
+                "(§ 303-5G(1)).",
+            )
+        )
     if _d(three_quarter_stone_inches) < STONE_BASE_INCHES:
-        errors.append(Violation(
-            "three_quarter_stone_inches", "stone_top_thin", "§ 303-5G(1)",
-            f"The 3/4-inch crushed stone layer is {three_quarter_stone_inches} inches: at least 4 inches are "
-            "required (§ 303-5G(1)).",
-        ))
+        errors.append(
+            Violation(
+                "three_quarter_stone_inches",
+                "stone_top_thin",
+                "§ 303-5G(1)",
+                f"The 3/4-inch crushed stone layer is {three_quarter_stone_inches} inches: at least 4 inches are "
+                "required (§ 303-5G(1)).",
+            )
+        )
     return errors
 
 
@@ -160,11 +194,15 @@ def required_bituminous_inches(existing_inches) -> Decimal:
 def straightedge_violations(*, deviation_inches) -> list[Violation]:
     """§ 303-5G(2): no more than 1/4 inch of deviation under a ten-foot straightedge (0.25 passes, 0.26 fails)."""
     if _d(deviation_inches) > MAX_STRAIGHTEDGE_DEVIATION_INCHES:
-        return [Violation(
-            "straightedge_deviation_inches", "surface_uneven", "§ 303-5G(2)",
-            f"The surface deviates {deviation_inches} inch under a 10-foot straightedge: at most 1/4 inch is allowed "
-            "(§ 303-5G(2)).",
-        )]
+        return [
+            Violation(
+                "straightedge_deviation_inches",
+                "surface_uneven",
+                "§ 303-5G(2)",
+                f"The surface deviates {deviation_inches} inch under a 10-foot straightedge: at most 1/4 inch is allowed "
+                "(§ 303-5G(2)).",
+            )
+        ]
     return []
 
 
@@ -181,22 +219,34 @@ def bituminous_violations(
     errors = []
     required = required_bituminous_inches(existing_inches)
     if _d(depth_inches) < required:
-        errors.append(Violation(
-            "depth_inches", "bituminous_too_thin", "§ 303-5G(2)",
-            f"Bituminous pavement of {depth_inches} inches is too thin: at least {required} inches (the existing "
-            "depth or 2 1/2 inches, whichever is greater) are required (§ 303-5G(2)).",
-        ))
+        errors.append(
+            Violation(
+                "depth_inches",
+                "bituminous_too_thin",
+                "§ 303-5G(2)",
+                f"Bituminous pavement of {depth_inches} inches is too thin: at least {required} inches (the existing "
+                "depth or 2 1/2 inches, whichever is greater) are required (§ 303-5G(2)).",
+            )
+        )
     if _d(thickest_base_layer_inches) > MAX_BITUMINOUS_BASE_LAYER_INCHES:
-        errors.append(Violation(
-            "base_layer_inches", "base_layer_too_thick", "§ 303-5G(2)",
-            f"A base layer of {thickest_base_layer_inches} inches is too thick: at most 1 1/2 inches per layer "
-            "(§ 303-5G(2)).",
-        ))
+        errors.append(
+            Violation(
+                "base_layer_inches",
+                "base_layer_too_thick",
+                "§ 303-5G(2)",
+                f"A base layer of {thickest_base_layer_inches} inches is too thick: at most 1 1/2 inches per layer "
+                "(§ 303-5G(2)).",
+            )
+        )
     if _d(top_layer_inches) > MAX_BITUMINOUS_TOP_LAYER_INCHES:
-        errors.append(Violation(
-            "top_layer_inches", "top_layer_too_thick", "§ 303-5G(2)",
-            f"A top layer of {top_layer_inches} inches is too thick: at most 1 inch (§ 303-5G(2)).",
-        ))
+        errors.append(
+            Violation(
+                "top_layer_inches",
+                "top_layer_too_thick",
+                "§ 303-5G(2)",
+                f"A top layer of {top_layer_inches} inches is too thick: at most 1 inch (§ 303-5G(2)).",
+            )
+        )
     return errors + straightedge_violations(deviation_inches=straightedge_deviation_inches)
 
 
@@ -217,30 +267,46 @@ def concrete_open_to_traffic_on(poured_on: date) -> date:
 
 
 def concrete_violations(
-    *, existing_inches, depth_inches, calcium_chloride: bool, poured_on: date | None = None,
+    *,
+    existing_inches,
+    depth_inches,
+    calcium_chloride: bool,
+    poured_on: date | None = None,
     opened_to_traffic_on: date | None = None,
 ) -> list[Violation]:
     """§ 303-5G(3): concrete at least the existing depth or 7 inches, no calcium chloride, kept from traffic 3 days."""
     errors = []
     required = required_concrete_inches(existing_inches)
     if _d(depth_inches) < required:
-        errors.append(Violation(
-            "depth_inches", "concrete_too_thin", "§ 303-5G(3)",
-            f"Concrete pavement of {depth_inches} inches is too thin: at least {required} inches (the existing depth "
-            "or 7 inches, whichever is greater) are required (§ 303-5G(3)).",
-        ))
+        errors.append(
+            Violation(
+                "depth_inches",
+                "concrete_too_thin",
+                "§ 303-5G(3)",
+                f"Concrete pavement of {depth_inches} inches is too thin: at least {required} inches (the existing depth "
+                "or 7 inches, whichever is greater) are required (§ 303-5G(3)).",
+            )
+        )
     if calcium_chloride:
-        errors.append(Violation(
-            "calcium_chloride", "calcium_chloride", "§ 303-5G(3)",
-            "The concrete must not contain calcium chloride (§ 303-5G(3)).",
-        ))
+        errors.append(
+            Violation(
+                "calcium_chloride",
+                "calcium_chloride",
+                "§ 303-5G(3)",
+                "The concrete must not contain calcium chloride (§ 303-5G(3)).",
+            )
+        )
     if poured_on and opened_to_traffic_on and opened_to_traffic_on < concrete_open_to_traffic_on(poured_on):
-        errors.append(Violation(
-            "opened_to_traffic_on", "opened_too_soon", "§ 303-5G(3)",
-            f"Concrete poured {poured_on:%B %-d} may not carry traffic before "
-            f"{concrete_open_to_traffic_on(poured_on):%B %-d}: it is protected from traffic for at least 3 days "
-            "(§ 303-5G(3)).",
-        ))
+        errors.append(
+            Violation(
+                "opened_to_traffic_on",
+                "opened_too_soon",
+                "§ 303-5G(3)",
+                f"Concrete poured {poured_on:%B %-d} may not carry traffic before "
+                f"{concrete_open_to_traffic_on(poured_on):%B %-d}: it is protected from traffic for at least 3 days "
+                "(§ 303-5G(3)).",
+            )
+        )
     return errors
 
 
@@ -257,17 +323,25 @@ def trench_violations(*, excavated_ahead_feet, unfilled_feet, special_permission
         return []
     errors = []
     if _d(excavated_ahead_feet) > MAX_TRENCH_AHEAD_FEET:
-        errors.append(Violation(
-            "excavated_ahead_feet", "trench_too_far_ahead", "§ 303-5B(1)",
-            f"The trench is open {excavated_ahead_feet} feet ahead of the pipe: at most 250 feet without the "
-            "Director of Public Works' special permission (§ 303-5B(1)).",
-        ))
+        errors.append(
+            Violation(
+                "excavated_ahead_feet",
+                "trench_too_far_ahead",
+                "§ 303-5B(1)",
+                f"The trench is open {excavated_ahead_feet} feet ahead of the pipe: at most 250 feet without the "
+                "Director of Public Works' special permission (§ 303-5B(1)).",
+            )
+        )
     if _d(unfilled_feet) > MAX_TRENCH_UNFILLED_FEET:
-        errors.append(Violation(
-            "unfilled_feet", "trench_unfilled", "§ 303-5B(1)",
-            f"{unfilled_feet} feet of trench over laid pipe are unfilled: at most 500 feet without the Director of "
-            "Public Works' special permission (§ 303-5B(1)).",
-        ))
+        errors.append(
+            Violation(
+                "unfilled_feet",
+                "trench_unfilled",
+                "§ 303-5B(1)",
+                f"{unfilled_feet} feet of trench over laid pipe are unfilled: at most 500 feet without the Director of "
+                "Public Works' special permission (§ 303-5B(1)).",
+            )
+        )
     return errors
 
 
@@ -279,22 +353,30 @@ MIN_COVER_FEET = Decimal("3")  # § 303-1C(1): from the top of the established g
 def underground_depth_violations(*, cover_feet) -> list[Violation]:
     """§ 303-1C(1): the top of underground construction at least three feet below the established grade."""
     if _d(cover_feet) < MIN_COVER_FEET:
-        return [Violation(
-            "cover_feet", "too_shallow", "§ 303-1C(1)",
-            f"The top of the construction is {cover_feet} feet below the established grade: at least 3 feet are "
-            "required (§ 303-1C(1)).",
-        )]
+        return [
+            Violation(
+                "cover_feet",
+                "too_shallow",
+                "§ 303-1C(1)",
+                f"The top of the construction is {cover_feet} feet below the established grade: at least 3 feet are "
+                "required (§ 303-1C(1)).",
+            )
+        ]
     return []
 
 
 def covering_violations(*, inspection_requested: bool, inspected: bool) -> list[Violation]:
     """§ 303-1C(4): when the Director of Public Works asks to check the construction, it may not be covered first."""
     if inspection_requested and not inspected:
-        return [Violation(
-            "covered", "covered_before_inspection", "§ 303-1C(4)",
-            "The Director of Public Works asked to check this construction: it may not be covered before the "
-            "inspection (§ 303-1C(4)).",
-        )]
+        return [
+            Violation(
+                "covered",
+                "covered_before_inspection",
+                "§ 303-1C(4)",
+                "The Director of Public Works asked to check this construction: it may not be covered before the "
+                "inspection (§ 303-1C(4)).",
+            )
+        ]
     return []
 
 
@@ -316,17 +398,25 @@ def temporary_surface_violations(*, depth_inches, emergency: bool, placed_on: da
     cold mix bituminous material."""
     errors = []
     if not (emergency and in_winter_months(placed_on)):
-        errors.append(Violation(
-            "temporary_placed_on", "temporary_not_allowed", "§ 303-5G(4)",
-            "A temporary cold-mix surface is allowed only for an emergency excavation in winter months (November 15 "
-            "to April 1); otherwise replace the pavement permanently (§ 303-5G(4)).",
-        ))
+        errors.append(
+            Violation(
+                "temporary_placed_on",
+                "temporary_not_allowed",
+                "§ 303-5G(4)",
+                "A temporary cold-mix surface is allowed only for an emergency excavation in winter months (November 15 "
+                "to April 1); otherwise replace the pavement permanently (§ 303-5G(4)).",
+            )
+        )
     if _d(depth_inches) < MIN_COLD_MIX_INCHES:
-        errors.append(Violation(
-            "temporary_depth_inches", "cold_mix_too_thin", "§ 303-5G(4)",
-            f"A temporary surface of {depth_inches} inches is too thin: at least 3 inches of cold mix are required "
-            "(§ 303-5G(4)).",
-        ))
+        errors.append(
+            Violation(
+                "temporary_depth_inches",
+                "cold_mix_too_thin",
+                "§ 303-5G(4)",
+                f"A temporary surface of {depth_inches} inches is too thin: at least 3 inches of cold mix are required "
+                "(§ 303-5G(4)).",
+            )
+        )
     return errors
 
 
@@ -383,38 +473,68 @@ DEFECT_ADDRESSEES = ("permittee", "surety")  # § 303-4H(4): "to the contractor 
 
 
 def defect_notice_violations(
-    *, completed_on: date | None, found_on: date, defect: str, work_to_be_done: str, estimated_cost,
-    deadline: date | None, addressed_to: str,
+    *,
+    completed_on: date | None,
+    found_on: date,
+    defect: str,
+    work_to_be_done: str,
+    estimated_cost,
+    deadline: date | None,
+    addressed_to: str,
 ) -> list[Violation]:
     """§ 303-4H(4): a defect found within one year of completion is noticed in writing to the contractor or its surety,
     stating the defect, the work to be done, its cost and the time allowed to complete it."""
     errors = []
     if completed_on is None or not guarantee_in_force(completed_on=completed_on, today=found_on):
-        errors.append(Violation(
-            "found_on", "outside_guarantee", "§ 303-4H(4)",
-            "A defect notice is for work that became defective within one year of its completion (§ 303-4H(3), "
-            "§ 303-4H(4)).",
-        ))
-    for field, value, label in (("defect", defect, "the defect"), ("work_to_be_done", work_to_be_done, "the work to be done")):
+        errors.append(
+            Violation(
+                "found_on",
+                "outside_guarantee",
+                "§ 303-4H(4)",
+                "A defect notice is for work that became defective within one year of its completion (§ 303-4H(3), "
+                "§ 303-4H(4)).",
+            )
+        )
+    for field, value, label in (
+        ("defect", defect, "the defect"),
+        ("work_to_be_done", work_to_be_done, "the work to be done"),
+    ):
         if not (value or "").strip():
-            errors.append(Violation(
-                field, "required", "§ 303-4H(4)", f"The notice must state {label} (§ 303-4H(4)).",
-            ))
+            errors.append(
+                Violation(
+                    field,
+                    "required",
+                    "§ 303-4H(4)",
+                    f"The notice must state {label} (§ 303-4H(4)).",
+                )
+            )
     if estimated_cost is None or _d(estimated_cost) < 0:
-        errors.append(Violation(
-            "estimated_cost", "required", "§ 303-4H(4)",
-            "The notice must state the cost of the work, $0.00 or more (§ 303-4H(4)).",
-        ))
+        errors.append(
+            Violation(
+                "estimated_cost",
+                "required",
+                "§ 303-4H(4)",
+                "The notice must state the cost of the work, $0.00 or more (§ 303-4H(4)).",
+            )
+        )
     if deadline is None or deadline <= found_on:
-        errors.append(Violation(
-            "deadline", "deadline_not_after_notice", "§ 303-4H(4)",
-            "The notice must give a time to complete the work: a deadline after the day of the notice (§ 303-4H(4)).",
-        ))
+        errors.append(
+            Violation(
+                "deadline",
+                "deadline_not_after_notice",
+                "§ 303-4H(4)",
+                "The notice must give a time to complete the work: a deadline after the day of the notice (§ 303-4H(4)).",
+            )
+        )
     if addressed_to not in DEFECT_ADDRESSEES:
-        errors.append(Violation(
-            "addressed_to", "addressee", "§ 303-4H(4)",
-            "The notice goes to the permittee (contractor) or to its surety (§ 303-4H(4)).",
-        ))
+        errors.append(
+            Violation(
+                "addressed_to",
+                "addressee",
+                "§ 303-4H(4)",
+                "The notice goes to the permittee (contractor) or to its surety (§ 303-4H(4)).",
+            )
+        )
     return errors
 
 
@@ -472,19 +592,35 @@ class NoticeRule:
 
 NOTICE_RULES = {
     "dpw_excavation": NoticeRule(
-        "dpw_excavation", "Director of Public Works, 24 hours before excavation begins", "§ 303-5B(4)", 24, True,
+        "dpw_excavation",
+        "Director of Public Works, 24 hours before excavation begins",
+        "§ 303-5B(4)",
+        24,
+        True,
         "Director of Public Works",
     ),
     "affected_parties": NoticeRule(
-        "affected_parties", "Affected parties and the Village, one business day before work", "§ 303-5F", None, False,
+        "affected_parties",
+        "Affected parties and the Village, one business day before work",
+        "§ 303-5F",
+        None,
+        False,
         "Clerk-Treasurer or DPW, and everyone affected by the work",
     ),
     "utility_outage": NoticeRule(
-        "utility_outage", "Private properties, 12 hours before a utility outage", "§ 303-5B(5)", 12, True,
+        "utility_outage",
+        "Private properties, 12 hours before a utility outage",
+        "§ 303-5B(5)",
+        12,
+        True,
         "Each private property losing service (in writing or in person)",
     ),
     "dpw_backfill": NoticeRule(
-        "dpw_backfill", "Village, 4 hours before backfilling or restoring the surface", "§ 303-5F", 4, False,
+        "dpw_backfill",
+        "Village, 4 hours before backfilling or restoring the surface",
+        "§ 303-5F",
+        4,
+        False,
         "Clerk-Treasurer or Director of Public Works",
     ),
 }
@@ -557,8 +693,10 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
         return backfill_violations(largest_stone_inches=v["largest_stone_inches"], found=found)
     if kind == "compaction":
         return compaction_violations(
-            lift_inches=v["lift_inches"], percent_of_proctor=v["compaction_percent"],
-            mechanical=v.get("mechanical", True), flooded=v.get("flooded", False),
+            lift_inches=v["lift_inches"],
+            percent_of_proctor=v["compaction_percent"],
+            mechanical=v.get("mechanical", True),
+            flooded=v.get("flooded", False),
         )
     if kind == "pavement":
         errors = []
@@ -569,15 +707,18 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
             )
         if v.get("surface") == "bituminous":
             errors += bituminous_violations(
-                existing_inches=v.get("existing_pavement_inches") or 0, depth_inches=v["depth_inches"],
+                existing_inches=v.get("existing_pavement_inches") or 0,
+                depth_inches=v["depth_inches"],
                 thickest_base_layer_inches=v.get("base_layer_inches") or 0,
                 top_layer_inches=v.get("top_layer_inches") or 0,
                 straightedge_deviation_inches=v.get("straightedge_deviation_inches") or 0,
             )
         elif v.get("surface") == "concrete":
             errors += concrete_violations(
-                existing_inches=v.get("existing_pavement_inches") or 0, depth_inches=v["depth_inches"],
-                calcium_chloride=bool(v.get("calcium_chloride")), poured_on=v.get("poured_on"),
+                existing_inches=v.get("existing_pavement_inches") or 0,
+                depth_inches=v["depth_inches"],
+                calcium_chloride=bool(v.get("calcium_chloride")),
+                poured_on=v.get("poured_on"),
                 opened_to_traffic_on=v.get("opened_to_traffic_on"),
             )
             if v.get("straightedge_deviation_inches") is not None:
@@ -585,18 +726,23 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
         return errors
     if kind == "trench":
         return trench_violations(
-            excavated_ahead_feet=v["excavated_ahead_feet"], unfilled_feet=v["unfilled_feet"],
+            excavated_ahead_feet=v["excavated_ahead_feet"],
+            unfilled_feet=v["unfilled_feet"],
             special_permission=bool(v.get("special_permission")),
         )
     if kind == "underground_depth":
         return underground_depth_violations(cover_feet=v["cover_feet"])
     if kind == "final":
         if v.get("surface_restored") is False:
-            return [Violation(
-                "surface_restored", "surface_not_restored", "§ 303-1C(8)",
-                "The surface is not back in the condition it was in before the work; otherwise the Village restores "
-                "it at the permittee's expense (§ 303-1C(8), § 303-4F(1)).",
-            )]
+            return [
+                Violation(
+                    "surface_restored",
+                    "surface_not_restored",
+                    "§ 303-1C(8)",
+                    "The surface is not back in the condition it was in before the work; otherwise the Village restores "
+                    "it at the permittee's expense (§ 303-1C(8), § 303-4F(1)).",
+                )
+            ]
         return []
     raise ValueError(f"Unknown inspection kind: {kind}")
 

@@ -43,9 +43,17 @@ MEASURED_FIELDS = {
     "backfill": ["largest_stone_inches", "cinders_or_ashes", "refuse", "organic_matter", "frozen_lumps"],
     "compaction": ["lift_inches", "compaction_percent", "mechanical", "flooded"],
     "pavement": [
-        "surface", "existing_pavement_inches", "three_inch_stone_inches", "three_quarter_stone_inches",
-        "depth_inches", "base_layer_inches", "top_layer_inches", "straightedge_deviation_inches", "calcium_chloride",
-        "poured_on", "opened_to_traffic_on",
+        "surface",
+        "existing_pavement_inches",
+        "three_inch_stone_inches",
+        "three_quarter_stone_inches",
+        "depth_inches",
+        "base_layer_inches",
+        "top_layer_inches",
+        "straightedge_deviation_inches",
+        "calcium_chloride",
+        "poured_on",
+        "opened_to_traffic_on",
     ],
     "trench": ["excavated_ahead_feet", "unfilled_feet", "special_permission"],
     "underground_depth": ["cover_feet"],
@@ -111,7 +119,14 @@ def evaluate_inspection(permit: Permit, kind: str, values: dict) -> list[rules.V
 
 
 def log_inspection(
-    *, permit: Permit, kind: str, by, values: dict, notes: str = "", photo=None, at: datetime | None = None,
+    *,
+    permit: Permit,
+    kind: str,
+    by,
+    values: dict,
+    notes: str = "",
+    photo=None,
+    at: datetime | None = None,
     today: date | None = None,
 ) -> Inspection:
     """Log what an inspector measured, pass or fail with the failing sections. A failed compaction test adds the
@@ -120,11 +135,17 @@ def log_inspection(
     if kind not in MEASURED_FIELDS:
         raise ValueError(f"Unknown inspection kind: {kind}")
     if permit.kind != PermitKind.STREET_OPENING or permit.status not in INSPECTABLE:
-        raise FieldRulesBroken([rules.Violation(
-            None, "not_inspectable", "§ 303-4A",
-            f"{permit.number} is {permit.get_status_display().lower()}: only issued street opening work is inspected "
-            "(§ 303-4A).",
-        )])
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    None,
+                    "not_inspectable",
+                    "§ 303-4A",
+                    f"{permit.number} is {permit.get_status_display().lower()}: only issued street opening work is inspected "
+                    "(§ 303-4A).",
+                )
+            ]
+        )
     now = timezone.now()
     at = at or now
     today = today or timezone.localdate(now)
@@ -139,20 +160,30 @@ def log_inspection(
         if photo is not None:
             photo_doc = services.upload_document(permit=permit, kind=Document.Kind.PHOTO, upload=photo, by=by)
         inspection = Inspection.objects.create(
-            permit=permit, kind=kind, inspector=by, at=at,
+            permit=permit,
+            kind=kind,
+            inspector=by,
+            at=at,
             result=Inspection.Result.PASS if passed else Inspection.Result.FAIL,
-            failures=[v.as_dict() for v in violations], notes=notes.strip(), photo=photo_doc, **measured,
+            failures=[v.as_dict() for v in violations],
+            notes=notes.strip(),
+            photo=photo_doc,
+            **measured,
         )
         label = Inspection.Kind(kind).label
         citations = ", ".join(sorted({v.citation for v in violations}))
         services.record_event(
-            permit, by=by,
+            permit,
+            by=by,
             reason=f"Inspection: {label}: {'passed' if passed else 'failed (' + citations + ')'}"
             + (f". {notes.strip()}" if notes.strip() else ""),
         )
         if rules.retest_is_charged(kind=kind, passed=passed):
             services.add_fee(
-                permit, fee_code=rules.RETEST_FEE_CODE, by=by, today=today,
+                permit,
+                fee_code=rules.RETEST_FEE_CODE,
+                by=by,
+                today=today,
                 reason="Compaction test failed: the backfill must be recompacted and retested at the permittee's "
                 "cost (§ 303-5E(5))",
             )
@@ -163,7 +194,9 @@ def log_inspection(
             workflow.transition(permit, Status.ACTIVE, by=by, today=today, reason="Work under way: inspected on site")
         if not passed:
             services.send_notice(
-                permit, to=permit.applicant.email, template="field_inspection_failed",
+                permit,
+                to=permit.applicant.email,
+                template="field_inspection_failed",
                 context={"permit": permit, "inspection": inspection, "violations": violations},
             )
     return inspection
@@ -171,8 +204,10 @@ def log_inspection(
 
 def compaction_failure_open(permit: Permit) -> bool:
     """§ 303-5E(5): whether the latest compaction test of the permit failed."""
-    results = [(at, result == Inspection.Result.PASS) for at, result in
-               permit.inspections.filter(kind=Inspection.Kind.COMPACTION).values_list("at", "result")]
+    results = [
+        (at, result == Inspection.Result.PASS)
+        for at, result in permit.inspections.filter(kind=Inspection.Kind.COMPACTION).values_list("at", "result")
+    ]
     return rules.compaction_failure_open(results)
 
 
@@ -180,7 +215,8 @@ def permits_to_inspect(*, today: date) -> QuerySet[Permit]:
     """The inspector's list: street openings with work under way, those with work or backfilling announced for
     today first, then by number. One query for the rows, whatever their number."""
     announced_today = PermitteeNotice.objects.filter(
-        permit=OuterRef("pk"), planned_work_at__date=today,
+        permit=OuterRef("pk"),
+        planned_work_at__date=today,
     )
     compactions = Inspection.objects.filter(permit=OuterRef("pk"), kind=Inspection.Kind.COMPACTION)
     return (
@@ -203,7 +239,11 @@ def _pending(permit: Permit, kind: str) -> PermitteeNotice | None:
 
 
 def schedule_notice_reminders(
-    *, permit: Permit, by, work_starts_at: datetime, outage_at: datetime | None = None,
+    *,
+    permit: Permit,
+    by,
+    work_starts_at: datetime,
+    outage_at: datetime | None = None,
     backfill_at: datetime | None = None,
 ) -> list[PermitteeNotice]:
     """Record when each step is planned and the notices it needs, each with a reminder a day before it is due.
@@ -216,8 +256,10 @@ def schedule_notice_reminders(
         emergency=bool(detail and detail.emergency),
     )
     planned = {
-        "dpw_excavation": work_starts_at, "affected_parties": work_starts_at,
-        "utility_outage": outage_at or work_starts_at, "dpw_backfill": backfill_at,
+        "dpw_excavation": work_starts_at,
+        "affected_parties": work_starts_at,
+        "utility_outage": outage_at or work_starts_at,
+        "dpw_backfill": backfill_at,
     }
     out = []
     with transaction.atomic():
@@ -226,8 +268,11 @@ def schedule_notice_reminders(
             if at is None:
                 continue
             at = timezone.localtime(at)
-            fields = {"planned_work_at": at, "due_by": rules.notice_due_by(kind, at),
-                      "reminder_at": rules.notice_reminder_at(kind, at)}
+            fields = {
+                "planned_work_at": at,
+                "due_by": rules.notice_due_by(kind, at),
+                "reminder_at": rules.notice_reminder_at(kind, at),
+            }
             notice = _pending(permit, kind)
             if notice is None:
                 notice = PermitteeNotice.objects.create(permit=permit, kind=kind, **fields)
@@ -235,13 +280,23 @@ def schedule_notice_reminders(
                 PermitteeNotice.objects.filter(pk=notice.pk).update(reminder_sent_at=None, **fields)
                 notice.refresh_from_db()
             out.append(notice)
-        services.record_event(permit, by=by, reason=f"Work planned to begin {timezone.localtime(work_starts_at):%B %-d, %Y at %-I:%M %p}; "
-                              "notices due: " + ", ".join(PermitteeNotice.Kind(k).label for k in kinds if planned[k]))
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Work planned to begin {timezone.localtime(work_starts_at):%B %-d, %Y at %-I:%M %p}; "
+            "notices due: " + ", ".join(PermitteeNotice.Kind(k).label for k in kinds if planned[k]),
+        )
     return out
 
 
 def record_permittee_notice(
-    *, permit: Permit, by, kind: str, planned_work_at: datetime, given_to: str, method: str,
+    *,
+    permit: Permit,
+    by,
+    kind: str,
+    planned_work_at: datetime,
+    given_to: str,
+    method: str,
     given_at: datetime | None = None,
 ) -> PermitteeNotice:
     """The permittee records a notice it gave: to whom, how, for which planned work; on time or late per its rule."""
@@ -253,24 +308,41 @@ def record_permittee_notice(
     if kind not in rules.NOTICE_RULES:
         errors.append(rules.Violation("kind", "invalid", "§ 303-5F", "Choose which notice you gave (§ 303-5F)."))
     if not given_to.strip():
-        errors.append(rules.Violation("given_to", "required", rules.NOTICE_RULES.get(kind, rules.NOTICE_RULES["affected_parties"]).citation,
-                                      f"Say whom you notified ({rules.NOTICE_RULES.get(kind, rules.NOTICE_RULES['affected_parties']).citation})."))
+        citation = rules.NOTICE_RULES[kind].citation if kind in rules.NOTICE_RULES else "§ 303-5F"
+        errors.append(rules.Violation("given_to", "required", citation, f"Say whom you notified ({citation})."))
     if given_at > now:
-        errors.append(rules.Violation("given_at", "future", "§ 303-5F", "A notice is recorded once given: the time "
-                                      "given cannot be in the future (§ 303-5F)."))
+        errors.append(
+            rules.Violation(
+                "given_at",
+                "future",
+                "§ 303-5F",
+                "A notice is recorded once given: the time given cannot be in the future (§ 303-5F).",
+            )
+        )
     if method not in PermitteeNotice.Method.values:
         errors.append(rules.Violation("method", "invalid", "§ 303-5F", "Say how the notice was given (§ 303-5F)."))
     if permit.status not in WORK_UNDER_WAY + (Status.COMPLETED,):
-        errors.append(rules.Violation(None, "not_open", "§ 303-4A", f"{permit.number} is "
-                                      f"{permit.get_status_display().lower()}: notices are for approved work (§ 303-4A)."))
+        errors.append(
+            rules.Violation(
+                None,
+                "not_open",
+                "§ 303-4A",
+                f"{permit.number} is {permit.get_status_display().lower()}: notices are for approved work (§ 303-4A).",
+            )
+        )
     if errors:
         raise FieldRulesBroken(errors)
     planned_work_at = timezone.localtime(planned_work_at)
-    timeliness = rules.notice_timeliness(kind, given_at=given_at, planned_at=planned_work_at,
-                                         emergency=is_emergency(permit))
+    timeliness = rules.notice_timeliness(
+        kind, given_at=given_at, planned_at=planned_work_at, emergency=is_emergency(permit)
+    )
     fields = {
-        "planned_work_at": planned_work_at, "due_by": rules.notice_due_by(kind, planned_work_at),
-        "given_at": given_at, "given_to": given_to.strip(), "method": method, "timeliness": timeliness,
+        "planned_work_at": planned_work_at,
+        "due_by": rules.notice_due_by(kind, planned_work_at),
+        "given_at": given_at,
+        "given_to": given_to.strip(),
+        "method": method,
+        "timeliness": timeliness,
         "recorded_by": by,
     }
     with transaction.atomic():
@@ -293,21 +365,32 @@ def send_due_notice_reminders(*, now: datetime) -> tuple[int, int]:
     a conditional update makes a second run send nothing."""
     due = list(
         PermitteeNotice.objects.filter(
-            given_at__isnull=True, reminder_sent_at__isnull=True, reminder_at__lte=now,
+            given_at__isnull=True,
+            reminder_sent_at__isnull=True,
+            reminder_at__lte=now,
             permit__status__in=WORK_UNDER_WAY,
         ).select_related("permit", "permit__applicant")
     )
     sent = 0
     for notice in due:
         with transaction.atomic():
-            if PermitteeNotice.objects.filter(pk=notice.pk, reminder_sent_at__isnull=True).update(reminder_sent_at=now) != 1:
+            if (
+                PermitteeNotice.objects.filter(pk=notice.pk, reminder_sent_at__isnull=True).update(reminder_sent_at=now)
+                != 1
+            ):
                 continue
             rule = rules.NOTICE_RULES[notice.kind]
             services.send_notice(
-                notice.permit, to=notice.permit.applicant.email, template="field_notice_reminder",
-                context={"permit": notice.permit, "notice": notice, "rule": rule,
-                         "due_by": timezone.localtime(notice.due_by),
-                         "planned": timezone.localtime(notice.planned_work_at)},
+                notice.permit,
+                to=notice.permit.applicant.email,
+                template="field_notice_reminder",
+                context={
+                    "permit": notice.permit,
+                    "notice": notice,
+                    "rule": rule,
+                    "due_by": timezone.localtime(notice.due_by),
+                    "planned": timezone.localtime(notice.planned_work_at),
+                },
             )
             sent += 1
     return len(due), sent
@@ -328,8 +411,16 @@ def restoration_for(permit: Permit) -> PavementRestoration:
         return restoration
     permit_date = rules.permit_date_of(issued_on=permit.issued_on, approved_on=permit.approved_on)
     if permit_date is None:
-        raise FieldRulesBroken([rules.Violation(None, "not_issued", "§ 303-5G(4)",
-                                                "The permit has no date yet: pavement is due 60 days after it (§ 303-5G(4)).")])
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    None,
+                    "not_issued",
+                    "§ 303-5G(4)",
+                    "The permit has no date yet: pavement is due 60 days after it (§ 303-5G(4)).",
+                )
+            ]
+        )
     restoration, _ = PavementRestoration.objects.get_or_create(
         permit=permit, defaults={"permanent_due_on": rules.permanent_pavement_due(permit_date=permit_date)}
     )
@@ -345,7 +436,9 @@ def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inch
     """§ 303-5G(4): a winter emergency's temporary cold-mix surface (3 inches or more); the permanent pavement is
     then due by the following June 1."""
     _require_permittee_or_dpw(by, permit, "record the temporary surface")
-    errors = rules.temporary_surface_violations(depth_inches=depth_inches, emergency=is_emergency(permit), placed_on=placed_on)
+    errors = rules.temporary_surface_violations(
+        depth_inches=depth_inches, emergency=is_emergency(permit), placed_on=placed_on
+    )
     if errors:
         raise FieldRulesBroken(errors)
     with transaction.atomic():
@@ -355,8 +448,12 @@ def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inch
             temporary_placed_on=placed_on, temporary_depth_inches=depth_inches, permanent_due_on=due
         )
         restoration.refresh_from_db()
-        services.record_event(permit, by=by, reason=f"Temporary cold-mix surface of {depth_inches} inches placed "
-                              f"{placed_on:%B %-d, %Y}; permanent pavement due by {due:%B %-d, %Y} (§ 303-5G(4))")
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Temporary cold-mix surface of {depth_inches} inches placed "
+            f"{placed_on:%B %-d, %Y}; permanent pavement due by {due:%B %-d, %Y} (§ 303-5G(4))",
+        )
     return restoration
 
 
@@ -368,26 +465,38 @@ def record_permanent_pavement(*, permit: Permit, by, completed_on: date) -> Pave
         PavementRestoration.objects.filter(pk=restoration.pk).update(permanent_completed_on=completed_on)
         restoration.refresh_from_db()
         late = rules.is_pavement_overdue(due_on=restoration.permanent_due_on, completed_on=None, today=completed_on)
-        services.record_event(permit, by=by, reason=f"Permanent pavement completed {completed_on:%B %-d, %Y}"
-                              + (f", after its due date {restoration.permanent_due_on:%B %-d, %Y}" if late else "")
-                              + " (§ 303-5G(4))")
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Permanent pavement completed {completed_on:%B %-d, %Y}"
+            + (f", after its due date {restoration.permanent_due_on:%B %-d, %Y}" if late else "")
+            + " (§ 303-5G(4))",
+        )
     return restoration
 
 
 def completion_blockers(permit: Permit) -> list[rules.Violation]:
     errors = []
     if compaction_failure_open(permit):
-        errors.append(rules.Violation(
-            None, "compaction_failed", "§ 303-5E(5)",
-            "The last compaction test failed: recompact and pass a retest before reporting completion (§ 303-5E(5)).",
-        ))
+        errors.append(
+            rules.Violation(
+                None,
+                "compaction_failed",
+                "§ 303-5E(5)",
+                "The last compaction test failed: recompact and pass a retest before reporting completion (§ 303-5E(5)).",
+            )
+        )
     restoration = PavementRestoration.objects.filter(permit=permit).first()
     if restoration and restoration.is_winter_patch and restoration.permanent_completed_on is None:
-        errors.append(rules.Violation(
-            None, "temporary_surface", "§ 303-5G(4)",
-            f"The temporary winter surface must be replaced with permanent pavement (by "
-            f"{restoration.permanent_due_on:%B %-d, %Y}) before the work is complete (§ 303-5G(4)).",
-        ))
+        errors.append(
+            rules.Violation(
+                None,
+                "temporary_surface",
+                "§ 303-5G(4)",
+                f"The temporary winter surface must be replaced with permanent pavement (by "
+                f"{restoration.permanent_due_on:%B %-d, %Y}) before the work is complete (§ 303-5G(4)).",
+            )
+        )
     return errors
 
 
@@ -397,10 +506,16 @@ def report_completion(*, permit: Permit, by, today: date | None = None) -> Guara
     day when it was not recorded before (the report says the surface is restored)."""
     if not workflow.may_transition(by, permit, Status.COMPLETED):
         if Status.COMPLETED not in workflow.TRANSITIONS.get(permit.status, set()):
-            raise FieldRulesBroken([rules.Violation(
-                None, "not_open", "§ 303-4H(3)",
-                f"{permit.number} is {permit.get_status_display().lower()}: it cannot be reported complete (§ 303-4H(3)).",
-            )])
+            raise FieldRulesBroken(
+                [
+                    rules.Violation(
+                        None,
+                        "not_open",
+                        "§ 303-4H(3)",
+                        f"{permit.number} is {permit.get_status_display().lower()}: it cannot be reported complete (§ 303-4H(3)).",
+                    )
+                ]
+            )
         raise PermissionDenied("Only the permittee or the Village reports completion.")
     today = today or timezone.localdate()
     errors = completion_blockers(permit)
@@ -412,8 +527,13 @@ def report_completion(*, permit: Permit, by, today: date | None = None) -> Guara
             PavementRestoration.objects.filter(pk=restoration.pk, permanent_completed_on__isnull=True).update(
                 permanent_completed_on=today
             )
-        workflow.transition(permit, Status.COMPLETED, by=by, today=today,
-                            reason="Work and surface restoration reported complete; one-year guarantee begins (§ 303-4H(3))")
+        workflow.transition(
+            permit,
+            Status.COMPLETED,
+            by=by,
+            today=today,
+            reason="Work and surface restoration reported complete; one-year guarantee begins (§ 303-4H(3))",
+        )
         guarantee, _ = Guarantee.objects.get_or_create(
             permit=permit, defaults={"completed_on": today, "ends_on": rules.guarantee_ends_on(today)}
         )
@@ -424,8 +544,17 @@ def report_completion(*, permit: Permit, by, today: date | None = None) -> Guara
 
 
 def record_defect_notice(
-    *, permit: Permit, by, defect: str, work_to_be_done: str, estimated_cost, deadline: date | None,
-    addressed_to: str, addressee_name: str = "", addressee_email: str = "", served_on: date | None = None,
+    *,
+    permit: Permit,
+    by,
+    defect: str,
+    work_to_be_done: str,
+    estimated_cost,
+    deadline: date | None,
+    addressed_to: str,
+    addressee_name: str = "",
+    addressee_email: str = "",
+    served_on: date | None = None,
 ) -> DefectNotice:
     """§ 303-4H(4): the DPW records the written notice of a defect within the guarantee year, to the permittee or
     its surety, with the defect, the work to be done, its cost and the deadline; the notice is emailed."""
@@ -435,32 +564,67 @@ def record_defect_notice(
     guarantee = Guarantee.objects.filter(permit=permit).first()
     completed_on = guarantee.completed_on if guarantee else permit.completed_on
     errors = rules.defect_notice_violations(
-        completed_on=completed_on, found_on=served_on, defect=defect, work_to_be_done=work_to_be_done,
-        estimated_cost=estimated_cost, deadline=deadline, addressed_to=addressed_to,
+        completed_on=completed_on,
+        found_on=served_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+        addressed_to=addressed_to,
     )
     if errors:
         raise FieldRulesBroken(errors)
     if addressed_to == DefectNotice.Addressee.PERMITTEE:
-        addressee_name = addressee_name.strip() or (permit.organization.name if permit.organization else
-                                                    permit.applicant.get_full_name() or permit.applicant.email)
+        addressee_name = addressee_name.strip() or (
+            permit.organization.name
+            if permit.organization
+            else permit.applicant.get_full_name() or permit.applicant.email
+        )
         addressee_email = addressee_email.strip() or permit.applicant.email
     elif not addressee_name.strip():
-        raise FieldRulesBroken([rules.Violation("addressee_name", "required", "§ 303-4H(4)",
-                                                "Name the surety the notice is addressed to (§ 303-4H(4)).")])
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    "addressee_name",
+                    "required",
+                    "§ 303-4H(4)",
+                    "Name the surety the notice is addressed to (§ 303-4H(4)).",
+                )
+            ]
+        )
     with transaction.atomic():
         notice = DefectNotice.objects.create(
-            permit=permit, defect=defect.strip(), work_to_be_done=work_to_be_done.strip(),
-            estimated_cost=Decimal(estimated_cost), deadline=deadline, addressed_to=addressed_to,
-            addressee_name=addressee_name.strip(), addressee_email=addressee_email.strip(), served_on=served_on,
-            recorded_by=by, recorded_at=now,
+            permit=permit,
+            defect=defect.strip(),
+            work_to_be_done=work_to_be_done.strip(),
+            estimated_cost=Decimal(estimated_cost),
+            deadline=deadline,
+            addressed_to=addressed_to,
+            addressee_name=addressee_name.strip(),
+            addressee_email=addressee_email.strip(),
+            served_on=served_on,
+            recorded_by=by,
+            recorded_at=now,
         )
-        services.record_event(permit, by=by, reason=f"Defect notice to {notice.addressee_name}: {notice.defect}; "
-                              f"correct by {deadline:%B %-d, %Y}, estimated ${notice.estimated_cost} (§ 303-4H(4))")
-        services.send_notice(permit, to=notice.addressee_email, template="field_defect_notice",
-                             context={"permit": permit, "notice": notice})
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Defect notice to {notice.addressee_name}: {notice.defect}; "
+            f"correct by {deadline:%B %-d, %Y}, estimated ${notice.estimated_cost} (§ 303-4H(4))",
+        )
+        services.send_notice(
+            permit,
+            to=notice.addressee_email,
+            template="field_defect_notice",
+            context={"permit": permit, "notice": notice},
+        )
         if permit.applicant.email and permit.applicant.email != notice.addressee_email:
-            services.send_notice(permit, to=permit.applicant.email, template="field_defect_notice",
-                                 context={"permit": permit, "notice": notice})
+            services.send_notice(
+                permit,
+                to=permit.applicant.email,
+                template="field_defect_notice",
+                context={"permit": permit, "notice": notice},
+            )
     return notice
 
 
@@ -469,15 +633,31 @@ def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = N
     _require(by, CORRECTION_CHECKERS, "confirm a correction (DPW)")
     corrected_on = corrected_on or timezone.localdate()
     if corrected_on < notice.served_on:
-        raise FieldRulesBroken([rules.Violation("corrected_on", "before_notice", "§ 303-4H(4)",
-                                                "A correction cannot predate the notice (§ 303-4H(4)).")])
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    "corrected_on",
+                    "before_notice",
+                    "§ 303-4H(4)",
+                    "A correction cannot predate the notice (§ 303-4H(4)).",
+                )
+            ]
+        )
     with transaction.atomic():
-        if DefectNotice.objects.filter(pk=notice.pk, corrected_on__isnull=True, village_repaired_on__isnull=True).update(
-            corrected_on=corrected_on
-        ) == 1:
+        if (
+            DefectNotice.objects.filter(
+                pk=notice.pk, corrected_on__isnull=True, village_repaired_on__isnull=True
+            ).update(corrected_on=corrected_on)
+            == 1
+        ):
             late = corrected_on > notice.deadline
-            services.record_event(notice.permit, by=by, reason=f"Defect corrected {corrected_on:%B %-d, %Y}"
-                                  + (" (after the deadline)" if late else "") + " (§ 303-4H(4))")
+            services.record_event(
+                notice.permit,
+                by=by,
+                reason=f"Defect corrected {corrected_on:%B %-d, %Y}"
+                + (" (after the deadline)" if late else "")
+                + " (§ 303-4H(4))",
+            )
     notice.refresh_from_db()
     return notice
 
@@ -485,57 +665,93 @@ def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = N
 def flag_defects_past_deadline(*, today: date) -> tuple[int, int]:
     """§ 303-4H(2): a defect not corrected by its deadline: flag it, revoke the permittee's right to permits for one
     year and tell the DPW to have the Village repair it. Returns (considered, flagged); a second run flags nothing."""
-    due = list(DefectNotice.objects.filter(
-        corrected_on__isnull=True, village_repaired_on__isnull=True, past_deadline_on__isnull=True, deadline__lt=today,
-    ).select_related("permit", "permit__applicant", "permit__organization"))
+    due = list(
+        DefectNotice.objects.filter(
+            corrected_on__isnull=True,
+            village_repaired_on__isnull=True,
+            past_deadline_on__isnull=True,
+            deadline__lt=today,
+        ).select_related("permit", "permit__applicant", "permit__organization")
+    )
     flagged = 0
     for notice in due:
         if not rules.is_defect_past_deadline(deadline=notice.deadline, corrected_on=notice.corrected_on, today=today):
             continue
         with transaction.atomic():
-            if DefectNotice.objects.filter(pk=notice.pk, past_deadline_on__isnull=True, corrected_on__isnull=True).update(
-                past_deadline_on=today
-            ) != 1:
+            if (
+                DefectNotice.objects.filter(
+                    pk=notice.pk, past_deadline_on__isnull=True, corrected_on__isnull=True
+                ).update(past_deadline_on=today)
+                != 1
+            ):
                 continue
-            reason = (f"Defect noticed {notice.served_on:%B %-d, %Y} not corrected by {notice.deadline:%B %-d, %Y}: "
-                      "the Village repairs it and bills labor, materials and equipment plus 20% (§ 303-4H(2))")
+            reason = (
+                f"Defect noticed {notice.served_on:%B %-d, %Y} not corrected by {notice.deadline:%B %-d, %Y}: "
+                "the Village repairs it and bills labor, materials and equipment plus 20% (§ 303-4H(2))"
+            )
             services.record_event(notice.permit, by=None, reason=reason)
             _revoke_permittee(permit=notice.permit, reason=reason, today=today)
             for email in _dpw_emails():
-                services.send_notice(notice.permit, to=email, template="field_defect_past_deadline",
-                                     context={"permit": notice.permit, "notice": notice})
+                services.send_notice(
+                    notice.permit,
+                    to=email,
+                    template="field_defect_past_deadline",
+                    context={"permit": notice.permit, "notice": notice},
+                )
             flagged += 1
     return len(due), flagged
 
 
 def _dpw_emails() -> list[str]:
     User = get_user_model()
-    return list(User.objects.filter(groups__name=Role.DPW_DIRECTOR, is_active=True).exclude(email="")
-                .values_list("email", flat=True).distinct())
+    return list(
+        User.objects.filter(groups__name=Role.DPW_DIRECTOR, is_active=True)
+        .exclude(email="")
+        .values_list("email", flat=True)
+        .distinct()
+    )
 
 
 def record_village_repair(
-    *, notice: DefectNotice, by, repaired_on: date, labor, materials, equipment,
+    *,
+    notice: DefectNotice,
+    by,
+    repaired_on: date,
+    labor,
+    materials,
+    equipment,
 ) -> DefectNotice:
     """§ 303-4H(2) (and § 303-1C(8) for a utility's surface): the Village repaired what was not corrected by the
     deadline and bills labor, materials and equipment plus 20% for administration, added to the permit's balance."""
     _require(by, DEFECT_RECORDERS, "record the Village's repair (Director of Public Works)")
     if not rules.is_defect_past_deadline(deadline=notice.deadline, corrected_on=notice.corrected_on, today=repaired_on):
-        raise FieldRulesBroken([rules.Violation(
-            "repaired_on", "not_past_deadline", "§ 303-4H(2)",
-            f"The permittee has until {notice.deadline:%B %-d, %Y} to correct the defect; the Village repairs only "
-            "what is not corrected by then (§ 303-4H(2)).",
-        )])
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    "repaired_on",
+                    "not_past_deadline",
+                    "§ 303-4H(2)",
+                    f"The permittee has until {notice.deadline:%B %-d, %Y} to correct the defect; the Village repairs only "
+                    "what is not corrected by then (§ 303-4H(2)).",
+                )
+            ]
+        )
     try:
         bill = rules.village_repair_bill(labor=labor, materials=materials, equipment=equipment)
     except ValueError as error:
         raise FieldRulesBroken([rules.Violation("repair_labor", "negative", "§ 303-4H(2)", str(error))]) from None
     now = timezone.now()
     with transaction.atomic():
-        if DefectNotice.objects.filter(pk=notice.pk, billed_at__isnull=True).update(
-            village_repaired_on=repaired_on, repair_labor=bill.labor, repair_materials=bill.materials,
-            repair_equipment=bill.equipment, billed_at=now,
-        ) != 1:
+        if (
+            DefectNotice.objects.filter(pk=notice.pk, billed_at__isnull=True).update(
+                village_repaired_on=repaired_on,
+                repair_labor=bill.labor,
+                repair_materials=bill.materials,
+                repair_equipment=bill.equipment,
+                billed_at=now,
+            )
+            != 1
+        ):
             notice.refresh_from_db()
             return notice  # already billed: nothing twice
         Permit.objects.filter(pk=notice.permit_id).update(fee_amount=F("fee_amount") + bill.total)
@@ -543,12 +759,17 @@ def record_village_repair(
         permit = notice.permit
         permit.refresh_from_db(fields=["fee_amount"])
         services.record_event(
-            permit, by=by,
+            permit,
+            by=by,
             reason=f"Village repair billed: labor ${bill.labor}, materials ${bill.materials}, equipment "
             f"${bill.equipment}, administration 20% ${bill.administration}; total ${bill.total} (§ 303-4H(2))",
         )
-        services.send_notice(permit, to=notice.addressee_email or permit.applicant.email,
-                             template="field_village_repair_bill", context={"permit": permit, "notice": notice, "bill": bill})
+        services.send_notice(
+            permit,
+            to=notice.addressee_email or permit.applicant.email,
+            template="field_village_repair_bill",
+            context={"permit": permit, "notice": notice, "bill": bill},
+        )
     return notice
 
 
@@ -558,8 +779,11 @@ def record_village_repair(
 def open_missing_restorations(*, today: date) -> int:
     """Create the § 303-5G(4) restoration record of every issued paved street opening that has none."""
     missing = (
-        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=(Status.ISSUED, Status.ACTIVE, Status.COMPLETED),
-                              pavement_restoration__isnull=True)
+        Permit.objects.filter(
+            kind=PermitKind.STREET_OPENING,
+            status__in=(Status.ISSUED, Status.ACTIVE, Status.COMPLETED),
+            pavement_restoration__isnull=True,
+        )
         .filter(Q(issued_on__isnull=False) | Q(approved_on__isnull=False))
         .select_related("street_opening")
     )
@@ -576,37 +800,53 @@ def open_missing_restorations(*, today: date) -> int:
 
 
 def _flag_overdue(qs, *, today: date, what: str) -> tuple[int, int]:
-    due = list(qs.filter(permanent_completed_on__isnull=True, overdue=False, permanent_due_on__lt=today)
-               .select_related("permit", "permit__applicant"))
+    due = list(
+        qs.filter(permanent_completed_on__isnull=True, overdue=False, permanent_due_on__lt=today).select_related(
+            "permit", "permit__applicant"
+        )
+    )
     flagged = 0
     for restoration in due:
         if not rules.is_pavement_overdue(due_on=restoration.permanent_due_on, completed_on=None, today=today):
             continue
         with transaction.atomic():
-            if PavementRestoration.objects.filter(pk=restoration.pk, overdue=False).update(
-                overdue=True, overdue_flagged_on=today
-            ) != 1:
+            if (
+                PavementRestoration.objects.filter(pk=restoration.pk, overdue=False).update(
+                    overdue=True, overdue_flagged_on=today
+                )
+                != 1
+            ):
                 continue
-            services.record_event(restoration.permit, by=None, reason=f"{what} overdue: due "
-                                  f"{restoration.permanent_due_on:%B %-d, %Y} (§ 303-5G(4))")
-            services.send_notice(restoration.permit, to=restoration.permit.applicant.email,
-                                 template="field_pavement_overdue",
-                                 context={"permit": restoration.permit, "restoration": restoration, "what": what})
+            services.record_event(
+                restoration.permit,
+                by=None,
+                reason=f"{what} overdue: due {restoration.permanent_due_on:%B %-d, %Y} (§ 303-5G(4))",
+            )
+            services.send_notice(
+                restoration.permit,
+                to=restoration.permit.applicant.email,
+                template="field_pavement_overdue",
+                context={"permit": restoration.permit, "restoration": restoration, "what": what},
+            )
             flagged += 1
     return len(due), flagged
 
 
 def flag_winter_patches_not_replaced(*, today: date) -> tuple[int, int]:
     """§ 303-5G(4): temporary winter surfaces not replaced by the following June 1 (flagged from June 2)."""
-    return _flag_overdue(PavementRestoration.objects.filter(temporary_placed_on__isnull=False), today=today,
-                         what="Temporary winter surface not replaced by June 1")
+    return _flag_overdue(
+        PavementRestoration.objects.filter(temporary_placed_on__isnull=False),
+        today=today,
+        what="Temporary winter surface not replaced by June 1",
+    )
 
 
 def flag_permanent_pavement_overdue(*, today: date) -> tuple[int, int]:
     """§ 303-5G(4): permanent pavement not in within 60 days of the permit date."""
     open_missing_restorations(today=today)
-    return _flag_overdue(PavementRestoration.objects.filter(temporary_placed_on__isnull=True), today=today,
-                         what="Permanent pavement")
+    return _flag_overdue(
+        PavementRestoration.objects.filter(temporary_placed_on__isnull=True), today=today, what="Permanent pavement"
+    )
 
 
 def end_guarantees(*, today: date) -> tuple[int, int]:
@@ -621,12 +861,18 @@ def end_guarantees(*, today: date) -> tuple[int, int]:
             if Guarantee.objects.filter(pk=guarantee.pk, ended=False).update(ended=True, ended_at=timezone.now()) != 1:
                 continue
             permit = guarantee.permit
-            services.record_event(permit, by=None, reason=f"One-year guarantee ended {guarantee.ends_on:%B %-d, %Y} "
-                                  "(§ 303-4H(3))")
+            services.record_event(
+                permit, by=None, reason=f"One-year guarantee ended {guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3))"
+            )
             open_defects = permit.defect_notices.filter(corrected_on__isnull=True, village_repaired_on__isnull=True)
             if permit.status == Status.COMPLETED and not open_defects.exists():
-                workflow.transition(permit, Status.CLOSED, by=None, today=today,
-                                    reason="Guarantee year over with no open defect (§ 303-4H(3))")
+                workflow.transition(
+                    permit,
+                    Status.CLOSED,
+                    by=None,
+                    today=today,
+                    reason="Guarantee year over with no open defect (§ 303-4H(3))",
+                )
             ended += 1
     return len(due), ended
 

@@ -18,11 +18,13 @@ def _run(name: str, service, **kwargs) -> dict:
     try:
         total, done = service(**kwargs)
     except Exception as error:
-        JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FAILED, finished_at=timezone.now(),
-                                                message=repr(error)[:2000])
+        JobRun.objects.filter(pk=run.pk).update(
+            state=JobRun.State.FAILED, finished_at=timezone.now(), message=repr(error)[:2000]
+        )
         raise
-    JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FINISHED, finished_at=timezone.now(),
-                                            items_total=total, items_done=done)
+    JobRun.objects.filter(pk=run.pk).update(
+        state=JobRun.State.FINISHED, finished_at=timezone.now(), items_total=total, items_done=done
+    )
     return {"job_run": run.pk, "items_total": total, "items_done": done}
 
 
@@ -33,15 +35,17 @@ def _today(today_iso: str | None) -> date:
 @shared_task
 def flag_winter_patches_not_replaced(today_iso: str | None = None) -> dict:
     """§ 303-5G(4): temporary winter surfaces not replaced by the following June 1."""
-    return _run("field.flag_winter_patches_not_replaced", field_work.flag_winter_patches_not_replaced,
-                today=_today(today_iso))
+    return _run(
+        "field.flag_winter_patches_not_replaced", field_work.flag_winter_patches_not_replaced, today=_today(today_iso)
+    )
 
 
 @shared_task
 def flag_permanent_pavement_overdue(today_iso: str | None = None) -> dict:
     """§ 303-5G(4): permanent pavement not in within 60 days of the permit date."""
-    return _run("field.flag_permanent_pavement_overdue", field_work.flag_permanent_pavement_overdue,
-                today=_today(today_iso))
+    return _run(
+        "field.flag_permanent_pavement_overdue", field_work.flag_permanent_pavement_overdue, today=_today(today_iso)
+    )
 
 
 @shared_task

@@ -110,8 +110,9 @@ def inspect(request, number, kind):
         data = dict(form.cleaned_data)
         notes, photo = data.pop("notes", ""), data.pop("photo", None)
         try:
-            inspection = field_work.log_inspection(permit=permit, kind=kind, by=request.user, values=data,
-                                                   notes=notes, photo=photo)
+            inspection = field_work.log_inspection(
+                permit=permit, kind=kind, by=request.user, values=data, notes=notes, photo=photo
+            )
         except FieldRulesBroken as broken:
             add_violations(form, broken.violations)
         else:
@@ -122,8 +123,13 @@ def inspect(request, number, kind):
                 detail_text = " ".join(f["message"] for f in inspection.failures)
                 messages.error(request, f"{label}: FAILED. {detail_text}")
             return redirect(_field_url(permit))
-    context = {"permit": permit, "form": form, "kind": kind, "label": Inspection.Kind(kind).label,
-               "citation": field_rules.INSPECTION_CITATIONS[kind]}
+    context = {
+        "permit": permit,
+        "form": form,
+        "kind": kind,
+        "label": Inspection.Kind(kind).label,
+        "citation": field_rules.INSPECTION_CITATIONS[kind],
+    }
     return render(request, "permits/field/inspect.html", context, status=400 if form.errors else 200)
 
 
@@ -137,8 +143,9 @@ def _bound_or_error(request, permit, form, service, success: str, form_name: str
         else:
             messages.success(request, success)
             return redirect(_field_url(permit))
-    return render(request, "permits/field/permit.html", _permit_context(request, permit, **{form_name: form}),
-                  status=400)
+    return render(
+        request, "permits/field/permit.html", _permit_context(request, permit, **{form_name: form}), status=400
+    )
 
 
 @login_required
@@ -147,9 +154,12 @@ def plan_work(request, number):
     permit = _street_opening_for(request.user, number)
     form = PlanWorkForm(request.POST, prefix="plan")
     return _bound_or_error(
-        request, permit, form,
+        request,
+        permit,
+        form,
         lambda d: field_work.schedule_notice_reminders(permit=permit, by=request.user, **d),
-        "Work planned. You will be reminded a day before each notice is due.", "plan_form",
+        "Work planned. You will be reminded a day before each notice is due.",
+        "plan_form",
     )
 
 
@@ -173,8 +183,12 @@ def temporary_pavement(request, number):
     permit = _street_opening_for(request.user, number)
     form = TemporaryPavementForm(request.POST, prefix="temp")
     return _bound_or_error(
-        request, permit, form, lambda d: field_work.record_temporary_pavement(permit=permit, by=request.user, **d),
-        "Temporary surface recorded.", "temporary_form",
+        request,
+        permit,
+        form,
+        lambda d: field_work.record_temporary_pavement(permit=permit, by=request.user, **d),
+        "Temporary surface recorded.",
+        "temporary_form",
     )
 
 
@@ -184,8 +198,12 @@ def permanent_pavement(request, number):
     permit = _street_opening_for(request.user, number)
     form = PermanentPavementForm(request.POST, prefix="perm")
     return _bound_or_error(
-        request, permit, form, lambda d: field_work.record_permanent_pavement(permit=permit, by=request.user, **d),
-        "Permanent pavement recorded.", "permanent_form",
+        request,
+        permit,
+        form,
+        lambda d: field_work.record_permanent_pavement(permit=permit, by=request.user, **d),
+        "Permanent pavement recorded.",
+        "permanent_form",
     )
 
 
@@ -199,8 +217,9 @@ def report_completion(request, number):
         for v in broken.violations:
             messages.error(request, v.message)
     else:
-        messages.success(request, f"Completion reported. The work is guaranteed until {guarantee.ends_on:%B %-d, %Y} "
-                                  "(§ 303-4H(3)).")
+        messages.success(
+            request, f"Completion reported. The work is guaranteed until {guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3))."
+        )
     return redirect(_field_url(permit))
 
 
@@ -211,7 +230,9 @@ def defect_notice(request, number):
     if not has_role(request.user, *field_work.DEFECT_RECORDERS):
         raise PermissionDenied
     permit = _street_opening_for(request.user, number)
-    form = DefectNoticeForm(request.POST or None, initial={"served_on": timezone.localdate(), "addressed_to": "permittee"})
+    form = DefectNoticeForm(
+        request.POST or None, initial={"served_on": timezone.localdate(), "addressed_to": "permittee"}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             field_work.record_defect_notice(permit=permit, by=request.user, **form.cleaned_data)
@@ -220,8 +241,9 @@ def defect_notice(request, number):
         else:
             messages.success(request, "Defect notice recorded and sent.")
             return redirect(_field_url(permit))
-    return render(request, "permits/field/defect.html", {"permit": permit, "form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request, "permits/field/defect.html", {"permit": permit, "form": form}, status=400 if form.errors else 200
+    )
 
 
 @login_required
@@ -241,8 +263,12 @@ def village_repair(request, number, pk):
         else:
             messages.success(request, f"Village repair billed: ${notice.repair_total} (§ 303-4H(2)).")
             return redirect(_field_url(permit))
-    return render(request, "permits/field/repair.html", {"permit": permit, "notice": notice, "form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "permits/field/repair.html",
+        {"permit": permit, "notice": notice, "form": form},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required

@@ -51,8 +51,13 @@ class Inspection(models.Model):
     frozen_lumps = models.BooleanField(null=True, blank=True)
     # § 303-5E(4) compaction
     lift_inches = models.DecimalField(**INCHES)
-    compaction_percent = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True,
-                                             help_text="Dry density, % of the Modified Proctor maximum")
+    compaction_percent = models.DecimalField(
+        max_digits=5,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        help_text="Dry density, % of the Modified Proctor maximum",
+    )
     mechanical = models.BooleanField(null=True, blank=True)
     flooded = models.BooleanField(null=True, blank=True)
     # § 303-5G pavement
@@ -142,12 +147,14 @@ class PermitteeNotice(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(due_by__lte=models.F("planned_work_at")), name="notice_due_before_work"),
             models.CheckConstraint(
-                condition=Q(given_at__isnull=True, timeliness="pending") | Q(given_at__isnull=False) & ~Q(timeliness="pending"),
+                condition=Q(given_at__isnull=True, timeliness="pending")
+                | Q(given_at__isnull=False) & ~Q(timeliness="pending"),
                 name="notice_timeliness_matches_given",
             ),
             # One notice of each kind waiting to be given: planning again moves it rather than adding another.
-            models.UniqueConstraint(fields=["permit", "kind"], condition=Q(given_at__isnull=True),
-                                    name="notice_one_pending_per_kind"),
+            models.UniqueConstraint(
+                fields=["permit", "kind"], condition=Q(given_at__isnull=True), name="notice_one_pending_per_kind"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -197,7 +204,9 @@ class Guarantee(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(ends_on__gt=models.F("completed_on")), name="guarantee_ends_after_start"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gt=models.F("completed_on")), name="guarantee_ends_after_start"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -224,8 +233,9 @@ class DefectNotice(models.Model):
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
     corrected_on = models.DateField(null=True, blank=True)
-    past_deadline_on = models.DateField(null=True, blank=True, editable=False,
-                                        help_text="Flagged the day after the deadline passed uncorrected")
+    past_deadline_on = models.DateField(
+        null=True, blank=True, editable=False, help_text="Flagged the day after the deadline passed uncorrected"
+    )
     village_repaired_on = models.DateField(null=True, blank=True)
     repair_labor = models.DecimalField(**AMOUNT, null=True, blank=True)
     repair_materials = models.DecimalField(**AMOUNT, null=True, blank=True)
@@ -237,7 +247,9 @@ class DefectNotice(models.Model):
         ordering = ["-served_on", "-pk"]
         constraints = [
             models.CheckConstraint(condition=Q(estimated_cost__gte=0), name="defect_cost_not_negative"),
-            models.CheckConstraint(condition=Q(deadline__gt=models.F("served_on")), name="defect_deadline_after_served"),
+            models.CheckConstraint(
+                condition=Q(deadline__gt=models.F("served_on")), name="defect_deadline_after_served"
+            ),
             models.CheckConstraint(
                 condition=(Q(repair_labor__isnull=True) | Q(repair_labor__gte=0))
                 & (Q(repair_materials__isnull=True) | Q(repair_materials__gte=0))
@@ -257,7 +269,8 @@ class DefectNotice(models.Model):
         if self.village_repaired_on is None:
             return None
         return village_repair_bill(
-            labor=self.repair_labor or Decimal("0"), materials=self.repair_materials or Decimal("0"),
+            labor=self.repair_labor or Decimal("0"),
+            materials=self.repair_materials or Decimal("0"),
             equipment=self.repair_equipment or Decimal("0"),
         )
 

@@ -28,15 +28,18 @@ def _fits_the_phone(page) -> bool:
 
 
 def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, axe_check):
-    from permits.roles import Role
-
     from allauth.account.models import EmailAddress
+
+    from permits.roles import Role
 
     inspector = staff_user("inspector", Role.DPW_INSPECTOR)
     EmailAddress.objects.create(user=inspector, email=inspector.email, verified=True, primary=True)  # mandatory
     contractor = UserFactory(username="digger")
-    permit = PermitFactory(applicant=contractor, organization=OrganizationFactory(name="Brandt Excavating LLC"),
-                           location_description="In front of 118 Henni Street")
+    permit = PermitFactory(
+        applicant=contractor,
+        organization=OrganizationFactory(name="Brandt Excavating LLC"),
+        location_description="In front of 118 Henni Street",
+    )
     add_detail(permit)
     issue(permit)
 

@@ -21,10 +21,15 @@ def issue(permit, *, on=ISSUED_ON):
 
 def add_detail(permit, **overrides):
     fields = dict(
-        method="Open cut", surface="bituminous", existing_pavement_inches=Decimal("3"),
-        insurance_per_person=Decimal("500000"), insurance_per_accident=Decimal("500000"),
-        insurance_property_damage=Decimal("500000"), insurance_expires=datetime.date(2027, 12, 31),
-        statement_signed_by="Carl Brandt", statement_signed_at=timezone.now(),
+        method="Open cut",
+        surface="bituminous",
+        existing_pavement_inches=Decimal("3"),
+        insurance_per_person=Decimal("500000"),
+        insurance_per_accident=Decimal("500000"),
+        insurance_property_damage=Decimal("500000"),
+        insurance_expires=datetime.date(2027, 12, 31),
+        statement_signed_by="Carl Brandt",
+        statement_signed_at=timezone.now(),
     )
     fields.update(overrides)
     return StreetOpening.objects.create(permit=permit, **fields)

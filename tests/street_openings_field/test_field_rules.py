@@ -21,6 +21,7 @@ def codes(violations):
 
 # § 303-5E(1) backfill
 
+
 def test_303_5e_1_an_8_inch_stone_passes():
     assert r.backfill_violations(largest_stone_inches=D("8")) == []
 
@@ -37,6 +38,7 @@ def test_303_5e_1_unsuitable_material_fails(material):
 
 
 # § 303-5E(4) compaction
+
 
 def test_303_5e_4_94_9_percent_fails():
     [v] = r.compaction_violations(lift_inches=D("12"), percent_of_proctor=D("94.9"))
@@ -68,6 +70,7 @@ def test_303_5e_4_every_broken_rule_is_listed_at_once():
 
 # § 303-5E(5) retest
 
+
 def test_303_5e_5_a_failed_compaction_charges_a_retest():
     assert r.retest_is_charged(kind="compaction", passed=False)
     assert not r.retest_is_charged(kind="compaction", passed=True)
@@ -83,6 +86,7 @@ def test_303_5e_5_failure_stays_open_until_a_later_test_passes():
 
 # § 303-5G(1) stone base
 
+
 def test_303_5g_1_four_and_four_inches_pass():
     assert r.stone_base_violations(three_inch_stone_inches=D("4"), three_quarter_stone_inches=D("4")) == []
 
@@ -94,14 +98,20 @@ def test_303_5g_1_three_and_three_quarter_inches_fail():
 
 # § 303-5G(2) bituminous
 
+
 def test_303_5g_2_minimum_is_2_5_inches_or_existing_depth():
     assert r.required_bituminous_inches(D("2")) == D("2.5")
     assert r.required_bituminous_inches(D("4")) == D("4")
 
 
 def _bit(**kw):
-    base = dict(existing_inches=D("2"), depth_inches=D("2.5"), thickest_base_layer_inches=D("1.5"),
-                top_layer_inches=D("1"), straightedge_deviation_inches=D("0.25"))
+    base = dict(
+        existing_inches=D("2"),
+        depth_inches=D("2.5"),
+        thickest_base_layer_inches=D("1.5"),
+        top_layer_inches=D("1"),
+        straightedge_deviation_inches=D("0.25"),
+    )
     return r.bituminous_violations(**{**base, **kw})
 
 
@@ -120,7 +130,9 @@ def test_303_5g_2_existing_4_inches_needs_4_inches():
 
 def test_303_5g_2_layers_thicker_than_1_5_and_1_inch_fail():
     assert codes(_bit(thickest_base_layer_inches=D("1.6"), top_layer_inches=D("1.1"))) == [
-        "base_layer_too_thick", "top_layer_too_thick"]
+        "base_layer_too_thick",
+        "top_layer_too_thick",
+    ]
 
 
 def test_303_5g_2_quarter_inch_under_straightedge_passes_and_0_26_fails():
@@ -131,6 +143,7 @@ def test_303_5g_2_quarter_inch_under_straightedge_passes_and_0_26_fails():
 
 # § 303-5G(3) concrete
 
+
 def test_303_5g_3_minimum_is_7_inches_or_existing_depth():
     assert r.required_concrete_inches(D("6")) == D("7")
     assert r.required_concrete_inches(D("8")) == D("8")
@@ -138,7 +151,8 @@ def test_303_5g_3_minimum_is_7_inches_or_existing_depth():
 
 def test_303_5g_3_6_9_inches_fail_and_7_pass():
     assert codes(r.concrete_violations(existing_inches=D("6"), depth_inches=D("6.9"), calcium_chloride=False)) == [
-        "concrete_too_thin"]
+        "concrete_too_thin"
+    ]
     assert r.concrete_violations(existing_inches=D("6"), depth_inches=D("7"), calcium_chloride=False) == []
 
 
@@ -157,6 +171,7 @@ def test_303_5g_3_open_to_traffic_on_the_third_day_after_pouring_not_before():
 
 # § 303-5B(1) trench
 
+
 def test_303_5b_1_250_feet_ahead_and_500_unfilled_pass():
     assert r.trench_violations(excavated_ahead_feet=D("250"), unfilled_feet=D("500")) == []
 
@@ -172,6 +187,7 @@ def test_303_5b_1_dpw_special_permission_allows_more():
 
 
 # § 303-1C
+
 
 def test_303_1c_1_three_feet_of_cover_passes_and_2_9_fails():
     assert r.underground_depth_violations(cover_feet=D("3")) == []
@@ -192,9 +208,14 @@ def test_303_1c_8_final_inspection_fails_when_surface_not_restored():
 
 # § 303-5G(4) pavement deadlines
 
+
 def test_303_5g_4_winter_patch_is_due_the_following_june_1():
-    assert r.permanent_pavement_due(permit_date=date(2026, 12, 10), temporary_placed_on=date(2026, 12, 10)) == date(2027, 6, 1)
-    assert r.permanent_pavement_due(permit_date=date(2027, 2, 3), temporary_placed_on=date(2027, 2, 3)) == date(2027, 6, 1)
+    assert r.permanent_pavement_due(permit_date=date(2026, 12, 10), temporary_placed_on=date(2026, 12, 10)) == date(
+        2027, 6, 1
+    )
+    assert r.permanent_pavement_due(permit_date=date(2027, 2, 3), temporary_placed_on=date(2027, 2, 3)) == date(
+        2027, 6, 1
+    )
 
 
 def test_303_5g_4_june_1_is_on_time():
@@ -226,16 +247,20 @@ def test_303_5g_4_cold_mix_of_3_inches_passes_and_2_9_fails():
 
 def test_303_5g_4_temporary_surface_only_for_winter_emergencies():
     assert codes(r.temporary_surface_violations(depth_inches=D("3"), emergency=False, placed_on=date(2026, 12, 1))) == [
-        "temporary_not_allowed"]
+        "temporary_not_allowed"
+    ]
     assert codes(r.temporary_surface_violations(depth_inches=D("3"), emergency=True, placed_on=date(2026, 4, 2))) == [
-        "temporary_not_allowed"]
+        "temporary_not_allowed"
+    ]
     assert r.temporary_surface_violations(depth_inches=D("3"), emergency=True, placed_on=date(2026, 4, 1)) == []
     assert codes(r.temporary_surface_violations(depth_inches=D("3"), emergency=True, placed_on=date(2026, 11, 14))) == [
-        "temporary_not_allowed"]
+        "temporary_not_allowed"
+    ]
     assert r.temporary_surface_violations(depth_inches=D("3"), emergency=True, placed_on=date(2026, 11, 15)) == []
 
 
 # § 303-4H(3) guarantee
+
 
 def test_303_4h_3_guarantee_runs_through_the_anniversary_of_completion():
     assert r.guarantee_ends_on(date(2026, 7, 15)) == date(2027, 7, 15)
@@ -249,10 +274,17 @@ def test_303_4h_3_completion_on_february_29_ends_february_28():
 
 # § 303-4H(4) defect notice
 
+
 def _defect(**kw):
-    base = dict(completed_on=date(2026, 7, 15), found_on=date(2027, 3, 1), defect="Settled patch",
-                work_to_be_done="Mill and overlay", estimated_cost=D("1200.00"), deadline=date(2027, 4, 1),
-                addressed_to="permittee")
+    base = dict(
+        completed_on=date(2026, 7, 15),
+        found_on=date(2027, 3, 1),
+        defect="Settled patch",
+        work_to_be_done="Mill and overlay",
+        estimated_cost=D("1200.00"),
+        deadline=date(2027, 4, 1),
+        addressed_to="permittee",
+    )
     return r.defect_notice_violations(**{**base, **kw})
 
 
@@ -274,10 +306,13 @@ def test_303_4h_4_defect_found_on_the_anniversary_is_in_time_and_the_day_after_i
 
 # § 303-4H(2) failure, Village repair, revocation
 
+
 def test_303_4h_2_deadline_day_is_in_time_and_the_day_after_is_a_failure():
     assert not r.is_defect_past_deadline(deadline=date(2027, 4, 1), corrected_on=None, today=date(2027, 4, 1))
     assert r.is_defect_past_deadline(deadline=date(2027, 4, 1), corrected_on=None, today=date(2027, 4, 2))
-    assert not r.is_defect_past_deadline(deadline=date(2027, 4, 1), corrected_on=date(2027, 3, 30), today=date(2027, 4, 2))
+    assert not r.is_defect_past_deadline(
+        deadline=date(2027, 4, 1), corrected_on=date(2027, 3, 30), today=date(2027, 4, 2)
+    )
 
 
 def test_303_4h_2_village_repair_bills_labor_materials_equipment_plus_20_percent():
@@ -303,6 +338,7 @@ def test_303_4h_2_revocation_lasts_one_year():
 
 
 # Notices the permittee gives
+
 
 def test_303_5b_4_dpw_notice_24_hours_before_is_on_time():
     planned = at(2026, 6, 10, 8)
@@ -339,7 +375,10 @@ def test_303_5f_backfill_notice_4_hours_before_is_on_time_and_3h59_late():
     assert r.notice_timeliness("dpw_backfill", given_at=at(2026, 6, 10, 9), planned_at=planned) == r.ON_TIME
     assert r.notice_timeliness("dpw_backfill", given_at=at(2026, 6, 10, 9, 1), planned_at=planned) == r.LATE
     # § 303-5F has no emergency exception
-    assert r.notice_timeliness("dpw_backfill", given_at=at(2026, 6, 10, 9, 1), planned_at=planned, emergency=True) == r.LATE
+    assert (
+        r.notice_timeliness("dpw_backfill", given_at=at(2026, 6, 10, 9, 1), planned_at=planned, emergency=True)
+        == r.LATE
+    )
 
 
 def test_303_5f_affected_parties_one_business_day_before_monday_is_friday():
@@ -367,21 +406,42 @@ def test_notice_reminder_is_a_day_before_the_notice_is_due():
 
 
 def test_inspection_dispatcher_checks_pavement_by_surface():
-    got = r.inspection_violations("pavement", {
-        "surface": "bituminous", "existing_pavement_inches": D("2"), "depth_inches": D("2.4"),
-        "base_layer_inches": D("1.4"), "top_layer_inches": D("1"), "straightedge_deviation_inches": D("0.3"),
-        "three_inch_stone_inches": D("4"), "three_quarter_stone_inches": D("3"),
-    })
+    got = r.inspection_violations(
+        "pavement",
+        {
+            "surface": "bituminous",
+            "existing_pavement_inches": D("2"),
+            "depth_inches": D("2.4"),
+            "base_layer_inches": D("1.4"),
+            "top_layer_inches": D("1"),
+            "straightedge_deviation_inches": D("0.3"),
+            "three_inch_stone_inches": D("4"),
+            "three_quarter_stone_inches": D("3"),
+        },
+    )
     assert codes(got) == ["stone_top_thin", "bituminous_too_thin", "surface_uneven"]
-    got = r.inspection_violations("pavement", {
-        "surface": "concrete", "existing_pavement_inches": D("6"), "depth_inches": D("7"), "calcium_chloride": True,
-    })
+    got = r.inspection_violations(
+        "pavement",
+        {
+            "surface": "concrete",
+            "existing_pavement_inches": D("6"),
+            "depth_inches": D("7"),
+            "calcium_chloride": True,
+        },
+    )
     assert codes(got) == ["calcium_chloride"]
 
 
 def test_303_5b_4_and_5_emergencies_owe_only_the_303_5f_notices():
     assert r.required_notices(utility_interruption=True, emergency=False) == [
-        "dpw_excavation", "affected_parties", "utility_outage", "dpw_backfill"]
+        "dpw_excavation",
+        "affected_parties",
+        "utility_outage",
+        "dpw_backfill",
+    ]
     assert r.required_notices(utility_interruption=False, emergency=False) == [
-        "dpw_excavation", "affected_parties", "dpw_backfill"]
+        "dpw_excavation",
+        "affected_parties",
+        "dpw_backfill",
+    ]
     assert r.required_notices(utility_interruption=True, emergency=True) == ["affected_parties", "dpw_backfill"]

@@ -28,8 +28,9 @@ def test_pavement_overdue_job_flags_once_and_records_two_runs(issued_permit):
 @pytest.mark.django_db
 def test_winter_patch_job_is_a_no_op_the_second_time(make_issued, contractor):
     permit = make_issued(emergency=True)
-    field_work.record_temporary_pavement(permit=permit, by=contractor, placed_on=datetime.date(2026, 12, 3),
-                                         depth_inches=D("3"))
+    field_work.record_temporary_pavement(
+        permit=permit, by=contractor, placed_on=datetime.date(2026, 12, 3), depth_inches=D("3")
+    )
     assert tasks_field.flag_winter_patches_not_replaced("2027-06-01")["items_done"] == 0
     assert tasks_field.flag_winter_patches_not_replaced("2027-06-02")["items_done"] == 1
     assert tasks_field.flag_winter_patches_not_replaced("2027-06-02")["items_done"] == 0
@@ -46,10 +47,16 @@ def test_guarantee_job_is_a_no_op_the_second_time(issued_permit, contractor):
 @pytest.mark.django_db
 def test_defect_job_is_a_no_op_the_second_time(issued_permit, contractor, dpw_director):
     field_work.report_completion(permit=issued_permit, by=contractor, today=datetime.date(2026, 7, 15))
-    field_work.record_defect_notice(permit=issued_permit, by=dpw_director, defect="Cracked patch",
-                                    work_to_be_done="Replace", estimated_cost=D("500"),
-                                    deadline=datetime.date(2027, 4, 1), addressed_to="permittee",
-                                    served_on=datetime.date(2027, 3, 1))
+    field_work.record_defect_notice(
+        permit=issued_permit,
+        by=dpw_director,
+        defect="Cracked patch",
+        work_to_be_done="Replace",
+        estimated_cost=D("500"),
+        deadline=datetime.date(2027, 4, 1),
+        addressed_to="permittee",
+        served_on=datetime.date(2027, 3, 1),
+    )
     assert tasks_field.flag_defects_past_deadline("2027-04-02")["items_done"] == 1
     assert tasks_field.flag_defects_past_deadline("2027-04-02")["items_done"] == 0
 
@@ -81,8 +88,13 @@ def test_field_jobs_are_on_the_beat_schedule_and_registered():
 
     app.loader.import_default_modules()
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    for name in ("flag_winter_patches_not_replaced", "flag_permanent_pavement_overdue", "end_guarantees",
-                 "flag_defects_past_deadline", "send_due_notice_reminders"):
+    for name in (
+        "flag_winter_patches_not_replaced",
+        "flag_permanent_pavement_overdue",
+        "end_guarantees",
+        "flag_defects_past_deadline",
+        "send_due_notice_reminders",
+    ):
         assert f"permits.tasks_field.{name}" in scheduled
         assert f"permits.tasks_field.{name}" in app.tasks
 
@@ -108,9 +120,16 @@ def test_defect_job_on_a_real_worker_revokes_once(real_worker, contractor, contr
 
     permit = issue(PermitFactory(applicant=contractor, organization=contractor_org))
     field_work.report_completion(permit=permit, by=contractor, today=datetime.date(2026, 7, 15))
-    field_work.record_defect_notice(permit=permit, by=dpw_director, defect="Cracked patch", work_to_be_done="Replace",
-                                    estimated_cost=D("500"), deadline=datetime.date(2027, 4, 1),
-                                    addressed_to="permittee", served_on=datetime.date(2027, 3, 1))
+    field_work.record_defect_notice(
+        permit=permit,
+        by=dpw_director,
+        defect="Cracked patch",
+        work_to_be_done="Replace",
+        estimated_cost=D("500"),
+        deadline=datetime.date(2027, 4, 1),
+        addressed_to="permittee",
+        served_on=datetime.date(2027, 3, 1),
+    )
     assert tasks_field.flag_defects_past_deadline.delay("2027-04-02").get(timeout=30)["items_done"] == 1
     assert tasks_field.flag_defects_past_deadline.delay("2027-04-02").get(timeout=30)["items_done"] == 0
     assert ApplicantRevocation.objects.filter(organization=contractor_org).count() == 1

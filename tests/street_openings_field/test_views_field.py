@@ -28,8 +28,9 @@ def test_others_cannot_open_the_inspectors_list(client, persona, request):
     assert client.get(_list_url()).status_code == 403
 
 
-def test_inspector_list_query_count_does_not_grow_with_rows(client, inspector, make_issued,
-                                                            django_assert_max_num_queries):
+def test_inspector_list_query_count_does_not_grow_with_rows(
+    client, inspector, make_issued, django_assert_max_num_queries
+):
     make_issued()
     client.force_login(inspector)
     client.get(_list_url())  # warm the session and role caches
@@ -59,8 +60,11 @@ def _inspect_url(permit, kind="compaction"):
 def test_inspector_logs_a_failing_compaction_and_sees_the_section(client, inspector, issued_permit):
     client.force_login(inspector)
     assert client.get(_inspect_url(issued_permit)).status_code == 200
-    response = client.post(_inspect_url(issued_permit), {"lift_inches": "12", "compaction_percent": "94.9",
-                                                         "mechanical": "on"}, follow=True)
+    response = client.post(
+        _inspect_url(issued_permit),
+        {"lift_inches": "12", "compaction_percent": "94.9", "mechanical": "on"},
+        follow=True,
+    )
     page = response.content.decode()
     assert "FAILED" in page and "§ 303-5E(4)" in page and "§ 303-5E(5)" in page
     inspection = Inspection.objects.get()
@@ -69,8 +73,11 @@ def test_inspector_logs_a_failing_compaction_and_sees_the_section(client, inspec
 
 def test_inspector_logs_a_passing_compaction(client, inspector, issued_permit):
     client.force_login(inspector)
-    response = client.post(_inspect_url(issued_permit), {"lift_inches": "12", "compaction_percent": "95.0",
-                                                         "mechanical": "on"}, follow=True)
+    response = client.post(
+        _inspect_url(issued_permit),
+        {"lift_inches": "12", "compaction_percent": "95.0", "mechanical": "on"},
+        follow=True,
+    )
     assert "passed" in response.content.decode()
     assert Inspection.objects.get().result == "pass"
 
@@ -85,7 +92,9 @@ def test_bad_input_names_the_field_and_stores_nothing(client, inspector, issued_
 def test_contractor_may_not_open_an_inspection_form(client, contractor, issued_permit):
     client.force_login(contractor)
     assert client.get(_inspect_url(issued_permit)).status_code == 403
-    assert client.post(_inspect_url(issued_permit), {"lift_inches": "12", "compaction_percent": "99"}).status_code == 403
+    assert (
+        client.post(_inspect_url(issued_permit), {"lift_inches": "12", "compaction_percent": "99"}).status_code == 403
+    )
 
 
 def test_outsider_cannot_see_the_field_record(client, outsider, issued_permit):
@@ -102,19 +111,32 @@ def test_contractor_sees_notice_form_and_completion_button(client, contractor, i
 
 def test_contractor_gives_a_late_notice_and_is_told_so(client, contractor, issued_permit):
     client.force_login(contractor)
-    response = client.post(reverse("permits:field_notice", args=[issued_permit.number]), {
-        "notice-kind": "dpw_excavation", "notice-planned_work_at": "2026-06-10T08:00",
-        "notice-given_at": "2026-06-09T08:01", "notice-given_to": "DPW", "notice-method": "phone",
-    }, follow=True)
+    response = client.post(
+        reverse("permits:field_notice", args=[issued_permit.number]),
+        {
+            "notice-kind": "dpw_excavation",
+            "notice-planned_work_at": "2026-06-10T08:00",
+            "notice-given_at": "2026-06-09T08:01",
+            "notice-given_to": "DPW",
+            "notice-method": "phone",
+        },
+        follow=True,
+    )
     assert "late (§ 303-5B(4))" in response.content.decode()
     assert PermitteeNotice.objects.get().timeliness == "late"
 
 
 def test_notice_form_errors_name_the_field(client, contractor, issued_permit):
     client.force_login(contractor)
-    response = client.post(reverse("permits:field_notice", args=[issued_permit.number]), {
-        "notice-kind": "dpw_excavation", "notice-planned_work_at": "", "notice-given_to": "", "notice-method": "phone",
-    })
+    response = client.post(
+        reverse("permits:field_notice", args=[issued_permit.number]),
+        {
+            "notice-kind": "dpw_excavation",
+            "notice-planned_work_at": "",
+            "notice-given_to": "",
+            "notice-method": "phone",
+        },
+    )
     assert response.status_code == 400
     assert not PermitteeNotice.objects.exists()
 
@@ -135,9 +157,18 @@ def test_dpw_director_records_a_defect_notice_on_a_phone_form(client, contractor
     url = reverse("permits:field_defect", args=[issued_permit.number])
     assert client.get(url).status_code == 200
     today = timezone.localdate()
-    response = client.post(url, {"defect": "Settled", "work_to_be_done": "Overlay", "estimated_cost": "500.00",
-                                 "deadline": (today + datetime.timedelta(days=20)).isoformat(),
-                                 "addressed_to": "permittee", "served_on": today.isoformat()}, follow=True)
+    response = client.post(
+        url,
+        {
+            "defect": "Settled",
+            "work_to_be_done": "Overlay",
+            "estimated_cost": "500.00",
+            "deadline": (today + datetime.timedelta(days=20)).isoformat(),
+            "addressed_to": "permittee",
+            "served_on": today.isoformat(),
+        },
+        follow=True,
+    )
     assert "Defect notice recorded" in response.content.decode()
 
 
