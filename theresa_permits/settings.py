@@ -312,3 +312,4 @@ DEMO_LOADERS: list[str] = []
 DEMO_LOADERS.append("sidewalks.charges_demo.load")
 DEMO_LOADERS.append("permits.street_opening_demo.load")
 DEMO_LOADERS.append("permits.field_demo.load")
+DEMO_LOADERS.append("sidewalks.sidewalk_demo.load")

@@ -1,0 +1,80 @@
+"""Demo sidewalk data: a contractor's issued permit half-way through its inspections, a resident's application
+waiting for the clerk, and a survey of Henni Street with defective blocks and proposed orders. Safe to load twice:
+each piece is looked up by a marker before it is made."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from permits.models import Organization, Parcel, Payment, PermitKind, Street
+from permits.services import record_payment
+
+from . import services
+from .models import SidewalkPermit, SidewalkSurvey
+
+MARKER = "Demo sidewalk data"
+CONTRACTOR_PARCEL = "266-1116-1001"
+RESIDENT_PARCEL = "266-1116-1000"
+SURVEY_STREET = "Henni Street"
+# Per parcel on the surveyed street: (vertical, horizontal, deterioration) of each block, in inches.
+SURVEY_BLOCKS = [
+    [("0.25", "0.5", "0"), ("1.0", "0.5", "0"), ("0.5", "1.5", "0"), ("0.2", "0.25", "0.6"), ("0.9", "0", "0")],
+    [("0", "0.25", "0"), ("0.8", "0", "0"), ("0.1", "0", "0.1"), ("0", "0", "0"), ("0.3", "0.3", "0")],
+    [("0", "0", "0"), ("0.1", "0.2", "0"), ("0.2", "0", "0.25"), ("0", "0", "0")],
+]
+
+
+def _spec(**extra):
+    spec = dict(work="replace", frontage_feet=Decimal("66"), width_feet=Decimal("4"), thickness_inches=Decimal("4"),
+                driveway_length_feet=Decimal("12"), driveway_thickness_inches=Decimal("6"),
+                existing_width_feet=Decimal("4"), material="concrete", concrete_psi=4000,
+                sacks_per_cubic_yard=Decimal("6"), work_description=MARKER)
+    return {**spec, **extra}
+
+
+@transaction.atomic
+def load() -> None:
+    User = get_user_model()
+    users = {u.username: u for u in User.objects.filter(username__in=["clerk", "inspector", "contractor", "resident"])}
+    if len(users) < 4:
+        return  # the core demo (permits.demo.load_demo) makes these accounts first
+    today = timezone.localdate()
+    clerk, inspector = users["clerk"], users["inspector"]
+
+    if not SidewalkPermit.objects.filter(parcel__tax_key=CONTRACTOR_PARCEL, permit__work_description=MARKER).exists():
+        parcel = Parcel.objects.get(tax_key=CONTRACTOR_PARCEL)
+        org = Organization.objects.filter(name="Brandt Excavating LLC").first()
+        permit = services.apply_for_sidewalk_permit(
+            applicant=users["contractor"], organization=org, parcel=parcel, today=today,
+            **_spec(pour_date=today + timedelta(days=4)),
+        )
+        record_payment(permit=permit, amount=permit.fee_amount, method=Payment.Method.CHECK, reference="1042", by=clerk)
+        permit.refresh_from_db()
+        services.issue_sidewalk_permit(permit=permit, by=clerk, today=today)
+        services.record_inspection(permit=permit, stage="subgrade", by=inspector, grading_inches=Decimal("2"),
+                                   subgrade_inches=Decimal("3"), subgrade_material="gravel")
+        services.record_inspection(permit=permit, stage="forms", by=inspector, form_material="wood",
+                                   form_thickness_inches=Decimal("1.5"), form_depth_inches=Decimal("4"))
+
+    if not SidewalkPermit.objects.filter(parcel__tax_key=RESIDENT_PARCEL, permit__work_description=MARKER).exists():
+        services.apply_for_sidewalk_permit(
+            applicant=users["resident"], parcel=Parcel.objects.get(tax_key=RESIDENT_PARCEL), today=today,
+            **_spec(work="repair", width_feet=Decimal("3.5"), existing_width_feet=Decimal("3.5"),
+                    frontage_feet=Decimal("20"), driveway_length_feet=Decimal("0"), driveway_thickness_inches=None,
+                    pour_date=today + timedelta(days=10)),
+        )
+
+    street = Street.objects.filter(name=SURVEY_STREET).first()
+    if street is not None and not SidewalkSurvey.objects.filter(street=street, notes=MARKER).exists():
+        survey = services.start_survey(street=street, by=inspector, surveyed_on=today, notes=MARKER)
+        parcels = list(Parcel.objects.filter(street=street).order_by("site_address")[: len(SURVEY_BLOCKS)])
+        for parcel, blocks in zip(parcels, SURVEY_BLOCKS):
+            for number, (v, h, d) in enumerate(blocks, start=1):
+                services.record_block(survey=survey, parcel=parcel, block_number=number, vertical_inches=Decimal(v),
+                                      horizontal_inches=Decimal(h), deterioration_inches=Decimal(d), by=inspector)
+        services.propose_orders(survey=survey, by=inspector, today=today)

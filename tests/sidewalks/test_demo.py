@@ -1,0 +1,21 @@
+import pytest
+
+from permits.demo import load_demo
+from sidewalks import sidewalk_demo
+from sidewalks.models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SurveyBlock
+
+pytestmark = pytest.mark.django_db
+
+
+def counts():
+    return [m.objects.count() for m in (SidewalkPermit, SidewalkInspection, SurveyBlock, SidewalkOrder)]
+
+
+def test_demo_loader_makes_permits_a_survey_and_orders_and_is_idempotent():
+    load_demo(password="demo-password-123")
+    sidewalk_demo.load()
+    first = counts()
+    assert first[0] == 2 and first[1] == 2 and first[2] == 14 and first[3] >= 1
+    assert SidewalkOrder.objects.filter(work="replace").exists()  # 4 of 5 blocks defective on the first parcel
+    sidewalk_demo.load()
+    assert counts() == first
