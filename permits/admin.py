@@ -4,7 +4,6 @@ read-only, and every status change goes through workflow.transition()."""
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Sum
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -29,6 +28,7 @@ from .models import (
 )
 from .parcel_import import import_parcels
 from .roles import Role, has_role
+from .selectors import with_paid_total
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -131,7 +131,7 @@ class PermitAdmin(SimpleHistoryAdmin):
     change_form_template = "admin/permits/permit/change_form.html"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(paid_total=Sum("payments__amount"))
+        return with_paid_total(super().get_queryset(request))
 
     def has_add_permission(self, request):
         return False  # applications are made by applicants, or by the clerk on their behalf through the portal
@@ -306,3 +306,4 @@ class JobRunAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 from . import admin_field  # noqa: E402,F401  (street opening field records)
+from . import admin_street_opening  # noqa: E402,F401  (street opening records)
