@@ -63,7 +63,9 @@ def _permit_context(request, permit, **forms):
     is_permittee = field_work.may_act_as_permittee(user, permit)
     context = {
         "permit": permit,
-        "inspections": permit.inspections.select_related("inspector", "photo").all()[:50],
+        "inspections": Paginator(permit.inspections.select_related("inspector", "photo"), PAGE_SIZE).get_page(
+            request.GET.get("page")
+        ),
         "notices": permit.permittee_notices.all(),
         "restoration": getattr(permit, "pavement_restoration", None),
         "guarantee": getattr(permit, "guarantee", None),

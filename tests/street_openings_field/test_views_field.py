@@ -177,3 +177,24 @@ def test_permit_panel_links_to_the_field_record(issued_permit):
 
     html = render_to_string("permits/field/_permit_panel.html", {"permit": issued_permit})
     assert reverse("permits:field_permit", args=[issued_permit.number]) in html
+
+
+def test_field_record_query_count_does_not_grow_with_inspections(
+    client, inspector, issued_permit, django_assert_max_num_queries
+):
+    from decimal import Decimal as D
+
+    from permits import field_work
+
+    values = {"lift_inches": D("12"), "compaction_percent": D("96")}
+    field_work.log_inspection(permit=issued_permit, kind="compaction", by=inspector, values=values)
+    url = reverse("permits:field_permit", args=[issued_permit.number])
+    client.force_login(inspector)
+    client.get(url)
+    with django_assert_max_num_queries(30) as few:
+        client.get(url)
+    for _ in range(10):
+        field_work.log_inspection(permit=issued_permit, kind="compaction", by=inspector, values=values)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get(url)
+    assert response.content.decode().count(">Pass<") == 11
