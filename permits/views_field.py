@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -117,6 +117,8 @@ def inspect(request, number, kind):
             )
         except FieldRulesBroken as broken:
             add_violations(form, broken.violations)
+        except ValidationError as error:  # the photo's type or size (permits.uploads)
+            form.add_error("photo", error)
         else:
             label = inspection.get_kind_display()
             if inspection.result == Inspection.Result.PASS:

@@ -198,3 +198,30 @@ def test_field_record_query_count_does_not_grow_with_inspections(
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(url)
     assert response.content.decode().count(">Pass<") == 11
+
+
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+    b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82"
+)
+
+
+def test_inspection_photo_is_kept_as_a_permit_document(client, inspector, issued_permit):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(inspector)
+    photo = SimpleUploadedFile("lift.png", PNG, content_type="image/png")
+    client.post(_inspect_url(issued_permit, "backfill"), {"largest_stone_inches": "9", "photo": photo})
+    inspection = Inspection.objects.get()
+    assert inspection.result == "fail" and inspection.photo.kind == "photo"
+    assert inspection.photo.permit == issued_permit
+
+
+def test_a_photo_that_is_not_an_image_is_refused_and_nothing_is_stored(client, inspector, issued_permit):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(inspector)
+    fake = SimpleUploadedFile("lift.png", b"not an image at all", content_type="image/png")
+    response = client.post(_inspect_url(issued_permit, "backfill"), {"largest_stone_inches": "6", "photo": fake})
+    assert response.status_code == 400 and "Only PDF, JPEG and PNG" in response.content.decode()
+    assert not Inspection.objects.exists() and not issued_permit.documents.exists()
