@@ -124,11 +124,11 @@ class InspectionForm(forms.Form):
     grading_inches = _decimal("Ground above or below subgrade (inches)", help_text="Within 3 inches (§ 303-3D(2)).")
     subgrade_inches = _decimal("Depth of subgrade fill (inches)", help_text="At least 3 inches (§ 303-3D(3)).")
     subgrade_material = forms.ChoiceField(
-        label="Subgrade fill",
+        label="Subgrade material",
         choices=[("sand", "Sand"), ("gravel", "Gravel"), ("crushed_concrete", "Crushed concrete"), ("other", "Other")],
     )
     form_material = forms.ChoiceField(
-        label="Forms", choices=[("wood", "Wood plank"), ("metal_approved", "Metal, approved section"),
+        label="Form material", choices=[("wood", "Wood plank"), ("metal_approved", "Metal, approved section"),
                                 ("metal", "Metal, not an approved section")],
     )
     form_thickness_inches = _decimal("Wood plank thickness (inches)", required=False, help_text="At least 1 1/2 inches (§ 303-3D(5)).")
@@ -145,7 +145,7 @@ class InspectionForm(forms.Form):
     groove_spacing_feet = _decimal("Spacing of groove joints (feet)", attrs=FEET, places=1)
     slope_inches_per_foot = _decimal("Slope toward the curb (inch per foot)", places=3, attrs={"step": "0.005", "inputmode": "decimal"})
     curing_method = forms.ChoiceField(
-        label="Curing", choices=[("impervious_coating", "Impervious coating"), ("wet_fabric", "Wet fabric"),
+        label="Curing method", choices=[("impervious_coating", "Impervious coating"), ("wet_fabric", "Wet fabric"),
                                  ("paper", "Paper"), ("none", "Not cured")],
     )
     other_defect = forms.CharField(required=False, label="Other defect (fails the item)", max_length=300)

@@ -1,0 +1,217 @@
+"""Sidewalk journeys in a real browser, with axe-core (WCAG 2.1 A/AA) on every page visited:
+a contractor applies for a sidewalk permit, the clerk records the fee and issues it, an inspector on a phone passes
+the four inspections and completes it; and a survey of a street becomes an adopted, served order."""
+
+import re
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from permits.models import FeeItem, Membership, Permit, Status
+from permits.roles import Role
+from sidewalks.models import SidewalkOrder
+from tests.factories import OrganizationFactory, ParcelFactory, StreetFactory, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE = {"width": 375, "height": 812}
+
+
+def _user(username, role=None):
+    from allauth.account.models import EmailAddress
+
+    user = UserFactory(username=username, is_staff=role is not None)
+    if role is not None:
+        # Transactional tests flush the data migrations' rows: make sure the role's group is there.
+        user.groups.add(Group.objects.get_or_create(name=role.value)[0])
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def _fee():
+    FeeItem.objects.get_or_create(
+        code="sidewalk", effective_from=timezone.localdate() - timedelta(days=365),
+        defaults={"name": "Sidewalk permit", "amount": Decimal("25.00"), "citation": "§ 303-3C", "basis": "test"},
+    )
+    for code, amount in (("sidewalk_replace_sqft", "12.00"), ("sidewalk_repair_block", "150.00")):
+        FeeItem.objects.get_or_create(
+            code=code, effective_from=timezone.localdate() - timedelta(days=365),
+            defaults={"name": code, "amount": Decimal(amount), "citation": "§ 303-3B(1)", "basis": "test"},
+        )
+
+
+def _log_in(page, live_server, username, password="correct-horse-battery"):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile("^(Login|Username or email)")).fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_load_state()
+    assert "/accounts/login/" not in page.url
+
+
+def _fits_the_phone(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, browser, live_server, axe_check):
+    _fee()
+    contractor = _user("contractor")
+    Membership.objects.create(user=contractor, organization=OrganizationFactory(name="Brandt Concrete LLC"), is_manager=True)
+    _user("clerk", Role.CLERK)
+    _user("inspector", Role.DPW_INSPECTOR)
+    parcel = ParcelFactory(tax_key="266-1116-0042", site_address="42 Henni Street", street=StreetFactory(name="Henni Street"))
+    pour = timezone.localdate() + timedelta(days=5)
+
+    # The contractor applies; a bituminous walk is refused with its section, then the concrete one goes through.
+    _log_in(page, live_server, "contractor")
+    page.goto(f"{live_server.url}/apply/")
+    page.get_by_role("link", name=re.compile("Start a sidewalk permit application")).click()
+    assert page.get_by_role("heading", name="Apply for a sidewalk permit").is_visible()
+    axe_check(page, "sidewalk application form")
+    page.get_by_label("Parcel tax key number").fill(parcel.tax_key)
+    page.get_by_label("Applying for").select_option(label="Brandt Concrete LLC")
+    page.get_by_label("Lay a new walk").check()
+    page.get_by_label("Length of frontage (feet)").fill("66")
+    page.get_by_label("Width of the walk (feet)").fill("4")
+    page.get_by_label("Thickness (inches)").fill("4")
+    page.get_by_label("Length across driveway approaches (feet)").fill("12")
+    page.get_by_label("Thickness across driveway approaches (inches)").fill("6")
+    page.get_by_label("Material").select_option("bituminous")
+    page.get_by_label("Concrete strength at 28 days (psi)").fill("4000")
+    page.get_by_label("94-pound sacks of cement per cubic yard").fill("6")
+    page.get_by_label("Planned pour date").fill(pour.isoformat())
+    page.get_by_role("button", name="Submit the application").click()
+    assert page.get_by_text("Bituminous (asphalt) sidewalks are prohibited: build the walk of concrete (§ 303-3D(4)).").is_visible()
+    axe_check(page, "sidewalk application with errors")
+    page.get_by_label("Material").select_option("concrete")
+    page.get_by_role("button", name="Submit the application").click()
+    permit = Permit.objects.get()
+    assert page.get_by_role("heading", name=re.compile(permit.number)).is_visible()
+    assert page.get_by_role("heading", name="Sidewalk", exact=True).is_visible()
+    axe_check(page, "sidewalk permit page (applicant)")
+
+    # The clerk records the fee and issues the permit.
+    clerk_page = browser.new_page()
+    _log_in(clerk_page, live_server, "clerk")
+    clerk_page.goto(f"{live_server.url}/sidewalks/permits/{permit.number}/")
+    axe_check(clerk_page, "sidewalk permit page (clerk)")
+    clerk_page.get_by_role("button", name="Record payment").click()
+    assert clerk_page.get_by_text("Payment recorded").is_visible()
+    clerk_page.get_by_role("button", name="Issue the permit").click()
+    assert clerk_page.get_by_text(f"{permit.number} is issued.").is_visible()
+    axe_check(clerk_page, "sidewalk permit issued (clerk)")
+    permit.refresh_from_db()
+    assert permit.status == Status.ISSUED
+    clerk_page.close()
+
+    # The inspector, on a phone, passes subgrade, forms, pour and curing, then completes the permit.
+    phone = browser.new_page(viewport=PHONE)
+    _log_in(phone, live_server, "inspector")
+    phone.goto(f"{live_server.url}/sidewalks/permits/{permit.number}/")
+    phone.get_by_role("link", name="Record an inspection").click()
+    assert phone.get_by_role("heading", name=f"Inspect {permit.number}").is_visible()
+    assert _fits_the_phone(phone)
+    axe_check(phone, "inspection stages on a phone")
+
+    phone.get_by_role("link", name=re.compile("^Grading and subgrade")).click()
+    phone.get_by_label("Ground above or below subgrade (inches)").fill("2")
+    phone.get_by_label("Depth of subgrade fill (inches)").fill("2")  # too thin: fails § 303-3D(3)
+    phone.get_by_label("Subgrade material").select_option("gravel")
+    axe_check(phone, "subgrade inspection form")
+    phone.get_by_role("button", name="Record the subgrade inspection").click()
+    assert phone.get_by_text("§ 303-3D(3)").first.is_visible()
+    assert phone.get_by_text("stays open").is_visible()
+    axe_check(phone, "failed subgrade inspection")
+    phone.get_by_role("link", name=re.compile("^Grading and subgrade")).click()
+    phone.get_by_label("Ground above or below subgrade (inches)").fill("2")
+    phone.get_by_label("Depth of subgrade fill (inches)").fill("3")
+    phone.get_by_label("Subgrade material").select_option("gravel")
+    phone.get_by_role("button", name="Record the subgrade inspection").click()
+    assert phone.get_by_text("passed.").is_visible()
+
+    phone.get_by_role("link", name=re.compile(r"^Forms \(")).click()
+    phone.get_by_label("Form material").select_option("wood")
+    phone.get_by_label("Wood plank thickness (inches)").fill("1.5")
+    phone.get_by_label("Depth of the forms (inches)").fill("4")
+    phone.get_by_role("button", name="Record the forms inspection").click()
+    assert phone.get_by_text("Forms: passed.").is_visible()
+
+    phone.get_by_role("link", name=re.compile("^Pour")).click()
+    phone.get_by_label("Concrete strength at 28 days, per ticket (psi)").fill("4000")
+    phone.get_by_label("94-pound sacks per cubic yard, per ticket").fill("6")
+    phone.get_by_label("Lowest forecast temperature in the next 72 hours (°F)").fill("40")
+    phone.get_by_label("Air temperature now (°F)").fill("45")
+    phone.get_by_label("Greatest spacing of expansion joints (feet)").fill("40")
+    phone.get_by_label("Expansion joints at the property lines").check()
+    phone.get_by_label("Spacing of groove joints (feet)").fill("5")
+    phone.get_by_label("Slope toward the curb (inch per foot)").fill("0.25")
+    axe_check(phone, "pour inspection form")
+    assert _fits_the_phone(phone)
+    phone.get_by_role("button", name="Record the pour inspection").click()
+    assert phone.get_by_text("passed.").is_visible()
+
+    phone.get_by_role("link", name=re.compile("^Curing")).click()
+    phone.get_by_label("Curing method").select_option("wet_fabric")
+    phone.get_by_role("button", name="Record the curing inspection").click()
+    assert phone.get_by_text("Curing: passed.").is_visible()
+    axe_check(phone, "all stages passed")
+    phone.get_by_role("button", name="Mark the work completed").click()
+    assert phone.get_by_text(f"{permit.number} is completed.").is_visible()
+    permit.refresh_from_db()
+    assert permit.status == Status.COMPLETED
+    phone.goto(f"{live_server.url}/sidewalks/permits/{permit.number}/")
+    assert phone.get_by_text("Keep traffic off until").is_visible()  # 96 hours below 50 °F (§ 303-3D(9))
+    axe_check(phone, "completed permit on a phone")
+
+
+def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, axe_check):
+    _fee()
+    _user("inspector", Role.DPW_INSPECTOR)
+    _user("clerk", Role.CLERK)
+    street = StreetFactory(name="Juneau Street")
+    home = ParcelFactory(tax_key="266-1116-0101", site_address="101 Juneau Street", street=street)
+
+    page.set_viewport_size(PHONE)
+    _log_in(page, live_server, "inspector")
+    page.goto(f"{live_server.url}/sidewalks/surveys/")
+    axe_check(page, "surveys on a phone")
+    page.get_by_label("Street").select_option(label="Juneau Street")
+    page.get_by_role("button", name="Start the survey").click()
+    assert page.get_by_role("heading", name=re.compile("Survey of Juneau Street")).is_visible()
+    axe_check(page, "empty survey on a phone")
+    for number, vertical in ((1, "0.75"), (2, "0.74")):
+        page.get_by_role("combobox", name="Parcel").select_option(label=str(home))
+        page.get_by_label("Block number").fill(str(number))
+        page.get_by_label("Vertical differential (inches)").fill(vertical)
+        page.get_by_label("Horizontal gap (inches)").fill("0")
+        page.get_by_label("Surface deterioration (inches)").fill("0")
+        page.get_by_role("button", name="Record the block").click()
+    assert page.get_by_text("block 1 recorded, defective").is_visible() or page.get_by_text("block 2 recorded, not defective").is_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "survey with blocks on a phone")
+    page.get_by_role("button", name="Propose orders to the Board").click()
+    assert page.get_by_text("1 order(s) proposed").is_visible()
+    axe_check(page, "proposed orders (inspector)")
+    order = SidewalkOrder.objects.get()
+    assert order.work == "repair" and order.estimated_cost == Decimal("150.00")
+
+    clerk = browser.new_page()
+    _log_in(clerk, live_server, "clerk")
+    clerk.goto(f"{live_server.url}/sidewalks/orders/")
+    clerk.get_by_label(f"Adopt order {order.number}").check()
+    clerk.get_by_label("Board resolution number").fill("2026-31")
+    axe_check(clerk, "orders list (clerk)")
+    clerk.get_by_role("button", name="Record adoption").click()
+    assert clerk.get_by_text("1 order(s) adopted by resolution 2026-31").is_visible()
+    clerk.get_by_role("link", name=order.number).click()
+    axe_check(clerk, "adopted order")
+    clerk.get_by_label("Served by").select_option("certified_mail")
+    clerk.get_by_label("Proof of service").fill("Certified mail 7019 2280 0000 1234 5678")
+    clerk.get_by_role("button", name="Record service").click()
+    assert clerk.get_by_text("Service recorded.").is_visible()
+    assert clerk.get_by_text("Owner may do the work until").is_visible()
+    axe_check(clerk, "served order")
+    order.refresh_from_db()
+    assert order.status == "served" and order.owner_deadline == order.served_on + timedelta(days=20)
