@@ -1,0 +1,129 @@
+"""A contractor applies for a street opening on the web; the clerk reviews, the DPW approves the location, the clerk
+records the payment and issues; the contractor downloads the permit. axe-core on every page visited."""
+
+import re
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+from allauth.account.models import EmailAddress
+
+from permits.models import AnnualBond, Permit, Status
+from tests.factories import StreetFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def sign_in(page, live_server, username):
+    """Through the real login page (the label is allauth's, "Login" or "Username or email")."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile("^(Login|Username or email)")).fill(username)
+    page.get_by_label("Password").fill("correct-horse-battery")
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_load_state()
+
+
+def log_out(page):
+    page.get_by_role("button", name="Log out").click()
+
+
+def test_street_opening_from_application_to_issued_permit(page, live_server, axe_check, contractor,
+                                                          contractor_org, clerk, dpw_director):
+    for user in (contractor, clerk, dpw_director):  # email verification is mandatory
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    StreetFactory(name="Henni Street")
+    AnnualBond.objects.create(organization=contractor_org, year=2027, surety="Badger Surety", amount=Decimal(25000),
+                              recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")))
+
+    # The contractor, as a new user would: home page, log in, Apply, the street opening form.
+    page.goto(live_server.url + "/")
+    axe_check(page, "home")
+    sign_in(page, live_server, "contractor")
+    axe_check(page, "contractor start page")
+    page.get_by_role("link", name="Apply", exact=True).click()
+    axe_check(page, "apply chooser")
+    page.get_by_role("link", name="Start a street opening or excavation permit application").click()
+    assert page.get_by_role("heading", name="Apply for a street opening or excavation permit").is_visible()
+    axe_check(page, "street opening form")
+
+    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Henni Street")
+    page.get_by_label("Location on the street").fill("In front of 118 Henni Street")
+    page.get_by_label("Nature of the work").fill("New sewer lateral")
+    page.get_by_label("Method of the work").fill("Open cut with saw-cut edges")
+    page.get_by_label("Planned start date").fill("2027-04-12")
+    page.get_by_label("Planned end date").fill("2027-04-14")
+    page.get_by_label("Surface to be opened").select_option("bituminous")
+    page.get_by_label("Existing pavement thickness (inches)").fill("3")
+    page.get_by_label("Diggers Hotline ticket number").fill("20271234567")
+    page.get_by_label("Time the locate was requested").fill("2027-04-05T09:00")
+    page.get_by_label("Liability insurance per person ($)").fill("500000")
+    page.get_by_label("Liability insurance per accident ($)").fill("500000")
+    page.get_by_label("Property damage coverage ($)").fill("500000")
+    page.get_by_label("Insurance expires on").fill("2028-01-31")
+    page.get_by_label("Our annual bond on file with the Clerk-Treasurer (§ 303-4H(5))").check()
+    for checkbox in page.locator("input[name=statement_undertakings]").all():
+        checkbox.check()
+    page.get_by_label("Sign by typing your full name").fill("Carl Brandt")
+    page.get_by_role("button", name="Sign and submit the application").click()
+
+    permit = Permit.objects.get()
+    assert page.get_by_role("heading", name=f"Street opening or excavation {permit.number}").is_visible()
+    assert page.get_by_text("Entered by applicant").is_visible()
+    axe_check(page, "permit page (submitted)")
+    log_out(page)
+
+    # The clerk finds the application in the Village office list and finds it complete.
+    sign_in(page, live_server, "clerk")
+    axe_check(page, "clerk start page (back office)")
+    page.goto(f"{live_server.url}/office/")
+    axe_check(page, "village office")
+    page.get_by_role("link", name=permit.number).click()
+    axe_check(page, "permit page (clerk)")
+    page.get_by_role("link", name="Village actions on this permit").click()
+    axe_check(page, "village actions (submitted)")
+    page.get_by_role("button", name="Application complete: start review").click()
+    assert page.get_by_text("Review started.").is_visible()
+    axe_check(page, "village actions (under review)")
+    log_out(page)
+
+    # The DPW approves the location with conditions.
+    sign_in(page, live_server, "dpw")
+    axe_check(page, "dpw start page")
+    page.goto(f"{live_server.url}{permit.get_absolute_url()}")
+    axe_check(page, "permit page (dpw)")
+    page.get_by_role("link", name="Village actions on this permit").click()
+    axe_check(page, "village actions (dpw, under review)")
+    page.get_by_label("Conditions of approval (§ 303-1C(2), § 303-5C(4))").fill("Keep one lane open each way.")
+    page.get_by_role("button", name="Approve the location").click()
+    assert page.get_by_text("Location approved").is_visible()
+    axe_check(page, "village actions (approved)")
+    log_out(page)
+
+    # The clerk records the payment and issues the permit.
+    sign_in(page, live_server, "clerk")
+    axe_check(page, "clerk start page again")
+    page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/manage/")
+    axe_check(page, "village actions (approved, unpaid)")
+    page.get_by_label("Method").select_option("check")
+    page.get_by_label("Reference").fill("5521")
+    page.get_by_role("button", name="Record the payment").click()
+    assert page.get_by_text("Payment recorded.").is_visible()
+    axe_check(page, "village actions (paid)")
+    page.get_by_role("button", name="Issue the permit").click()
+    assert page.get_by_text("Permit issued.").is_visible()
+    axe_check(page, "village actions (issued)")
+    log_out(page)
+    permit.refresh_from_db()
+    assert permit.status == Status.ISSUED
+
+    # The contractor sees it issued and downloads the permit.
+    sign_in(page, live_server, "contractor")
+    axe_check(page, "contractor's applications")
+    page.get_by_role("link", name=permit.number).click()
+    assert page.get_by_text("Keep one lane open each way.", exact=True).is_visible()
+    axe_check(page, "permit page (issued)")
+    href = page.get_by_role("link", name="Download the permit (PDF)").get_attribute("href")
+    response = page.context.request.get(live_server.url + href)
+    assert response.status == 200 and response.headers["content-type"] == "application/pdf"
+    assert response.body().startswith(b"%PDF")
