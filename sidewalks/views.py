@@ -78,17 +78,15 @@ def apply(request):
 
 
 def _permit_context(request, permit, **extra):
-    latest = services.latest_inspections(permit)
-    stages = [(stage, latest.get(stage.value)) for stage in SidewalkInspection.Stage]
     user = request.user
     return {
+        "on_sidewalk_page": True,
         "permit": permit,
         "sidewalk": permit.sidewalk,
         "events": permit.events.select_related("actor").all(),
         "documents": permit.documents.all(),
         "payments": permit.payments.all(),
         "inspections": permit.sidewalk_inspections.select_related("inspector").order_by("-inspected_at", "-pk"),
-        "stages": stages,
         "blockers": services.completion_blockers(permit) if permit.status == Status.ACTIVE else [],
         "may_issue": has_role(user, Role.CLERK) and permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED),
         "may_inspect": has_role(user, *services.INSPECTING_ROLES) and permit.status in (Status.ISSUED, Status.ACTIVE),

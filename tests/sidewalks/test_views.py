@@ -204,3 +204,10 @@ def test_clerk_adopts_serves_and_charges_through_the_pages(client, clerk, dpw_di
     assert order.status == "charged" and order.charge.amount == Decimal("180.00")
     page = client.get(order.get_absolute_url()).content.decode()
     assert order.charge.number in page
+
+
+def test_core_permit_page_shows_the_sidewalk_part(client, contractor, submitted):
+    client.force_login(contractor)
+    page = client.get(reverse("permits:detail", args=[submitted.number])).content.decode()
+    assert "101 Elm Street (tax key 266-1116-0001)" in page and "Not inspected" in page
+    assert reverse("sidewalks:permit", args=[submitted.number]) in page
