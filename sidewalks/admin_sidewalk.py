@@ -28,7 +28,16 @@ class ReadOnlyAdmin(NoDeleteAdmin):
 
 @admin.register(SidewalkPermit)
 class SidewalkPermitAdmin(ReadOnlyAdmin):
-    list_display = ["permit", "parcel", "work", "width_feet", "thickness_inches", "material", "pour_date", "work_suspended"]
+    list_display = [
+        "permit",
+        "parcel",
+        "work",
+        "width_feet",
+        "thickness_inches",
+        "material",
+        "pour_date",
+        "work_suspended",
+    ]
     list_filter = ["work", "material", "village_contract", "work_suspended"]
     search_fields = ["permit__number", "parcel__tax_key", "parcel__site_address"]
     list_select_related = ["permit", "parcel"]
@@ -56,8 +65,11 @@ class BoardWaiverForm(forms.ModelForm):
         data = super().clean()
         if all(data.get(k) is not None for k in ("kind", "ayes", "nays", "seats")):
             for field, message in services.waiver_errors(
-                kind=data["kind"], resolution_number=data.get("resolution_number", ""), ayes=data["ayes"],
-                nays=data["nays"], seats=data["seats"],
+                kind=data["kind"],
+                resolution_number=data.get("resolution_number", ""),
+                ayes=data["ayes"],
+                nays=data["nays"],
+                seats=data["seats"],
             ).items():
                 self.add_error(field, message)
         return data
@@ -90,8 +102,15 @@ class SurveyBlockInline(admin.TabularInline):
     model = SurveyBlock
     extra = 0
     can_delete = False
-    fields = readonly_fields = ["parcel", "block_number", "vertical_inches", "horizontal_inches", "deterioration_inches",
-                                "defective", "defects"]
+    fields = readonly_fields = [
+        "parcel",
+        "block_number",
+        "vertical_inches",
+        "horizontal_inches",
+        "deterioration_inches",
+        "defective",
+        "defects",
+    ]
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -114,15 +133,46 @@ class SidewalkOrderAdmin(NoDeleteAdmin):
     """Orders move through the staff page (adopt, serve, owner or Village work, charge); here the clerk may only
     record that an order belongs to the Highland Avenue / Theresa Lane project (§ 303-3B(2)) before it is charged."""
 
-    list_display = ["number", "parcel", "work", "status", "estimated_cost", "resolution_number", "owner_deadline", "charge"]
+    list_display = [
+        "number",
+        "parcel",
+        "work",
+        "status",
+        "estimated_cost",
+        "resolution_number",
+        "owner_deadline",
+        "charge",
+    ]
     list_filter = ["status", "work", "reason", "highland_theresa_project"]
     search_fields = ["number", "parcel__tax_key", "parcel__site_address", "resolution_number"]
     list_select_related = ["parcel", "charge"]
     readonly_fields = [
-        "number", "page", "parcel", "survey", "reason", "work", "blocks_total", "blocks_defective", "quantity", "unit",
-        "fee_code", "unit_price", "estimated_cost", "status", "resolution_number", "adopted_on", "service_method",
-        "served_on", "service_proof", "owner_deadline", "owner_permit", "village_cost", "village_done_on", "charge",
-        "created_by", "created_at",
+        "number",
+        "page",
+        "parcel",
+        "survey",
+        "reason",
+        "work",
+        "blocks_total",
+        "blocks_defective",
+        "quantity",
+        "unit",
+        "fee_code",
+        "unit_price",
+        "estimated_cost",
+        "status",
+        "resolution_number",
+        "adopted_on",
+        "service_method",
+        "served_on",
+        "service_proof",
+        "owner_deadline",
+        "owner_permit",
+        "village_cost",
+        "village_done_on",
+        "charge",
+        "created_by",
+        "created_at",
     ]
     fields = ["number", "page", "highland_theresa_project"] + readonly_fields[2:]
 

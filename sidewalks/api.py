@@ -38,16 +38,24 @@ class SidewalkPermitCreateSerializer(serializers.Serializer):
     width_feet = serializers.DecimalField(**FEET)
     thickness_inches = serializers.DecimalField(**INCHES)
     driveway_thickness_inches = serializers.DecimalField(**INCHES, required=False, allow_null=True)
-    driveway_length_feet = serializers.DecimalField(max_digits=6, decimal_places=1, min_value=0, required=False, default=0)
+    driveway_length_feet = serializers.DecimalField(
+        max_digits=6, decimal_places=1, min_value=0, required=False, default=0
+    )
     existing_width_feet = serializers.DecimalField(**FEET, required=False, allow_null=True)
     material = serializers.ChoiceField(choices=Material.choices, default=Material.CONCRETE)
     concrete_psi = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-    sacks_per_cubic_yard = serializers.DecimalField(max_digits=4, decimal_places=1, min_value=0, required=False, allow_null=True)
+    sacks_per_cubic_yard = serializers.DecimalField(
+        max_digits=4, decimal_places=1, min_value=0, required=False, allow_null=True
+    )
     pour_date = serializers.DateField()
     village_contract = serializers.BooleanField(default=False)
     work_description = serializers.CharField(required=False, allow_blank=True, default="")
-    organization = serializers.CharField(required=False, allow_blank=True, default="",
-                                         help_text="Company name, if you apply for a company you are on the staff of")
+    organization = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Company name, if you apply for a company you are on the staff of",
+    )
 
 
 class SidewalkInspectionSerializer(serializers.Serializer):
@@ -69,11 +77,15 @@ class SidewalkPermitSerializer(serializers.Serializer):
     width_feet = serializers.DecimalField(source="sidewalk.width_feet", **FEET)
     thickness_inches = serializers.DecimalField(source="sidewalk.thickness_inches", **INCHES)
     driveway_thickness_inches = serializers.DecimalField(source="sidewalk.driveway_thickness_inches", **INCHES)
-    driveway_length_feet = serializers.DecimalField(source="sidewalk.driveway_length_feet", max_digits=6, decimal_places=1)
+    driveway_length_feet = serializers.DecimalField(
+        source="sidewalk.driveway_length_feet", max_digits=6, decimal_places=1
+    )
     existing_width_feet = serializers.DecimalField(source="sidewalk.existing_width_feet", **FEET)
     material = serializers.CharField(source="sidewalk.material")
     concrete_psi = serializers.IntegerField(source="sidewalk.concrete_psi")
-    sacks_per_cubic_yard = serializers.DecimalField(source="sidewalk.sacks_per_cubic_yard", max_digits=4, decimal_places=1)
+    sacks_per_cubic_yard = serializers.DecimalField(
+        source="sidewalk.sacks_per_cubic_yard", max_digits=4, decimal_places=1
+    )
     pour_date = serializers.DateField(source="sidewalk.pour_date")
     village_contract = serializers.BooleanField(source="sidewalk.village_contract")
     fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
@@ -117,7 +129,10 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     @extend_schema(
         summary="Apply for a sidewalk permit (§ 303-3C)",
         request=SidewalkPermitCreateSerializer,
-        responses={201: SidewalkPermitSerializer, 400: OpenApiResponse(description="Every broken rule, with its citation")},
+        responses={
+            201: SidewalkPermitSerializer,
+            400: OpenApiResponse(description="Every broken rule, with its citation"),
+        },
     )
     def create(self, request):
         today = timezone.localdate()
@@ -126,17 +141,33 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
         if "parcel" in values:
             parcel = Parcel.objects.select_related("street").filter(tax_key=values["parcel"].strip()).first()
             if parcel is None:
-                errors.append({"field": "parcel", "code": "unknown_parcel", "citation": "",
-                               "message": f"No parcel has the tax key number {values['parcel'].strip()}."})
+                errors.append(
+                    {
+                        "field": "parcel",
+                        "code": "unknown_parcel",
+                        "citation": "",
+                        "message": f"No parcel has the tax key number {values['parcel'].strip()}.",
+                    }
+                )
         wanted = (values.pop("organization", "") or "").strip()
         organization = None
         if wanted:
             organization = Organization.objects.filter(memberships__user=request.user, name__iexact=wanted).first()
             if organization is None:
-                errors.append({"field": "organization", "code": "not_a_member", "citation": "",
-                               "message": "You are not on the staff of that organization."})
+                errors.append(
+                    {
+                        "field": "organization",
+                        "code": "not_a_member",
+                        "citation": "",
+                        "message": "You are not on the staff of that organization.",
+                    }
+                )
         if parcel is not None:
-            rule_fields = {k: v for k, v in values.items() if k not in ("parcel", "frontage_feet", "driveway_length_feet", "work_description")}
+            rule_fields = {
+                k: v
+                for k, v in values.items()
+                if k not in ("parcel", "frontage_feet", "driveway_length_feet", "work_description")
+            }
             for v in services.application_violations(parcel=parcel, today=today, **rule_fields):
                 # A field that was malformed is reported once, by its own error.
                 if not any(e["field"] == v.field for e in errors):
@@ -149,13 +180,23 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
                 applicant=request.user, parcel=parcel, organization=organization, today=today, **values
             )
         except DjangoValidationError as exc:
-            return error_response([
-                {"field": field if field != "__all__" else None, "code": "invalid", "citation": citation_of(m), "message": m}
-                for field, messages in exc.message_dict.items() for m in messages
-            ])
+            return error_response(
+                [
+                    {
+                        "field": field if field != "__all__" else None,
+                        "code": "invalid",
+                        "citation": citation_of(m),
+                        "message": m,
+                    }
+                    for field, messages in exc.message_dict.items()
+                    for m in messages
+                ]
+            )
         except PermissionDenied as exc:
-            return error_response([{"field": "organization", "code": "permission_denied", "citation": "", "message": str(exc)}],
-                                  status.HTTP_403_FORBIDDEN)
+            return error_response(
+                [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(exc)}],
+                status.HTTP_403_FORBIDDEN,
+            )
         permit = self.get_queryset().get(pk=permit.pk)
         return Response(SidewalkPermitSerializer(permit).data, status=status.HTTP_201_CREATED)
 
@@ -166,8 +207,16 @@ class ParcelSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Parcel
-        fields = ["tax_key", "address", "land_use", "street", "owner_name", "corner_lot", "crosswalk_adjacent",
-                  "owner_mailing_address"]
+        fields = [
+            "tax_key",
+            "address",
+            "land_use",
+            "street",
+            "owner_name",
+            "corner_lot",
+            "crosswalk_adjacent",
+            "owner_mailing_address",
+        ]
         read_only_fields = fields
 
     def to_representation(self, instance):

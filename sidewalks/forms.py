@@ -20,8 +20,13 @@ INCHES = {"min": "0", "step": "0.01", "inputmode": "decimal"}
 
 def _decimal(label, *, required=True, help_text="", attrs=INCHES, max_digits=6, places=2):
     return forms.DecimalField(
-        label=label, required=required, help_text=help_text, min_value=Decimal("0"), max_digits=max_digits,
-        decimal_places=places, widget=forms.NumberInput(attrs=attrs),
+        label=label,
+        required=required,
+        help_text=help_text,
+        min_value=Decimal("0"),
+        max_digits=max_digits,
+        decimal_places=places,
+        widget=forms.NumberInput(attrs=attrs),
     )
 
 
@@ -57,28 +62,43 @@ class SidewalkApplicationForm(forms.Form):
     width_feet = _decimal("Width of the walk (feet)", attrs=FEET, max_digits=5)
     thickness_inches = _decimal("Thickness (inches)", max_digits=4)
     driveway_length_feet = _decimal(
-        "Length across driveway approaches (feet)", required=False, attrs=FEET, max_digits=6, places=1,
+        "Length across driveway approaches (feet)",
+        required=False,
+        attrs=FEET,
+        max_digits=6,
+        places=1,
         help_text="Total length of the stretches across driveway approaches; 0 if none.",
     )
     driveway_thickness_inches = _decimal(
-        "Thickness across driveway approaches (inches)", required=False, max_digits=4,
+        "Thickness across driveway approaches (inches)",
+        required=False,
+        max_digits=4,
         help_text="At least 6 inches (residential) or 7 inches (commercial, industrial): § 303-3D(8).",
     )
     existing_width_feet = _decimal(
-        "Width of the existing walk (feet)", required=False, attrs=FEET, max_digits=5,
+        "Width of the existing walk (feet)",
+        required=False,
+        attrs=FEET,
+        max_digits=5,
         help_text="For a repair or replacement: a residential walk may keep its existing width (§ 303-3D(8)(a)).",
     )
     material = forms.ChoiceField(choices=Material.choices, initial=Material.CONCRETE)
     concrete_psi = forms.IntegerField(
-        label="Concrete strength at 28 days (psi)", required=False, min_value=0,
+        label="Concrete strength at 28 days (psi)",
+        required=False,
+        min_value=0,
         help_text="At least 3,500 psi (§ 303-3D(4)).",
     )
     sacks_per_cubic_yard = _decimal(
-        "94-pound sacks of cement per cubic yard", required=False, max_digits=4, places=1,
+        "94-pound sacks of cement per cubic yard",
+        required=False,
+        max_digits=4,
+        places=1,
         help_text="At least six (§ 303-3D(4)).",
     )
     pour_date = forms.DateField(
-        label="Planned pour date", widget=DATE,
+        label="Planned pour date",
+        widget=DATE,
         help_text="Apply at least three days before the work (§ 303-3C).",
     )
     village_contract = forms.BooleanField(
@@ -98,10 +118,21 @@ class SidewalkApplicationForm(forms.Form):
         data = super().clean()
         parcel = data.get("parcel")
         if parcel is not None:
-            fields = {k: data.get(k) for k in (
-                "work", "width_feet", "thickness_inches", "driveway_thickness_inches", "existing_width_feet",
-                "material", "pour_date", "village_contract", "concrete_psi", "sacks_per_cubic_yard",
-            )}
+            fields = {
+                k: data.get(k)
+                for k in (
+                    "work",
+                    "width_feet",
+                    "thickness_inches",
+                    "driveway_thickness_inches",
+                    "existing_width_feet",
+                    "material",
+                    "pour_date",
+                    "village_contract",
+                    "concrete_psi",
+                    "sacks_per_cubic_yard",
+                )
+            }
             # A field that failed its own validation is None here: the rule for it is not run twice.
             add_violations(self, services.application_violations(parcel=parcel, today=self.today, **fields))
         return data
@@ -111,8 +142,15 @@ STAGE_FIELDS = {
     SidewalkInspection.Stage.SUBGRADE: ["grading_inches", "subgrade_inches", "subgrade_material"],
     SidewalkInspection.Stage.FORMS: ["form_material", "form_thickness_inches", "form_depth_inches"],
     SidewalkInspection.Stage.POUR: [
-        "concrete_psi", "sacks_per_cubic_yard", "forecast_low_f", "air_temperature_f", "subgrade_frozen",
-        "expansion_spacing_feet", "expansion_at_property_lines", "groove_spacing_feet", "slope_inches_per_foot",
+        "concrete_psi",
+        "sacks_per_cubic_yard",
+        "forecast_low_f",
+        "air_temperature_f",
+        "subgrade_frozen",
+        "expansion_spacing_feet",
+        "expansion_at_property_lines",
+        "groove_spacing_feet",
+        "slope_inches_per_foot",
     ],
     SidewalkInspection.Stage.CURING: ["curing_method"],
 }
@@ -128,25 +166,47 @@ class InspectionForm(forms.Form):
         choices=[("sand", "Sand"), ("gravel", "Gravel"), ("crushed_concrete", "Crushed concrete"), ("other", "Other")],
     )
     form_material = forms.ChoiceField(
-        label="Form material", choices=[("wood", "Wood plank"), ("metal_approved", "Metal, approved section"),
-                                ("metal", "Metal, not an approved section")],
+        label="Form material",
+        choices=[
+            ("wood", "Wood plank"),
+            ("metal_approved", "Metal, approved section"),
+            ("metal", "Metal, not an approved section"),
+        ],
     )
-    form_thickness_inches = _decimal("Wood plank thickness (inches)", required=False, help_text="At least 1 1/2 inches (§ 303-3D(5)).")
+    form_thickness_inches = _decimal(
+        "Wood plank thickness (inches)", required=False, help_text="At least 1 1/2 inches (§ 303-3D(5))."
+    )
     form_depth_inches = _decimal("Depth of the forms (inches)", help_text="Full depth of the walk (§ 303-3D(5)).")
     concrete_psi = forms.IntegerField(label="Concrete strength at 28 days, per ticket (psi)", min_value=0)
     sacks_per_cubic_yard = _decimal("94-pound sacks per cubic yard, per ticket", max_digits=4, places=1)
-    forecast_low_f = _decimal("Lowest forecast temperature in the next 72 hours (°F)", max_digits=5, places=1,
-                              attrs={"step": "1", "inputmode": "decimal"})
-    air_temperature_f = _decimal("Air temperature now (°F)", max_digits=5, places=1, attrs={"step": "1", "inputmode": "decimal"},
-                                 help_text="Below 50 °F the walk stays free of traffic 96 hours, otherwise 48 (§ 303-3D(9)).")
+    forecast_low_f = _decimal(
+        "Lowest forecast temperature in the next 72 hours (°F)",
+        max_digits=5,
+        places=1,
+        attrs={"step": "1", "inputmode": "decimal"},
+    )
+    air_temperature_f = _decimal(
+        "Air temperature now (°F)",
+        max_digits=5,
+        places=1,
+        attrs={"step": "1", "inputmode": "decimal"},
+        help_text="Below 50 °F the walk stays free of traffic 96 hours, otherwise 48 (§ 303-3D(9)).",
+    )
     subgrade_frozen = forms.BooleanField(required=False, label="Subgrade is frozen")
     expansion_spacing_feet = _decimal("Greatest spacing of expansion joints (feet)", attrs=FEET, places=1)
     expansion_at_property_lines = forms.BooleanField(required=False, label="Expansion joints at the property lines")
     groove_spacing_feet = _decimal("Spacing of groove joints (feet)", attrs=FEET, places=1)
-    slope_inches_per_foot = _decimal("Slope toward the curb (inch per foot)", places=3, attrs={"step": "0.005", "inputmode": "decimal"})
+    slope_inches_per_foot = _decimal(
+        "Slope toward the curb (inch per foot)", places=3, attrs={"step": "0.005", "inputmode": "decimal"}
+    )
     curing_method = forms.ChoiceField(
-        label="Curing method", choices=[("impervious_coating", "Impervious coating"), ("wet_fabric", "Wet fabric"),
-                                 ("paper", "Paper"), ("none", "Not cured")],
+        label="Curing method",
+        choices=[
+            ("impervious_coating", "Impervious coating"),
+            ("wet_fabric", "Wet fabric"),
+            ("paper", "Paper"),
+            ("none", "Not cured"),
+        ],
     )
     other_defect = forms.CharField(required=False, label="Other defect (fails the item)", max_length=300)
     notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -165,8 +225,13 @@ class InspectionForm(forms.Form):
 class SurveyForm(forms.Form):
     street = forms.ModelChoiceField(queryset=None)
     surveyed_on = forms.DateField(label="Date of the survey", widget=DATE)
-    block_area_sqft = _decimal("Area of one block (square feet)", attrs=FEET, places=1, max_digits=5,
-                               help_text="Turns blocks into square feet for a replacement.")
+    block_area_sqft = _decimal(
+        "Area of one block (square feet)",
+        attrs=FEET,
+        places=1,
+        max_digits=5,
+        help_text="Turns blocks into square feet for a replacement.",
+    )
 
     def __init__(self, *args, **kwargs):
         from permits.models import Street
@@ -177,10 +242,18 @@ class SurveyForm(forms.Form):
 
 class BlockForm(forms.Form):
     parcel = forms.ModelChoiceField(queryset=None, label="Parcel")
-    block_number = forms.IntegerField(min_value=1, label="Block number", widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    vertical_inches = _decimal("Vertical differential (inches)", help_text="Defective at 3/4 inch or more (§ 303-3E(1)(a)).")
-    horizontal_inches = _decimal("Horizontal gap (inches)", help_text="Defective at 1 1/4 inches or more (§ 303-3E(1)(b)).")
-    deterioration_inches = _decimal("Surface deterioration (inches)", help_text="Defective at 1/2 inch or more (§ 303-3E(1)(c)).")
+    block_number = forms.IntegerField(
+        min_value=1, label="Block number", widget=forms.NumberInput(attrs={"inputmode": "numeric"})
+    )
+    vertical_inches = _decimal(
+        "Vertical differential (inches)", help_text="Defective at 3/4 inch or more (§ 303-3E(1)(a))."
+    )
+    horizontal_inches = _decimal(
+        "Horizontal gap (inches)", help_text="Defective at 1 1/4 inches or more (§ 303-3E(1)(b))."
+    )
+    deterioration_inches = _decimal(
+        "Surface deterioration (inches)", help_text="Defective at 1/2 inch or more (§ 303-3E(1)(c))."
+    )
 
     def __init__(self, *args, street, **kwargs):
         super().__init__(*args, **kwargs)
@@ -194,10 +267,15 @@ class AdoptForm(forms.Form):
 
 class ServeForm(forms.Form):
     method = forms.ChoiceField(choices=SidewalkOrder.ServiceMethod.choices, label="Served by")
-    served_on = forms.DateField(label="Date of service", widget=DATE,
-                                help_text="For publication and mail, the later of the two dates.")
-    proof = forms.CharField(max_length=300, label="Proof of service", required=False,
-                            help_text="Affidavit of service, certified-mail receipt number, or publication details.")
+    served_on = forms.DateField(
+        label="Date of service", widget=DATE, help_text="For publication and mail, the later of the two dates."
+    )
+    proof = forms.CharField(
+        max_length=300,
+        label="Proof of service",
+        required=False,
+        help_text="Affidavit of service, certified-mail receipt number, or publication details.",
+    )
 
 
 class OwnerWorkForm(forms.Form):

@@ -195,7 +195,9 @@ def check_width_and_thickness(
                 f"{width_feet} feet is too narrow (§ 303-3D(8)(a))."
             )
         else:
-            message = f"A {what} walk must be at least {min_width} feet wide; {width_feet} feet is too narrow ({citation})."
+            message = (
+                f"A {what} walk must be at least {min_width} feet wide; {width_feet} feet is too narrow ({citation})."
+            )
         errors.append(Violation("width_feet", "too_narrow", citation, message))
     if thickness_inches is not None and _d(thickness_inches) < min_thickness and not (commercial and waived):
         errors.append(
@@ -271,9 +273,11 @@ def check_subgrade(*, depth_inches, material: str) -> list[Violation]:
     return errors
 
 
-def check_forms(*, material: str, thickness_inches=None, depth_inches=None, walk_thickness_inches=None,
-                metal_approved: bool = False) -> list[Violation]:
-    """§ 303-3D(5): wood forms of surfaced plank at least 1 1/2 inches thick, or metal of approved section; full depth."""
+def check_forms(
+    *, material: str, thickness_inches=None, depth_inches=None, walk_thickness_inches=None, metal_approved: bool = False
+) -> list[Violation]:
+    """§ 303-3D(5): wood forms of surfaced plank at least 1 1/2 inches thick, or metal of approved section, of the
+    full depth of the walk."""
     errors = []
     if material == "wood" and (thickness_inches is None or _d(thickness_inches) < MIN_WOOD_FORM_INCHES):
         errors.append(
@@ -286,7 +290,12 @@ def check_forms(*, material: str, thickness_inches=None, depth_inches=None, walk
         )
     elif material == "metal" and not metal_approved:
         errors.append(
-            Violation("form_material", "metal_not_approved", "§ 303-3D(5)", "Metal forms must be of approved section (§ 303-3D(5)).")
+            Violation(
+                "form_material",
+                "metal_not_approved",
+                "§ 303-3D(5)",
+                "Metal forms must be of approved section (§ 303-3D(5)).",
+            )
         )
     elif material not in ("wood", "metal"):
         errors.append(Violation("form_material", "forms", "§ 303-3D(5)", "Forms must be wood or metal (§ 303-3D(5))."))
@@ -303,8 +312,9 @@ def check_forms(*, material: str, thickness_inches=None, depth_inches=None, walk
     return errors
 
 
-def check_joints(*, expansion_spacing_feet, at_property_lines: bool, groove_spacing_feet=None,
-                 sawn: bool = False) -> list[Violation]:
+def check_joints(
+    *, expansion_spacing_feet, at_property_lines: bool, groove_spacing_feet=None, sawn: bool = False
+) -> list[Violation]:
     """§ 303-3D(6): expansion joints at most every 40 feet and at the property line; groove joints about every five
     feet ("approximately" read as 4 to 6 feet); sawing joints is prohibited."""
     errors = []
@@ -327,7 +337,10 @@ def check_joints(*, expansion_spacing_feet, at_property_lines: bool, groove_spac
                 "An expansion joint is required at each property line (§ 303-3D(6)).",
             )
         )
-    if groove_spacing_feet is not None and abs(_d(groove_spacing_feet) - GROOVE_JOINT_SPACING_FEET) > GROOVE_JOINT_TOLERANCE_FEET:
+    if (
+        groove_spacing_feet is not None
+        and abs(_d(groove_spacing_feet) - GROOVE_JOINT_SPACING_FEET) > GROOVE_JOINT_TOLERANCE_FEET
+    ):
         errors.append(
             Violation(
                 "groove_spacing_feet",
@@ -337,7 +350,9 @@ def check_joints(*, expansion_spacing_feet, at_property_lines: bool, groove_spac
             )
         )
     if sawn:
-        errors.append(Violation("sawn_joints", "sawn_joints", "§ 303-3D(6)", "Sawing of joints is prohibited (§ 303-3D(6))."))
+        errors.append(
+            Violation("sawn_joints", "sawn_joints", "§ 303-3D(6)", "Sawing of joints is prohibited (§ 303-3D(6)).")
+        )
     return errors
 
 
@@ -390,7 +405,12 @@ def check_pour_weather(*, forecast_low_f, subgrade_frozen: bool, emergency_waive
         )
     if subgrade_frozen:
         errors.append(
-            Violation("subgrade_frozen", "frozen_subgrade", "§ 303-3D(9)", "No concrete may be poured on frozen subgrade (§ 303-3D(9)).")
+            Violation(
+                "subgrade_frozen",
+                "frozen_subgrade",
+                "§ 303-3D(9)",
+                "No concrete may be poured on frozen subgrade (§ 303-3D(9)).",
+            )
         )
     return errors
 
@@ -484,8 +504,13 @@ def block_defects(*, vertical_inches=0, horizontal_inches=0, deterioration_inche
 
 def is_defective_block(*, vertical_inches=0, horizontal_inches=0, deterioration_inches=0) -> bool:
     """§ 303-3E(1): a block is defective when any one of the three characteristics is present."""
-    return bool(block_defects(vertical_inches=vertical_inches, horizontal_inches=horizontal_inches,
-                              deterioration_inches=deterioration_inches))
+    return bool(
+        block_defects(
+            vertical_inches=vertical_inches,
+            horizontal_inches=horizontal_inches,
+            deterioration_inches=deterioration_inches,
+        )
+    )
 
 
 def must_replace_entire_sidewalk(*, defective_blocks: int, total_blocks: int) -> bool:
@@ -497,7 +522,8 @@ def must_replace_entire_sidewalk(*, defective_blocks: int, total_blocks: int) ->
 
 
 def proposed_work(*, defective_blocks: int, total_blocks: int) -> str | None:
-    """§ 303-3E: what a survey proposes for one owner's walk: nothing, repair the defective blocks, or replace it all."""
+    """§ 303-3E: what a survey proposes for one owner's walk: nothing, a repair of the defective blocks, or replacing
+    the whole walk."""
     if defective_blocks <= 0:
         return None
     if must_replace_entire_sidewalk(defective_blocks=defective_blocks, total_blocks=total_blocks):
@@ -562,7 +588,11 @@ def check_service(*, method: str, served_on: date | None, proof: str) -> list[Vi
             )
         )
     if served_on is None:
-        errors.append(Violation("served_on", "required", "Wis. Stat. § 66.0907", "Record the date of service (Wis. Stat. § 66.0907)."))
+        errors.append(
+            Violation(
+                "served_on", "required", "Wis. Stat. § 66.0907", "Record the date of service (Wis. Stat. § 66.0907)."
+            )
+        )
     if not (proof or "").strip():
         errors.append(
             Violation(

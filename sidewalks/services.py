@@ -78,7 +78,9 @@ def waiver_errors(*, kind: str, resolution_number: str, ayes: int, nays: int, se
         errors["resolution_number"] = "Give the number of the Board's resolution."
     if seats <= 0 or ayes + nays > seats:
         errors["ayes"] = f"{ayes} ayes and {nays} nays do not fit a Board of {seats} seats."
-    elif kind == BoardWaiver.Kind.WIDTH_THICKNESS and not ordinance.is_three_fourths_of_entire_board(ayes=ayes, seats=seats):
+    elif kind == BoardWaiver.Kind.WIDTH_THICKNESS and not ordinance.is_three_fourths_of_entire_board(
+        ayes=ayes, seats=seats
+    ):
         needed = ordinance.votes_needed_for_three_fourths(seats)
         errors["ayes"] = (
             f"Waiving the commercial width and thickness takes a three-fourths vote of the entire Board: {needed} of "
@@ -90,8 +92,16 @@ def waiver_errors(*, kind: str, resolution_number: str, ayes: int, nays: int, se
 
 
 def record_board_waiver(
-    *, kind: str, parcel: Parcel, resolution_number: str, adopted_on: date, ayes: int, nays: int = 0,
-    seats: int = ordinance.DEFAULT_BOARD_SEATS, reason: str = "", by,
+    *,
+    kind: str,
+    parcel: Parcel,
+    resolution_number: str,
+    adopted_on: date,
+    ayes: int,
+    nays: int = 0,
+    seats: int = ordinance.DEFAULT_BOARD_SEATS,
+    reason: str = "",
+    by,
 ) -> BoardWaiver:
     """Record a waiver the Board adopted, with its vote (§ 303-3D(8)(c), § 303-3D(9))."""
     if not has_role(by, Role.CLERK):
@@ -100,8 +110,15 @@ def record_board_waiver(
     if errors:
         raise ValidationError(errors)
     return BoardWaiver.objects.create(
-        kind=kind, parcel=parcel, resolution_number=resolution_number.strip(), adopted_on=adopted_on, ayes=ayes,
-        nays=nays, seats=seats, reason=reason, recorded_by=by,
+        kind=kind,
+        parcel=parcel,
+        resolution_number=resolution_number.strip(),
+        adopted_on=adopted_on,
+        ayes=ayes,
+        nays=nays,
+        seats=seats,
+        reason=reason,
+        recorded_by=by,
     )
 
 
@@ -152,9 +169,15 @@ def apply_for_sidewalk_permit(
     application can break are checked at once; nothing is stored when one is broken."""
     today = today or timezone.localdate()
     fields = dict(
-        work=work, width_feet=width_feet, thickness_inches=thickness_inches, material=material,
-        driveway_thickness_inches=driveway_thickness_inches, existing_width_feet=existing_width_feet,
-        concrete_psi=concrete_psi, sacks_per_cubic_yard=sacks_per_cubic_yard, pour_date=pour_date,
+        work=work,
+        width_feet=width_feet,
+        thickness_inches=thickness_inches,
+        material=material,
+        driveway_thickness_inches=driveway_thickness_inches,
+        existing_width_feet=existing_width_feet,
+        concrete_psi=concrete_psi,
+        sacks_per_cubic_yard=sacks_per_cubic_yard,
+        pour_date=pour_date,
         village_contract=village_contract,
     )
     raise_violations(application_violations(parcel=parcel, today=today, **fields))
@@ -192,7 +215,10 @@ def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -> P
         raise ValidationError("This is not a sidewalk permit.")
     if permit.balance_due > 0:
         raise ValidationError(
-            {"amount": f"Record the fee payment of ${permit.balance_due} before issuing the permit (§ 303-3C, Chapter 167)."}
+            {
+                "amount": f"Record the fee payment of ${permit.balance_due} before issuing the permit "
+                "(§ 303-3C, Chapter 167)."
+            }
         )
     steps = {
         Status.SUBMITTED: (Status.UNDER_REVIEW, "Clerk reviewing the sidewalk application"),
@@ -224,7 +250,9 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
     if stage == S.SUBGRADE:
         return [
             *ordinance.check_grading(m.get("grading_inches") or 0),
-            *ordinance.check_subgrade(depth_inches=m.get("subgrade_inches") or 0, material=m.get("subgrade_material", "")),
+            *ordinance.check_subgrade(
+                depth_inches=m.get("subgrade_inches") or 0, material=m.get("subgrade_material", "")
+            ),
         ]
     if stage == S.FORMS:
         material = m.get("form_material", "")
@@ -238,7 +266,9 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
     if stage == S.POUR:
         return [
             *ordinance.check_material(detail.material),
-            *ordinance.check_concrete_mix(psi_at_28_days=m.get("concrete_psi"), sacks_per_cubic_yard=m.get("sacks_per_cubic_yard")),
+            *ordinance.check_concrete_mix(
+                psi_at_28_days=m.get("concrete_psi"), sacks_per_cubic_yard=m.get("sacks_per_cubic_yard")
+            ),
             *ordinance.check_pour_weather(
                 forecast_low_f=m.get("forecast_low_f"),
                 subgrade_frozen=bool(m.get("subgrade_frozen")),
@@ -257,15 +287,33 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
 
 
 MEASUREMENTS = (
-    "grading_inches", "subgrade_inches", "subgrade_material", "form_material", "form_thickness_inches",
-    "form_depth_inches", "concrete_psi", "sacks_per_cubic_yard", "forecast_low_f", "air_temperature_f",
-    "subgrade_frozen", "expansion_spacing_feet", "expansion_at_property_lines", "groove_spacing_feet",
-    "slope_inches_per_foot", "curing_method",
+    "grading_inches",
+    "subgrade_inches",
+    "subgrade_material",
+    "form_material",
+    "form_thickness_inches",
+    "form_depth_inches",
+    "concrete_psi",
+    "sacks_per_cubic_yard",
+    "forecast_low_f",
+    "air_temperature_f",
+    "subgrade_frozen",
+    "expansion_spacing_feet",
+    "expansion_at_property_lines",
+    "groove_spacing_feet",
+    "slope_inches_per_foot",
+    "curing_method",
 )
 
 
 def record_inspection(
-    *, permit: Permit, stage: str, by, other_defect: str = "", notes: str = "", inspected_at: datetime | None = None,
+    *,
+    permit: Permit,
+    stage: str,
+    by,
+    other_defect: str = "",
+    notes: str = "",
+    inspected_at: datetime | None = None,
     **measurements,
 ) -> SidewalkInspection:
     """A DPW inspector logs one inspection. The rules decide pass or fail; the inspector may also fail it for a
@@ -273,7 +321,9 @@ def record_inspection(
     if not has_role(by, *INSPECTING_ROLES):
         raise PermissionDenied("Only a DPW inspector or the Director of Public Works inspects sidewalk work.")
     if permit.status not in (Status.ISSUED, Status.ACTIVE):
-        raise ValidationError(f"{permit.number} is {permit.get_status_display().lower()}: only issued work is inspected.")
+        raise ValidationError(
+            f"{permit.number} is {permit.get_status_display().lower()}: only issued work is inspected."
+        )
     inspected_at = inspected_at or timezone.now()
     today = timezone.localdate(inspected_at)
     unknown = set(measurements) - set(MEASUREMENTS)
@@ -291,8 +341,15 @@ def record_inspection(
         stored["traffic_free_until"] = ordinance.traffic_free_until(inspected_at, measurements["air_temperature_f"])
     with transaction.atomic():
         inspection = SidewalkInspection.objects.create(
-            permit=permit, stage=stage, result=result, findings="\n".join(findings), citations=", ".join(citations),
-            notes=notes, inspector=by, inspected_at=inspected_at, **stored,
+            permit=permit,
+            stage=stage,
+            result=result,
+            findings="\n".join(findings),
+            citations=", ".join(citations),
+            notes=notes,
+            inspector=by,
+            inspected_at=inspected_at,
+            **stored,
         )
         if permit.status == Status.ISSUED:
             workflow.transition(permit, Status.ACTIVE, by=by, reason="Work under way: first inspection", today=today)
@@ -334,18 +391,29 @@ def complete_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -
 # --- Surveys (§ 303-3E) ---------------------------------------------------------------------------------------------
 
 
-def start_survey(*, street, by, surveyed_on: date | None = None, block_area_sqft=Decimal("20"), notes: str = "") -> SidewalkSurvey:
+def start_survey(
+    *, street, by, surveyed_on: date | None = None, block_area_sqft=Decimal("20"), notes: str = ""
+) -> SidewalkSurvey:
     if not has_role(by, *SURVEYING_ROLES):
         raise PermissionDenied("Only a DPW inspector or the Director of Public Works surveys sidewalks.")
     return SidewalkSurvey.objects.create(
-        street=street, inspector=by, surveyed_on=surveyed_on or timezone.localdate(),
-        block_area_sqft=block_area_sqft, notes=notes,
+        street=street,
+        inspector=by,
+        surveyed_on=surveyed_on or timezone.localdate(),
+        block_area_sqft=block_area_sqft,
+        notes=notes,
     )
 
 
 def record_block(
-    *, survey: SidewalkSurvey, parcel: Parcel, block_number: int, vertical_inches=Decimal("0"),
-    horizontal_inches=Decimal("0"), deterioration_inches=Decimal("0"), by,
+    *,
+    survey: SidewalkSurvey,
+    parcel: Parcel,
+    block_number: int,
+    vertical_inches=Decimal("0"),
+    horizontal_inches=Decimal("0"),
+    deterioration_inches=Decimal("0"),
+    by,
 ) -> SurveyBlock:
     """Record (or re-measure) one block; § 303-3E(1) decides whether it is defective."""
     if not has_role(by, *SURVEYING_ROLES):
@@ -361,7 +429,9 @@ def record_block(
         raise ValidationError("Measurements cannot be negative.")
     defects = ordinance.block_defects(**measures)
     block, _ = SurveyBlock.objects.update_or_create(
-        survey=survey, parcel=parcel, block_number=block_number,
+        survey=survey,
+        parcel=parcel,
+        block_number=block_number,
         defaults={**measures, "defective": bool(defects), "defects": "; ".join(defects)[:300]},
     )
     return block
@@ -445,8 +515,13 @@ def adopt_orders(*, orders, resolution_number: str, adopted_on: date, by) -> int
     done = 0
     with transaction.atomic():
         for order in orders:
-            _move(order, from_states={SidewalkOrder.Status.PROPOSED}, to=SidewalkOrder.Status.ADOPTED,
-                  resolution_number=resolution_number.strip(), adopted_on=adopted_on)
+            _move(
+                order,
+                from_states={SidewalkOrder.Status.PROPOSED},
+                to=SidewalkOrder.Status.ADOPTED,
+                resolution_number=resolution_number.strip(),
+                adopted_on=adopted_on,
+            )
             done += 1
     return done
 
@@ -461,8 +536,15 @@ def serve_order(*, order: SidewalkOrder, method: str, served_on: date, proof: st
         raise ValidationError({"served_on": "An order cannot be served before the Board adopted it."})
     deadline = ordinance.owner_deadline(served_on, owner_period_days())
     with transaction.atomic():
-        _move(order, from_states={SidewalkOrder.Status.ADOPTED}, to=SidewalkOrder.Status.SERVED,
-              service_method=method, served_on=served_on, service_proof=proof.strip(), owner_deadline=deadline)
+        _move(
+            order,
+            from_states={SidewalkOrder.Status.ADOPTED},
+            to=SidewalkOrder.Status.SERVED,
+            service_method=method,
+            served_on=served_on,
+            service_proof=proof.strip(),
+            owner_deadline=deadline,
+        )
         if order.parcel.owner_email:
             send_notice(None, to=order.parcel.owner_email, template="sidewalk_order_served", context={"order": order})
     return order
@@ -476,11 +558,17 @@ def record_owner_work(*, order: SidewalkOrder, permit: Permit, by) -> SidewalkOr
     if permit.kind != PermitKind.SIDEWALK or permit.parcel_id != order.parcel_id:
         errors.append("The permit must be a sidewalk permit for the same parcel as the order.")
     if permit.status not in (Status.COMPLETED, Status.CLOSED):
-        errors.append(f"{permit.number} is {permit.get_status_display().lower()}: the work must be completed and inspected.")
+        errors.append(
+            f"{permit.number} is {permit.get_status_display().lower()}: the work must be completed and inspected."
+        )
     if errors:
         raise ValidationError({"permit": errors})
-    _move(order, from_states={SidewalkOrder.Status.ADOPTED, SidewalkOrder.Status.SERVED},
-          to=SidewalkOrder.Status.OWNER_DONE, owner_permit=permit)
+    _move(
+        order,
+        from_states={SidewalkOrder.Status.ADOPTED, SidewalkOrder.Status.SERVED},
+        to=SidewalkOrder.Status.OWNER_DONE,
+        owner_permit=permit,
+    )
     return order
 
 
@@ -501,8 +589,13 @@ def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> Sid
         )
     if errors:
         raise ValidationError(errors)
-    _move(order, from_states={SidewalkOrder.Status.SERVED}, to=SidewalkOrder.Status.VILLAGE_DONE,
-          village_cost=cost.quantize(Decimal("0.01")), village_done_on=done_on)
+    _move(
+        order,
+        from_states={SidewalkOrder.Status.SERVED},
+        to=SidewalkOrder.Status.VILLAGE_DONE,
+        village_cost=cost.quantize(Decimal("0.01")),
+        village_done_on=done_on,
+    )
     return order
 
 
@@ -520,7 +613,11 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
         if order.status != SidewalkOrder.Status.VILLAGE_DONE:
             raise ValidationError(f"Order {order.number} is {order.get_status_display().lower()}: nothing to charge.")
         amount = ordinance.owner_cost(order.village_cost, highland_theresa_project=order.highland_theresa_project)
-        share = "50% owner share, Highland Avenue / Theresa Lane project (§ 303-3B(2))" if order.highland_theresa_project else "100% owner's cost"
+        share = (
+            "50% owner share, Highland Avenue / Theresa Lane project (§ 303-3B(2))"
+            if order.highland_theresa_project
+            else "100% owner's cost"
+        )
         charge = add_charge(
             parcel=order.parcel,
             source="sidewalk_repair",

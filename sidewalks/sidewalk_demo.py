@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from permits.models import Organization, Parcel, Payment, PermitKind, Street
+from permits.models import Organization, Parcel, Payment, Street
 from permits.services import record_payment
 
 from . import services
@@ -30,10 +30,19 @@ SURVEY_BLOCKS = [
 
 
 def _spec(**extra):
-    spec = dict(work="replace", frontage_feet=Decimal("66"), width_feet=Decimal("4"), thickness_inches=Decimal("4"),
-                driveway_length_feet=Decimal("12"), driveway_thickness_inches=Decimal("6"),
-                existing_width_feet=Decimal("4"), material="concrete", concrete_psi=4000,
-                sacks_per_cubic_yard=Decimal("6"), work_description=MARKER)
+    spec = dict(
+        work="replace",
+        frontage_feet=Decimal("66"),
+        width_feet=Decimal("4"),
+        thickness_inches=Decimal("4"),
+        driveway_length_feet=Decimal("12"),
+        driveway_thickness_inches=Decimal("6"),
+        existing_width_feet=Decimal("4"),
+        material="concrete",
+        concrete_psi=4000,
+        sacks_per_cubic_yard=Decimal("6"),
+        work_description=MARKER,
+    )
     return {**spec, **extra}
 
 
@@ -50,31 +59,61 @@ def load() -> None:
         parcel = Parcel.objects.get(tax_key=CONTRACTOR_PARCEL)
         org = Organization.objects.filter(name="Brandt Excavating LLC").first()
         permit = services.apply_for_sidewalk_permit(
-            applicant=users["contractor"], organization=org, parcel=parcel, today=today,
+            applicant=users["contractor"],
+            organization=org,
+            parcel=parcel,
+            today=today,
             **_spec(pour_date=today + timedelta(days=4)),
         )
         record_payment(permit=permit, amount=permit.fee_amount, method=Payment.Method.CHECK, reference="1042", by=clerk)
         permit.refresh_from_db()
         services.issue_sidewalk_permit(permit=permit, by=clerk, today=today)
-        services.record_inspection(permit=permit, stage="subgrade", by=inspector, grading_inches=Decimal("2"),
-                                   subgrade_inches=Decimal("3"), subgrade_material="gravel")
-        services.record_inspection(permit=permit, stage="forms", by=inspector, form_material="wood",
-                                   form_thickness_inches=Decimal("1.5"), form_depth_inches=Decimal("4"))
+        services.record_inspection(
+            permit=permit,
+            stage="subgrade",
+            by=inspector,
+            grading_inches=Decimal("2"),
+            subgrade_inches=Decimal("3"),
+            subgrade_material="gravel",
+        )
+        services.record_inspection(
+            permit=permit,
+            stage="forms",
+            by=inspector,
+            form_material="wood",
+            form_thickness_inches=Decimal("1.5"),
+            form_depth_inches=Decimal("4"),
+        )
 
     if not SidewalkPermit.objects.filter(parcel__tax_key=RESIDENT_PARCEL, permit__work_description=MARKER).exists():
         services.apply_for_sidewalk_permit(
-            applicant=users["resident"], parcel=Parcel.objects.get(tax_key=RESIDENT_PARCEL), today=today,
-            **_spec(work="repair", width_feet=Decimal("3.5"), existing_width_feet=Decimal("3.5"),
-                    frontage_feet=Decimal("20"), driveway_length_feet=Decimal("0"), driveway_thickness_inches=None,
-                    pour_date=today + timedelta(days=10)),
+            applicant=users["resident"],
+            parcel=Parcel.objects.get(tax_key=RESIDENT_PARCEL),
+            today=today,
+            **_spec(
+                work="repair",
+                width_feet=Decimal("3.5"),
+                existing_width_feet=Decimal("3.5"),
+                frontage_feet=Decimal("20"),
+                driveway_length_feet=Decimal("0"),
+                driveway_thickness_inches=None,
+                pour_date=today + timedelta(days=10),
+            ),
         )
 
     street = Street.objects.filter(name=SURVEY_STREET).first()
     if street is not None and not SidewalkSurvey.objects.filter(street=street, notes=MARKER).exists():
         survey = services.start_survey(street=street, by=inspector, surveyed_on=today, notes=MARKER)
         parcels = list(Parcel.objects.filter(street=street).order_by("site_address")[: len(SURVEY_BLOCKS)])
-        for parcel, blocks in zip(parcels, SURVEY_BLOCKS):
+        for parcel, blocks in zip(parcels, SURVEY_BLOCKS, strict=False):
             for number, (v, h, d) in enumerate(blocks, start=1):
-                services.record_block(survey=survey, parcel=parcel, block_number=number, vertical_inches=Decimal(v),
-                                      horizontal_inches=Decimal(h), deterioration_inches=Decimal(d), by=inspector)
+                services.record_block(
+                    survey=survey,
+                    parcel=parcel,
+                    block_number=number,
+                    vertical_inches=Decimal(v),
+                    horizontal_inches=Decimal(h),
+                    deterioration_inches=Decimal(d),
+                    by=inspector,
+                )
         services.propose_orders(survey=survey, by=inspector, today=today)

@@ -88,10 +88,12 @@ def _permit_context(request, permit, **extra):
         "payments": permit.payments.all(),
         "inspections": permit.sidewalk_inspections.select_related("inspector").order_by("-inspected_at", "-pk"),
         "blockers": services.completion_blockers(permit) if permit.status == Status.ACTIVE else [],
-        "may_issue": has_role(user, Role.CLERK) and permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED),
+        "may_issue": has_role(user, Role.CLERK)
+        and permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED),
         "may_inspect": has_role(user, *services.INSPECTING_ROLES) and permit.status in (Status.ISSUED, Status.ACTIVE),
         "may_complete": workflow.may_transition(user, permit, Status.COMPLETED) and not is_applicant_side(user, permit),
-        "payment_form": extra.pop("payment_form", None) or PaymentForm(initial={"amount": permit.balance_due, "method": "cash"}),
+        "payment_form": extra.pop("payment_form", None)
+        or PaymentForm(initial={"amount": permit.balance_due, "method": "cash"}),
         **extra,
     }
 
@@ -148,8 +150,12 @@ def inspect(request, number):
     if request.method == "POST" and form is not None and form.is_valid():
         try:
             inspection = services.record_inspection(
-                permit=permit, stage=stage, by=request.user, other_defect=form.cleaned_data["other_defect"],
-                notes=form.cleaned_data["notes"], **form.measurements(),
+                permit=permit,
+                stage=stage,
+                by=request.user,
+                other_defect=form.cleaned_data["other_defect"],
+                notes=form.cleaned_data["notes"],
+                **form.measurements(),
             )
         except ValidationError as error:
             _form_errors(form, error)
@@ -187,8 +193,11 @@ def complete(request, number):
         messages.error(request, str(error))
     else:
         messages.success(request, f"{permit.number} is completed.")
-    return redirect(request.POST.get("next") == "inspect" and reverse("sidewalks:inspect", args=[number])
-                    or reverse("sidewalks:permit", args=[number]))
+    return redirect(
+        request.POST.get("next") == "inspect"
+        and reverse("sidewalks:inspect", args=[number])
+        or reverse("sidewalks:permit", args=[number])
+    )
 
 
 # --- Parcels ----------------------------------------------------------------------------------------------------------
@@ -225,11 +234,16 @@ def surveys(request):
             survey = services.start_survey(by=request.user, **form.cleaned_data)
             return redirect(survey)
     qs = SidewalkSurvey.objects.select_related("street", "inspector").annotate(
-        block_count=Count("blocks", distinct=True), defective_count=Count("blocks", filter=Q(blocks__defective=True), distinct=True)
+        block_count=Count("blocks", distinct=True),
+        defective_count=Count("blocks", filter=Q(blocks__defective=True), distinct=True),
     )
     page = Paginator(qs.order_by("-surveyed_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "sidewalks/surveys.html", {"page": page, "form": form, "may_survey": may_survey},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "sidewalks/surveys.html",
+        {"page": page, "form": form, "may_survey": may_survey},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -250,16 +264,24 @@ def survey(request, pk):
                 _form_errors(form, error)
             else:
                 verdict = f"defective: {block.defects}" if block.defective else "not defective"
-                messages.success(request, f"{block.parcel.site_address} block {block.block_number} recorded, {verdict}.")
+                messages.success(
+                    request, f"{block.parcel.site_address} block {block.block_number} recorded, {verdict}."
+                )
                 return redirect(f"{survey.get_absolute_url()}?parcel={block.parcel_id}&next={block.block_number + 1}")
     elif request.GET.get("parcel"):
-        form = forms.BlockForm(street=survey.street, initial={"parcel": request.GET["parcel"], "block_number": request.GET.get("next", 1)})
+        form = forms.BlockForm(
+            street=survey.street, initial={"parcel": request.GET["parcel"], "block_number": request.GET.get("next", 1)}
+        )
     blocks = survey.blocks.select_related("parcel").order_by("parcel__site_address", "block_number")
     page = Paginator(blocks, 50).get_page(request.GET.get("page"))
     context = {
-        "survey": survey, "form": form, "page": page, "may_survey": may_survey,
+        "survey": survey,
+        "form": form,
+        "page": page,
+        "may_survey": may_survey,
         "summary": services.survey_summary(survey),
-        "may_propose": has_role(request.user, *services.SURVEYING_ROLES, Role.CLERK) and survey.orders_proposed_on is None,
+        "may_propose": has_role(request.user, *services.SURVEYING_ROLES, Role.CLERK)
+        and survey.orders_proposed_on is None,
     }
     return render(request, "sidewalks/survey.html", context, status=400 if form.errors else 200)
 
@@ -273,7 +295,7 @@ def propose(request, pk):
     return redirect(reverse("sidewalks:orders") + f"?survey={survey.pk}")
 
 
-# --- Orders ------------------------------------------------------------------------------------------------------------
+# --- Orders ---------------------------------------------------------------------------------------------------------
 
 
 @login_required
@@ -286,7 +308,9 @@ def orders(request):
     if request.method == "POST":
         if not may_adopt:
             raise PermissionDenied
-        chosen = SidewalkOrder.objects.filter(pk__in=request.POST.getlist("order"), status=SidewalkOrder.Status.PROPOSED)
+        chosen = SidewalkOrder.objects.filter(
+            pk__in=request.POST.getlist("order"), status=SidewalkOrder.Status.PROPOSED
+        )
         if form.is_valid():
             if not chosen:
                 form.add_error(None, "Tick the orders the Board adopted.")
@@ -296,7 +320,9 @@ def orders(request):
                 except ValidationError as error:
                     _form_errors(form, error)
                 else:
-                    messages.success(request, f"{done} order(s) adopted by resolution {form.cleaned_data['resolution_number']}.")
+                    messages.success(
+                        request, f"{done} order(s) adopted by resolution {form.cleaned_data['resolution_number']}."
+                    )
                     return redirect("sidewalks:orders")
     qs = SidewalkOrder.objects.select_related("parcel", "survey__street")
     status = request.GET.get("status", "")
@@ -305,17 +331,29 @@ def orders(request):
     if request.GET.get("survey", "").isdigit():
         qs = qs.filter(survey_id=request.GET["survey"])
     page = Paginator(qs.order_by("-created_at", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
-    context = {"page": page, "form": form, "may_adopt": may_adopt, "status": status,
-               "statuses": SidewalkOrder.Status.choices, "query": f"status={status}" if status else ""}
+    context = {
+        "page": page,
+        "form": form,
+        "may_adopt": may_adopt,
+        "status": status,
+        "statuses": SidewalkOrder.Status.choices,
+        "query": f"status={status}" if status else "",
+    }
     return render(request, "sidewalks/orders.html", context, status=400 if form.errors else 200)
 
 
 ORDER_ACTIONS = {
     "serve": (forms.ServeForm, lambda order, by, d: services.serve_order(order=order, by=by, **d), "Service recorded."),
-    "owner": (forms.OwnerWorkForm, lambda order, by, d: services.record_owner_work(order=order, by=by, **d),
-              "Recorded: the owner did the work."),
-    "village": (forms.VillageWorkForm, lambda order, by, d: services.record_village_work(order=order, by=by, **d),
-                "The Village's work is recorded."),
+    "owner": (
+        forms.OwnerWorkForm,
+        lambda order, by, d: services.record_owner_work(order=order, by=by, **d),
+        "Recorded: the owner did the work.",
+    ),
+    "village": (
+        forms.VillageWorkForm,
+        lambda order, by, d: services.record_village_work(order=order, by=by, **d),
+        "The Village's work is recorded.",
+    ),
 }
 
 
@@ -329,11 +367,19 @@ def _order_context(order, user, **bound):
     return {
         "order": order,
         "charge_url": charge_url,
-        "serve_form": bound.get("serve") or (forms.ServeForm(initial={"served_on": timezone.localdate()}) if clerk and order.status == S.ADOPTED else None),
-        "owner_form": bound.get("owner") or (forms.OwnerWorkForm() if is_village_staff(user) and order.status in (S.ADOPTED, S.SERVED) else None),
-        "village_form": bound.get("village") or (
+        "serve_form": bound.get("serve")
+        or (
+            forms.ServeForm(initial={"served_on": timezone.localdate()})
+            if clerk and order.status == S.ADOPTED
+            else None
+        ),
+        "owner_form": bound.get("owner")
+        or (forms.OwnerWorkForm() if is_village_staff(user) and order.status in (S.ADOPTED, S.SERVED) else None),
+        "village_form": bound.get("village")
+        or (
             forms.VillageWorkForm(initial={"cost": order.estimated_cost, "done_on": timezone.localdate()})
-            if has_role(user, Role.CLERK, Role.DPW_DIRECTOR) and order.status == S.SERVED else None
+            if has_role(user, Role.CLERK, Role.DPW_DIRECTOR) and order.status == S.SERVED
+            else None
         ),
         "may_charge": clerk and order.status == S.VILLAGE_DONE,
     }
@@ -342,7 +388,9 @@ def _order_context(order, user, **bound):
 @login_required
 def order_detail(request, number):
     _require_staff(request.user)
-    order = get_object_or_404(SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number)
+    order = get_object_or_404(
+        SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number
+    )
     return render(request, "sidewalks/order.html", _order_context(order, request.user))
 
 
@@ -350,14 +398,18 @@ def order_detail(request, number):
 @require_POST
 def order_act(request, number, action):
     _require_staff(request.user)
-    order = get_object_or_404(SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number)
+    order = get_object_or_404(
+        SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number
+    )
     if action == "charge":
         try:
             charge = services.charge_order(order=order, by=request.user)
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
-            messages.success(request, f"Charge {charge.number} of ${charge.amount} recorded against {order.parcel.tax_key}.")
+            messages.success(
+                request, f"Charge {charge.number} of ${charge.amount} recorded against {order.parcel.tax_key}."
+            )
         return redirect(order)
     if action not in ORDER_ACTIONS:
         raise Http404

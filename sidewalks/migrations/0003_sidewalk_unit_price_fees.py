@@ -7,7 +7,12 @@ from decimal import Decimal
 from django.db import migrations
 
 PLACEHOLDERS = [
-    ("sidewalk_replace_sqft", "Sidewalk replacement by the Village, per square foot", "12.00", "§ 303-3B(1); § 303-3E(2)"),
+    (
+        "sidewalk_replace_sqft",
+        "Sidewalk replacement by the Village, per square foot",
+        "12.00",
+        "§ 303-3B(1); § 303-3E(2)",
+    ),
     ("sidewalk_repair_block", "Sidewalk block repair by the Village, per block", "150.00", "§ 303-3B(1); § 303-3E(1)"),
 ]
 

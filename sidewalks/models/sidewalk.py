@@ -97,11 +97,17 @@ class SidewalkPermit(models.Model):
     pour_date = models.DateField("planned pour date", null=True, blank=True)
     village_contract = models.BooleanField("under contract with the Village", default=False)
     waiver = models.ForeignKey(
-        BoardWaiver, on_delete=models.PROTECT, null=True, blank=True, related_name="permits",
+        BoardWaiver,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="permits",
         help_text="§ 303-3D(8)(c) waiver relied on, if any",
     )
     work_suspended = models.BooleanField(
-        default=False, editable=False, help_text="§ 303-3D(10): suspended for failure to cure; lifted by a passed curing inspection"
+        default=False,
+        editable=False,
+        help_text="§ 303-3D(10): suspended for failure to cure; lifted by a passed curing inspection",
     )
 
     class Meta:
@@ -162,7 +168,9 @@ class SidewalkInspection(models.Model):
         ordering = ["inspected_at", "pk"]
         indexes = [models.Index(fields=["permit", "stage", "inspected_at"])]
         constraints = [
-            models.CheckConstraint(condition=Q(result__in=["passed", "failed"]), name="sidewalk_inspection_result_known"),
+            models.CheckConstraint(
+                condition=Q(result__in=["passed", "failed"]), name="sidewalk_inspection_result_known"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -176,7 +184,10 @@ class SidewalkSurvey(models.Model):
     inspector = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     surveyed_on = models.DateField()
     block_area_sqft = models.DecimalField(
-        "area of one block (square feet)", max_digits=5, decimal_places=1, default=Decimal("20.0"),
+        "area of one block (square feet)",
+        max_digits=5,
+        decimal_places=1,
+        default=Decimal("20.0"),
         help_text="Used to turn blocks into square feet for a replacement (a 4 ft walk with joints every 5 ft: 20)",
     )
     notes = models.TextField(blank=True)
@@ -201,7 +212,9 @@ class SurveyBlock(models.Model):
     block_number = models.PositiveSmallIntegerField()
     vertical_inches = models.DecimalField("vertical differential (inches)", max_digits=4, decimal_places=2, default=0)
     horizontal_inches = models.DecimalField("horizontal gap (inches)", max_digits=4, decimal_places=2, default=0)
-    deterioration_inches = models.DecimalField("surface deterioration (inches)", max_digits=4, decimal_places=2, default=0)
+    deterioration_inches = models.DecimalField(
+        "surface deterioration (inches)", max_digits=4, decimal_places=2, default=0
+    )
     defective = models.BooleanField(editable=False)
     defects = models.CharField(max_length=300, blank=True, editable=False)
 
@@ -273,7 +286,9 @@ class SidewalkOrder(models.Model):
     served_on = models.DateField(null=True, blank=True, editable=False)
     service_proof = models.CharField(max_length=300, blank=True, editable=False)
     owner_deadline = models.DateField(
-        null=True, blank=True, editable=False,
+        null=True,
+        blank=True,
+        editable=False,
         help_text="Last day the owner may do the work: 20 days after service, Wis. Stat. § 66.0907 (verify the current "
         "text; the period is the SIDEWALK_OWNER_PERIOD_DAYS setting)",
     )

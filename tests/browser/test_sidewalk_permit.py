@@ -32,12 +32,14 @@ def _user(username, role=None):
 
 def _fee():
     FeeItem.objects.get_or_create(
-        code="sidewalk", effective_from=timezone.localdate() - timedelta(days=365),
+        code="sidewalk",
+        effective_from=timezone.localdate() - timedelta(days=365),
         defaults={"name": "Sidewalk permit", "amount": Decimal("25.00"), "citation": "§ 303-3C", "basis": "test"},
     )
     for code, amount in (("sidewalk_replace_sqft", "12.00"), ("sidewalk_repair_block", "150.00")):
         FeeItem.objects.get_or_create(
-            code=code, effective_from=timezone.localdate() - timedelta(days=365),
+            code=code,
+            effective_from=timezone.localdate() - timedelta(days=365),
             defaults={"name": code, "amount": Decimal(amount), "citation": "§ 303-3B(1)", "basis": "test"},
         )
 
@@ -58,10 +60,14 @@ def _fits_the_phone(page) -> bool:
 def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, browser, live_server, axe_check):
     _fee()
     contractor = _user("contractor")
-    Membership.objects.create(user=contractor, organization=OrganizationFactory(name="Brandt Concrete LLC"), is_manager=True)
+    Membership.objects.create(
+        user=contractor, organization=OrganizationFactory(name="Brandt Concrete LLC"), is_manager=True
+    )
     _user("clerk", Role.CLERK)
     _user("inspector", Role.DPW_INSPECTOR)
-    parcel = ParcelFactory(tax_key="266-1116-0042", site_address="42 Henni Street", street=StreetFactory(name="Henni Street"))
+    parcel = ParcelFactory(
+        tax_key="266-1116-0042", site_address="42 Henni Street", street=StreetFactory(name="Henni Street")
+    )
     pour = timezone.localdate() + timedelta(days=5)
 
     # The contractor applies; a bituminous walk is refused with its section, then the concrete one goes through.
@@ -83,7 +89,9 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     page.get_by_label("94-pound sacks of cement per cubic yard").fill("6")
     page.get_by_label("Planned pour date").fill(pour.isoformat())
     page.get_by_role("button", name="Submit the application").click()
-    assert page.get_by_text("Bituminous (asphalt) sidewalks are prohibited: build the walk of concrete (§ 303-3D(4)).").is_visible()
+    assert page.get_by_text(
+        "Bituminous (asphalt) sidewalks are prohibited: build the walk of concrete (§ 303-3D(4))."
+    ).is_visible()
     axe_check(page, "sidewalk application with errors")
     page.get_by_label("Material").select_option("concrete")
     page.get_by_role("button", name="Submit the application").click()
@@ -188,7 +196,10 @@ def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, ax
         page.get_by_label("Horizontal gap (inches)").fill("0")
         page.get_by_label("Surface deterioration (inches)").fill("0")
         page.get_by_role("button", name="Record the block").click()
-    assert page.get_by_text("block 1 recorded, defective").is_visible() or page.get_by_text("block 2 recorded, not defective").is_visible()
+    assert (
+        page.get_by_text("block 1 recorded, defective").is_visible()
+        or page.get_by_text("block 2 recorded, not defective").is_visible()
+    )
     assert _fits_the_phone(page)
     axe_check(page, "survey with blocks on a phone")
     page.get_by_role("button", name="Propose orders to the Board").click()

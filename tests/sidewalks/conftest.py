@@ -2,9 +2,9 @@
 
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
-from django.utils import timezone
 
 from permits.models import Parcel
 from permits.services import record_payment
@@ -21,19 +21,39 @@ def elm(db):
 
 @pytest.fixture
 def home(elm):
-    return ParcelFactory(tax_key="266-1116-0001", site_address="101 Elm Street", street=elm, owner_name="Olsen, Olga",
-                         owner_email="olga@example.com", owner_mailing_address="PO Box 9, Theresa, WI 53091")
+    return ParcelFactory(
+        tax_key="266-1116-0001",
+        site_address="101 Elm Street",
+        street=elm,
+        owner_name="Olsen, Olga",
+        owner_email="olga@example.com",
+        owner_mailing_address="PO Box 9, Theresa, WI 53091",
+    )
 
 
 @pytest.fixture
 def shop(elm):
-    return ParcelFactory(tax_key="266-1116-2001", site_address="200 Elm Street", street=elm,
-                         land_use=Parcel.LandUse.COMMERCIAL, owner_name="Elm Street Hardware Inc")
+    return ParcelFactory(
+        tax_key="266-1116-2001",
+        site_address="200 Elm Street",
+        street=elm,
+        land_use=Parcel.LandUse.COMMERCIAL,
+        owner_name="Elm Street Hardware Inc",
+    )
 
 
-GOOD = dict(work="new", frontage_feet=Decimal("60"), width_feet=Decimal("4"), thickness_inches=Decimal("4"),
-            driveway_length_feet=Decimal("12"), driveway_thickness_inches=Decimal("6"), material="concrete",
-            concrete_psi=4000, sacks_per_cubic_yard=Decimal("6"), pour_date=TODAY + timedelta(days=5))
+GOOD = dict(
+    work="new",
+    frontage_feet=Decimal("60"),
+    width_feet=Decimal("4"),
+    thickness_inches=Decimal("4"),
+    driveway_length_feet=Decimal("12"),
+    driveway_thickness_inches=Decimal("6"),
+    material="concrete",
+    concrete_psi=4000,
+    sacks_per_cubic_yard=Decimal("6"),
+    pour_date=TODAY + timedelta(days=5),
+)
 
 
 @pytest.fixture
@@ -43,8 +63,9 @@ def good():
 
 @pytest.fixture
 def submitted(contractor, contractor_org, home):
-    return services.apply_for_sidewalk_permit(applicant=contractor, organization=contractor_org, parcel=home,
-                                              today=TODAY, **GOOD)
+    return services.apply_for_sidewalk_permit(
+        applicant=contractor, organization=contractor_org, parcel=home, today=TODAY, **GOOD
+    )
 
 
 @pytest.fixture
@@ -57,13 +78,20 @@ def issued(submitted, clerk):
 PASSING = {
     "subgrade": dict(grading_inches=Decimal("2"), subgrade_inches=Decimal("3"), subgrade_material="gravel"),
     "forms": dict(form_material="wood", form_thickness_inches=Decimal("1.5"), form_depth_inches=Decimal("4")),
-    "pour": dict(concrete_psi=4000, sacks_per_cubic_yard=Decimal("6"), forecast_low_f=Decimal("45"),
-                 air_temperature_f=Decimal("60"), subgrade_frozen=False, expansion_spacing_feet=Decimal("40"),
-                 expansion_at_property_lines=True, groove_spacing_feet=Decimal("5"),
-                 slope_inches_per_foot=Decimal("0.25")),
+    "pour": dict(
+        concrete_psi=4000,
+        sacks_per_cubic_yard=Decimal("6"),
+        forecast_low_f=Decimal("45"),
+        air_temperature_f=Decimal("60"),
+        subgrade_frozen=False,
+        expansion_spacing_feet=Decimal("40"),
+        expansion_at_property_lines=True,
+        groove_spacing_feet=Decimal("5"),
+        slope_inches_per_foot=Decimal("0.25"),
+    ),
     "curing": dict(curing_method="wet_fabric"),
 }
 
 
 def at(day: date, hour: int = 10) -> datetime:
-    return timezone.make_aware(datetime(day.year, day.month, day.day, hour))
+    return datetime(day.year, day.month, day.day, hour, tzinfo=ZoneInfo("America/Chicago"))

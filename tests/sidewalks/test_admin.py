@@ -1,6 +1,5 @@
 """The back office for sidewalks: waivers checked by § 303-3D(8)(c), status read-only, no deletes."""
 
-from datetime import timedelta
 from decimal import Decimal
 
 import pytest
@@ -18,6 +17,7 @@ def admin_client_for(client):
     def login(user):
         client.force_login(user)
         return client
+
     return login
 
 
@@ -29,8 +29,16 @@ def superclerk(clerk):
 
 
 def waiver_data(shop, ayes):
-    return {"kind": "width_thickness", "parcel": shop.pk, "resolution_number": "2026-40", "adopted_on": "2026-06-01",
-            "ayes": ayes, "nays": 7 - ayes, "seats": 7, "reason": "Narrow lot"}
+    return {
+        "kind": "width_thickness",
+        "parcel": shop.pk,
+        "resolution_number": "2026-40",
+        "adopted_on": "2026-06-01",
+        "ayes": ayes,
+        "nays": 7 - ayes,
+        "seats": 7,
+        "reason": "Narrow lot",
+    }
 
 
 def test_303_3d_8_c_admin_refuses_a_five_of_seven_waiver(admin_client_for, superclerk, shop):
@@ -55,7 +63,10 @@ def test_order_admin_edits_only_the_highland_theresa_flag(admin_client_for, supe
     client.post(url, {"highland_theresa_project": "on", "status": "charged", "estimated_cost": "1"})
     order.refresh_from_db()
     assert order.highland_theresa_project and order.status == "proposed" and order.estimated_cost == Decimal("240.00")
-    assert client.post(reverse("admin:sidewalks_sidewalkorder_delete", args=[order.pk]), {"post": "yes"}).status_code == 403
+    assert (
+        client.post(reverse("admin:sidewalks_sidewalkorder_delete", args=[order.pk]), {"post": "yes"}).status_code
+        == 403
+    )
     assert SidewalkOrder.objects.exists()
 
 

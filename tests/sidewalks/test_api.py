@@ -32,8 +32,17 @@ def api(user=None):
 
 
 def payload(**kw):
-    data = {"parcel": "266-1116-0001", "work": "new", "frontage_feet": "60", "width_feet": "4", "thickness_inches": "4",
-            "driveway_thickness_inches": "6", "material": "concrete", "pour_date": "2026-06-04", "village_contract": False}
+    data = {
+        "parcel": "266-1116-0001",
+        "work": "new",
+        "frontage_feet": "60",
+        "width_feet": "4",
+        "thickness_inches": "4",
+        "driveway_thickness_inches": "6",
+        "material": "concrete",
+        "pour_date": "2026-06-04",
+        "village_contract": False,
+    }
     return {**data, **kw}
 
 
@@ -72,7 +81,14 @@ def test_400_lists_every_broken_rule_with_its_citation(resident, shop):
     assert response.status_code == 400
     errors = response.json()["errors"]
     by_field = {e["field"]: e for e in errors}
-    assert set(by_field) == {"pour_date", "material", "concrete_psi", "width_feet", "thickness_inches", "driveway_thickness_inches"}
+    assert set(by_field) == {
+        "pour_date",
+        "material",
+        "concrete_psi",
+        "width_feet",
+        "thickness_inches",
+        "driveway_thickness_inches",
+    }
     assert by_field["pour_date"]["citation"] == "§ 303-3C"
     assert by_field["material"]["citation"] == "§ 303-3D(4)" and by_field["material"]["code"] == "not_concrete"
     assert by_field["width_feet"]["citation"] == "§ 303-3D(8)(b)"

@@ -83,7 +83,9 @@ def test_303_3d_8_a_residential_four_feet_four_inches_six_at_driveways_pass():
 
 
 def test_303_3d_8_a_residential_just_under_each_minimum_fails():
-    errors = residential(width_feet=Decimal("3.9"), thickness_inches=Decimal("3.9"), driveway_thickness_inches=Decimal("5.9"))
+    errors = residential(
+        width_feet=Decimal("3.9"), thickness_inches=Decimal("3.9"), driveway_thickness_inches=Decimal("5.9")
+    )
     assert fields(errors) == ["driveway_thickness_inches", "thickness_inches", "width_feet"]
     assert {v.citation for v in errors} == {"§ 303-3D(8)(a)"}
 
@@ -114,7 +116,9 @@ def test_303_3d_8_b_commercial_five_feet_five_inches_seven_at_driveways_pass():
 
 
 def test_303_3d_8_b_commercial_just_under_each_minimum_fails():
-    errors = commercial(width_feet=Decimal("4.9"), thickness_inches=Decimal("4.9"), driveway_thickness_inches=Decimal("6.9"))
+    errors = commercial(
+        width_feet=Decimal("4.9"), thickness_inches=Decimal("4.9"), driveway_thickness_inches=Decimal("6.9")
+    )
     assert fields(errors) == ["driveway_thickness_inches", "thickness_inches", "width_feet"]
     assert {v.citation for v in errors} == {"§ 303-3D(8)(b)"}
 
@@ -165,11 +169,16 @@ def test_303_3d_3_three_inches_of_gravel_passes():
 
 
 def test_303_3d_3_less_than_three_inches_or_clay_fails():
-    assert codes(o.check_subgrade(depth_inches=Decimal("2.9"), material="clay")) == ["subgrade_material", "thin_subgrade"]
+    assert codes(o.check_subgrade(depth_inches=Decimal("2.9"), material="clay")) == [
+        "subgrade_material",
+        "thin_subgrade",
+    ]
 
 
 def test_303_3d_5_wood_forms_one_and_a_half_inches_pass():
-    assert o.check_forms(material="wood", thickness_inches=Decimal("1.5"), depth_inches=4, walk_thickness_inches=4) == []
+    assert (
+        o.check_forms(material="wood", thickness_inches=Decimal("1.5"), depth_inches=4, walk_thickness_inches=4) == []
+    )
 
 
 def test_303_3d_5_thin_wood_and_shallow_forms_fail():
@@ -193,9 +202,9 @@ def test_303_3d_6_expansion_joint_at_property_line_required():
 
 def test_303_3d_6_groove_joints_approximately_five_feet():
     assert o.check_joints(expansion_spacing_feet=40, at_property_lines=True, groove_spacing_feet=6) == []
-    assert codes(o.check_joints(expansion_spacing_feet=40, at_property_lines=True, groove_spacing_feet=Decimal("6.5"))) == [
-        "groove_spacing"
-    ]
+    assert codes(
+        o.check_joints(expansion_spacing_feet=40, at_property_lines=True, groove_spacing_feet=Decimal("6.5"))
+    ) == ["groove_spacing"]
 
 
 def test_303_3d_6_sawn_joints_are_prohibited():

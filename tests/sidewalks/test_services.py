@@ -40,8 +40,15 @@ def test_application_breaking_rules_stores_nothing_and_lists_every_rule(resident
 
 
 def test_303_3d_8_c_effective_board_waiver_lets_a_narrower_commercial_walk(resident, shop, clerk):
-    services.record_board_waiver(kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, resolution_number="2026-14",
-                                 adopted_on=TODAY - timedelta(days=10), ayes=6, nays=1, by=clerk)
+    services.record_board_waiver(
+        kind=BoardWaiver.Kind.WIDTH_THICKNESS,
+        parcel=shop,
+        resolution_number="2026-14",
+        adopted_on=TODAY - timedelta(days=10),
+        ayes=6,
+        nays=1,
+        by=clerk,
+    )
     permit = services.apply_for_sidewalk_permit(
         applicant=resident, parcel=shop, today=TODAY, **{**GOOD, "driveway_thickness_inches": Decimal("7")}
     )
@@ -50,15 +57,28 @@ def test_303_3d_8_c_effective_board_waiver_lets_a_narrower_commercial_walk(resid
 
 def test_303_3d_8_c_five_of_seven_is_refused_as_a_waiver(shop, clerk):
     with pytest.raises(ValidationError) as error:
-        services.record_board_waiver(kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, resolution_number="2026-15",
-                                     adopted_on=TODAY, ayes=5, nays=2, by=clerk)
+        services.record_board_waiver(
+            kind=BoardWaiver.Kind.WIDTH_THICKNESS,
+            parcel=shop,
+            resolution_number="2026-15",
+            adopted_on=TODAY,
+            ayes=5,
+            nays=2,
+            by=clerk,
+        )
     assert "6 of 7" in error.value.message_dict["ayes"][0] and "§ 303-3D(8)(c)" in error.value.message_dict["ayes"][0]
 
 
 def test_only_the_clerk_records_board_waivers(shop, board_member):
     with pytest.raises(PermissionDenied):
-        services.record_board_waiver(kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, resolution_number="1",
-                                     adopted_on=TODAY, ayes=7, by=board_member)
+        services.record_board_waiver(
+            kind=BoardWaiver.Kind.WIDTH_THICKNESS,
+            parcel=shop,
+            resolution_number="1",
+            adopted_on=TODAY,
+            ayes=7,
+            by=board_member,
+        )
 
 
 # --- Issuing --------------------------------------------------------------------------------------------------------
@@ -66,7 +86,12 @@ def test_only_the_clerk_records_board_waivers(shop, board_member):
 
 def test_clerk_issues_after_the_fee_is_paid(issued):
     assert issued.status == Status.ISSUED and issued.issued_on == TODAY
-    assert [e.to_status for e in issued.events.filter(kind="transition")] == ["submitted", "under_review", "approved", "issued"]
+    assert [e.to_status for e in issued.events.filter(kind="transition")] == [
+        "submitted",
+        "under_review",
+        "approved",
+        "issued",
+    ]
     assert issued.notices.filter(template="sidewalk_permit_issued").exists()
 
 
@@ -86,8 +111,9 @@ def test_only_the_clerk_issues_sidewalk_permits(submitted, persona, request):
 
 def inspect_all(permit, inspector):
     for stage, measures in PASSING.items():
-        services.record_inspection(permit=permit, stage=stage, by=inspector, inspected_at=at(TODAY + timedelta(days=5)),
-                                   **measures)
+        services.record_inspection(
+            permit=permit, stage=stage, by=inspector, inspected_at=at(TODAY + timedelta(days=5)), **measures
+        )
 
 
 def test_inspector_passes_every_stage_and_completes(issued, inspector):
@@ -101,8 +127,9 @@ def test_inspector_passes_every_stage_and_completes(issued, inspector):
 @pytest.mark.parametrize("persona", ["resident", "contractor", "clerk", "police_chief"])
 def test_only_dpw_inspects(issued, persona, request):
     with pytest.raises(PermissionDenied):
-        services.record_inspection(permit=issued, stage="curing", by=request.getfixturevalue(persona),
-                                   curing_method="paper")
+        services.record_inspection(
+            permit=issued, stage="curing", by=request.getfixturevalue(persona), curing_method="paper"
+        )
 
 
 def test_inspection_before_issue_is_refused(submitted, inspector):
@@ -112,14 +139,22 @@ def test_inspection_before_issue_is_refused(submitted, inspector):
 
 def test_failed_subgrade_cites_the_sections_and_holds_the_permit_open(issued, inspector):
     inspect_all(issued, inspector)
-    failed = services.record_inspection(permit=issued, stage="subgrade", by=inspector, inspected_at=at(TODAY + timedelta(days=6)),
-                                        grading_inches=Decimal("4"), subgrade_inches=Decimal("2"), subgrade_material="clay")
+    failed = services.record_inspection(
+        permit=issued,
+        stage="subgrade",
+        by=inspector,
+        inspected_at=at(TODAY + timedelta(days=6)),
+        grading_inches=Decimal("4"),
+        subgrade_inches=Decimal("2"),
+        subgrade_material="clay",
+    )
     assert failed.result == SidewalkInspection.Result.FAILED
     assert failed.citations == "§ 303-3D(2), § 303-3D(3)"
     with pytest.raises(ValidationError, match="stays open"):
         services.complete_sidewalk_permit(permit=issued, by=inspector, today=TODAY + timedelta(days=6))
-    services.record_inspection(permit=issued, stage="subgrade", by=inspector, inspected_at=at(TODAY + timedelta(days=7)),
-                               **PASSING["subgrade"])
+    services.record_inspection(
+        permit=issued, stage="subgrade", by=inspector, inspected_at=at(TODAY + timedelta(days=7)), **PASSING["subgrade"]
+    )
     services.complete_sidewalk_permit(permit=issued, by=inspector, today=TODAY + timedelta(days=7))
 
 
@@ -127,29 +162,50 @@ def test_303_3d_9_cold_pour_fails_unless_the_board_waived_it(issued, inspector, 
     cold = {**PASSING["pour"], "forecast_low_f": Decimal("34"), "subgrade_frozen": True}
     failed = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(TODAY), **cold)
     assert failed.result == "failed" and failed.citations == "§ 303-3D(9)"
-    services.record_board_waiver(kind=BoardWaiver.Kind.COLD_WEATHER, parcel=home, resolution_number="E-1",
-                                 adopted_on=TODAY, ayes=4, nays=0, reason="Emergency replacement", by=clerk)
-    assert services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(TODAY), **cold).result == "passed"
+    services.record_board_waiver(
+        kind=BoardWaiver.Kind.COLD_WEATHER,
+        parcel=home,
+        resolution_number="E-1",
+        adopted_on=TODAY,
+        ayes=4,
+        nays=0,
+        reason="Emergency replacement",
+        by=clerk,
+    )
+    assert (
+        services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(TODAY), **cold).result
+        == "passed"
+    )
 
 
 def test_303_3d_9_pour_below_50_degrees_keeps_traffic_off_96_hours(issued, inspector):
     poured = at(TODAY)
-    inspection = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=poured,
-                                            **{**PASSING["pour"], "air_temperature_f": Decimal("49")})
+    inspection = services.record_inspection(
+        permit=issued,
+        stage="pour",
+        by=inspector,
+        inspected_at=poured,
+        **{**PASSING["pour"], "air_temperature_f": Decimal("49")},
+    )
     assert inspection.traffic_free_until == poured + timedelta(hours=96)
 
 
 def test_303_3d_10_failed_curing_suspends_the_work(issued, inspector):
-    services.record_inspection(permit=issued, stage="curing", by=inspector, curing_method="none", inspected_at=at(TODAY))
+    services.record_inspection(
+        permit=issued, stage="curing", by=inspector, curing_method="none", inspected_at=at(TODAY)
+    )
     assert SidewalkPermit.objects.get(permit=issued).work_suspended
     assert issued.events.filter(reason__contains="suspended").exists()
-    services.record_inspection(permit=issued, stage="curing", by=inspector, curing_method="paper", inspected_at=at(TODAY))
+    services.record_inspection(
+        permit=issued, stage="curing", by=inspector, curing_method="paper", inspected_at=at(TODAY)
+    )
     assert not SidewalkPermit.objects.get(permit=issued).work_suspended
 
 
 def test_inspector_may_fail_an_item_the_measurements_do_not_show(issued, inspector):
-    inspection = services.record_inspection(permit=issued, stage="forms", by=inspector, other_defect="Forms not oiled",
-                                            **PASSING["forms"])
+    inspection = services.record_inspection(
+        permit=issued, stage="forms", by=inspector, other_defect="Forms not oiled", **PASSING["forms"]
+    )
     assert inspection.result == "failed" and "Forms not oiled" in inspection.findings
 
 
@@ -163,8 +219,9 @@ def survey(elm, inspector, home, shop):
     for n, vertical in enumerate(["0.75", "1", "0.8", "2", "0.74"], start=1):
         services.record_block(survey=s, parcel=home, block_number=n, vertical_inches=Decimal(vertical), by=inspector)
     for n in range(1, 6):
-        services.record_block(survey=s, parcel=shop, block_number=n, horizontal_inches=Decimal("1.25" if n == 3 else "1"),
-                              by=inspector)
+        services.record_block(
+            survey=s, parcel=shop, block_number=n, horizontal_inches=Decimal("1.25" if n == 3 else "1"), by=inspector
+        )
     return s
 
 
@@ -176,8 +233,18 @@ def test_resident_cannot_survey(elm, resident):
 def test_survey_proposes_replace_at_80_percent_and_repair_below(survey, inspector, home, shop):
     orders = {o.parcel: o for o in services.propose_orders(survey=survey, by=inspector, today=TODAY)}
     replace, repair = orders[home], orders[shop]
-    assert (replace.work, replace.quantity, replace.unit, replace.estimated_cost) == ("replace", Decimal("100"), "sqft", Decimal("1200.00"))
-    assert (repair.work, repair.quantity, repair.unit, repair.estimated_cost) == ("repair", Decimal("1"), "block", Decimal("150.00"))
+    assert (replace.work, replace.quantity, replace.unit, replace.estimated_cost) == (
+        "replace",
+        Decimal("100"),
+        "sqft",
+        Decimal("1200.00"),
+    )
+    assert (repair.work, repair.quantity, repair.unit, repair.estimated_cost) == (
+        "repair",
+        Decimal("1"),
+        "block",
+        Decimal("150.00"),
+    )
     assert replace.blocks_defective == 4 and replace.blocks_total == 5
 
 
@@ -198,8 +265,9 @@ def served(survey, inspector, clerk, home):
     orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
     services.adopt_orders(orders=orders, resolution_number="2026-20", adopted_on=TODAY + timedelta(days=7), by=clerk)
     order = SidewalkOrder.objects.get(parcel=home)
-    return services.serve_order(order=order, method="certified_mail", served_on=date(2026, 6, 10),
-                                proof="7019 2280 0000 1234 5678", by=clerk)
+    return services.serve_order(
+        order=order, method="certified_mail", served_on=date(2026, 6, 10), proof="7019 2280 0000 1234 5678", by=clerk
+    )
 
 
 def test_serving_records_method_date_proof_and_the_owners_deadline(served):
@@ -231,7 +299,11 @@ def test_66_0907_village_may_not_work_on_the_twentieth_day(served, dpw_director)
 def test_village_work_after_the_deadline_becomes_a_charge(served, dpw_director, clerk):
     services.record_village_work(order=served, cost=Decimal("1480.50"), done_on=date(2026, 7, 1), by=dpw_director)
     charge = services.charge_order(order=served, by=clerk, today=date(2026, 7, 2))
-    assert (charge.source, charge.route, charge.amount) == ("sidewalk_repair", "special_tax_66_0907", Decimal("1480.50"))
+    assert (charge.source, charge.route, charge.amount) == (
+        "sidewalk_repair",
+        "special_tax_66_0907",
+        Decimal("1480.50"),
+    )
     assert charge.work_record == served and charge.parcel == served.parcel
     served.refresh_from_db()
     assert served.status == "charged" and served.charge == charge
@@ -253,8 +325,9 @@ def test_303_3b_2_recorded_highland_theresa_project_halves_the_owners_charge(ser
 
 
 def test_owner_doing_the_work_under_a_permit_satisfies_the_order(served, resident, home, clerk, inspector):
-    permit = services.apply_for_sidewalk_permit(applicant=resident, parcel=home, today=TODAY,
-                                                **{**GOOD, "work": "replace", "existing_width_feet": Decimal("4")})
+    permit = services.apply_for_sidewalk_permit(
+        applicant=resident, parcel=home, today=TODAY, **{**GOOD, "work": "replace", "existing_width_feet": Decimal("4")}
+    )
     from permits.services import record_payment
 
     record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)

@@ -26,9 +26,19 @@ def frozen():
 
 
 def apply_data(**kw):
-    data = {"parcel": "266-1116-0001", "work": "new", "frontage_feet": "60", "width_feet": "4", "thickness_inches": "4",
-            "driveway_length_feet": "12", "driveway_thickness_inches": "6", "material": "concrete", "concrete_psi": "4000",
-            "sacks_per_cubic_yard": "6", "pour_date": "2026-06-05"}
+    data = {
+        "parcel": "266-1116-0001",
+        "work": "new",
+        "frontage_feet": "60",
+        "width_feet": "4",
+        "thickness_inches": "4",
+        "driveway_length_feet": "12",
+        "driveway_thickness_inches": "6",
+        "material": "concrete",
+        "concrete_psi": "4000",
+        "sacks_per_cubic_yard": "6",
+        "pour_date": "2026-06-05",
+    }
     return {**data, **kw}
 
 
@@ -49,7 +59,9 @@ def test_contractor_applies_through_the_form(client, contractor, contractor_org,
 
 def test_form_shows_every_broken_rule_on_its_field_with_its_section(client, resident, shop):
     client.force_login(resident)
-    response = client.post(reverse("sidewalks:apply"), apply_data(parcel=shop.tax_key, material="bituminous", pour_date="2026-06-03"))
+    response = client.post(
+        reverse("sidewalks:apply"), apply_data(parcel=shop.tax_key, material="bituminous", pour_date="2026-06-03")
+    )
     assert response.status_code == 400
     form = response.context["form"]
     assert set(form.errors) == {"material", "pour_date", "width_feet", "thickness_inches", "driveway_thickness_inches"}
@@ -88,7 +100,10 @@ def test_inspector_passes_each_stage_from_the_phone_page(client, inspector, issu
     client.force_login(inspector)
     url = reverse("sidewalks:inspect", args=[issued.number])
     for stage, measures in PASSING.items():
-        data = {"stage": stage, **{k: ("on" if v is True else "" if v is False else str(v)) for k, v in measures.items()}}
+        data = {
+            "stage": stage,
+            **{k: ("on" if v is True else "" if v is False else str(v)) for k, v in measures.items()},
+        }
         response = client.post(url, data)
         assert response.status_code == 302, response.context["form"].errors
     client.post(reverse("sidewalks:complete", args=[issued.number]), {"next": "inspect"})
@@ -99,7 +114,11 @@ def test_inspector_passes_each_stage_from_the_phone_page(client, inspector, issu
 def test_failed_inspection_is_shown_with_its_citation(client, inspector, issued):
     client.force_login(inspector)
     url = reverse("sidewalks:inspect", args=[issued.number])
-    response = client.post(url, {"stage": "subgrade", "grading_inches": "2", "subgrade_inches": "2", "subgrade_material": "gravel"}, follow=True)
+    response = client.post(
+        url,
+        {"stage": "subgrade", "grading_inches": "2", "subgrade_inches": "2", "subgrade_material": "gravel"},
+        follow=True,
+    )
     assert "§ 303-3D(3)" in response.content.decode()
     assert "stays open" in response.content.decode()
 
@@ -132,12 +151,22 @@ def test_parcel_search_query_count_does_not_grow(client, resident, elm, django_a
 
 def test_inspector_surveys_block_by_block_and_proposes_orders(client, inspector, elm, home):
     client.force_login(inspector)
-    response = client.post(reverse("sidewalks:surveys"), {"street": elm.pk, "surveyed_on": "2026-06-01", "block_area_sqft": "20"})
+    response = client.post(
+        reverse("sidewalks:surveys"), {"street": elm.pk, "surveyed_on": "2026-06-01", "block_area_sqft": "20"}
+    )
     survey = SidewalkSurvey.objects.get()
     assert response.url == survey.get_absolute_url()
     for n, vertical in enumerate(["1", "1", "0.2"], start=1):
-        client.post(survey.get_absolute_url(), {"parcel": home.pk, "block_number": n, "vertical_inches": vertical,
-                                                "horizontal_inches": "0", "deterioration_inches": "0"})
+        client.post(
+            survey.get_absolute_url(),
+            {
+                "parcel": home.pk,
+                "block_number": n,
+                "vertical_inches": vertical,
+                "horizontal_inches": "0",
+                "deterioration_inches": "0",
+            },
+        )
     assert survey.blocks.filter(defective=True).count() == 2
     client.post(reverse("sidewalks:propose", args=[survey.pk]))
     order = SidewalkOrder.objects.get()
@@ -164,7 +193,9 @@ def make_orders(inspector, street, count):
     return services.propose_orders(survey=survey, by=inspector, today=TODAY)
 
 
-def test_orders_and_surveys_lists_query_counts_do_not_grow(client, clerk, inspector, elm, django_assert_max_num_queries):
+def test_orders_and_surveys_lists_query_counts_do_not_grow(
+    client, clerk, inspector, elm, django_assert_max_num_queries
+):
     make_orders(inspector, elm, 3)
     client.force_login(clerk)
     with CaptureQueriesContext(connection) as orders_once:
@@ -185,18 +216,28 @@ def test_orders_and_surveys_lists_query_counts_do_not_grow(client, clerk, inspec
 def test_clerk_adopts_serves_and_charges_through_the_pages(client, clerk, dpw_director, inspector, elm):
     [order] = make_orders(inspector, elm, 1)
     client.force_login(clerk)
-    client.post(reverse("sidewalks:orders"), {"order": [order.pk], "resolution_number": "2026-31", "adopted_on": "2026-06-01"})
+    client.post(
+        reverse("sidewalks:orders"), {"order": [order.pk], "resolution_number": "2026-31", "adopted_on": "2026-06-01"}
+    )
     order.refresh_from_db()
     assert order.status == "adopted" and order.resolution_number == "2026-31"
-    response = client.post(reverse("sidewalks:order_act", args=[order.number, "serve"]),
-                           {"method": "personal", "served_on": "2026-06-01", "proof": ""})
+    response = client.post(
+        reverse("sidewalks:order_act", args=[order.number, "serve"]),
+        {"method": "personal", "served_on": "2026-06-01", "proof": ""},
+    )
     assert response.status_code == 400 and "Wis. Stat. § 66.0907" in response.context["serve_form"].errors["proof"][0]
-    client.post(reverse("sidewalks:order_act", args=[order.number, "serve"]),
-                {"method": "personal", "served_on": "2026-06-01", "proof": "Affidavit of service by Officer Reinke"})
+    client.post(
+        reverse("sidewalks:order_act", args=[order.number, "serve"]),
+        {"method": "personal", "served_on": "2026-06-01", "proof": "Affidavit of service by Officer Reinke"},
+    )
     client.force_login(dpw_director)
-    response = client.post(reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-21"})
+    response = client.post(
+        reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-21"}
+    )
     assert response.status_code == 400 and "June 21, 2026" in response.content.decode()
-    client.post(reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-22"})
+    client.post(
+        reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-22"}
+    )
     with time_machine.travel(datetime(2026, 6, 23, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
         client.force_login(clerk)  # three weeks on: the first session has expired
         client.post(reverse("sidewalks:order_act", args=[order.number, "charge"]))
