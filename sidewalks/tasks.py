@@ -27,7 +27,9 @@ def mark_delinquent_charges(today_iso: str | None = None) -> int:
 
 
 @shared_task
-def build_tax_roll(year: int | None = None, today_iso: str | None = None, chunk_pause: float = 0.0) -> int | None:
+def build_tax_roll(
+    year: int | None = None, today_iso: str | None = None, chunk_pause: float = 0.0, chunk_size: int = 25
+) -> int | None:
     """Build the year's draft special-charges roll in the weeks before the cutoff (settings.TAX_ROLL_CUTOFF).
     With an explicit year it builds at once (the clerk's button, the command, drills)."""
     today = date.fromisoformat(today_iso) if today_iso else timezone.localdate()
@@ -36,7 +38,7 @@ def build_tax_roll(year: int | None = None, today_iso: str | None = None, chunk_
             return None
         year = today.year
     try:
-        batch = tax_roll.build_tax_roll(year=year, today=today, chunk_pause=chunk_pause)
+        batch = tax_roll.build_tax_roll(year=year, today=today, chunk_pause=chunk_pause, chunk_size=chunk_size)
     except tax_roll.FrozenRoll:
         return None
     return batch.lines.count()

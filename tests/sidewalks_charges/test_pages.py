@@ -117,7 +117,11 @@ def test_resident_cannot_record_a_payment(client, resident, parcel, clerk):
 # --- Tax roll (clerk) ----------------------------------------------------------------------------------------------
 
 
-def test_clerk_builds_certifies_and_downloads_the_roll(client, clerk, parcel, django_capture_on_commit_callbacks):
+def test_clerk_builds_certifies_and_downloads_the_roll(client, clerk, parcel, django_capture_on_commit_callbacks,
+                                                        monkeypatch):
+    from theresa_permits.celery import app
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)  # the build runs here, not on a worker (see the worker tests)
     charge = make_charge(parcel, by=clerk, today=timezone.localdate() - timedelta(days=60))
     mark_delinquent_charges()
     year = timezone.localdate().year
