@@ -2,21 +2,43 @@
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet, Sum
+from decimal import Decimal
+
+from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from .models import Permit
+from .models import Membership, Payment, Permit
 from .roles import is_village_staff
+
+
+def with_paid_total(qs: QuerySet[Permit]) -> QuerySet[Permit]:
+    """Annotate `paid_total` (used by Permit.amount_paid / balance_due) with one subquery per row.
+
+    A subquery rather than Sum("payments__amount"): a join-and-sum is multiplied by any other join in the query
+    (an organization with three staff once tripled a permit's payments).
+    """
+    paid = (
+        Payment.objects.filter(permit=OuterRef("pk"))
+        .order_by()
+        .values("permit")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    money = DecimalField(max_digits=12, decimal_places=2)
+    return qs.annotate(paid_total=Coalesce(Subquery(paid, output_field=money), Value(Decimal("0.00")), output_field=money))
 
 
 def permits_visible_to(user) -> QuerySet[Permit]:
     """Village staff see every permit; anyone else sees their own and their organizations' applications."""
-    qs = Permit.objects.select_related("street", "organization", "applicant").annotate(paid_total=Sum("payments__amount"))
+    qs = with_paid_total(Permit.objects.select_related("street", "organization", "applicant"))
     if not getattr(user, "is_authenticated", False):
         return qs.none()
     if is_village_staff(user):
         return qs
-    return qs.filter(Q(applicant=user) | Q(organization__memberships__user=user)).distinct()
+    # A subquery, not a join: no duplicate rows, no need for DISTINCT.
+    their_orgs = Membership.objects.filter(user=user).values("organization_id")
+    return qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs))
 
 
 def get_permit_for(user, number: str) -> Permit:
