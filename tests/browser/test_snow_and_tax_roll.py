@@ -1,0 +1,126 @@
+"""Snow and the tax roll in a real browser, with axe-core (WCAG 2.1 A/AA) on every page visited: a resident reports an
+uncleared walk through the public form; the DPW, on a phone, clears it once 24 hours have passed and the owner is
+billed; the clerk builds and certifies the special-charges roll and downloads the CSV; the owner sees the charge.
+
+Times are seeded through the database (the snowfall stopped 30 hours ago; the bill is back-dated), never through the
+browser's clock."""
+
+import re
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from permits.models import FeeItem
+from permits.roles import Role
+from sidewalks import charge_rules
+from sidewalks.charges import mark_delinquent_charges
+from sidewalks.models import SnowCase, Snowfall, SpecialCharge, TaxRollBatch
+from tests.factories import ParcelFactory, StreetFactory, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE = {"width": 375, "height": 812}
+
+
+def _user(username, role=None):
+    from allauth.account.models import EmailAddress
+
+    user = UserFactory(username=username, is_staff=role is not None)
+    if role is not None:
+        user.groups.add(Group.objects.get_or_create(name=role.value)[0])
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def _log_in(page, live_server, username, password="correct-horse-battery"):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile("^(Login|Username or email)")).fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_load_state()
+    assert "/accounts/login/" not in page.url
+
+
+def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_server, axe_check, monkeypatch):
+    from theresa_permits.celery import app
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)  # the roll builds in the request's commit hook
+    FeeItem.objects.get_or_create(
+        code="snow_removal", effective_from=timezone.localdate() - timedelta(days=365),
+        defaults={"name": "Village snow and ice removal", "amount": Decimal("75.00"), "citation": "§ 303-8B",
+                  "basis": "test"},
+    )
+    dpw, clerk, owner = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK), _user("owner")
+    parcel = ParcelFactory(site_address="102 Highland Avenue", street=StreetFactory(name="Highland Avenue"),
+                           owner_name="Anderson, Mark & Linda", tax_key="266-1116-1000", corner_lot=True)
+    parcel.owners.add(owner)
+    Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=30), inches=Decimal("6.0"), recorded_by=dpw)
+
+    # 1. A resident, not logged in, reports the walk.
+    page.goto(f"{live_server.url}/sidewalks/snow/report/")
+    axe_check(page, "public snow report form")
+    page.get_by_label("Address of the uncleared sidewalk").fill("102 highland avenue")
+    label = page.get_by_text(re.compile(r"what is \d+ plus \d+\?")).first.inner_text()
+    a, b = map(int, re.search(r"what is (\d+) plus (\d+)\?", label).groups())
+    page.get_by_label(re.compile("Anti-spam check")).fill(str(a + b))
+    page.get_by_role("button", name="Send report").click()
+    assert page.get_by_role("heading", name=re.compile("your report was received")).is_visible()
+    axe_check(page, "snow report received")
+    case = SnowCase.objects.get()
+    assert case.parcel == parcel and case.reported_via == "public"
+
+    # 2. The DPW, on a phone, opens the case and logs the clearing (30 hours after the snow stopped).
+    phone = browser.new_page(viewport=PHONE)
+    _log_in(phone, live_server, "dpw")
+    phone.goto(f"{live_server.url}/sidewalks/snow/")
+    axe_check(phone, "DPW snow page")
+    phone.get_by_role("link", name=re.compile(case.number)).click()
+    assert phone.get_by_text("Yes: 24 hours have passed").is_visible()
+    axe_check(phone, "snow case")
+    phone.get_by_role("button", name="Log clearing and bill the owner").click()
+    assert phone.get_by_text(re.compile(r"Clearing logged; charge SC-\d{4}-\d{4} of \$75\.00")).is_visible()
+    axe_check(phone, "snow case cleared")
+    charge = SpecialCharge.objects.get()
+    assert charge.work_record == case and charge.status == "billed"
+    phone.close()
+
+    # The bill goes unpaid: back-date it through the database and let the nightly job mark it delinquent.
+    today = timezone.localdate()
+    SpecialCharge.objects.filter(pk=charge.pk).update(billed_on=today - timedelta(days=60), due_on=today - timedelta(days=30))
+    mark_delinquent_charges(today=today)
+    charge.refresh_from_db()
+    year = charge_rules.roll_year_for(charge.delinquent_on, settings.TAX_ROLL_CUTOFF)
+
+    # 3. The clerk builds the roll, previews it, certifies it and downloads the CSV.
+    _log_in(page, live_server, "clerk")
+    page.goto(f"{live_server.url}/sidewalks/tax-roll/")
+    axe_check(page, "tax rolls")
+    page.get_by_label("Tax year").fill(str(year))
+    page.get_by_role("button", name="Build or rebuild the roll").click()
+    assert page.get_by_role("heading", name=f"Special-charges tax roll {year}").is_visible()
+    assert page.get_by_role("rowheader", name="266-1116-1000").is_visible()
+    axe_check(page, "tax roll draft")
+    page.get_by_role("button", name=f"Certify the {year} roll").click()
+    assert page.get_by_text(f"The {year} special-charges roll is certified and frozen.").is_visible()
+    axe_check(page, "tax roll certified")
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download CSV for the county").click()
+    csv_text = open(download_info.value.path(), encoding="utf-8").read()
+    assert csv_text.startswith("tax_key,owner,source,description,amount,citation")
+    assert "266-1116-1000" in csv_text and "75.00" in csv_text and "§ 303-8B" in csv_text
+    assert TaxRollBatch.objects.get(year=year).state == "certified"
+    charge.refresh_from_db()
+    assert charge.status == "certified"
+    page.get_by_role("button", name="Log out").click()
+
+    # 4. The owner sees the charge on their parcel, why, and the snow case it came from.
+    _log_in(page, live_server, "owner")
+    page.goto(f"{live_server.url}/sidewalks/charges/parcel/266-1116-1000/")
+    assert page.get_by_role("heading", name="Special charges on 102 Highland Avenue").is_visible()
+    axe_check(page, "owner's parcel charges")
+    page.get_by_role("link", name=re.compile(case.number)).click()
+    assert page.get_by_role("heading", name=f"Snow case {case.number}").is_visible()
+    axe_check(page, "owner's view of the snow case")
