@@ -210,6 +210,14 @@ def insurance_violations(
     return out
 
 
+def insurance_certificate_violations(*, certificate_filed: bool) -> list[Violation]:
+    """§ 303-4G: "satisfactory written evidence" of the insurance: the certificate is on file before approval."""
+    if certificate_filed:
+        return []
+    return [_error("insurance_certificate", "certificate_missing", "§ 303-4G",
+                   "Upload the certificate of insurance on the permit page: it is needed before approval")]
+
+
 # --- § 303-4H: statement, bond, revocation ------------------------------------------------------------------------
 
 

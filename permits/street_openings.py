@@ -194,6 +194,7 @@ def check_approval(permit: Permit, *, today: date, plans_approved: bool) -> list
             property_damage=so.insurance_property_damage, expires=so.insurance_expires,
             covered_through=max(expires_on, permit.end_date or expires_on),
         ),
+        *ordinance.insurance_certificate_violations(certificate_filed=Document.Kind.INSURANCE in doc_kinds),
         *ordinance.statement_violations(
             signed_by=so.statement_signed_by, undertakings=so.statement_undertakings, signed_at=so.statement_signed_at
         ),

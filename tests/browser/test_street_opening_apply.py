@@ -71,6 +71,14 @@ def test_street_opening_from_application_to_issued_permit(page, live_server, axe
     assert page.get_by_role("heading", name=f"Street opening or excavation {permit.number}").is_visible()
     assert page.get_by_text("Entered by applicant").is_visible()
     axe_check(page, "permit page (submitted)")
+    # § 303-4G: the certificate of insurance, uploaded on the permit page.
+    page.get_by_label("Kind").select_option("insurance")
+    page.get_by_label("File (PDF, JPEG or PNG, at most 10 MB)").set_input_files(files=[{
+        "name": "certificate.pdf", "mimeType": "application/pdf",
+        "buffer": b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"}])
+    page.get_by_role("button", name="Upload").click()
+    assert page.get_by_text("Document uploaded.").is_visible()
+    axe_check(page, "permit page (certificate uploaded)")
     log_out(page)
 
     # The clerk finds the application in the Village office list and finds it complete.

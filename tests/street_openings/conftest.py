@@ -49,10 +49,25 @@ def bond(contractor_org, clerk):
                                      recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
 
 
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def file_certificate(permit, by):
+    """§ 303-4G: the certificate of insurance, uploaded on the permit page."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from permits import services
+
+    services.upload_document(permit=permit, kind="insurance", by=by,
+                             upload=SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf"))
+
+
 @pytest.fixture
 def application(spring, street, contractor, contractor_org, bond):
-    """A submitted application of the contractor's company."""
-    return so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
+    """A submitted application of the contractor's company, its certificate of insurance uploaded."""
+    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
+    file_certificate(permit, contractor)
+    return permit
 
 
 @pytest.fixture

@@ -348,3 +348,9 @@ def test_every_message_cites_its_section():
 
 def test_a_long_period_crossing_winter_is_caught():
     assert codes(winter(date(2026, 10, 1), date(2026, 12, 31) + timedelta(days=200))) == ["frozen_ground"]
+
+
+def test_303_4g_certificate_of_insurance_must_be_on_file():
+    [e] = o.insurance_certificate_violations(certificate_filed=False)
+    assert e.citation == "§ 303-4G" and not e.warning
+    assert o.insurance_certificate_violations(certificate_filed=True) == []

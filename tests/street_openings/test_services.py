@@ -24,7 +24,7 @@ from permits.models import (
 from permits.workflow import IllegalTransition
 from tests.factories import ParcelFactory, UserFactory
 
-from .conftest import CHICAGO, valid_data
+from .conftest import CHICAGO, file_certificate, valid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +155,7 @@ def test_approval_is_refused_with_every_reason_at_once(spring, street, contracto
     so.begin_review(permit=permit, by=clerk)
     with pytest.raises(so.RulesBroken) as error:
         so.approve_street_opening(permit=permit, by=dpw_director)
-    assert codes(error) == {"ticket_missing", "bond_missing", "insurance_lapses"}
+    assert codes(error) == {"ticket_missing", "bond_missing", "insurance_lapses", "certificate_missing"}
     permit.refresh_from_db()
     assert permit.status == Status.UNDER_REVIEW
 
@@ -164,6 +164,7 @@ def test_303_4h3_per_permit_bond_uploaded_allows_approval(spring, street, contra
                                                           dpw_director):
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org,
                                          data=valid_data(street, annual_bond=False))
+    file_certificate(permit, contractor)
     services.upload_document(permit=permit, kind="bond", by=contractor,
                              upload=SimpleUploadedFile("bond.pdf", PDF, content_type="application/pdf"))
     so.begin_review(permit=permit, by=clerk)
@@ -183,6 +184,7 @@ def test_303_5a_winter_emergency_needs_a_determination_before_approval(street, c
                           end_date=date(2026, 12, 3),
                           diggers_hotline_requested_at=datetime(2026, 12, 1, 7, 0, tzinfo=CHICAGO))
         permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
+        file_certificate(permit, contractor)
         so.begin_review(permit=permit, by=clerk)
         with pytest.raises(so.RulesBroken) as error:
             so.approve_street_opening(permit=permit, by=dpw_director)
@@ -215,6 +217,7 @@ def test_303_1c_underground_plans_must_be_filed_and_approved(spring, street, con
                                                              clerk, dpw_director):
     data = valid_data(street, underground_utility=True, underground_depth_feet=Decimal("3.5"))
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
+    file_certificate(permit, contractor)
     so.begin_review(permit=permit, by=clerk)
     with pytest.raises(so.RulesBroken) as error:
         so.approve_street_opening(permit=permit, by=dpw_director, approve_plans=True)
