@@ -140,7 +140,7 @@ class SidewalkApplicationForm(forms.Form):
 
 STAGE_FIELDS = {
     SidewalkInspection.Stage.SUBGRADE: ["grading_inches", "subgrade_inches", "subgrade_material"],
-    SidewalkInspection.Stage.FORMS: ["form_material", "form_thickness_inches", "form_depth_inches"],
+    SidewalkInspection.Stage.FORMS: ["form_material", "form_thickness_inches", "form_depth_inches", "form_width_feet"],
     SidewalkInspection.Stage.POUR: [
         "concrete_psi",
         "sacks_per_cubic_yard",
@@ -177,6 +177,13 @@ class InspectionForm(forms.Form):
         "Wood plank thickness (inches)", required=False, help_text="At least 1 1/2 inches (§ 303-3D(5))."
     )
     form_depth_inches = _decimal("Depth of the forms (inches)", help_text="Full depth of the walk (§ 303-3D(5)).")
+    form_width_feet = _decimal(
+        "Width between the forms (feet)",
+        required=False,
+        attrs=FEET,
+        max_digits=5,
+        help_text="The walk's width as built: § 303-3D(8).",
+    )
     concrete_psi = forms.IntegerField(label="Concrete strength at 28 days, per ticket (psi)", min_value=0)
     sacks_per_cubic_yard = _decimal("94-pound sacks per cubic yard, per ticket", max_digits=4, places=1)
     forecast_low_f = _decimal(
@@ -258,6 +265,20 @@ class BlockForm(forms.Form):
     def __init__(self, *args, street, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["parcel"].queryset = Parcel.objects.filter(street=street).order_by("site_address")
+
+
+class IllegalSidewalkForm(forms.Form):
+    """§ 303-3F: an existing walk, as measured, that was built contrary to § 303-3."""
+
+    parcel = ParcelField(label="Parcel tax key number")
+    frontage_feet = _decimal("Length of frontage (feet)", attrs=FEET, max_digits=7, places=1)
+    width_feet = _decimal("Measured width (feet)", attrs=FEET, max_digits=5)
+    thickness_inches = _decimal("Measured thickness (inches)", max_digits=4)
+    driveway_thickness_inches = _decimal(
+        "Measured thickness across driveway approaches (inches)", required=False, max_digits=4
+    )
+    material = forms.ChoiceField(choices=Material.choices)
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 
 class AdoptForm(forms.Form):

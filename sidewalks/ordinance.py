@@ -531,6 +531,29 @@ def proposed_work(*, defective_blocks: int, total_blocks: int) -> str | None:
     return REPAIR
 
 
+def check_existing_sidewalk(
+    *, land_use: str, width_feet, thickness_inches, material: str, driveway_thickness_inches=None, waived: bool = False
+) -> list[Violation]:
+    """§ 303-3F: the § 303-3D(4) and (8) standards an existing walk, as measured, fails to meet."""
+    return [
+        *check_material(material),
+        *check_width_and_thickness(
+            land_use=land_use,
+            work=NEW,
+            width_feet=width_feet,
+            thickness_inches=thickness_inches,
+            driveway_thickness_inches=driveway_thickness_inches,
+            waived=waived,
+        ),
+    ]
+
+
+def is_legal_sidewalk(violations: list[Violation]) -> bool:
+    """§ 303-3F: a sidewalk built contrary to § 303-3 is not a legal sidewalk, and may be ordered replaced with one
+    that conforms, as if no sidewalk had been built."""
+    return not violations
+
+
 # --- § 303-3B: who pays ---------------------------------------------------------------------------------------------
 
 OWNER_SHARE = Decimal("1.00")  # § 303-3B(1), (2): the abutting owner pays 100%

@@ -256,13 +256,32 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
         ]
     if stage == S.FORMS:
         material = m.get("form_material", "")
-        return ordinance.check_forms(
-            material="metal" if material.startswith("metal") else material,
-            thickness_inches=m.get("form_thickness_inches"),
-            depth_inches=m.get("form_depth_inches"),
-            walk_thickness_inches=detail.thickness_inches,
-            metal_approved=material == "metal_approved",
-        )
+        as_built = []
+        if m.get("form_width_feet") is not None:
+            # § 303-3D(8) again, on the walk as formed: the width between the forms must meet the standard.
+            as_built = ordinance.check_width_and_thickness(
+                land_use=detail.parcel.land_use,
+                work=detail.work,
+                width_feet=m["form_width_feet"],
+                thickness_inches=None,
+                existing_width_feet=detail.existing_width_feet,
+                waived=detail.waiver_id is not None,
+            )
+            as_built = [
+                ordinance.Violation("form_width_feet", v.code, v.citation, v.message)
+                for v in as_built
+                if v.field == "width_feet"
+            ]
+        return [
+            *ordinance.check_forms(
+                material="metal" if material.startswith("metal") else material,
+                thickness_inches=m.get("form_thickness_inches"),
+                depth_inches=m.get("form_depth_inches"),
+                walk_thickness_inches=detail.thickness_inches,
+                metal_approved=material == "metal_approved",
+            ),
+            *as_built,
+        ]
     if stage == S.POUR:
         return [
             *ordinance.check_material(detail.material),
@@ -293,6 +312,7 @@ MEASUREMENTS = (
     "form_material",
     "form_thickness_inches",
     "form_depth_inches",
+    "form_width_feet",
     "concrete_psi",
     "sacks_per_cubic_yard",
     "forecast_low_f",
@@ -486,12 +506,71 @@ def propose_orders(*, survey: SidewalkSurvey, by, today: date | None = None) -> 
                     fee_code=code,
                     unit_price=price,
                     estimated_cost=ordinance.estimated_cost(quantity=quantity, unit_price=price),
+                    findings=(
+                        f"§ 303-3E(1): {row['defective']} of {row['total']} blocks defective"
+                        + (
+                            "; § 303-3E(2): 80% or more, the entire sidewalk is replaced"
+                            if work == ordinance.REPLACE
+                            else "; repair of the defective blocks"
+                        )
+                    ),
                     created_by=by,
                 )
             )
         SidewalkSurvey.objects.filter(pk=survey.pk, orders_proposed_on__isnull=True).update(orders_proposed_on=today)
     survey.refresh_from_db(fields=["orders_proposed_on"])
     return orders
+
+
+def order_illegal_sidewalk(
+    *,
+    parcel: Parcel,
+    frontage_feet,
+    width_feet,
+    thickness_inches,
+    material: str,
+    driveway_thickness_inches=None,
+    notes: str = "",
+    by,
+    today: date | None = None,
+) -> SidewalkOrder:
+    """§ 303-3F: propose that a walk built contrary to § 303-3 be replaced with a legal one. The measured walk must
+    break a standard; the replacement is estimated at the conforming width from the fee schedule's unit price."""
+    if not has_role(by, *SURVEYING_ROLES, Role.CLERK):
+        raise PermissionDenied("Only DPW or the Clerk-Treasurer proposes sidewalk orders.")
+    today = today or timezone.localdate()
+    violations = ordinance.check_existing_sidewalk(
+        land_use=parcel.land_use,
+        width_feet=width_feet,
+        thickness_inches=thickness_inches,
+        material=material,
+        driveway_thickness_inches=driveway_thickness_inches,
+        waived=width_waiver_for(parcel, today) is not None,
+    )
+    if ordinance.is_legal_sidewalk(violations):
+        raise ValidationError(
+            "As measured, this walk meets § 303-3D(4) and § 303-3D(8): it is a legal sidewalk, so § 303-3F does not "
+            "apply."
+        )
+    width = max(Decimal(width_feet), ordinance.required_width_feet(land_use=parcel.land_use, work=ordinance.NEW))
+    quantity = (Decimal(frontage_feet) * width).quantize(Decimal("0.1"))
+    price = fee_in_force(REPLACE_FEE_CODE, today).amount
+    findings = [f"§ 303-3F: built contrary to § 303-3. {v.message}" for v in violations]
+    if notes.strip():
+        findings.append(notes.strip())
+    return SidewalkOrder.objects.create(
+        number=next_number("SWO", today.year),
+        parcel=parcel,
+        reason=SidewalkOrder.Reason.ILLEGAL,
+        work=ordinance.REPLACE,
+        quantity=quantity,
+        unit=SidewalkOrder.Unit.SQFT,
+        fee_code=REPLACE_FEE_CODE,
+        unit_price=price,
+        estimated_cost=ordinance.estimated_cost(quantity=quantity, unit_price=price),
+        findings="\n".join(findings),
+        created_by=by,
+    )
 
 
 # --- Board orders (§ 303-3B(3), Wis. Stat. § 66.0907) ----------------------------------------------------------------

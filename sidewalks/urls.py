@@ -18,6 +18,7 @@ urlpatterns += [
     path("surveys/<int:pk>/", sidewalk_views.survey, name="survey"),
     path("surveys/<int:pk>/propose/", sidewalk_views.propose, name="propose"),
     path("orders/", sidewalk_views.orders, name="orders"),
+    path("orders/illegal/", sidewalk_views.order_illegal, name="order_illegal"),
     path("orders/<str:number>/", sidewalk_views.order_detail, name="order"),
     path("orders/<str:number>/<slug:action>/", sidewalk_views.order_act, name="order_act"),
 ]

@@ -342,6 +342,25 @@ def orders(request):
     return render(request, "sidewalks/orders.html", context, status=400 if form.errors else 200)
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def order_illegal(request):
+    """§ 303-3F: DPW or the clerk proposes that an illegal walk be replaced."""
+    _require_staff(request.user)
+    if not has_role(request.user, *services.SURVEYING_ROLES, Role.CLERK):
+        raise PermissionDenied
+    form = forms.IllegalSidewalkForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            order = services.order_illegal_sidewalk(by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, f"Order {order.number} proposed: replace the walk (§ 303-3F).")
+            return redirect(order)
+    return render(request, "sidewalks/order_illegal.html", {"form": form}, status=400 if form.errors else 200)
+
+
 ORDER_ACTIONS = {
     "serve": (forms.ServeForm, lambda order, by, d: services.serve_order(order=order, by=by, **d), "Service recorded."),
     "owner": (

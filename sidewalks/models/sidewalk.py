@@ -152,6 +152,9 @@ class SidewalkInspection(models.Model):
     form_material = models.CharField(max_length=10, blank=True)
     form_thickness_inches = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
     form_depth_inches = models.DecimalField(max_digits=4, decimal_places=2, null=True, blank=True)
+    form_width_feet = models.DecimalField(
+        "width between the forms (feet)", max_digits=5, decimal_places=2, null=True, blank=True
+    )
     concrete_psi = models.PositiveIntegerField(null=True, blank=True)
     sacks_per_cubic_yard = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
     forecast_low_f = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
@@ -273,6 +276,7 @@ class SidewalkOrder(models.Model):
     fee_code = models.SlugField(max_length=60, help_text="Fee schedule item the unit price came from")
     unit_price = models.DecimalField(max_digits=10, decimal_places=2)
     estimated_cost = models.DecimalField(max_digits=10, decimal_places=2)
+    findings = models.TextField(blank=True, help_text="Why the walk is defective or illegal, each with its section")
     highland_theresa_project = models.BooleanField(
         "part of the Highland Avenue / Theresa Lane project",
         default=False,

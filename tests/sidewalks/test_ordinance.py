@@ -354,3 +354,17 @@ def test_66_0907_service_records_method_date_and_proof():
     errors = o.check_service(method="email", served_on=None, proof=" ")
     assert fields(errors) == ["served_on", "service_method", "service_proof"]
     assert {v.citation for v in errors} == {"Wis. Stat. § 66.0907"}
+
+
+# --- § 303-3F ----------------------------------------------------------------------------------------------------------
+
+
+def test_303_3f_a_bituminous_or_too_narrow_walk_is_not_legal():
+    errors = o.check_existing_sidewalk(land_use="commercial", width_feet=4, thickness_inches=5, material="bituminous")
+    assert fields(errors) == ["material", "width_feet"] and not o.is_legal_sidewalk(errors)
+
+
+def test_303_3f_a_conforming_walk_is_legal():
+    assert o.is_legal_sidewalk(
+        o.check_existing_sidewalk(land_use="residential", width_feet=4, thickness_inches=4, material="concrete")
+    )

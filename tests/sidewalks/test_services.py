@@ -342,3 +342,76 @@ def test_owner_doing_the_work_under_a_permit_satisfies_the_order(served, residen
     assert served.status == "owner_done" and served.owner_permit == permit
     with pytest.raises(ValidationError):
         services.record_village_work(order=served, cost=1, done_on=date(2026, 8, 1), by=clerk)
+
+
+def test_303_3f_illegal_walk_is_proposed_for_replacement_at_the_legal_width(shop, dpw_director):
+    order = services.order_illegal_sidewalk(
+        parcel=shop,
+        frontage_feet=Decimal("50"),
+        width_feet=Decimal("4"),
+        thickness_inches=Decimal("5"),
+        material="concrete",
+        by=dpw_director,
+        today=TODAY,
+    )
+    assert (order.reason, order.work, order.quantity, order.estimated_cost) == (
+        "illegal",
+        "replace",
+        Decimal("250.0"),
+        Decimal("3000.00"),
+    )
+    assert "§ 303-3F" in order.findings and "§ 303-3D(8)(b)" in order.findings
+
+
+def test_303_3f_a_legal_walk_cannot_be_ordered_replaced_as_illegal(home, dpw_director):
+    with pytest.raises(ValidationError, match="legal sidewalk"):
+        services.order_illegal_sidewalk(
+            parcel=home,
+            frontage_feet=50,
+            width_feet=4,
+            thickness_inches=4,
+            material="concrete",
+            by=dpw_director,
+            today=TODAY,
+        )
+
+
+def test_303_3f_resident_cannot_propose_an_order(home, resident):
+    with pytest.raises(PermissionDenied):
+        services.order_illegal_sidewalk(
+            parcel=home,
+            frontage_feet=50,
+            width_feet=3,
+            thickness_inches=4,
+            material="concrete",
+            by=resident,
+            today=TODAY,
+        )
+
+
+def test_303_3d_8_forms_inspection_checks_the_width_as_built(issued, inspector):
+    narrow = services.record_inspection(
+        permit=issued,
+        stage="forms",
+        by=inspector,
+        inspected_at=at(TODAY),
+        form_width_feet=Decimal("3.9"),
+        **PASSING["forms"],
+    )
+    assert narrow.result == "failed" and narrow.citations == "§ 303-3D(8)(a)"
+    wide = services.record_inspection(
+        permit=issued,
+        stage="forms",
+        by=inspector,
+        inspected_at=at(TODAY),
+        form_width_feet=Decimal("4"),
+        **PASSING["forms"],
+    )
+    assert wide.result == "passed"
+
+
+def test_survey_orders_record_their_findings(survey, inspector, home):
+    services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    assert SidewalkOrder.objects.get(parcel=home).findings.startswith(
+        "§ 303-3E(1): 4 of 5 blocks defective; § 303-3E(2)"
+    )

@@ -252,3 +252,27 @@ def test_core_permit_page_shows_the_sidewalk_part(client, contractor, submitted)
     page = client.get(reverse("permits:detail", args=[submitted.number])).content.decode()
     assert "101 Elm Street (tax key 266-1116-0001)" in page and "Not inspected" in page
     assert reverse("sidewalks:permit", args=[submitted.number]) in page
+
+
+def test_dpw_proposes_replacing_an_illegal_walk_from_the_page(client, dpw_director, shop):
+    client.force_login(dpw_director)
+    url = reverse("sidewalks:order_illegal")
+    assert client.get(url).status_code == 200
+    response = client.post(
+        url,
+        {
+            "parcel": shop.tax_key,
+            "frontage_feet": "50",
+            "width_feet": "4",
+            "thickness_inches": "5",
+            "material": "concrete",
+        },
+    )
+    order = SidewalkOrder.objects.get()
+    assert response.url == order.get_absolute_url() and order.reason == "illegal"
+    assert "§ 303-3F" in client.get(response.url).content.decode()
+
+
+def test_resident_cannot_open_the_illegal_sidewalk_page(client, resident):
+    client.force_login(resident)
+    assert client.get(reverse("sidewalks:order_illegal")).status_code == 403
