@@ -6,6 +6,8 @@ import csv
 import io
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 
 from .models import Parcel, Street
@@ -15,6 +17,7 @@ OPTIONAL = ["owner_email", "crosswalk_adjacent"]
 TRUE = {"yes", "y", "true", "1", "x"}
 FALSE = {"no", "n", "false", "0", ""}
 MAX_ROWS = 20_000
+MAX_LENGTHS = {"tax_key": 40, "site_address": 200, "owner_name": 200, "owner_mailing_address": 2000, "owner_email": 254}
 
 
 @dataclass
@@ -83,8 +86,14 @@ def import_parcels(text: str, *, commit: bool) -> ImportResult:
             row.errors.append(f"street: '{values.get('street', '')}' is not a Village street; add it first.")
         _flag(values.get("corner_lot", ""), "corner_lot", row.errors)
         _flag(values.get("crosswalk_adjacent", ""), "crosswalk_adjacent", row.errors)
-        if len(values.get("tax_key", "")) > 40 or len(values.get("site_address", "")) > 200:
-            row.errors.append("tax_key or site_address: too long.")
+        for column, limit in MAX_LENGTHS.items():
+            if len(values.get(column, "")) > limit:
+                row.errors.append(f"{column}: at most {limit} characters.")
+        if values.get("owner_email"):
+            try:
+                validate_email(values["owner_email"])
+            except ValidationError:
+                row.errors.append(f"owner_email: '{values['owner_email']}' is not an email address.")
         row.action = "update" if tax_key in existing else "create"
         result.rows.append(row)
     if not result.rows and not result.errors:

@@ -1,0 +1,80 @@
+"""The demo village loads twice without duplicating anything."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+
+from permits.demo import USERNAMES, load_demo
+from permits.models import Membership, Organization, Parcel, Street
+from permits.roles import Role
+
+pytestmark = pytest.mark.django_db
+
+
+def counts():
+    return {
+        "parcels": Parcel.objects.count(),
+        "streets": Street.objects.count(),
+        "users": get_user_model().objects.count(),
+        "orgs": Organization.objects.count(),
+        "memberships": Membership.objects.count(),
+        "groups": Group.objects.count(),
+        "memberships_of_groups": sum(g.user_set.count() for g in Group.objects.all()),
+    }
+
+
+def test_load_demo_twice_gives_the_same_counts():
+    load_demo(password="demo-password-123")
+    first = counts()
+    load_demo(password="demo-password-123")
+    assert counts() == first
+    assert first["parcels"] == 40
+    assert first["streets"] == 12
+    assert first["users"] == 10
+
+
+def test_demo_has_the_villages_streets_and_both_land_uses():
+    load_demo(password="demo-password-123")
+    names = set(Street.objects.values_list("name", flat=True))
+    assert {"Highland Avenue", "Theresa Lane"} <= names
+    uses = set(Parcel.objects.values_list("land_use", flat=True))
+    assert {"residential", "commercial"} <= uses
+    assert Parcel.objects.filter(owner_name="").count() == 0
+
+
+def test_one_demo_account_per_role_in_its_group():
+    load_demo(password="demo-password-123")
+    assert sorted(USERNAMES) == sorted(["clerk", "dpw", "inspector", "building", "police", "board", "president",
+                                        "resident", "contractor", "utility"])
+    User = get_user_model()
+    expected = {"clerk": Role.CLERK, "dpw": Role.DPW_DIRECTOR, "inspector": Role.DPW_INSPECTOR,
+                "building": Role.BUILDING_INSPECTOR, "police": Role.POLICE_CHIEF, "board": Role.BOARD,
+                "president": Role.PRESIDENT}
+    for username, role in expected.items():
+        user = User.objects.get(username=username)
+        assert list(user.groups.values_list("name", flat=True)) == [role.value]
+        assert user.is_staff
+    for username in ("resident", "contractor", "utility"):
+        user = User.objects.get(username=username)
+        assert not user.groups.exists() and not user.is_staff
+    assert User.objects.get(username="contractor").memberships.get().organization.kind == "contractor"
+    assert User.objects.get(username="utility").memberships.get().organization.kind == "utility"
+
+
+def test_every_staff_role_is_a_group_created_by_migration():
+    assert set(Group.objects.values_list("name", flat=True)) >= {r.value for r in Role}
+
+
+def test_demo_password_comes_from_the_argument_or_settings(settings):
+    settings.DEMO_PASSWORD = "from-settings-456"
+    load_demo()
+    assert get_user_model().objects.get(username="clerk").check_password("from-settings-456")
+
+
+def test_load_demo_command_prints_the_accounts(capsys):
+    call_command("load_demo")
+    call_command("load_demo")
+    out = capsys.readouterr().out
+    assert "clerk" in out and "utility" in out and "password" in out
+    assert Parcel.objects.count() == 40
