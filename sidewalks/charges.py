@@ -225,18 +225,29 @@ def record_charge_payment(
 
 
 def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
-    """§ 66.0627(4): every billed charge unpaid after its due date becomes delinquent (a lien as of that date).
-    Idempotent: a second run finds nothing to do. Returns (items_total, items_done)."""
+    """§ 66.0627(4): every billed charge unpaid after its due date becomes delinquent (a lien as of that date), and
+    the owner of record is told, where an email is known, that it goes on the tax roll. Idempotent: a second run
+    finds nothing to do. Returns (items_total, items_done)."""
     today = today or timezone.localdate()
     candidates = list(
-        SpecialCharge.objects.filter(status=S.BILLED, due_on__lt=today).values_list("pk", "due_on")
+        SpecialCharge.objects.filter(status=S.BILLED, due_on__lt=today).select_related("parcel")
     )
     done = 0
-    for pk, due_on in candidates:
-        if not charge_rules.is_delinquent(due_on, today):
+    for charge in candidates:
+        if not charge_rules.is_delinquent(charge.due_on, today):
             continue
-        # The day after the due date is the day it became delinquent, whenever the job ran.
-        done += SpecialCharge.objects.filter(pk=pk, status=S.BILLED).update(
-            status=S.DELINQUENT, delinquent_on=due_on + timedelta(days=1)
-        )
+        with transaction.atomic():
+            # The day after the due date is the day it became delinquent, whenever the job ran.
+            moved = SpecialCharge.objects.filter(pk=charge.pk, status=S.BILLED).update(
+                status=S.DELINQUENT, delinquent_on=charge.due_on + timedelta(days=1)
+            )
+            if moved:
+                charge.refresh_from_db()
+                send_notice(
+                    None,
+                    to=charge.parcel.owner_email,
+                    template="special_charge_delinquent",
+                    context={"charge": charge, "parcel": charge.parcel},
+                )
+        done += moved
     return len(candidates), done

@@ -54,23 +54,52 @@ def report_snow_case(
     *, address: str, by=None, parcel: Parcel | None = None, details: str = "", contact: str = "",
     at: datetime | None = None,
 ) -> SnowCase:
-    """A report of an uncleared walk (§ 303-8A), by staff (`by`) or by the public (`by=None`, the public form)."""
+    """A report of an uncleared walk (§ 303-8A), by staff (`by`) or by the public (`by=None`, the public form).
+
+    A second report of a walk already open for the same snowfall returns the open case (one case, one charge). The
+    owner of record is emailed when the case is opened, where an email is known (§ 303-8B speaks of written notice;
+    the Village's crew still waits the 24 hours whether or not the notice arrives)."""
     at = at or timezone.now()
     address = " ".join(address.split())
     if not address:
         raise ValidationError({"address": "Give the address of the uncleared sidewalk."})
     staff = by is not None and is_village_staff(by)
     parcel = parcel or find_parcel(address)
-    return SnowCase.objects.create(
-        number=next_number("SN", timezone.localdate(at).year),
-        snowfall=snowfall_at(at),
-        parcel=parcel,
-        reported_address=parcel.site_address if parcel else address,
-        details=details.strip(),
-        reported_via=SnowCase.ReportedVia.STAFF if staff else SnowCase.ReportedVia.PUBLIC,
-        reported_by=by if by is not None and by.is_authenticated else None,
-        reporter_contact=contact.strip(),
-        reported_at=at,
+    snowfall = snowfall_at(at)
+    if parcel is not None:
+        existing = SnowCase.objects.filter(parcel=parcel, snowfall=snowfall, status=SnowCase.Status.OPEN).first()
+        if existing is not None:
+            return existing
+    with transaction.atomic():
+        case = SnowCase.objects.create(
+            number=next_number("SN", timezone.localdate(at).year),
+            snowfall=snowfall,
+            parcel=parcel,
+            reported_address=parcel.site_address if parcel else address,
+            details=details.strip(),
+            reported_via=SnowCase.ReportedVia.STAFF if staff else SnowCase.ReportedVia.PUBLIC,
+            reported_by=by if by is not None and by.is_authenticated else None,
+            reporter_contact=contact.strip(),
+            reported_at=at,
+        )
+        if parcel is not None:
+            _notify_owner(case)
+    return case
+
+
+def _notify_owner(case: SnowCase) -> None:
+    parcel = case.parcel
+    deadline = charge_rules.owner_clearing_deadline(case.snowfall.stopped_at) if case.snowfall else None
+    send_notice(
+        None,
+        to=parcel.owner_email,
+        template="snow_case_notice",
+        context={
+            "case": case,
+            "parcel": parcel,
+            "deadline": deadline,
+            "walks": charge_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent),
+        },
     )
 
 
@@ -82,8 +111,12 @@ def assign_case(*, case: SnowCase, by, parcel: Parcel | None = None, snowfall: S
         fields.update(parcel=parcel, reported_address=parcel.site_address)
     if snowfall is not None:
         fields["snowfall"] = snowfall
-    SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(**fields)
-    case.refresh_from_db()
+    had_parcel = case.parcel_id is not None
+    with transaction.atomic():
+        SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(**fields)
+        case.refresh_from_db()
+        if parcel is not None and not had_parcel:
+            _notify_owner(case)
     return case
 
 
@@ -106,6 +139,9 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     schedule (Chapter 167, code snow_removal) becomes a special charge on the parcel (Wis. Stat. § 66.0627)."""
     _require_dpw(by, "logs Village snow clearing")
     at = at or timezone.now()
+    if case.snowfall_id is None:
+        # The snowfall may have been recorded after the report came in: the one that had stopped by then.
+        case.snowfall = snowfall_at(case.reported_at)
     errors: dict[str, list[str]] = {}
     if case.parcel_id is None:
         errors["parcel"] = ["Match the report to a parcel first: the charge is levied against it."]
@@ -121,7 +157,8 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     fee = fee_in_force("snow_removal", day)
     with transaction.atomic():
         if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
-            status=SnowCase.Status.VILLAGE_CLEARED, cleared_at=at, cleared_by=by, crew_notes=notes
+            status=SnowCase.Status.VILLAGE_CLEARED, cleared_at=at, cleared_by=by, crew_notes=notes,
+            snowfall=case.snowfall,
         ) != 1:
             raise ValidationError(f"Case {case.number} is no longer open.")
         case.refresh_from_db()

@@ -87,6 +87,7 @@ def test_66_0627_delinquent_the_day_after_due_and_job_is_idempotent(parcel, cler
     charge.refresh_from_db()
     assert charge.status == S.DELINQUENT and charge.delinquent_on == date(2026, 4, 2)
     assert mark_delinquent_charges(today=date(2026, 4, 3)) == (0, 0)
+    assert Notice.objects.filter(template="special_charge_delinquent", to="olga@example.com").count() == 1
 
 
 def test_clerk_records_full_payment_with_rc_receipt(parcel, clerk):

@@ -32,6 +32,27 @@ def test_public_report_matches_the_parcel_and_snowfall(case, parcel, snowfall):
     assert case.number.startswith("SN-2026-")
 
 
+def test_owner_is_emailed_when_a_case_opens(case):
+    from permits.models import Notice
+
+    notice = Notice.objects.get(template="snow_case_notice")
+    assert notice.to == "olga@example.com" and "§ 303-8A" in notice.body and "January 11, 2026 6:00 AM" in notice.body
+
+
+def test_second_report_of_the_same_walk_is_the_same_case(case, parcel):
+    again = snow.report_snow_case(address=parcel.site_address, at=STOPPED + timedelta(hours=21))
+    assert again == case and SnowCase.objects.count() == 1
+
+
+def test_snowfall_recorded_after_the_report_is_used_for_clearing(parcel, dpw_director):
+    case = snow.report_snow_case(address=parcel.site_address, at=STOPPED + timedelta(hours=20))
+    assert case.snowfall is None
+    snow.record_snowfall(stopped_at=STOPPED, by=dpw_director)
+    charge = snow.log_village_clearing(case=case, by=dpw_director, at=STOPPED + timedelta(hours=25))
+    case.refresh_from_db()
+    assert case.snowfall is not None and charge.amount == Decimal("75.00")
+
+
 def test_unknown_address_is_kept_for_staff_to_match(snowfall):
     case = snow.report_snow_case(address="999 Nowhere Road", at=STOPPED + timedelta(hours=2))
     assert case.parcel is None and case.reported_address == "999 Nowhere Road"
