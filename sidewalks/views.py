@@ -386,6 +386,7 @@ def _order_context(order, user, **bound):
     return {
         "order": order,
         "charge_url": charge_url,
+        "is_owner_view": not is_village_staff(user),
         "serve_form": bound.get("serve")
         or (
             forms.ServeForm(initial={"served_on": timezone.localdate()})
@@ -406,10 +407,11 @@ def _order_context(order, user, **bound):
 
 @login_required
 def order_detail(request, number):
-    _require_staff(request.user)
-    order = get_object_or_404(
-        SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number
-    )
+    """Staff see every order; the owner of record sees the orders against their own parcel (no actions)."""
+    qs = SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge")
+    if not is_village_staff(request.user):
+        qs = qs.filter(parcel__owners=request.user)
+    order = get_object_or_404(qs, number=number)
     return render(request, "sidewalks/order.html", _order_context(order, request.user))
 
 

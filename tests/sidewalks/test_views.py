@@ -276,3 +276,14 @@ def test_dpw_proposes_replacing_an_illegal_walk_from_the_page(client, dpw_direct
 def test_resident_cannot_open_the_illegal_sidewalk_page(client, resident):
     client.force_login(resident)
     assert client.get(reverse("sidewalks:order_illegal")).status_code == 403
+
+
+def test_owner_of_record_sees_their_order_and_may_apply_but_not_act(client, resident, inspector, elm, home, outsider):
+    [order] = [o for o in make_orders(inspector, elm, 1)]
+    order.parcel.owners.add(resident)
+    client.force_login(resident)
+    page = client.get(order.get_absolute_url()).content.decode()
+    assert order.number in page and "Record service" not in page
+    assert client.post(reverse("sidewalks:order_act", args=[order.number, "charge"])).status_code == 403
+    client.force_login(outsider)
+    assert client.get(order.get_absolute_url()).status_code == 404
