@@ -24,3 +24,17 @@ def add_member(*, organization: Organization, user, by) -> Membership:
     if not organization.memberships.filter(user=by, is_manager=True).exists():
         raise PermissionDenied("Only a manager of the organization may add staff.")
     return Membership.objects.create(organization=organization, user=user)
+
+
+def axes_username(request, credentials: dict | None) -> str | None:
+    """The name django-axes counts failed logins under: what the person typed in the login box, lower-cased.
+
+    allauth calls authenticate(username=...) or authenticate(email=...), so axes' default (credentials["login"])
+    found nothing and counted every failure under None.
+    """
+    credentials = credentials or {}
+    value = credentials.get("username") or credentials.get("email") or credentials.get("login")
+    if not value and request is not None:
+        data = getattr(request, "data", None) or getattr(request, "POST", {})
+        value = data.get("login") or data.get("username")
+    return value.strip().lower() if isinstance(value, str) and value.strip() else None

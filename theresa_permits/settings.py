@@ -185,6 +185,8 @@ AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "login"
+# allauth authenticates with username= or email=, never login=: without this axes counted every failure as "None".
+AXES_USERNAME_CALLABLE = "permits.accounts.axes_username"
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
