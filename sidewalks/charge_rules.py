@@ -39,8 +39,10 @@ def payment_errors(amount: Decimal, balance: Decimal) -> list[str]:
         return ["The amount must be more than $0.00."]
     if amount != balance:
         return [
-            f"A special charge is not payable in installments (Wis. Stat. § 66.0627(2)): the payment must be the "
-            f"full balance of ${balance}."
+            (
+                f"A special charge is not payable in installments (Wis. Stat. § 66.0627(2)): the payment must be the "
+                f"full balance of ${balance}."
+            )
         ]
     return []
 
@@ -160,8 +162,10 @@ def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> l
     if not village_may_clear(snow_stopped_at, at):
         hours = (at - snow_stopped_at).total_seconds() / 3600
         return [
-            f"Only {hours:.1f} hours have passed since the snow stopped: the Village must wait at least 24 hours "
-            "before clearing (§ 303-8B)."
+            (
+                f"Only {hours:.1f} hours have passed since the snow stopped: the Village must wait at least 24 hours "
+                "before clearing (§ 303-8B)."
+            )
         ]
     return []
 

@@ -19,8 +19,8 @@ from permits.models import JobRun, Parcel
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 
+from . import charge_rules, tasks, tax_roll
 from . import charges as ledger
-from . import charge_rules, tax_roll, tasks
 from .forms_charges import BuildRollForm, ChargePaymentForm, HearingForm
 from .models import SpecialCharge, TaxRollBatch
 

@@ -154,7 +154,7 @@ class ChargeHearing(models.Model):
         return f"Board hearing of {self.hearing_on:%Y-%m-%d}"
 
 
-def tax_roll_upload_to(instance: "TaxRollBatch", filename: str) -> str:
+def tax_roll_upload_to(instance: TaxRollBatch, filename: str) -> str:
     return f"tax_roll/{instance.year}/{filename}"
 
 

@@ -86,7 +86,7 @@ def test_66_0627_no_installments():
     assert rules.payment_errors(Decimal("75.00"), Decimal("75.00")) == []
     [message] = rules.payment_errors(Decimal("74.99"), Decimal("75.00"))
     assert "installments" in message and "§ 66.0627" in message
-    assert rules.payment_errors(Decimal("0"), Decimal("75.00"))
+    assert rules.payment_errors(Decimal(0), Decimal("75.00"))
 
 
 HEARING = date(2026, 6, 21)

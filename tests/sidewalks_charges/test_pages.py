@@ -10,7 +10,13 @@ from django.utils import timezone
 
 from sidewalks import snow
 from sidewalks.charges import mark_delinquent_charges
-from sidewalks.models import ChargePayment, SnowCase, Snowfall, SpecialCharge, TaxRollBatch
+from sidewalks.models import (
+    ChargePayment,
+    SnowCase,
+    Snowfall,
+    SpecialCharge,
+    TaxRollBatch,
+)
 from tests.factories import ParcelFactory
 
 from .conftest import LATE, make_charge, make_delinquent

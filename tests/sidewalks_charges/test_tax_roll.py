@@ -201,7 +201,8 @@ def test_scheduled_jobs_are_declared(settings):
 
 
 def test_roll_job_builds_only_in_the_window_before_the_cutoff(parcel, clerk):
-    from sidewalks.tasks import build_tax_roll as job, mark_delinquent_charges as delinquency_job
+    from sidewalks.tasks import build_tax_roll as job
+    from sidewalks.tasks import mark_delinquent_charges as delinquency_job
 
     make_charge(parcel, by=clerk)
     assert delinquency_job("2026-05-01") == 1
