@@ -2,7 +2,7 @@
 the services (sidewalks.charges, sidewalks.tax_roll, sidewalks.snow) and their pages, and public records are never
 deleted (Wis. Stat. § 19.21)."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -19,6 +19,15 @@ from .models import (
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    # The list links to the page where the work is done (build and certify, log clearing, record a payment).
+    work_page: tuple[str, str] | None = None
+
+    def changelist_view(self, request, extra_context=None):
+        if self.work_page and request.method == "GET":
+            url_name, label = self.work_page
+            messages.info(request, format_html('Records are read-only here: <a href="{}">{}</a>.', reverse(url_name), label))
+        return super().changelist_view(request, extra_context)
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -47,6 +56,7 @@ class ChargePaymentInline(ReadOnlyInline):
 
 @admin.register(SpecialCharge)
 class SpecialChargeAdmin(ReadOnlyAdmin):
+    work_page = ("sidewalks:charges", "record payments and hearings on the special charges pages")
     list_display = ["number", "parcel", "source", "amount", "status", "incurred_on", "due_on", "page_link"]
     list_filter = ["status", "source", "route"]
     search_fields = ["number", "parcel__tax_key", "parcel__site_address", "parcel__owner_name"]
@@ -80,6 +90,7 @@ class TaxRollLineInline(ReadOnlyInline):
 
 @admin.register(TaxRollBatch)
 class TaxRollBatchAdmin(ReadOnlyAdmin):
+    work_page = ("sidewalks:tax_rolls", "build, certify and download the roll on the tax roll page")
     list_display = ["year", "state", "built_at", "certified_at", "certified_by", "transferred_on", "page_link"]
     inlines = [TaxRollLineInline]
 
@@ -90,11 +101,13 @@ class TaxRollBatchAdmin(ReadOnlyAdmin):
 
 @admin.register(Snowfall)
 class SnowfallAdmin(ReadOnlyAdmin):
+    work_page = ("sidewalks:snow", "record snowfalls on the snow and ice page")
     list_display = ["stopped_at", "inches", "recorded_by"]
 
 
 @admin.register(SnowCase)
 class SnowCaseAdmin(ReadOnlyAdmin):
+    work_page = ("sidewalks:snow", "log clearing on the snow and ice page")
     list_display = ["number", "reported_address", "reported_via", "reported_at", "status"]
     list_filter = ["status", "reported_via"]
     search_fields = ["number", "reported_address", "parcel__tax_key"]
@@ -102,6 +115,7 @@ class SnowCaseAdmin(ReadOnlyAdmin):
 
 @admin.register(RubbishCase)
 class RubbishCaseAdmin(ReadOnlyAdmin):
+    work_page = ("sidewalks:rubbish_cases", "serve notices and log removals on the rubbish page")
     list_display = ["number", "parcel", "served_at", "deadline_at", "status", "removal_cost"]
     list_filter = ["status"]
 

@@ -259,3 +259,36 @@ def test_rubbish_pages(client, inspector, parcel):
     removed = (served + timedelta(hours=25)).strftime("%Y-%m-%dT%H:%M")
     assert client.post(case_url, {"at": removed, "cost": "90.00"}).status_code == 302
     assert SpecialCharge.objects.get().source == "rubbish"
+
+
+# --- Back office and hearings ---------------------------------------------------------------------------------------
+
+
+def test_clerk_sees_charges_read_only_in_the_back_office(client, clerk, parcel):
+    charge = make_charge(parcel, by=clerk)
+    client.force_login(clerk)
+    listing = client.get(reverse("admin:sidewalks_specialcharge_changelist"))
+    assert listing.status_code == 200 and charge.number.encode() in listing.content
+    assert reverse("sidewalks:charges").encode() in listing.content
+    assert client.get(reverse("admin:sidewalks_specialcharge_add")).status_code == 403
+    assert client.post(reverse("admin:sidewalks_specialcharge_delete", args=[charge.pk])).status_code == 403
+    assert client.get(reverse("admin:sidewalks_specialcharge_change", args=[charge.pk])).status_code == 200
+
+
+def test_clerk_records_a_hearing_on_the_charge_page(client, clerk, parcel):
+    charge = make_charge(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)")
+    client.force_login(clerk)
+    page = client.get(reverse("sidewalks:charge_detail", args=[charge.number]))
+    assert b"cannot be certified to the tax roll yet" in page.content
+    response = client.post(reverse("sidewalks:charge_hearing", args=[charge.number]), {
+        "hearing_on": "2026-06-21", "published_on": "2026-06-02", "mailed_on": "2026-06-11"}, follow=True)
+    assert "does not allow certification" in response.content.decode() and "19 days" in response.content.decode()
+    assert charge.hearings.count() == 1
+
+
+def test_inspector_cannot_record_a_hearing(client, inspector, parcel, clerk):
+    charge = make_charge(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR)
+    client.force_login(inspector)
+    response = client.post(reverse("sidewalks:charge_hearing", args=[charge.number]), {
+        "hearing_on": "2026-06-21", "published_on": "2026-06-01", "mailed_on": "2026-06-11"})
+    assert response.status_code == 403
