@@ -256,7 +256,7 @@ class Permit(StatusGuardedModel):
         # Uses the annotated value when the list query provided one, so lists stay at a fixed query count.
         annotated = getattr(self, "paid_total", None)
         if annotated is not None:
-            return annotated
+            return Decimal(annotated).quantize(Decimal("0.01"))  # SQLite hands sums back without their cents
         return self.payments.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
 
     @property
