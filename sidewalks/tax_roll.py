@@ -121,6 +121,9 @@ def build_tax_roll(
         written = 0
         for start in range(0, len(plan.eligible), chunk_size):
             with transaction.atomic():
+                # Lock the batch row for the chunk: a certification (which locks it too) cannot interleave.
+                if TaxRollBatch.objects.select_for_update().get(pk=batch.pk).is_frozen:
+                    raise FrozenRoll(f"The {year} roll was certified while it was being built; the build stopped.")
                 for charge in plan.eligible[start : start + chunk_size]:
                     _write_line(batch, charge)
                     written += 1
@@ -213,25 +216,25 @@ def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> T
     if not has_role(by, Role.CLERK):
         raise PermissionDenied("Only the Clerk-Treasurer certifies the tax roll (Wis. Stat. § 70.65).")
     today = today or timezone.localdate()
-    lines = list(batch.lines.select_related("charge").prefetch_related("charge__hearings"))
-    errors = []
-    if batch.is_frozen:
-        errors.append(f"The {batch.year} roll is already certified.")
-    if not lines:
-        errors.append("The roll has no charges: build it first.")
-    for line in lines:
-        if line.charge.status != S.DELINQUENT:
-            errors.append(f"{line.charge.number} is {line.charge.get_status_display().lower()}: rebuild the roll.")
-        for reason in hearing_errors_for(line.charge, today):
-            errors.append(f"{line.charge.number}: {reason}")
-    if errors:
-        raise ValidationError(errors)
-    now = timezone.now()
     with transaction.atomic():
-        if TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(
-            state=TaxRollBatch.State.CERTIFIED, certified_by=by, certified_at=now
-        ) != 1:
-            raise ValidationError(f"The {batch.year} roll is already certified.")
+        # The batch row is locked while its lines are checked and certified: no build or second clerk interleaves.
+        batch = TaxRollBatch.objects.select_for_update().get(pk=batch.pk)
+        lines = list(batch.lines.select_related("charge").prefetch_related("charge__hearings"))
+        errors = []
+        if batch.is_frozen:
+            errors.append(f"The {batch.year} roll is already certified.")
+        if not lines:
+            errors.append("The roll has no charges: build it first.")
+        for line in lines:
+            if line.charge.status != S.DELINQUENT:
+                errors.append(f"{line.charge.number} is {line.charge.get_status_display().lower()}: rebuild the roll.")
+            for reason in hearing_errors_for(line.charge, today):
+                errors.append(f"{line.charge.number}: {reason}")
+        if errors:
+            raise ValidationError(errors)
+        TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(
+            state=TaxRollBatch.State.CERTIFIED, certified_by=by, certified_at=timezone.now()
+        )
         moved = SpecialCharge.objects.filter(pk__in=[line.charge_id for line in lines], status=S.DELINQUENT).update(
             status=S.CERTIFIED
         )

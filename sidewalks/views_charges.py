@@ -270,11 +270,17 @@ def tax_roll_transfer(request, year):
 def tax_roll_file(request, year, kind):
     _require_clerk(request.user)
     batch = get_object_or_404(TaxRollBatch, year=year)
-    file = {"csv": batch.csv_file, "pdf": batch.pdf_file}.get(kind)
-    if not file:
+    if kind not in {"csv", "pdf"}:
         raise Http404("No such file")
+    filename = f"special-charges-{year}{'' if batch.is_frozen else '-draft'}.{kind}"
     content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/pdf"
-    response = FileResponse(file.open("rb"), content_type=content_type, as_attachment=True,
-                            filename=f"special-charges-{year}.{kind}")
+    if not batch.is_frozen:
+        # A draft changes as charges are paid: it is rendered as it stands now. A certified roll is its frozen file.
+        content = tax_roll.render_csv(batch) if kind == "csv" else tax_roll.render_roll_pdf(batch)
+        response = HttpResponse(content, content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+    file = batch.csv_file if kind == "csv" else batch.pdf_file
+    response = FileResponse(file.open("rb"), content_type=content_type, as_attachment=True, filename=filename)
     response["X-Content-Type-Options"] = "nosniff"
     return response

@@ -292,3 +292,19 @@ def test_inspector_cannot_record_a_hearing(client, inspector, parcel, clerk):
     response = client.post(reverse("sidewalks:charge_hearing", args=[charge.number]), {
         "hearing_on": "2026-06-21", "published_on": "2026-06-01", "mailed_on": "2026-06-11"})
     assert response.status_code == 403
+
+
+def test_draft_download_leaves_out_a_charge_paid_since_the_build(client, clerk, parcel, other_parcel):
+    from sidewalks.charges import record_charge_payment
+    from sidewalks.tax_roll import build_tax_roll
+
+    paid = make_delinquent(parcel, by=clerk)
+    kept = make_delinquent(other_parcel, by=clerk)
+    build_tax_roll(year=2026, today=LATE)
+    record_charge_payment(charge=paid, amount="75.00", method="cash", by=clerk, today=LATE)
+    client.force_login(clerk)
+    response = client.get(reverse("sidewalks:tax_roll_file", args=[2026, "csv"]))
+    body = response.content.decode()
+    assert kept.number in body and paid.number not in body
+    assert "draft" in response["Content-Disposition"]
+    assert client.get(reverse("sidewalks:tax_roll_file", args=[2026, "xls"])).status_code == 404
