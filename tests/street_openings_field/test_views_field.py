@@ -225,3 +225,54 @@ def test_a_photo_that_is_not_an_image_is_refused_and_nothing_is_stored(client, i
     response = client.post(_inspect_url(issued_permit, "backfill"), {"largest_stone_inches": "6", "photo": fake})
     assert response.status_code == 400 and "Only PDF, JPEG and PNG" in response.content.decode()
     assert not Inspection.objects.exists() and not issued_permit.documents.exists()
+
+
+def _noticed(permit, contractor, dpw_director, *, served_days_ago=40, deadline_days_ago=10):
+    from decimal import Decimal as D
+
+    from permits import field_work
+
+    today = timezone.localdate()
+    field_work.report_completion(permit=permit, by=contractor, today=today - datetime.timedelta(days=100))
+    return field_work.record_defect_notice(
+        permit=permit,
+        by=dpw_director,
+        defect="Settled",
+        work_to_be_done="Overlay",
+        estimated_cost=D("300"),
+        deadline=today - datetime.timedelta(days=deadline_days_ago),
+        addressed_to="permittee",
+        served_on=today - datetime.timedelta(days=served_days_ago),
+    )
+
+
+def test_dpw_director_records_the_village_repair_and_the_bill_adds_20_percent(
+    client, contractor, dpw_director, issued_permit
+):
+    from permits import field_work
+
+    notice = _noticed(issued_permit, contractor, dpw_director)
+    field_work.flag_defects_past_deadline(today=timezone.localdate())
+    client.force_login(dpw_director)
+    page = client.get(reverse("permits:field_permit", args=[issued_permit.number])).content.decode()
+    assert "Record the Village" in page
+    url = reverse("permits:field_village_repair", args=[issued_permit.number, notice.pk])
+    response = client.post(
+        url,
+        {"repaired_on": timezone.localdate().isoformat(), "labor": "100.00", "materials": "50.00", "equipment": "0"},
+        follow=True,
+    )
+    assert "Village repair billed: $180.00" in response.content.decode()
+
+
+def test_inspector_marks_a_defect_corrected_but_the_contractor_may_not(
+    client, contractor, dpw_director, inspector, issued_permit
+):
+    notice = _noticed(issued_permit, contractor, dpw_director, served_days_ago=5, deadline_days_ago=-20)
+    url = reverse("permits:field_defect_corrected", args=[issued_permit.number, notice.pk])
+    client.force_login(contractor)
+    assert client.post(url).status_code == 403
+    client.force_login(inspector)
+    client.post(url)
+    notice.refresh_from_db()
+    assert notice.corrected_on == timezone.localdate()
