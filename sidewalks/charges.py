@@ -49,6 +49,7 @@ from . import charge_rules
 from .models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
 
 S = SpecialCharge.Status
+DESCRIPTION_MAX = 280  # the roll line adds " (SC-YYYY-NNNN)" within its 300 characters
 
 
 class ChargeStateError(Exception):
@@ -96,6 +97,8 @@ def add_charge(
         errors["route"] = f"Unknown statutory route {route!r}."
     if not description.strip():
         errors["description"] = "Say what the Village did: it is printed on the bill and the tax roll."
+    elif len(description.strip()) > DESCRIPTION_MAX:
+        errors["description"] = f"Keep the description to {DESCRIPTION_MAX} characters: it is printed on the tax roll."
     if not citation.strip():
         errors["citation"] = "Cite the section that authorises the charge."
     if errors:

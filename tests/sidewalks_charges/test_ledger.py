@@ -163,3 +163,10 @@ def test_board_member_cannot_record_a_hearing(board_member):
 def test_system_may_add_a_charge(parcel):
     charge = make_charge(parcel, by=None, today=BILLED + timedelta(days=1))
     assert charge.created_by is None
+
+
+def test_add_charge_refuses_a_description_too_long_for_the_roll(parcel, clerk):
+    with pytest.raises(ValidationError) as exc:
+        make_charge(parcel, by=clerk, description="x" * 281)
+    assert "description" in exc.value.message_dict
+    assert make_charge(parcel, by=clerk, description="x" * 280).description == "x" * 280
