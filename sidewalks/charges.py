@@ -12,7 +12,7 @@ CONTRACT (other code relies on it; change it only together with its callers)
         route        SpecialCharge.Route: special_charge_66_0627, special_tax_66_0907, special_assessment_66_0703
         amount       Decimal >= 0 (a database constraint refuses a negative amount)
         incurred_on  date the Village did the work
-        description  what was done, as the owner and the tax roll read it
+        description  what was done, as the owner and the tax roll read it (at most 280 characters)
         citation     section authorising the charge, e.g. "§ 303-8B", "§ 303-3B(1); Wis. Stat. § 66.0907"
         work_record  any model instance the charge came from (generic foreign key), or None
         by           the user recording it (Village staff), or None for the system
