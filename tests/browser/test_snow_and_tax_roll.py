@@ -132,3 +132,52 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     page.get_by_role("link", name=re.compile(case.number)).click()
     assert page.get_by_role("heading", name=f"Snow case {case.number}").is_visible()
     axe_check(page, "owner's view of the snow case")
+
+
+def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_server, axe_check):
+    from sidewalks import snow
+    from sidewalks.charges import add_charge
+
+    dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
+    parcel = ParcelFactory(site_address="204 Main Street", owner_email="owner@example.com")
+    snowfall = Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=3), recorded_by=dpw)
+    served = timezone.now() - timedelta(hours=30)
+    case = snow.serve_rubbish_notice(parcel=parcel, description="Broken pallets across the walk", served_to="Occupant",
+                                     served_method="Personal delivery", by=dpw, served_at=served)
+    repair = add_charge(parcel=parcel, source="sidewalk_repair", route="special_tax_66_0907", amount=Decimal("480.00"),
+                        incurred_on=timezone.localdate(), description="Sidewalk replaced by the Village",
+                        citation="§ 303-3B(1)", by=clerk)
+
+    # The DPW on a phone: the rubbish list, the notice, the Village's removal; the snowfall's page.
+    phone = browser.new_page(viewport=PHONE)
+    _log_in(phone, live_server, "dpw")
+    phone.goto(f"{live_server.url}/sidewalks/rubbish/")
+    axe_check(phone, "rubbish notices")
+    phone.get_by_role("link", name=case.number).click()
+    axe_check(phone, "rubbish notice")
+    phone.get_by_label("Cost to the Village ($)").fill("140.00")
+    phone.get_by_role("button", name="Log removal and bill the owner").click()
+    assert phone.get_by_text(re.compile(r"Removal logged; charge SC-\d{4}-\d{4} of \$140\.00")).is_visible()
+    axe_check(phone, "rubbish notice after removal")
+    phone.goto(f"{live_server.url}{snowfall.get_absolute_url()}")
+    axe_check(phone, "snowfall")
+    phone.close()
+
+    # The clerk: every charge, one charge with its payment and hearing forms, the parcel's page.
+    _log_in(page, live_server, "clerk")
+    page.goto(f"{live_server.url}/sidewalks/charges/")
+    axe_check(page, "all charges")
+    page.get_by_role("link", name=repair.number).click()
+    assert page.get_by_text("cannot be certified to the tax roll yet").is_visible()
+    axe_check(page, "sidewalk repair charge")
+    page.get_by_label("Amount ($)").fill("100.00")
+    page.get_by_role("button", name="Record payment").click()
+    assert page.get_by_text("not payable in installments").first.is_visible()
+    axe_check(page, "charge payment refused")
+    page.get_by_label("Amount ($)").fill("480.00")
+    page.get_by_role("button", name="Record payment").click()
+    assert page.get_by_text(re.compile(r"Payment recorded: receipt RC-\d{4}-\d{4}")).is_visible()
+    axe_check(page, "charge paid")
+    page.goto(f"{live_server.url}/sidewalks/charges/parcel/{parcel.tax_key}/")
+    axe_check(page, "parcel charges (clerk)")
+    assert SpecialCharge.objects.filter(status="paid").count() == 1
