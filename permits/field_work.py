@@ -28,6 +28,7 @@ from .models import (
     PermitKind,
     PermitteeNotice,
     Status,
+    StreetOpening,
 )
 from .roles import Role, has_role, is_village_staff
 
@@ -74,16 +75,16 @@ def _require(user, roles, what: str) -> None:
         raise PermissionDenied(f"You may not {what}.")
 
 
-def _detail(permit: Permit):
+def detail_of(permit: Permit):
     """The application's details (the other half's StreetOpening), or None for a permit without them."""
     try:
         return permit.street_opening
-    except Exception:  # RelatedObjectDoesNotExist: a bare permit (tests, or an office-made record)
+    except StreetOpening.DoesNotExist:  # a bare permit (tests, or an office-made record)
         return None
 
 
 def is_emergency(permit: Permit) -> bool:
-    detail = _detail(permit)
+    detail = detail_of(permit)
     return bool(detail and detail.emergency)
 
 
@@ -105,7 +106,7 @@ def _revoke_permittee(*, permit: Permit, reason: str, today: date):
 def with_application_defaults(permit: Permit, kind: str, values: dict) -> dict:
     """A pavement inspection takes the surface and existing depth from the application unless measured."""
     values = dict(values)
-    detail = _detail(permit)
+    detail = detail_of(permit)
     if kind == "pavement" and detail is not None:
         values["surface"] = values.get("surface") or detail.surface
         if values.get("existing_pavement_inches") is None:
@@ -250,7 +251,7 @@ def schedule_notice_reminders(
     Planning again moves the pending notices (one pending notice per kind)."""
     if not (may_act_as_permittee(by, permit) or has_role(by, *NOTICE_RECEIVERS)):
         raise PermissionDenied("Only the permittee plans the work and its notices.")
-    detail = _detail(permit)
+    detail = detail_of(permit)
     kinds = rules.required_notices(
         utility_interruption=bool(detail and detail.utility_interruption) or outage_at is not None,
         emergency=bool(detail and detail.emergency),
@@ -400,7 +401,7 @@ def send_due_notice_reminders(*, now: datetime) -> tuple[int, int]:
 
 
 def _needs_pavement(permit: Permit) -> bool:
-    detail = _detail(permit)
+    detail = detail_of(permit)
     return detail is None or detail.surface in PAVED_SURFACES
 
 

@@ -104,7 +104,7 @@ def inspect(request, number, kind):
     if form_class is None:
         raise Http404("No such inspection")
     initial = {}
-    detail = field_work._detail(permit)
+    detail = field_work.detail_of(permit)
     if kind == "pavement" and detail is not None and detail.surface in ("bituminous", "concrete"):
         initial["surface"] = detail.surface
     form = form_class(request.POST or None, request.FILES or None, initial=initial)
