@@ -150,3 +150,17 @@ class TicketForm(forms.Form):
 class RenewalRequestForm(forms.Form):
     work_begun_on = forms.DateField(widget=DATE, label="Date the work began")
     note = forms.CharField(required=False, max_length=300, label="Why more time is needed")
+
+
+class EmergencyReportForm(forms.Form):
+    """§ 303-5H: tell the Village office at once of emergency work begun without a permit."""
+
+    organization = forms.ModelChoiceField(queryset=Organization.objects.none(), required=False,
+                                          empty_label="Myself (not for a company)", label="Reporting for")
+    street = forms.ModelChoiceField(queryset=Street.objects.all(), empty_label="Choose a street")
+    location_description = forms.CharField(max_length=300, label="Location on the street")
+    began_on = forms.DateField(widget=DATE, label="Date the emergency work began")
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["organization"].queryset = Organization.objects.filter(memberships__user=user)

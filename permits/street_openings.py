@@ -537,12 +537,22 @@ def send_improvement_notices(*, improvement: StreetImprovement, by) -> Improveme
 
 def report_emergency(*, by, street: Street, location_description: str, began_on: date,
                      organization: Organization | None = None, reported_by_name: str = "") -> EmergencyReport:
-    """§ 303-5H: the Village office is told at once of emergency work begun without a permit."""
-    return EmergencyReport.objects.create(
+    """§ 303-5H: the Village office is told at once of emergency work begun without a permit (by the utility's or
+    contractor's staff online, or by the clerk taking the call). The application stays due by the next business
+    day; the clerk is emailed now."""
+    if organization is not None and not (organization.memberships.filter(user=by).exists()
+                                         or has_role(by, *REVIEWERS)):
+        raise PermissionDenied("You may report for an organization only if you are on its staff.")
+    report = EmergencyReport.objects.create(
         organization=organization, reported_by_name=reported_by_name or by.get_full_name() or by.username,
         street=street, location_description=location_description, began_on=began_on, reported_at=timezone.now(),
         recorded_by=by,
     )
+    for email in _clerk_emails():
+        services.send_notice(None, to=email, template="street_opening_emergency_reported",
+                             context={"report": report,
+                                      "deadline": ordinance.emergency_filing_deadline(report.began_on)})
+    return report
 
 
 def flag_unfiled_emergencies(*, today: date) -> tuple[int, int]:

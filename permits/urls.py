@@ -21,6 +21,7 @@ from . import views_street_opening as street_opening  # noqa: E402
 
 urlpatterns += [
     path("street-openings/apply/", street_opening.apply, name="street_opening_apply"),
+    path("street-openings/emergency/", street_opening.report_emergency, name="street_opening_report_emergency"),
     path("permits/<str:number>/street-opening/manage/", street_opening.manage, name="street_opening_manage"),
     path("permits/<str:number>/street-opening/act/<slug:action>/", street_opening.act, name="street_opening_act"),
     path("permits/<str:number>/street-opening/tickets/add/", street_opening.add_ticket,

@@ -14,6 +14,7 @@ from . import ordinance, services
 from . import street_openings as so_services
 from .forms_street_opening import (
     ApproveForm,
+    EmergencyReportForm,
     ReasonForm,
     RenewalRequestForm,
     RenewForm,
@@ -200,3 +201,17 @@ def permit_pdf(request, number):
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
     return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_emergency(request):
+    form = EmergencyReportForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        report = so_services.report_emergency(by=request.user, **form.cleaned_data)
+        deadline = ordinance.emergency_filing_deadline(report.began_on)
+        messages.success(request, "The Village office has been told. Apply for the permit by "
+                                  f"{deadline:%A, %B %-d, %Y} (§ 303-5H).")
+        return redirect("permits:street_opening_apply")
+    return render(request, "permits/street_opening/report_emergency.html", {"form": form},
+                  status=400 if form.errors else 200)

@@ -5,6 +5,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from permits import ordinance
@@ -234,3 +235,24 @@ def test_permit_page_query_count_does_not_grow_with_tickets(application, client,
                               requested_at=datetime(2026, 5, 4, 8, 0, tzinfo=CHICAGO))
     with django_assert_max_num_queries(count):
         client.get(application.get_absolute_url())
+
+
+def test_303_5h_contractor_reports_an_emergency_and_the_clerk_is_told(spring, client, contractor, contractor_org,
+                                                                     street, clerk):
+    from permits.models import EmergencyReport, Notice
+
+    client.force_login(contractor)
+    assert client.get(reverse("permits:street_opening_report_emergency")).status_code == 200
+    response = client.post(reverse("permits:street_opening_report_emergency"), {
+        "organization": contractor_org.pk, "street": street.pk, "location_description": "Henni at Mill",
+        "began_on": "2026-05-04"}, follow=True)
+    assert "Apply for the permit by Tuesday, May 5, 2026 (§ 303-5H)" in response.content.decode()
+    report = EmergencyReport.objects.get()
+    assert report.organization == contractor_org and report.recorded_by == contractor
+    assert Notice.objects.filter(to=clerk.email, template="street_opening_emergency_reported").exists()
+
+
+def test_outsider_cannot_report_for_a_company(spring, outsider, contractor_org, street):
+    with pytest.raises(PermissionDenied):
+        so.report_emergency(by=outsider, street=street, location_description="x", began_on=date(2026, 5, 4),
+                            organization=contractor_org)
