@@ -110,3 +110,22 @@ def test_login_and_logout_pages(page, live_server, axe_check, login):
     expect(page.get_by_role("heading", name="Permits for Village streets and sidewalks")).to_be_visible()
     page.goto(live_server.url + "/accounts/password/reset/")
     axe_check(page, "password reset")
+
+
+def test_account_management_pages(page, live_server, axe_check, login):
+    from allauth.account.models import EmailAddress
+
+    from tests.factories import UserFactory
+
+    user = UserFactory(username="manager", email="manager@example.com")
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    login(page, "manager")
+    expect(page.get_by_role("heading", name="My applications")).to_be_visible()
+    page.goto(live_server.url + "/accounts/email/")
+    expect(page.get_by_role("heading", name="Email Addresses")).to_be_visible()
+    axe_check(page, "email addresses")
+    page.goto(live_server.url + "/accounts/password/change/")
+    expect(page.get_by_role("heading", name="Change Password")).to_be_visible()
+    axe_check(page, "change password")
+    page.goto(live_server.url + "/accounts/logout/")
+    axe_check(page, "logout confirmation")

@@ -29,6 +29,12 @@ PUBLIC_PERSONAS = ["resident", "outsider", "contractor", "contractor_staff"]
 ALL_PERSONAS = PUBLIC_PERSONAS + STAFF_PERSONAS
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Hundreds of persona users are created here; PBKDF2 at full strength made this folder take minutes.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def permit_in(status, **fields):
     """A permit walked by the system (by=None) from draft to `status`."""
     permit = PermitFactory(**fields)

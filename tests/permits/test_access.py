@@ -81,16 +81,16 @@ PAGES = ["home", "apply", "my_applications", "office", "detail", "upload", "docu
 
 
 @pytest.mark.parametrize("who", PERSONAS)
-@pytest.mark.parametrize("page", PAGES)
-def test_access_matrix(page, who, world, client, persona):
+@pytest.mark.parametrize("page_name", PAGES)
+def test_access_matrix(page_name, who, world, client, persona):
     if who != "anonymous":
         client.force_login(persona(who))
-    method, url = url_of(page, world)
+    method, url = url_of(page_name, world)
     if method == "post":
         response = client.post(url, {"kind": "photo", "upload": SimpleUploadedFile("p.pdf", PDF)})
     else:
         response = client.get(url)
-    expected = expected_for(page, who)
+    expected = expected_for(page_name, who)
     if expected == LOGIN:
         assert response.status_code == 302, response.status_code
         assert response["Location"].startswith(reverse("account_login") + "?next=")

@@ -21,25 +21,28 @@ from .conftest import STAFF_PERSONAS, permit_in
 
 pytestmark = pytest.mark.django_db
 
-ALLOWED = [(src, dst) for src, targets in TRANSITIONS.items() for dst in targets]
-DISALLOWED = [(src, dst) for src in Status.values for dst in Status.values if dst not in TRANSITIONS[src]]
+SOURCES = list(Status.values)
 
 
-@pytest.mark.parametrize(("src", "dst"), ALLOWED)
-def test_every_allowed_transition_works(src, dst):
+@pytest.mark.parametrize("src", SOURCES)
+def test_every_allowed_transition_works(src):
+    for dst in TRANSITIONS[src]:
+        permit = permit_in(src)
+        transition(permit, dst, by=None, reason="test")
+        permit.refresh_from_db()
+        assert permit.status == dst, (src, dst)
+
+
+@pytest.mark.parametrize("src", SOURCES)
+def test_every_disallowed_transition_raises(src):
     permit = permit_in(src)
-    transition(permit, dst, by=None, reason="test")
-    permit.refresh_from_db()
-    assert permit.status == dst
-
-
-@pytest.mark.parametrize(("src", "dst"), DISALLOWED)
-def test_every_disallowed_transition_raises(src, dst):
-    permit = permit_in(src)
-    with pytest.raises(IllegalTransition):
-        transition(permit, dst, by=None)
-    permit.refresh_from_db()
-    assert permit.status == src
+    for dst in Status.values:
+        if dst in TRANSITIONS[src]:
+            continue
+        with pytest.raises(IllegalTransition):
+            transition(permit, dst, by=None)
+        permit.refresh_from_db()
+        assert permit.status == src, (src, dst)
 
 
 def test_the_table_covers_every_status_and_final_statuses_lead_nowhere():
