@@ -731,7 +731,10 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
             special_permission=bool(v.get("special_permission")),
         )
     if kind == "underground_depth":
-        return underground_depth_violations(cover_feet=v["cover_feet"])
+        # The DPW asked to check it by coming to inspect (§ 303-1C(4)); "covered_before_check" is what it found.
+        return underground_depth_violations(cover_feet=v["cover_feet"]) + covering_violations(
+            inspection_requested=True, inspected=not v.get("covered_before_check")
+        )
     if kind == "final":
         if v.get("surface_restored") is False:
             return [

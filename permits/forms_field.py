@@ -158,7 +158,8 @@ class UndergroundDepthForm(InspectionForm):
         "At least 3 feet (§ 303-1C(1)); checked before it is covered (§ 303-1C(4)).",
         max_digits=5,
     )
-    field_order = ["cover_feet", "notes", "photo"]
+    covered_before_check = _yes("Already covered before this check", "Not allowed once the DPW asks (§ 303-1C(4)).")
+    field_order = ["cover_feet", "covered_before_check", "notes", "photo"]
 
 
 class FinalForm(InspectionForm):

@@ -445,3 +445,9 @@ def test_303_5b_4_and_5_emergencies_owe_only_the_303_5f_notices():
         "dpw_backfill",
     ]
     assert r.required_notices(utility_interruption=True, emergency=True) == ["affected_parties", "dpw_backfill"]
+
+
+def test_303_1c_4_underground_check_fails_when_already_covered():
+    got = r.inspection_violations("underground_depth", {"cover_feet": D("3"), "covered_before_check": True})
+    assert codes(got) == ["covered_before_inspection"]
+    assert r.inspection_violations("underground_depth", {"cover_feet": D("3")}) == []

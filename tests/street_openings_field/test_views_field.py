@@ -276,3 +276,11 @@ def test_inspector_marks_a_defect_corrected_but_the_contractor_may_not(
     client.post(url)
     notice.refresh_from_db()
     assert notice.corrected_on == timezone.localdate()
+
+
+def test_303_1c_4_inspector_finds_construction_covered_before_the_check(client, inspector, issued_permit):
+    client.force_login(inspector)
+    url = _inspect_url(issued_permit, "underground_depth")
+    response = client.post(url, {"cover_feet": "3.5", "covered_before_check": "on"}, follow=True)
+    assert "§ 303-1C(4)" in response.content.decode()
+    assert Inspection.objects.get().citations == ["§ 303-1C(4)"]
