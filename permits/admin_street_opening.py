@@ -91,9 +91,17 @@ class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
     actions = ["send_notices"]
 
     def save_model(self, request, obj, form, change):
-        if not change:
-            obj.recorded_by, obj.recorded_at = request.user, timezone.now()
-        super().save_model(request, obj, form, change)
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        # A new decision goes through the service: only the Board, the President or the clerk record it.
+        created = so.record_street_improvement(
+            street=obj.street, by=request.user, description=obj.description, decided_on=obj.decided_on,
+            work_begins_on=obj.work_begins_on,
+        )
+        if obj.repaved_on:
+            so.record_repaving_done(improvement=created, by=request.user, repaved_on=obj.repaved_on)
+        obj.pk = created.pk
 
     @admin.action(description="Send the § 303-5I notices to utilities and abutting owners")
     def send_notices(self, request, queryset):

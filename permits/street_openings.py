@@ -306,10 +306,15 @@ def apply_for_street_opening(*, applicant, data: dict, organization: Organizatio
     return permit
 
 
+def _permittee_name(permit: Permit) -> str:
+    if permit.organization:
+        return permit.organization.name
+    return permit.applicant.get_full_name() or permit.applicant.username
+
+
 def _create_ticket(so, *, by, number, requested_at, legal_start, now, contractor: str = "") -> DiggersTicket:
     permit = so.permit
-    contractor = contractor or (permit.organization.name if permit.organization else permit.applicant.get_full_name()
-                                or permit.applicant.username)
+    contractor = contractor or _permittee_name(permit)
     requested_on = timezone.localtime(requested_at).date()
     return DiggersTicket.objects.create(
         street_opening=so, contractor=contractor, number=number.strip(), requested_at=requested_at,
@@ -328,6 +333,12 @@ def add_diggers_ticket(*, permit: Permit, by, number: str, requested_at: datetim
         ticket_number=number, requested_at=timezone.localtime(requested_at), legal_start=legal_start,
         start_date=permit.start_date, emergency=so.emergency, at_approval=False,
     ))
+    contractor = contractor.strip() or _permittee_name(permit)
+    if so.tickets.filter(Q(contractor__iexact=contractor) | Q(number=number.strip())).exists():
+        errors.append(ordinance.Violation(
+            "number", "ticket_duplicate", "Wis. Stat. § 182.0175",
+            f"This permit already has a ticket for {contractor} or with that number: one ticket per contractor "
+            "(Wis. Stat. § 182.0175)"))
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():

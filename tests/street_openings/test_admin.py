@@ -36,3 +36,11 @@ def test_admin_action_sends_the_notices(admin_client, street, clerk):
 def test_no_deletes_of_public_records(admin_client, application):
     response = admin_client.get(f"/admin/permits/streetopening/{application.street_opening.pk}/delete/")
     assert response.status_code == 403
+
+
+def test_admin_adds_a_board_decision_through_the_service(admin_client, street):
+    response = admin_client.post("/admin/permits/streetimprovement/add/", {
+        "street": street.pk, "description": "Repave", "decided_on": "2026-05-04", "work_begins_on": "2026-06-15"})
+    assert response.status_code == 302
+    improvement = StreetImprovement.objects.get()
+    assert improvement.recorded_by.is_superuser and improvement.recorded_at

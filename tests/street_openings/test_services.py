@@ -436,3 +436,12 @@ def test_village_work_needs_no_permit_message_is_on_the_apply_page(client, contr
 
 
 _ = timedelta
+
+
+def test_182_0175_one_ticket_per_contractor(application, contractor):
+    with pytest.raises(so.RulesBroken) as error:
+        so.add_diggers_ticket(permit=application, by=contractor, number="20260000001",
+                              requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO))
+    assert codes(error) == {"ticket_duplicate"}
+    assert so.add_diggers_ticket(permit=application, by=contractor, number="20260000002", contractor="Sub Boring",
+                                 requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO))
