@@ -35,6 +35,16 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # Rate limits (DRF's anonymous throttle, allauth's login limit) count in the cache, which outlives a test.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def permit_in(status, **fields):
     """A permit walked by the system (by=None) from draft to `status`."""
     permit = PermitFactory(**fields)
