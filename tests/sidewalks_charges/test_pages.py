@@ -308,3 +308,27 @@ def test_draft_download_leaves_out_a_charge_paid_since_the_build(client, clerk, 
     assert kept.number in body and paid.number not in body
     assert "draft" in response["Content-Disposition"]
     assert client.get(reverse("sidewalks:tax_roll_file", args=[2026, "xls"])).status_code == 404
+
+
+def test_rubbish_and_snowfall_lists_queries_do_not_grow(client, inspector, dpw_director, django_assert_max_num_queries):
+    snowfall = snow.record_snowfall(stopped_at=timezone.now() - timedelta(hours=5), by=dpw_director)
+
+    def add_rows(n):
+        for _ in range(n):
+            parcel = ParcelFactory()
+            snow.serve_rubbish_notice(parcel=parcel, description="Dirt", served_to="Occupant", served_method="Mail",
+                                      by=inspector)
+            snow.report_snow_case(address=parcel.site_address)
+
+    add_rows(2)
+    client.force_login(inspector)
+    urls = [reverse("sidewalks:rubbish_cases"), snowfall.get_absolute_url()]
+    counts = []
+    for url in urls:
+        with django_assert_max_num_queries(15) as few:
+            assert client.get(url).status_code == 200
+        counts.append(len(few.captured_queries))
+    add_rows(8)
+    for url, count in zip(urls, counts, strict=True):
+        with django_assert_max_num_queries(count):
+            assert client.get(url).status_code == 200
