@@ -10,7 +10,7 @@ import pytest
 from allauth.account.models import EmailAddress
 
 from permits.models import AnnualBond, Permit, Status
-from tests.factories import StreetFactory
+from tests.factories import FeeItemFactory, StreetFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def sign_in(page, live_server, username):
     """Through the real login page (the label is allauth's, "Login" or "Username or email")."""
     page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile("^(Login|Username or email)")).fill(username)
+    page.get_by_label(re.compile(r"^\s*(Login|Username or email)")).fill(username)
     page.get_by_label("Password").fill("correct-horse-battery")
     page.get_by_role("button", name="Sign In").click()
     page.wait_for_load_state()
@@ -26,6 +26,13 @@ def sign_in(page, live_server, username):
 
 def log_out(page):
     page.get_by_role("button", name="Log out").click()
+
+
+@pytest.fixture(autouse=True)
+def fee_schedule(db):
+    """Transactional tests flush the fee rows the data migration seeded: put the two this journey needs back."""
+    for code, amount in (("street_opening", "50.00"), ("street_opening_renewal", "25.00")):
+        FeeItemFactory(code=code, name=code.replace("_", " "), amount=Decimal(amount))
 
 
 def test_street_opening_from_application_to_issued_permit(page, live_server, axe_check, contractor,
@@ -135,3 +142,47 @@ def test_street_opening_from_application_to_issued_permit(page, live_server, axe
     response = page.context.request.get(live_server.url + href)
     assert response.status == 200 and response.headers["content-type"] == "application/pdf"
     assert response.body().startswith(b"%PDF")
+
+
+def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(page, live_server, axe_check,
+                                                                             contractor, contractor_org, clerk):
+    from datetime import date
+
+    from permits import street_openings as so
+    from tests.street_openings.conftest import valid_data
+
+    EmailAddress.objects.create(user=contractor, email=contractor.email, verified=True, primary=True)
+    street = StreetFactory(name="Henni Street")
+    AnnualBond.objects.create(organization=contractor_org, year=2027, surety="Badger Surety", amount=Decimal(25000),
+                              recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")))
+    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(
+        street, start_date=date(2027, 4, 12), end_date=date(2027, 4, 14), insurance_expires=date(2028, 1, 1),
+        diggers_hotline_requested_at=datetime(2027, 4, 5, 9, 0, tzinfo=ZoneInfo("America/Chicago"))))
+
+    sign_in(page, live_server, "contractor")
+    page.goto(f"{live_server.url}/street-openings/apply/")
+    page.get_by_role("button", name="Sign and submit the application").click()  # everything missing
+    assert page.get_by_role("heading", name="The application cannot be submitted yet").is_visible()
+    axe_check(page, "apply form with errors")
+
+    page.get_by_role("link", name="notify the Village office at once").click()
+    axe_check(page, "emergency report form")
+    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Henni Street")
+    page.get_by_label("Location on the street").fill("Henni at Mill")
+    page.get_by_label("Date the emergency work began").fill("2026-11-30")
+    page.get_by_role("button", name="Notify the Village office").click()
+    assert page.get_by_text("The Village office has been told.").is_visible()
+    axe_check(page, "apply form after an emergency report")
+
+    page.goto(f"{live_server.url}{permit.get_absolute_url()}")
+    page.get_by_role("link", name="Add a Diggers Hotline ticket").click()
+    axe_check(page, "add ticket form")
+    page.get_by_label("Diggers Hotline ticket number").fill("20277654321")
+    page.get_by_label("Contractor (excavator) on the ticket").fill("Sub Boring Co")
+    page.get_by_label("Time the locate was requested").fill("2027-04-05T10:00")
+    page.get_by_role("button", name="Add the ticket").click()
+    assert page.get_by_role("cell", name="Sub Boring Co").is_visible()
+    axe_check(page, "permit page with two tickets")
+
+    page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/renewal/")
+    axe_check(page, "renewal request form")
