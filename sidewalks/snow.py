@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from permits.fees import fee_in_force
+from permits.fees import FeeNotConfigured, fee_in_force
 from permits.models import Parcel
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import next_number, send_notice
@@ -151,10 +151,13 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
         errors["at"] = rule_errors
     if case.status != SnowCase.Status.OPEN:
         errors["status"] = [f"Case {case.number} is {case.get_status_display().lower()}."]
+    day = timezone.localdate(at)
+    try:
+        fee = fee_in_force("snow_removal", day)
+    except FeeNotConfigured as exc:
+        errors.setdefault("at", []).append(f"{exc} (§ 303-8B: the cost is as prescribed in Chapter 167, Fees)")
     if errors:
         raise ValidationError(errors)
-    day = timezone.localdate(at)
-    fee = fee_in_force("snow_removal", day)
     with transaction.atomic():
         if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
             status=SnowCase.Status.VILLAGE_CLEARED, cleared_at=at, cleared_by=by, crew_notes=notes,

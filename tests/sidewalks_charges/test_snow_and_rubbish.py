@@ -171,3 +171,14 @@ def test_demo_loader_is_idempotent(db):
     assert (SpecialCharge.objects.count(), SnowCase.objects.count(), RubbishCase.objects.count()) == counts
     assert counts[0] >= 4
     assert set(SpecialCharge.objects.values_list("status", flat=True)) >= {"billed", "paid", "delinquent"}
+
+
+def test_303_8b_clearing_without_a_fee_in_force_is_refused_with_a_message(case, dpw_director):
+    from permits.models import FeeItem
+
+    FeeItem.objects.filter(code="snow_removal").delete()
+    with pytest.raises(ValidationError) as exc:
+        snow.log_village_clearing(case=case, by=dpw_director, at=STOPPED + timedelta(hours=30))
+    assert "snow_removal" in exc.value.message_dict["at"][0]
+    case.refresh_from_db()
+    assert case.status == SnowCase.Status.OPEN
