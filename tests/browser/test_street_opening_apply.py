@@ -24,6 +24,28 @@ def sign_in(page, live_server, username):
     page.wait_for_load_state()
 
 
+def fill_application(page, ticket: str = "20271234567"):
+    """The street opening form, filled as a contractor would (tickets and dates in April 2027)."""
+    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Henni Street")
+    page.get_by_label("Location on the street").fill("In front of 118 Henni Street")
+    page.get_by_label("Nature of the work").fill("New sewer lateral")
+    page.get_by_label("Method of the work").fill("Open cut with saw-cut edges")
+    page.get_by_label("Planned start date").fill("2027-04-12")
+    page.get_by_label("Planned end date").fill("2027-04-14")
+    page.get_by_label("Surface to be opened").select_option("bituminous")
+    page.get_by_label("Existing pavement thickness (inches)").fill("3")
+    page.get_by_label("Diggers Hotline ticket number").fill(ticket)
+    page.get_by_label("Time the locate was requested").fill("2027-04-05T09:00")
+    page.get_by_label("Liability insurance per person ($)").fill("500000")
+    page.get_by_label("Liability insurance per accident ($)").fill("500000")
+    page.get_by_label("Property damage coverage ($)").fill("500000")
+    page.get_by_label("Insurance expires on").fill("2028-01-31")
+    page.get_by_label("Our annual bond on file with the Clerk-Treasurer (§ 303-4H(5))").check()
+    for checkbox in page.locator("input[name=statement_undertakings]").all():
+        checkbox.check()
+    page.get_by_label("Sign by typing your full name").fill("Carl Brandt")
+
+
 def log_out(page):
     page.get_by_role("button", name="Log out").click()
 
@@ -54,24 +76,7 @@ def test_street_opening_from_application_to_issued_permit(page, live_server, axe
     assert page.get_by_role("heading", name="Apply for a street opening or excavation permit").is_visible()
     axe_check(page, "street opening form")
 
-    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Henni Street")
-    page.get_by_label("Location on the street").fill("In front of 118 Henni Street")
-    page.get_by_label("Nature of the work").fill("New sewer lateral")
-    page.get_by_label("Method of the work").fill("Open cut with saw-cut edges")
-    page.get_by_label("Planned start date").fill("2027-04-12")
-    page.get_by_label("Planned end date").fill("2027-04-14")
-    page.get_by_label("Surface to be opened").select_option("bituminous")
-    page.get_by_label("Existing pavement thickness (inches)").fill("3")
-    page.get_by_label("Diggers Hotline ticket number").fill("20271234567")
-    page.get_by_label("Time the locate was requested").fill("2027-04-05T09:00")
-    page.get_by_label("Liability insurance per person ($)").fill("500000")
-    page.get_by_label("Liability insurance per accident ($)").fill("500000")
-    page.get_by_label("Property damage coverage ($)").fill("500000")
-    page.get_by_label("Insurance expires on").fill("2028-01-31")
-    page.get_by_label("Our annual bond on file with the Clerk-Treasurer (§ 303-4H(5))").check()
-    for checkbox in page.locator("input[name=statement_undertakings]").all():
-        checkbox.check()
-    page.get_by_label("Sign by typing your full name").fill("Carl Brandt")
+    fill_application(page)
     page.get_by_role("button", name="Sign and submit the application").click()
 
     permit = Permit.objects.get()
@@ -164,6 +169,18 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(pa
     page.get_by_role("button", name="Sign and submit the application").click()  # everything missing
     assert page.get_by_role("heading", name="The application cannot be submitted yet").is_visible()
     axe_check(page, "apply form with errors")
+    fill_application(page, ticket="")  # no Diggers Hotline ticket yet: a warning, shown before submission
+    page.get_by_label("Time the locate was requested").fill("")
+    page.get_by_role("button", name="Sign and submit the application").click()
+    assert page.get_by_role("heading", name="Before you submit: warnings").is_visible()
+    axe_check(page, "apply form with warnings")
+    page.get_by_label("I have read the warnings above and still want to submit").check()
+    page.get_by_role("button", name="Sign and submit the application").click()
+    assert page.get_by_text("No ticket yet").is_visible()
+    axe_check(page, "permit page without a ticket")
+
+    page.get_by_role("link", name="Apply", exact=True).click()
+    page.get_by_role("link", name="Start a street opening or excavation permit application").click()
 
     page.get_by_role("link", name="notify the Village office at once").click()
     axe_check(page, "emergency report form")
