@@ -14,7 +14,7 @@ from .street_openings import check_application
 
 DATE = forms.DateInput(attrs={"type": "date"})
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
-MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal("0")}
+MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
 
 
 def add_violations(form: forms.Form, violations) -> None:
@@ -45,7 +45,7 @@ class StreetOpeningForm(forms.Form):
     end_date = forms.DateField(widget=DATE, required=False, label="Planned end date")
     surface = forms.ChoiceField(choices=Surface.choices, label="Surface to be opened")
     existing_pavement_inches = forms.DecimalField(
-        max_digits=5, decimal_places=2, required=False, min_value=Decimal("0"),
+        max_digits=5, decimal_places=2, required=False, min_value=Decimal(0),
         label="Existing pavement thickness (inches)", help_text="Needed for pavement and sidewalk (§ 303-5G).",
     )
     utility_interruption = forms.BooleanField(

@@ -18,14 +18,14 @@ from .business_days import add_business_days, next_business_day
 
 VALIDITY = timedelta(days=30)  # § 303-4D: valid for 30 days from the date of approval
 RENEWAL_PERIOD = timedelta(days=30)  # § 303-4E: a thirty-day renewal
-MIN_INSURANCE = Decimal("500000")  # § 303-4G: per person, per accident and property damage, each
+MIN_INSURANCE = Decimal(500000)  # § 303-4G: per person, per accident and property damage, each
 REVOCATION_YEARS = 1  # § 303-4H(2): one-year revocation of the right to obtain a permit
 BOARD_DECISION_LEAD = timedelta(days=30)  # § 303-5I: decided not less than 30 days before the work
 EXCAVATION_DEADLINE_AFTER_NOTICE = timedelta(days=30)  # § 303-5I: excavation completed within 30 days
 MORATORIUM_YEARS = 5  # § 303-5I: no permit for five years after the repaving
 DIGGERS_WORKING_DAYS = 3  # Wis. Stat. § 182.0175: locate requested at least 3 working days before excavating
 DIGGERS_STALE_DAYS = 10  # Diggers Hotline policy: a ticket is stale 10 calendar days after its legal start
-UNDERGROUND_MIN_DEPTH_FEET = Decimal("3")  # § 303-1C(1): top of grade to top of construction
+UNDERGROUND_MIN_DEPTH_FEET = Decimal(3)  # § 303-1C(1): top of grade to top of construction
 
 SURFACES = ("bituminous", "concrete", "gravel", "sidewalk", "terrace")
 PAVED_SURFACES = ("bituminous", "concrete", "sidewalk")
@@ -127,11 +127,10 @@ def pavement_violations(*, surface: str, existing_pavement_inches: Decimal | Non
     """§ 303-5G(2)/(3): the replacement depth depends on the existing pavement, so a paved surface gives its depth."""
     if surface not in SURFACES:
         return [_error("surface", "invalid", "§ 303-4B", f"Choose the surface to be opened: {', '.join(SURFACES)}")]
-    if surface in PAVED_SURFACES:
-        if existing_pavement_inches is None or existing_pavement_inches <= 0:
-            citation = "§ 303-5G(3)" if surface == "concrete" else "§ 303-5G(2)"
-            return [_error("existing_pavement_inches", "required", citation,
-                           "Give the existing pavement thickness in inches: the replacement must be at least as deep")]
+    if surface in PAVED_SURFACES and (existing_pavement_inches is None or existing_pavement_inches <= 0):
+        citation = "§ 303-5G(3)" if surface == "concrete" else "§ 303-5G(2)"
+        return [_error("existing_pavement_inches", "required", citation,
+                       "Give the existing pavement thickness in inches: the replacement must be at least as deep")]
     return []
 
 

@@ -15,7 +15,6 @@ from . import ordinance, services
 from . import street_openings as so
 from .models import AnnualBond, Organization, Permit, PermitKind, Street
 
-
 CERTIFICATE = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"  # a stand-in certificate of insurance
 
 
@@ -28,9 +27,9 @@ def _data(street: str, location: str, work: str, start: date, days: int, signer:
     return {
         "street": Street.objects.get(name=street), "location_description": location, "work_description": work,
         "method": "Open cut with saw-cut edges; mechanical compaction in 12-inch lifts", "start_date": start,
-        "end_date": start + timedelta(days=days), "surface": "bituminous", "existing_pavement_inches": Decimal("3"),
-        "insurance_per_person": Decimal("1000000"), "insurance_per_accident": Decimal("1000000"),
-        "insurance_property_damage": Decimal("500000"), "insurance_expires": start + timedelta(days=400),
+        "end_date": start + timedelta(days=days), "surface": "bituminous", "existing_pavement_inches": Decimal(3),
+        "insurance_per_person": Decimal(1000000), "insurance_per_accident": Decimal(1000000),
+        "insurance_property_damage": Decimal(500000), "insurance_expires": start + timedelta(days=400),
         "annual_bond": True, "statement_signed_by": signer, "statement_undertakings": list(ordinance.UNDERTAKINGS),
         **extra,
     }
@@ -48,7 +47,7 @@ def load() -> dict:
     april = _next_april(today)
     for org, year in ((contractor, april.year), (utility, today.year), (utility, today.year + 1)):
         AnnualBond.objects.get_or_create(organization=org, year=year, defaults={
-            "surety": "Badger State Surety Co.", "amount": Decimal("25000"), "recorded_by": users["clerk"],
+            "surety": "Badger State Surety Co.", "amount": Decimal(25000), "recorded_by": users["clerk"],
             "recorded_at": timezone.now()})
     requested = timezone.make_aware(datetime.combine(today, time(8, 0)))
     plans = [

@@ -1,6 +1,6 @@
 """Shared arrangements for street opening tests: a frozen spring Monday and a valid application."""
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -9,7 +9,7 @@ import time_machine
 
 from permits import ordinance
 from permits import street_openings as so
-from permits.models import AnnualBond, Document, Organization
+from permits.models import AnnualBond, Organization
 from tests.factories import StreetFactory
 
 CHICAGO = ZoneInfo("America/Chicago")
@@ -32,9 +32,9 @@ def valid_data(street, **overrides) -> dict:
         "street": street, "location_description": "In front of 118 Henni Street",
         "work_description": "New sewer lateral", "method": "Open cut, saw-cut edges",
         "start_date": date(2026, 5, 11), "end_date": date(2026, 5, 13), "surface": "bituminous",
-        "existing_pavement_inches": Decimal("3"), "emergency": False, "utility_interruption": True,
-        "insurance_per_person": Decimal("500000"), "insurance_per_accident": Decimal("500000"),
-        "insurance_property_damage": Decimal("500000"), "insurance_expires": date(2027, 5, 1),
+        "existing_pavement_inches": Decimal(3), "emergency": False, "utility_interruption": True,
+        "insurance_per_person": Decimal(500000), "insurance_per_accident": Decimal(500000),
+        "insurance_property_damage": Decimal(500000), "insurance_expires": date(2027, 5, 1),
         "annual_bond": True, "statement_signed_by": "Carl Brandt",
         "statement_undertakings": list(ordinance.UNDERTAKINGS),
         "diggers_hotline_ticket": "20261234567",
@@ -103,4 +103,3 @@ def other_org_permit(street, user_factory_name="rival"):
                                        data=valid_data(street, location_description="Rival's trench"))
 
 
-__all__ = ["CHICAGO", "TODAY", "Document", "valid_data", "other_org_permit", "timedelta"]

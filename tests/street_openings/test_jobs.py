@@ -6,7 +6,14 @@ import pytest
 import time_machine
 
 from permits import street_openings as so
-from permits.models import ApplicantRevocation, EmergencyReport, JobRun, Notice, Permit, Status
+from permits.models import (
+    ApplicantRevocation,
+    EmergencyReport,
+    JobRun,
+    Notice,
+    Permit,
+    Status,
+)
 from permits.tasks_street_opening import (
     expire_lapsed_street_openings,
     flag_unfiled_emergencies,

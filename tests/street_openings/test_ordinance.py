@@ -1,11 +1,11 @@
 """Each rule of permits.ordinance at its boundaries: the day before, of and after; the amount below and at."""
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from permits import ordinance as o
 
-OK = Decimal("500000")
+OK = Decimal(500000)
 
 
 def codes(violations):
@@ -78,7 +78,7 @@ def test_303_4e_renewal_adds_30_days():
 # § 303-4G ------------------------------------------------------------------------------------------------------
 
 def test_303_4g_rejects_499_999_per_person():
-    violations = insurance(per_person=Decimal("499999"))
+    violations = insurance(per_person=Decimal(499999))
     assert [(v.field, v.citation) for v in violations] == [("insurance_per_person", "§ 303-4G")]
 
 
@@ -104,7 +104,7 @@ def test_303_4g_missing_amounts_and_expiry_are_each_reported():
 
 # § 303-4H --------------------------------------------------------------------------------------------------------
 
-SIGNED = datetime(2026, 5, 1, 15, 0, tzinfo=timezone.utc)
+SIGNED = datetime(2026, 5, 1, 15, 0, tzinfo=UTC)
 
 
 def test_303_4h1_statement_needs_full_name_every_undertaking_and_time():
@@ -262,14 +262,14 @@ def test_303_5c2_nearby_patches_must_be_listed():
 
 def test_303_5g_paved_surface_needs_existing_thickness():
     assert codes(o.pavement_violations(surface="concrete", existing_pavement_inches=None)) == ["required"]
-    assert o.pavement_violations(surface="concrete", existing_pavement_inches=Decimal("7")) == []
+    assert o.pavement_violations(surface="concrete", existing_pavement_inches=Decimal(7)) == []
     assert o.pavement_violations(surface="terrace", existing_pavement_inches=None) == []
     assert codes(o.pavement_violations(surface="marble", existing_pavement_inches=None)) == ["invalid"]
 
 
 # Wis. Stat. § 182.0175 and § 303-5E(3) ----------------------------------------------------------------------------
 
-REQUESTED = datetime(2026, 6, 1, 9, 0, tzinfo=timezone.utc)  # Monday
+REQUESTED = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)  # Monday
 
 
 def ticket(start, **kw):
@@ -325,13 +325,13 @@ def test_303_1c1_rejects_2_99_feet_below_grade():
 
 
 def test_303_1c1_accepts_exactly_3_feet():
-    assert underground(Decimal("3")) == []
+    assert underground(Decimal(3)) == []
 
 
 def test_303_1c3_plans_filed_and_approved_before_construction():
-    assert codes(underground(Decimal("4"), plans_filed=False)) == ["plans_missing"]
-    assert codes(underground(Decimal("4"), plans_approved=False)) == ["plans_not_approved"]
-    [w] = underground(Decimal("4"), plans_filed=False, at_approval=False)
+    assert codes(underground(Decimal(4), plans_filed=False)) == ["plans_missing"]
+    assert codes(underground(Decimal(4), plans_approved=False)) == ["plans_not_approved"]
+    [w] = underground(Decimal(4), plans_filed=False, at_approval=False)
     assert w.warning
 
 

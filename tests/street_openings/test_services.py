@@ -1,5 +1,6 @@
 """The verbs of permits.street_openings, and who may and may not act."""
 
+import io
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -50,7 +51,7 @@ def test_contractor_applies_and_the_permit_is_submitted_with_the_scheduled_fee(a
 
 
 def test_every_broken_rule_is_reported_at_once_and_nothing_is_stored(spring, street, contractor):
-    data = valid_data(street, insurance_per_person=Decimal("499999"), statement_signed_by="",
+    data = valid_data(street, insurance_per_person=Decimal(499999), statement_signed_by="",
                       start_date=date(2026, 11, 16), end_date=date(2026, 11, 20), method="")
     with pytest.raises(so.RulesBroken) as error:
         so.apply_for_street_opening(applicant=contractor, data=data)
@@ -418,7 +419,7 @@ def test_303_4h2_revocations_are_lifted_on_the_anniversary(application, dpw_dire
 def test_demo_loader_is_idempotent(db):
     from django.core.management import call_command
 
-    call_command("load_demo", stdout=open("/dev/null", "w"))
+    call_command("load_demo", stdout=io.StringIO())
     count = Permit.objects.filter(kind="street_opening").count()
     assert count == 4
     from permits.street_opening_demo import load
