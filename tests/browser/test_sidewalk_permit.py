@@ -44,13 +44,16 @@ def _fee():
         )
 
 
-def _log_in(page, live_server, username, password="correct-horse-battery"):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile("^(Login|Username or email)")).fill(username)
+def _log_in(page, live_server, axe_check, username, next_path, password="correct-horse-battery"):
+    """Log in through the real login page, straight to `next_path`; both pages are checked by axe-core."""
+    page.goto(f"{live_server.url}/accounts/login/?next={next_path}")
+    axe_check(page, f"login page ({username})")
+    page.get_by_label(re.compile("Login|Username or email")).fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign In").click()
     page.wait_for_load_state()
-    assert "/accounts/login/" not in page.url
+    assert page.url.endswith(next_path)
+    axe_check(page, f"{next_path} after login ({username})")
 
 
 def _fits_the_phone(page) -> bool:
@@ -71,8 +74,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     pour = timezone.localdate() + timedelta(days=5)
 
     # The contractor applies; a bituminous walk is refused with its section, then the concrete one goes through.
-    _log_in(page, live_server, "contractor")
-    page.goto(f"{live_server.url}/apply/")
+    _log_in(page, live_server, axe_check, "contractor", "/apply/")
     page.get_by_role("link", name=re.compile("Start a sidewalk permit application")).click()
     assert page.get_by_role("heading", name="Apply for a sidewalk permit").is_visible()
     axe_check(page, "sidewalk application form")
@@ -102,11 +104,10 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
 
     # The clerk records the fee and issues the permit.
     clerk_page = browser.new_page()
-    _log_in(clerk_page, live_server, "clerk")
-    clerk_page.goto(f"{live_server.url}/sidewalks/permits/{permit.number}/")
-    axe_check(clerk_page, "sidewalk permit page (clerk)")
+    _log_in(clerk_page, live_server, axe_check, "clerk", f"/sidewalks/permits/{permit.number}/")
     clerk_page.get_by_role("button", name="Record payment").click()
     assert clerk_page.get_by_text("Payment recorded").is_visible()
+    axe_check(clerk_page, "fee recorded (clerk)")
     clerk_page.get_by_role("button", name="Issue the permit").click()
     assert clerk_page.get_by_text(f"{permit.number} is issued.").is_visible()
     axe_check(clerk_page, "sidewalk permit issued (clerk)")
@@ -116,8 +117,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
 
     # The inspector, on a phone, passes subgrade, forms, pour and curing, then completes the permit.
     phone = browser.new_page(viewport=PHONE)
-    _log_in(phone, live_server, "inspector")
-    phone.goto(f"{live_server.url}/sidewalks/permits/{permit.number}/")
+    _log_in(phone, live_server, axe_check, "inspector", f"/sidewalks/permits/{permit.number}/")
     phone.get_by_role("link", name="Record an inspection").click()
     assert phone.get_by_role("heading", name=f"Inspect {permit.number}").is_visible()
     assert _fits_the_phone(phone)
@@ -138,13 +138,16 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     phone.get_by_label("Subgrade material").select_option("gravel")
     phone.get_by_role("button", name="Record the subgrade inspection").click()
     assert phone.get_by_text("passed.").is_visible()
+    axe_check(phone, "passed subgrade inspection")
 
     phone.get_by_role("link", name=re.compile(r"^Forms \(")).click()
+    axe_check(phone, "forms inspection form")
     phone.get_by_label("Form material").select_option("wood")
     phone.get_by_label("Wood plank thickness (inches)").fill("1.5")
     phone.get_by_label("Depth of the forms (inches)").fill("4")
     phone.get_by_role("button", name="Record the forms inspection").click()
     assert phone.get_by_text("Forms: passed.").is_visible()
+    axe_check(phone, "passed forms inspection")
 
     phone.get_by_role("link", name=re.compile("^Pour")).click()
     phone.get_by_label("Concrete strength at 28 days, per ticket (psi)").fill("4000")
@@ -159,14 +162,17 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     assert _fits_the_phone(phone)
     phone.get_by_role("button", name="Record the pour inspection").click()
     assert phone.get_by_text("passed.").is_visible()
+    axe_check(phone, "passed pour inspection")
 
     phone.get_by_role("link", name=re.compile("^Curing")).click()
+    axe_check(phone, "curing inspection form")
     phone.get_by_label("Curing method").select_option("wet_fabric")
     phone.get_by_role("button", name="Record the curing inspection").click()
     assert phone.get_by_text("Curing: passed.").is_visible()
     axe_check(phone, "all stages passed")
     phone.get_by_role("button", name="Mark the work completed").click()
     assert phone.get_by_text(f"{permit.number} is completed.").is_visible()
+    axe_check(phone, "work completed on a phone")
     permit.refresh_from_db()
     assert permit.status == Status.COMPLETED
     phone.goto(f"{live_server.url}/sidewalks/permits/{permit.number}/")
@@ -182,9 +188,7 @@ def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, ax
     home = ParcelFactory(tax_key="266-1116-0101", site_address="101 Juneau Street", street=street)
 
     page.set_viewport_size(PHONE)
-    _log_in(page, live_server, "inspector")
-    page.goto(f"{live_server.url}/sidewalks/surveys/")
-    axe_check(page, "surveys on a phone")
+    _log_in(page, live_server, axe_check, "inspector", "/sidewalks/surveys/")
     page.get_by_label("Street").select_option(label="Juneau Street")
     page.get_by_role("button", name="Start the survey").click()
     assert page.get_by_role("heading", name=re.compile("Survey of Juneau Street")).is_visible()
@@ -196,6 +200,7 @@ def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, ax
         page.get_by_label("Horizontal gap (inches)").fill("0")
         page.get_by_label("Surface deterioration (inches)").fill("0")
         page.get_by_role("button", name="Record the block").click()
+        axe_check(page, f"block {number} recorded on a phone")
     assert (
         page.get_by_text("block 1 recorded, defective").is_visible()
         or page.get_by_text("block 2 recorded, not defective").is_visible()
@@ -209,13 +214,13 @@ def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, ax
     assert order.work == "repair" and order.estimated_cost == Decimal("150.00")
 
     clerk = browser.new_page()
-    _log_in(clerk, live_server, "clerk")
-    clerk.goto(f"{live_server.url}/sidewalks/orders/")
+    _log_in(clerk, live_server, axe_check, "clerk", "/sidewalks/orders/")
     clerk.get_by_label(f"Adopt order {order.number}").check()
     clerk.get_by_label("Board resolution number").fill("2026-31")
     axe_check(clerk, "orders list (clerk)")
     clerk.get_by_role("button", name="Record adoption").click()
     assert clerk.get_by_text("1 order(s) adopted by resolution 2026-31").is_visible()
+    axe_check(clerk, "orders adopted (clerk)")
     clerk.get_by_role("link", name=order.number).click()
     axe_check(clerk, "adopted order")
     clerk.get_by_label("Served by").select_option("certified_mail")
