@@ -1,6 +1,7 @@
 """Sidewalk journeys in a real browser, with axe-core (WCAG 2.1 A/AA) on every page visited:
 a contractor applies for a sidewalk permit, the clerk records the fee and issues it, an inspector on a phone passes
-the four inspections and completes it; and a survey of a street becomes an adopted, served order."""
+the four inspections and completes it; and a survey of a street becomes an adopted, served order that the Village
+carries out and charges to the parcel."""
 
 import re
 from datetime import timedelta
@@ -180,7 +181,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     axe_check(phone, "completed permit on a phone")
 
 
-def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, axe_check):
+def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, browser, live_server, axe_check):
     _fee()
     _user("inspector", Role.DPW_INSPECTOR)
     _user("clerk", Role.CLERK)
@@ -217,6 +218,8 @@ def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, ax
     _log_in(clerk, live_server, axe_check, "clerk", "/sidewalks/orders/")
     clerk.get_by_label(f"Adopt order {order.number}").check()
     clerk.get_by_label("Board resolution number").fill("2026-31")
+    # The Board met a month ago and the owner was served 25 days ago: the 20 days after service have run out.
+    clerk.get_by_label("Adopted on").fill((timezone.localdate() - timedelta(days=30)).isoformat())
     axe_check(clerk, "orders list (clerk)")
     clerk.get_by_role("button", name="Record adoption").click()
     assert clerk.get_by_text("1 order(s) adopted by resolution 2026-31").is_visible()
@@ -225,9 +228,21 @@ def test_survey_becomes_adopted_and_served_orders(page, browser, live_server, ax
     axe_check(clerk, "adopted order")
     clerk.get_by_label("Served by").select_option("certified_mail")
     clerk.get_by_label("Proof of service").fill("Certified mail 7019 2280 0000 1234 5678")
+    clerk.get_by_label("Date of service").fill((timezone.localdate() - timedelta(days=25)).isoformat())
     clerk.get_by_role("button", name="Record service").click()
     assert clerk.get_by_text("Service recorded.").is_visible()
     assert clerk.get_by_text("Owner may do the work until").is_visible()
     axe_check(clerk, "served order")
     order.refresh_from_db()
     assert order.status == "served" and order.owner_deadline == order.served_on + timedelta(days=20)
+
+    # The owner did nothing: the Village does the work and the cost is charged to the parcel.
+    clerk.get_by_label("The Village's cost ($)").fill("162.50")
+    clerk.get_by_role("button", name="Record the Village's work").click()
+    assert clerk.get_by_text("The Village's work is recorded.").is_visible()
+    axe_check(clerk, "Village work recorded")
+    clerk.get_by_role("button", name="Charge the cost to the parcel").click()
+    order.refresh_from_db()
+    assert order.status == "charged" and order.charge.amount == Decimal("162.50")
+    assert clerk.get_by_text(f"Charge {order.charge.number} of $162.50 recorded").is_visible()
+    axe_check(clerk, "charged order")
