@@ -90,13 +90,19 @@ def test_expire_job_on_a_real_worker_is_idempotent(real_worker, street, contract
                                                    dpw_director):
     from permits.models import AnnualBond
 
-    from .conftest import valid_data
+    from .conftest import file_certificate, valid_data
 
+    from permits.models import FeeItem
+
+    # A transactional test may follow another that flushed the fee rows the data migration seeded.
+    FeeItem.objects.get_or_create(code="street_opening", effective_from=date(2020, 1, 1), defaults={
+        "name": "Street opening permit", "amount": 50, "citation": "§ 303-4F(2)", "basis": "test"})
     AnnualBond.objects.create(organization=contractor_org, year=2026, surety="S", amount=1, recorded_by=clerk,
                               recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
     with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
         permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org,
                                              data=valid_data(street))
+        file_certificate(permit, contractor)
         so.begin_review(permit=permit, by=clerk)
         so.approve_street_opening(permit=permit, by=dpw_director)
     first = expire_lapsed_street_openings.delay("2026-06-04").get(timeout=30)
