@@ -88,11 +88,9 @@ def test_jobs_are_on_the_beat_schedule(settings):
 @pytest.mark.django_db(transaction=True)
 def test_expire_job_on_a_real_worker_is_idempotent(real_worker, street, contractor, contractor_org, clerk,
                                                    dpw_director):
-    from permits.models import AnnualBond
+    from permits.models import AnnualBond, FeeItem
 
     from .conftest import file_certificate, valid_data
-
-    from permits.models import FeeItem
 
     # A transactional test may follow another that flushed the fee rows the data migration seeded.
     FeeItem.objects.get_or_create(code="street_opening", effective_from=date(2020, 1, 1), defaults={
