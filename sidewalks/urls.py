@@ -8,6 +8,7 @@ from . import views as sidewalk_views  # noqa: E402
 
 urlpatterns += [
     path("apply/", sidewalk_views.apply, name="apply"),
+    path("inspections/", sidewalk_views.to_inspect, name="to_inspect"),
     path("permits/<str:number>/", sidewalk_views.permit_detail, name="permit"),
     path("permits/<str:number>/payment/", sidewalk_views.record_fee_payment, name="payment"),
     path("permits/<str:number>/issue/", sidewalk_views.issue, name="issue"),

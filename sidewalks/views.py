@@ -23,7 +23,7 @@ from permits.services import record_payment
 from permits.workflow import is_applicant_side
 
 from . import forms, services
-from .models import SidewalkInspection, SidewalkOrder, SidewalkSurvey
+from .models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey
 
 PAGE_SIZE = 25
 
@@ -178,6 +178,20 @@ def inspect(request, number):
         "may_complete": permit.status == Status.ACTIVE,
     }
     return render(request, "sidewalks/inspect.html", context, status=400 if form is not None and form.errors else 200)
+
+
+@login_required
+def to_inspect(request):
+    """The inspector's phone list: issued sidewalk work and work under way, soonest pour first."""
+    if not has_role(request.user, *services.INSPECTING_ROLES):
+        raise PermissionDenied
+    qs = (
+        SidewalkPermit.objects.filter(permit__status__in=[Status.ISSUED, Status.ACTIVE])
+        .select_related("permit", "parcel", "permit__organization", "permit__applicant")
+        .order_by("pour_date", "permit__number")
+    )
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "sidewalks/to_inspect.html", {"page": page})
 
 
 @login_required

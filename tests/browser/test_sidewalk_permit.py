@@ -118,8 +118,9 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
 
     # The inspector, on a phone, passes subgrade, forms, pour and curing, then completes the permit.
     phone = browser.new_page(viewport=PHONE)
-    _log_in(phone, live_server, axe_check, "inspector", f"/sidewalks/permits/{permit.number}/")
-    phone.get_by_role("link", name="Record an inspection").click()
+    _log_in(phone, live_server, axe_check, "inspector", "/sidewalks/inspections/")
+    assert _fits_the_phone(phone)
+    phone.get_by_role("link", name=f"Inspect {permit.number}").click()
     assert phone.get_by_role("heading", name=f"Inspect {permit.number}").is_visible()
     assert _fits_the_phone(phone)
     axe_check(phone, "inspection stages on a phone")

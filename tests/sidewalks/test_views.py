@@ -14,7 +14,7 @@ from permits.models import Permit, Status
 from sidewalks import services
 from sidewalks.models import SidewalkOrder, SidewalkSurvey
 from tests.factories import ParcelFactory
-from tests.sidewalks.conftest import PASSING, TODAY
+from tests.sidewalks.conftest import GOOD, PASSING, TODAY
 
 pytestmark = pytest.mark.django_db
 
@@ -287,3 +287,34 @@ def test_owner_of_record_sees_their_order_and_may_apply_but_not_act(client, resi
     assert client.post(reverse("sidewalks:order_act", args=[order.number, "charge"])).status_code == 403
     client.force_login(outsider)
     assert client.get(order.get_absolute_url()).status_code == 404
+
+
+def test_inspectors_list_shows_issued_work_with_a_fixed_query_count(
+    client, inspector, clerk, contractor, contractor_org, elm, django_assert_max_num_queries
+):
+    from permits.services import record_payment
+
+    def issue_one(n):
+        parcel = ParcelFactory(street=elm, site_address=f"{700 + n} Elm Street")
+        permit = services.apply_for_sidewalk_permit(
+            applicant=contractor, organization=contractor_org, parcel=parcel, today=TODAY, **GOOD
+        )
+        record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
+        permit.refresh_from_db()
+        return services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
+
+    first = issue_one(0)
+    client.force_login(inspector)
+    with CaptureQueriesContext(connection) as once:
+        page = client.get(reverse("sidewalks:to_inspect")).content.decode()
+    baseline = len(once.captured_queries)
+    assert f"Inspect {first.number}" in page
+    for n in range(1, 8):
+        issue_one(n)
+    with django_assert_max_num_queries(baseline):
+        client.get(reverse("sidewalks:to_inspect"))
+
+
+def test_resident_cannot_open_the_inspectors_list(client, resident):
+    client.force_login(resident)
+    assert client.get(reverse("sidewalks:to_inspect")).status_code == 403
