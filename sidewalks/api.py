@@ -136,6 +136,17 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     )
     def create(self, request):
         today = timezone.localdate()
+        if not hasattr(request.data, "get"):
+            return error_response(
+                [
+                    {
+                        "field": None,
+                        "code": "invalid",
+                        "citation": "",
+                        "message": "Send the application as a JSON object.",
+                    }
+                ]
+            )
         values, errors = parse_application(request.data)
         parcel = None
         if "parcel" in values:

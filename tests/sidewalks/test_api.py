@@ -152,3 +152,14 @@ def test_parcel_search_is_paginated_with_a_fixed_query_count(resident, elm, djan
 
 def test_parcel_search_needs_a_signed_in_user():
     assert api().get("/api/v1/parcels/").status_code == 401
+
+
+def test_a_body_that_is_not_an_object_is_a_400_not_a_crash(resident):
+    response = api(resident).post(URL, [1, 2], format="json")
+    assert response.status_code == 400 and response.json()["errors"][0]["message"]
+
+
+def test_sidewalk_permits_cannot_be_changed_or_deleted_through_the_api(resident, home):
+    number = api(resident).post(URL, payload(), format="json").json()["number"]
+    assert api(resident).put(f"{URL}{number}/", payload(), format="json").status_code == 405
+    assert api(resident).delete(f"{URL}{number}/").status_code == 405
