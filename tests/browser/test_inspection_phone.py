@@ -13,21 +13,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 375, "height": 812}
 
 
-def _log_in(page, live_server, username, password="correct-horse-battery"):
-    # The shared `login` fixture looks for a "Username or email" label; allauth's page labels the field "Login" (with
-    # that text as its placeholder), so this test logs in through the same page by the labels it has.
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile("^(Login|Username or email)")).fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign In").click()
-    page.wait_for_load_state()
-
-
 def _fits_the_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, axe_check):
+def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, login, axe_check):
     from allauth.account.models import EmailAddress
 
     from permits.roles import Role
@@ -46,8 +36,8 @@ def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, axe_check
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/accounts/login/")
     axe_check(page, "login page")
-    _log_in(page, live_server, "inspector")
-    assert "/accounts/login/" not in page.url
+    login(page, "inspector")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
     axe_check(page, "start page after login")
 
     page.goto(f"{live_server.url}/field/")
@@ -92,7 +82,7 @@ def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, axe_check
     axe_check(page, "compaction form with errors")
 
 
-def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_server, axe_check):
+def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_server, login, axe_check):
     from allauth.account.models import EmailAddress
 
     from permits.models import Membership
@@ -106,7 +96,8 @@ def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_
     issue(permit)
 
     page.set_viewport_size(PHONE)
-    _log_in(page, live_server, "carl")
+    login(page, "carl")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.goto(f"{live_server.url}/permits/{permit.number}/field/")
     assert page.get_by_role("heading", name="Give a notice").is_visible()
     assert _fits_the_phone(page)
