@@ -9,4 +9,6 @@ class PermitsConfig(AppConfig):
     def ready(self):
         from .role_permissions import sync_role_permissions
 
-        post_migrate.connect(sync_role_permissions, sender=self)
+        # After every app's migrate (no sender): on a fresh database the permit types' apps get their permissions
+        # after this app does, and each staff role must get theirs too. The sync is idempotent and cheap.
+        post_migrate.connect(sync_role_permissions, dispatch_uid="theresa_sync_role_permissions")
