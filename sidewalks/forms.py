@@ -315,18 +315,7 @@ class VillageWorkForm(forms.Form):
     done_on = forms.DateField(label="Work done on", widget=DATE)
 
 
-class WaiverForm(forms.Form):
-    parcel = ParcelField(label="Parcel tax key number")
-    kind = forms.ChoiceField(choices=[])
-    resolution_number = forms.CharField(max_length=40)
-    adopted_on = forms.DateField(widget=DATE)
-    ayes = forms.IntegerField(min_value=0)
-    nays = forms.IntegerField(min_value=0, initial=0)
-    seats = forms.IntegerField(min_value=1, initial=7, help_text="Seats on the entire Board, vacant ones included.")
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
-
-    def __init__(self, *args, **kwargs):
-        from .models import BoardWaiver
-
-        super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = BoardWaiver.Kind.choices
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), label="Why the order is withdrawn", required=False
+    )

@@ -678,6 +678,18 @@ def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> Sid
     return order
 
 
+def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
+    """The Board drops an order (not adopted, rescinded, or the walk was fixed otherwise); the reason is kept."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("The Clerk-Treasurer records the Board's decisions on sidewalk orders.")
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the order is withdrawn: it stays on the public record."})
+    S = SidewalkOrder.Status
+    findings = f"{order.findings}\nWithdrawn: {reason.strip()}".strip()
+    _move(order, from_states={S.PROPOSED, S.ADOPTED, S.SERVED}, to=S.WITHDRAWN, findings=findings)
+    return order
+
+
 def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
     """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907), 100% the
     owner's unless the order was recorded as part of the Highland Avenue / Theresa Lane project. Charged once: the

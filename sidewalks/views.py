@@ -382,6 +382,11 @@ ORDER_ACTIONS = {
         lambda order, by, d: services.record_owner_work(order=order, by=by, **d),
         "Recorded: the owner did the work.",
     ),
+    "withdraw": (
+        forms.WithdrawForm,
+        lambda order, by, d: services.withdraw_order(order=order, by=by, **d),
+        "The order is withdrawn.",
+    ),
     "village": (
         forms.VillageWorkForm,
         lambda order, by, d: services.record_village_work(order=order, by=by, **d),
@@ -416,6 +421,8 @@ def _order_context(order, user, **bound):
             else None
         ),
         "may_charge": clerk and order.status == S.VILLAGE_DONE,
+        "withdraw_form": bound.get("withdraw")
+        or (forms.WithdrawForm() if clerk and order.status in (S.PROPOSED, S.ADOPTED, S.SERVED) else None),
     }
 
 

@@ -415,3 +415,15 @@ def test_survey_orders_record_their_findings(survey, inspector, home):
     assert SidewalkOrder.objects.get(parcel=home).findings.startswith(
         "§ 303-3E(1): 4 of 5 blocks defective; § 303-3E(2)"
     )
+
+
+def test_clerk_withdraws_an_order_with_its_reason(served, clerk, dpw_director):
+    with pytest.raises(ValidationError):
+        services.withdraw_order(order=served, reason=" ", by=clerk)
+    with pytest.raises(PermissionDenied):
+        services.withdraw_order(order=served, reason="Rescinded", by=dpw_director)
+    services.withdraw_order(order=served, reason="Board rescinded resolution 2026-20 on July 1", by=clerk)
+    served.refresh_from_db()
+    assert served.status == "withdrawn" and "rescinded" in served.findings
+    with pytest.raises(ValidationError):
+        services.record_village_work(order=served, cost=1, done_on=date(2026, 8, 1), by=clerk)

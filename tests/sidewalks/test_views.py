@@ -318,3 +318,13 @@ def test_inspectors_list_shows_issued_work_with_a_fixed_query_count(
 def test_resident_cannot_open_the_inspectors_list(client, resident):
     client.force_login(resident)
     assert client.get(reverse("sidewalks:to_inspect")).status_code == 403
+
+
+def test_clerk_withdraws_an_order_from_its_page(client, clerk, inspector, elm):
+    [order] = make_orders(inspector, elm, 1)
+    client.force_login(clerk)
+    url = reverse("sidewalks:order_act", args=[order.number, "withdraw"])
+    assert client.post(url, {"reason": ""}).status_code == 400
+    client.post(url, {"reason": "The Board did not adopt it"})
+    order.refresh_from_db()
+    assert order.status == "withdrawn"
