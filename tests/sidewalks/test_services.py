@@ -427,3 +427,12 @@ def test_clerk_withdraws_an_order_with_its_reason(served, clerk, dpw_director):
     assert served.status == "withdrawn" and "rescinded" in served.findings
     with pytest.raises(ValidationError):
         services.record_village_work(order=served, cost=1, done_on=date(2026, 8, 1), by=clerk)
+
+
+def test_303_3b_3_adoption_needs_the_boards_resolution_number(survey, inspector, clerk):
+    orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    with pytest.raises(ValidationError, match="§ 303-3B\\(3\\)"):
+        services.adopt_orders(orders=orders, resolution_number=" ", adopted_on=TODAY, by=clerk)
+    assert services.adopt_orders(orders=orders, resolution_number="2026-20", adopted_on=TODAY, by=clerk) == 2
+    with pytest.raises(ValidationError):  # adopted once: a second resolution cannot adopt it again
+        services.adopt_orders(orders=orders[:1], resolution_number="2026-21", adopted_on=TODAY, by=clerk)
