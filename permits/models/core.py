@@ -199,8 +199,25 @@ class StatusGuardedModel(models.Model):
             )
         if self._state.adding and self.status != Status.DRAFT:
             raise IllegalTransition("A permit starts as a draft; submit it through the workflow.")
+        if not self._state.adding and not kwargs.get("force_insert"):
+            # Never write the status column on save(): a copy loaded before someone else's transition would
+            # otherwise put the old status back (an approval silently undone by an unrelated edit).
+            update_fields = kwargs.get("update_fields")
+            if update_fields is None:
+                deferred = self.get_deferred_fields()  # as Django does: save only what was loaded
+                update_fields = [
+                    f.name for f in self._meta.concrete_fields if not f.primary_key and f.attname not in deferred
+                ]
+            kwargs["update_fields"] = [name for name in update_fields if name != "status"]
+            if not kwargs["update_fields"]:
+                return
         super().save(*args, **kwargs)
         self._loaded_status = self.status
+
+    def refresh_from_db(self, using=None, fields=None, from_queryset=None):
+        super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
+        if fields is None or "status" in fields:
+            self._loaded_status = self.__dict__.get("status")
 
 
 class Permit(StatusGuardedModel):

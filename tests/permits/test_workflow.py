@@ -214,3 +214,41 @@ def test_applicant_sees_the_timeline_on_the_permit_page(client, resident, clerk)
     assert "Work is in the frozen-ground season" in html
     assert "clerk" in html
     assert html.index("Submitted") < html.index("Under review") < html.index("Denied</strong>")
+
+
+def test_saving_a_stale_copy_does_not_undo_a_transition():
+    permit = permit_in(Status.SUBMITTED)
+    stale = Permit.objects.get(pk=permit.pk)
+    transition(permit, Status.UNDER_REVIEW, by=None)
+    stale.location_description = "Edited on a page opened before the review started"
+    stale.save()
+    fresh = Permit.objects.get(pk=permit.pk)
+    assert fresh.status == Status.UNDER_REVIEW
+    assert fresh.location_description == "Edited on a page opened before the review started"
+
+
+def test_a_refreshed_copy_can_be_saved_after_someone_else_moved_it():
+    permit = permit_in(Status.SUBMITTED)
+    other = Permit.objects.get(pk=permit.pk)
+    transition(other, Status.UNDER_REVIEW, by=None)
+    permit.refresh_from_db()
+    permit.work_description = "Refreshed"
+    permit.save()
+    assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW
+
+
+def test_save_with_update_fields_never_writes_the_status():
+    permit = permit_in(Status.SUBMITTED)
+    stale = Permit.objects.get(pk=permit.pk)
+    transition(permit, Status.UNDER_REVIEW, by=None)
+    stale.save(update_fields=["status", "location_description"])
+    assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW
+
+
+def test_saving_a_partly_loaded_permit_saves_what_was_loaded():
+    permit = permit_in(Status.SUBMITTED, work_description="Trench")
+    partial = Permit.objects.only("pk", "status", "location_description").get(pk=permit.pk)
+    partial.location_description = "Corner"
+    partial.save()
+    fresh = Permit.objects.get(pk=permit.pk)
+    assert (fresh.location_description, fresh.work_description, fresh.status) == ("Corner", "Trench", "submitted")
