@@ -1,4 +1,5 @@
-"""The back office for sidewalks: waivers checked by § 303-3D(8)(c), status read-only, no deletes."""
+"""The back office for sidewalks, as the Clerk-Treasurer's role has it (group permissions, not a superuser):
+waivers checked by § 303-3D(8)(c), status read-only, no deletes."""
 
 from decimal import Decimal
 
@@ -21,13 +22,6 @@ def admin_client_for(client):
     return login
 
 
-@pytest.fixture
-def superclerk(clerk):
-    clerk.is_superuser = True  # staff group permissions on the admin are assigned by the core; here: all of them
-    clerk.save()
-    return clerk
-
-
 def waiver_data(shop, ayes):
     return {
         "kind": "width_thickness",
@@ -41,23 +35,23 @@ def waiver_data(shop, ayes):
     }
 
 
-def test_303_3d_8_c_admin_refuses_a_five_of_seven_waiver(admin_client_for, superclerk, shop):
-    response = admin_client_for(superclerk).post(reverse("admin:sidewalks_boardwaiver_add"), waiver_data(shop, 5))
+def test_303_3d_8_c_admin_refuses_a_five_of_seven_waiver(admin_client_for, clerk, shop):
+    response = admin_client_for(clerk).post(reverse("admin:sidewalks_boardwaiver_add"), waiver_data(shop, 5))
     assert response.status_code == 200 and "6 of 7" in response.content.decode()
     assert not BoardWaiver.objects.exists()
 
 
-def test_303_3d_8_c_admin_records_a_six_of_seven_waiver_with_who_recorded_it(admin_client_for, superclerk, shop):
-    admin_client_for(superclerk).post(reverse("admin:sidewalks_boardwaiver_add"), waiver_data(shop, 6))
+def test_303_3d_8_c_admin_records_a_six_of_seven_waiver_with_who_recorded_it(admin_client_for, clerk, shop):
+    admin_client_for(clerk).post(reverse("admin:sidewalks_boardwaiver_add"), waiver_data(shop, 6))
     waiver = BoardWaiver.objects.get()
-    assert waiver.is_effective and waiver.recorded_by == superclerk
+    assert waiver.is_effective and waiver.recorded_by == clerk
 
 
-def test_order_admin_edits_only_the_highland_theresa_flag(admin_client_for, superclerk, inspector, elm, home):
+def test_order_admin_edits_only_the_highland_theresa_flag(admin_client_for, clerk, inspector, elm, home):
     survey = services.start_survey(street=elm, by=inspector, surveyed_on=TODAY)
     services.record_block(survey=survey, parcel=home, block_number=1, vertical_inches=Decimal("1"), by=inspector)
     [order] = services.propose_orders(survey=survey, by=inspector, today=TODAY)
-    client = admin_client_for(superclerk)
+    client = admin_client_for(clerk)
     url = reverse("admin:sidewalks_sidewalkorder_change", args=[order.pk])
     assert client.get(url).status_code == 200
     client.post(url, {"highland_theresa_project": "on", "status": "charged", "estimated_cost": "1"})
@@ -70,7 +64,7 @@ def test_order_admin_edits_only_the_highland_theresa_flag(admin_client_for, supe
     assert SidewalkOrder.objects.exists()
 
 
-def test_admin_lists_open(admin_client_for, superclerk, issued):
-    client = admin_client_for(superclerk)
+def test_admin_lists_open(admin_client_for, clerk, issued):
+    client = admin_client_for(clerk)
     for name in ("sidewalkpermit", "sidewalkinspection", "boardwaiver", "sidewalksurvey", "sidewalkorder"):
         assert client.get(reverse(f"admin:sidewalks_{name}_changelist")).status_code == 200
