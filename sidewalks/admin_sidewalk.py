@@ -9,6 +9,8 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from permits.roles import Role, has_role
+
 from . import services
 from .models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
 
@@ -89,6 +91,9 @@ class BoardWaiverAdmin(NoDeleteAdmin):
     @admin.display(boolean=True, description="Effective")
     def is_effective(self, obj):
         return obj.is_effective
+
+    def has_add_permission(self, request):
+        return has_role(request.user, Role.CLERK) and super().has_add_permission(request)
 
     def has_change_permission(self, request, obj=None):
         return obj is None and super().has_change_permission(request, obj)
@@ -180,7 +185,7 @@ class SidewalkOrderAdmin(NoDeleteAdmin):
         return False  # orders come from surveys (or the Board), through the services
 
     def get_readonly_fields(self, request, obj=None):
-        if obj is not None and obj.status == SidewalkOrder.Status.CHARGED:
+        if obj is not None and (obj.status == SidewalkOrder.Status.CHARGED or not has_role(request.user, Role.CLERK)):
             return self.readonly_fields + ["highland_theresa_project"]
         return self.readonly_fields
 

@@ -68,3 +68,8 @@ def test_admin_lists_open(admin_client_for, clerk, issued):
     client = admin_client_for(clerk)
     for name in ("sidewalkpermit", "sidewalkinspection", "boardwaiver", "sidewalksurvey", "sidewalkorder"):
         assert client.get(reverse(f"admin:sidewalks_{name}_changelist")).status_code == 200
+
+
+def test_only_the_clerk_records_board_waivers_in_the_admin(client, dpw_director, shop):
+    client.force_login(dpw_director)
+    assert client.get(reverse("admin:sidewalks_boardwaiver_add")).status_code == 403
