@@ -6,13 +6,18 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 
 PASSWORD = "a-long-Unusual-passphrase-7"
 CONFIRM_LINK = re.compile(r"/accounts/confirm-email/[^/\s]+/")
 
 
-def register(page, live_server, axe_check, *, first, last, applying_as, email, company=""):
+def register(
+    page, live_server, axe_check, *, first, last, applying_as, email, company=""
+):
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="Register").click()
     expect(page.get_by_role("heading", name="Sign Up")).to_be_visible()
@@ -26,7 +31,9 @@ def register(page, live_server, axe_check, *, first, last, applying_as, email, c
     page.get_by_label("Password", exact=False).first.fill(PASSWORD)
     page.get_by_label("Password (again)").fill(PASSWORD)
     page.get_by_role("button", name="Sign Up").click()
-    expect(page.get_by_role("heading", name="Verify Your Email Address")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Verify Your Email Address")
+    ).to_be_visible()
     axe_check(page, "verification sent")
 
 
@@ -40,14 +47,25 @@ def open_verification_link(page, live_server, axe_check, email):
     page.get_by_role("button", name="Confirm").click()
 
 
-def test_a_resident_registers_verifies_the_email_and_reaches_the_apply_chooser(page, live_server, axe_check):
-    register(page, live_server, axe_check, first="Rita", last="Anderson", applying_as="A resident or property owner",
-             email="rita@example.com")
+def test_a_resident_registers_verifies_the_email_and_reaches_the_apply_chooser(
+    page, live_server, axe_check
+):
+    register(
+        page,
+        live_server,
+        axe_check,
+        first="Rita",
+        last="Anderson",
+        applying_as="A resident or property owner",
+        email="rita@example.com",
+    )
     open_verification_link(page, live_server, axe_check, "rita@example.com")
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     expect(page.get_by_text("Signed in as Rita Anderson")).to_be_visible()
     axe_check(page, "my applications")
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Apply").click()
+    page.get_by_role("navigation", name="Main").get_by_role(
+        "link", name="Apply"
+    ).click()
     expect(page.get_by_role("heading", name="Apply for a permit")).to_be_visible()
     axe_check(page, "apply chooser")
 
@@ -60,8 +78,16 @@ def test_a_resident_registers_verifies_the_email_and_reaches_the_apply_chooser(p
 
 
 def test_a_contractor_registers_with_a_company(page, live_server, axe_check):
-    register(page, live_server, axe_check, first="Carl", last="Brandt", applying_as="A contractor",
-             email="carl@brandt.example", company="Brandt Excavating LLC")
+    register(
+        page,
+        live_server,
+        axe_check,
+        first="Carl",
+        last="Brandt",
+        applying_as="A contractor",
+        email="carl@brandt.example",
+        company="Brandt Excavating LLC",
+    )
     open_verification_link(page, live_server, axe_check, "carl@brandt.example")
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     page.get_by_role("link", name="Brandt Excavating LLC: staff").click()
@@ -85,7 +111,9 @@ def test_signup_errors_are_announced_next_to_their_fields(page, live_server, axe
     page.get_by_label("Password", exact=False).first.fill(PASSWORD)
     page.get_by_label("Password (again)").fill(PASSWORD)
     page.get_by_role("button", name="Sign Up").click()
-    expect(page.get_by_text("Contractors and utilities must give the company name.")).to_be_visible()
+    expect(
+        page.get_by_text("Contractors and utilities must give the company name.")
+    ).to_be_visible()
     axe_check(page, "signup with errors")
     assert not mail.outbox
 
@@ -96,18 +124,24 @@ def test_login_and_logout_pages(page, live_server, axe_check, login):
     user = UserFactory(username="walker", email="walker@example.com")
     from allauth.account.models import EmailAddress
 
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    EmailAddress.objects.create(
+        user=user, email=user.email, verified=True, primary=True
+    )
     page.goto(live_server.url + "/accounts/login/")
     axe_check(page, "login")
     page.get_by_label("Username or email").fill("walker")
     page.get_by_label("Password").fill("wrong-password")
     page.get_by_role("button", name="Sign In").click()
-    expect(page.get_by_text("The username and/or password you specified are not correct.")).to_be_visible()
+    expect(
+        page.get_by_text("The username and/or password you specified are not correct.")
+    ).to_be_visible()
     axe_check(page, "login with error")
     login(page, "walker@example.com")
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     page.get_by_role("button", name="Log out").click()
-    expect(page.get_by_role("heading", name="Permits for Village streets and sidewalks")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Permits for Village streets and sidewalks")
+    ).to_be_visible()
     page.goto(live_server.url + "/accounts/password/reset/")
     axe_check(page, "password reset")
 
@@ -118,7 +152,9 @@ def test_account_management_pages(page, live_server, axe_check, login):
     from tests.factories import UserFactory
 
     user = UserFactory(username="manager", email="manager@example.com")
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    EmailAddress.objects.create(
+        user=user, email=user.email, verified=True, primary=True
+    )
     login(page, "manager")
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     page.goto(live_server.url + "/accounts/email/")

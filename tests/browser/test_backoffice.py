@@ -4,7 +4,10 @@ payment. axe-core on every page, Django's own admin pages included."""
 import pytest
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 
 
 @pytest.fixture
@@ -14,7 +17,11 @@ def verified_emails():
 
     def verify(*users):
         for user in users:
-            EmailAddress.objects.get_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
+            EmailAddress.objects.get_or_create(
+                user=user,
+                email=user.email,
+                defaults={"verified": True, "primary": True},
+            )
 
     return verify
 
@@ -30,11 +37,14 @@ def permits(resident):
     return wanted
 
 
-def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment(page, live_server, axe_check,
-                                                                              login, clerk, permits, verified_emails):
+def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment(
+    page, live_server, axe_check, login, clerk, permits, verified_emails
+):
     verified_emails(clerk)
     login(page, "clerk")
-    expect(page.get_by_role("heading", name="Clerk-Treasurer and staff")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Clerk-Treasurer and staff")
+    ).to_be_visible()
     axe_check(page, "admin index")
 
     page.locator('#content-main a[href="/admin/permits/permit/"]').first.click()
@@ -72,11 +82,16 @@ def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment
 
     permit = Permit.objects.get(number="SO-2026-0042")
     assert permit.status == "under_review"
-    assert permit.events.get(to_status="under_review").reason == "Insurance certificate received"
+    assert (
+        permit.events.get(to_status="under_review").reason
+        == "Insurance certificate received"
+    )
     assert Payment.objects.get().reference == "1042"
 
 
-def test_clerk_imports_the_assessment_roll(page, live_server, axe_check, login, clerk, tmp_path, verified_emails):
+def test_clerk_imports_the_assessment_roll(
+    page, live_server, axe_check, login, clerk, tmp_path, verified_emails
+):
     from tests.factories import StreetFactory
 
     verified_emails(clerk)
@@ -98,19 +113,23 @@ def test_clerk_imports_the_assessment_roll(page, live_server, axe_check, login, 
     axe_check(page, "parcel import preview with errors")
 
 
-def test_office_and_permit_pages_for_staff(page, live_server, axe_check, login, dpw_director, permits,
-                                          verified_emails):
+def test_office_and_permit_pages_for_staff(
+    page, live_server, axe_check, login, dpw_director, permits, verified_emails
+):
     verified_emails(dpw_director)
     login(page, "dpw")
-    expect(page.get_by_role("heading", name="Village office: applications")).to_be_visible()
+    expect(
+        page.get_by_role("heading", name="Village office: applications")
+    ).to_be_visible()
     axe_check(page, "office")
     page.get_by_role("link", name="SO-2026-0042").click()
     expect(page.get_by_role("heading", name="Timeline")).to_be_visible()
     axe_check(page, "permit page")
 
 
-def test_applicant_permit_page_with_documents_and_receipts(page, live_server, axe_check, login, resident, clerk,
-                                                           permits, verified_emails):
+def test_applicant_permit_page_with_documents_and_receipts(
+    page, live_server, axe_check, login, resident, clerk, permits, verified_emails
+):
     from decimal import Decimal
 
     verified_emails(resident)
@@ -118,8 +137,12 @@ def test_applicant_permit_page_with_documents_and_receipts(page, live_server, ax
 
     from permits.services import record_payment, upload_document
 
-    upload_document(permit=permits, kind="insurance", upload=SimpleUploadedFile("c.pdf", b"%PDF-1.4\n%%EOF"),
-                    by=resident)
+    upload_document(
+        permit=permits,
+        kind="insurance",
+        upload=SimpleUploadedFile("c.pdf", b"%PDF-1.4\n%%EOF"),
+        by=resident,
+    )
     record_payment(permit=permits, amount=Decimal("75.00"), method="cash", by=clerk)
     login(page, "resident")
     page.get_by_role("link", name="SO-2026-0042").click()
@@ -128,10 +151,18 @@ def test_applicant_permit_page_with_documents_and_receipts(page, live_server, ax
     axe_check(page, "applicant permit page")
     page.get_by_label("Kind").select_option(label="Certificate of insurance")
     page.get_by_label("File (PDF, JPEG or PNG, at most 10 MB)").set_input_files(
-        files=[{"name": "virus.pdf", "mimeType": "application/pdf", "buffer": b"MZ\x90\x00" + b"\0" * 64}]
+        files=[
+            {
+                "name": "virus.pdf",
+                "mimeType": "application/pdf",
+                "buffer": b"MZ\x90\x00" + b"\0" * 64,
+            }
+        ]
     )
     page.get_by_role("button", name="Upload").click()
-    expect(page.get_by_text("Only PDF, JPEG and PNG files are accepted").first).to_be_visible()
+    expect(
+        page.get_by_text("Only PDF, JPEG and PNG files are accepted").first
+    ).to_be_visible()
     axe_check(page, "upload refused")
     page.goto(live_server.url + permits.get_public_url())
     axe_check(page, "public status page")

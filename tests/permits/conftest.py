@@ -12,19 +12,59 @@ PATH_TO = {
     Status.SUBMITTED: [Status.SUBMITTED],
     Status.UNDER_REVIEW: [Status.SUBMITTED, Status.UNDER_REVIEW],
     Status.APPROVED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED],
-    Status.ISSUED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED],
-    Status.ACTIVE: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.ACTIVE],
-    Status.COMPLETED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.COMPLETED],
-    Status.CLOSED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.COMPLETED,
-                    Status.CLOSED],
+    Status.ISSUED: [
+        Status.SUBMITTED,
+        Status.UNDER_REVIEW,
+        Status.APPROVED,
+        Status.ISSUED,
+    ],
+    Status.ACTIVE: [
+        Status.SUBMITTED,
+        Status.UNDER_REVIEW,
+        Status.APPROVED,
+        Status.ISSUED,
+        Status.ACTIVE,
+    ],
+    Status.COMPLETED: [
+        Status.SUBMITTED,
+        Status.UNDER_REVIEW,
+        Status.APPROVED,
+        Status.ISSUED,
+        Status.COMPLETED,
+    ],
+    Status.CLOSED: [
+        Status.SUBMITTED,
+        Status.UNDER_REVIEW,
+        Status.APPROVED,
+        Status.ISSUED,
+        Status.COMPLETED,
+        Status.CLOSED,
+    ],
     Status.DENIED: [Status.SUBMITTED, Status.DENIED],
     Status.WITHDRAWN: [Status.WITHDRAWN],
-    Status.EXPIRED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.EXPIRED],
-    Status.REVOKED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.REVOKED],
+    Status.EXPIRED: [
+        Status.SUBMITTED,
+        Status.UNDER_REVIEW,
+        Status.APPROVED,
+        Status.EXPIRED,
+    ],
+    Status.REVOKED: [
+        Status.SUBMITTED,
+        Status.UNDER_REVIEW,
+        Status.APPROVED,
+        Status.REVOKED,
+    ],
 }
 
-STAFF_PERSONAS = ["clerk", "dpw_director", "inspector", "building_inspector", "police_chief", "board_member",
-                  "president"]
+STAFF_PERSONAS = [
+    "clerk",
+    "dpw_director",
+    "inspector",
+    "building_inspector",
+    "police_chief",
+    "board_member",
+    "president",
+]
 PUBLIC_PERSONAS = ["resident", "outsider", "contractor", "contractor_staff"]
 ALL_PERSONAS = PUBLIC_PERSONAS + STAFF_PERSONAS
 

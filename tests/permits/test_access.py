@@ -24,10 +24,19 @@ ADMIN_LOGIN = "admin-login"
 
 @pytest.fixture
 def world(contractor, contractor_org, clerk, resident):
-    permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org)
+    permit = permit_in(
+        Status.APPROVED, applicant=contractor, organization=contractor_org
+    )
     Token.objects.get_or_create(user=contractor)
-    doc = upload_document(permit=permit, kind="insurance", upload=SimpleUploadedFile("c.pdf", PDF), by=contractor)
-    payment = record_payment(permit=permit, amount=Decimal("10.00"), method="cash", by=clerk)
+    doc = upload_document(
+        permit=permit,
+        kind="insurance",
+        upload=SimpleUploadedFile("c.pdf", PDF),
+        by=contractor,
+    )
+    payment = record_payment(
+        permit=permit, amount=Decimal("10.00"), method="cash", by=clerk
+    )
     return {"permit": permit, "doc": doc, "payment": payment, "org": contractor_org}
 
 
@@ -66,9 +75,15 @@ def url_of(page: str, world) -> tuple[str, str]:
         "detail": ("get", permit.get_absolute_url()),
         "upload": ("post", reverse("permits:upload", args=[permit.number])),
         "document": ("get", world["doc"].get_absolute_url()),
-        "receipt": ("get", reverse("permits:receipt_pdf", args=[world["payment"].receipt_number])),
+        "receipt": (
+            "get",
+            reverse("permits:receipt_pdf", args=[world["payment"].receipt_number]),
+        ),
         "public_status": ("get", permit.get_public_url()),
-        "organization": ("get", reverse("permits:organization", args=[world["org"].pk])),
+        "organization": (
+            "get",
+            reverse("permits:organization", args=[world["org"].pk]),
+        ),
         "admin_index": ("get", reverse("admin:index")),
         "admin_permits": ("get", reverse("admin:permits_permit_changelist")),
         "api_list": ("get", "/api/v1/permits/"),
@@ -76,8 +91,22 @@ def url_of(page: str, world) -> tuple[str, str]:
     }[page]
 
 
-PAGES = ["home", "apply", "my_applications", "office", "detail", "upload", "document", "receipt", "public_status",
-         "organization", "admin_index", "admin_permits", "api_list", "api_detail"]
+PAGES = [
+    "home",
+    "apply",
+    "my_applications",
+    "office",
+    "detail",
+    "upload",
+    "document",
+    "receipt",
+    "public_status",
+    "organization",
+    "admin_index",
+    "admin_permits",
+    "api_list",
+    "api_detail",
+]
 
 
 @pytest.mark.parametrize("who", PERSONAS)
@@ -87,7 +116,9 @@ def test_access_matrix(page_name, who, world, client, persona):
         client.force_login(persona(who))
     method, url = url_of(page_name, world)
     if method == "post":
-        response = client.post(url, {"kind": "photo", "upload": SimpleUploadedFile("p.pdf", PDF)})
+        response = client.post(
+            url, {"kind": "photo", "upload": SimpleUploadedFile("p.pdf", PDF)}
+        )
     else:
         response = client.get(url)
     expected = expected_for(page_name, who)
@@ -104,15 +135,23 @@ def test_access_matrix(page_name, who, world, client, persona):
 @pytest.mark.parametrize("who", PERSONAS)
 def test_api_token(who, client, persona):
     if who == "anonymous":
-        response = client.post("/api/v1/auth/token/", {"username": "nobody", "password": "x"})
+        response = client.post(
+            "/api/v1/auth/token/", {"username": "nobody", "password": "x"}
+        )
         assert response.status_code == 400
         assert response.json()["errors"][0]["message"]
         return
     user = persona(who)
-    response = client.post("/api/v1/auth/token/", {"username": user.username, "password": "correct-horse-battery"})
+    response = client.post(
+        "/api/v1/auth/token/",
+        {"username": user.username, "password": "correct-horse-battery"},
+    )
     assert response.status_code == 200
     token = response.json()["token"]
-    assert client.get("/api/v1/permits/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
+    assert (
+        client.get("/api/v1/permits/", HTTP_AUTHORIZATION=f"Token {token}").status_code
+        == 200
+    )
 
 
 def test_public_status_page_of_a_draft_is_404(client, resident):
@@ -126,14 +165,21 @@ def test_public_status_page_shows_no_personal_details(client, world):
     assert world["permit"].applicant.email not in html
 
 
-def test_resident_sees_only_their_own_and_their_organizations_applications(client, resident, contractor,
-                                                                         contractor_org, outsider):
+def test_resident_sees_only_their_own_and_their_organizations_applications(
+    client, resident, contractor, contractor_org, outsider
+):
     own = permit_in(Status.SUBMITTED, applicant=resident)
-    org_permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
+    org_permit = permit_in(
+        Status.SUBMITTED, applicant=contractor, organization=contractor_org
+    )
     someone_elses = permit_in(Status.SUBMITTED, applicant=outsider)
     client.force_login(resident)
     html = client.get(reverse("permits:my_applications")).content.decode()
-    assert own.number in html and org_permit.number not in html and someone_elses.number not in html
+    assert (
+        own.number in html
+        and org_permit.number not in html
+        and someone_elses.number not in html
+    )
     api = client.get("/api/v1/permits/").json()
     assert [p["number"] for p in api["results"]] == [own.number]
 
@@ -141,27 +187,39 @@ def test_resident_sees_only_their_own_and_their_organizations_applications(clien
 
     Membership.objects.create(user=resident, organization=contractor_org)
     html = client.get(reverse("permits:my_applications")).content.decode()
-    assert own.number in html and org_permit.number in html and someone_elses.number not in html
+    assert (
+        own.number in html
+        and org_permit.number in html
+        and someone_elses.number not in html
+    )
     api = client.get("/api/v1/permits/").json()
     assert {p["number"] for p in api["results"]} == {own.number, org_permit.number}
 
 
-def test_staff_office_lists_every_submitted_application(client, clerk, resident, outsider):
+def test_staff_office_lists_every_submitted_application(
+    client, clerk, resident, outsider
+):
     a = permit_in(Status.SUBMITTED, applicant=resident)
     b = permit_in(Status.UNDER_REVIEW, applicant=outsider)
     draft = permit_in(Status.DRAFT, applicant=outsider)
     client.force_login(clerk)
     html = client.get(reverse("permits:office")).content.decode()
     assert a.number in html and b.number in html and draft.number not in html
-    html = client.get(reverse("permits:office") + "?status=under_review").content.decode()
+    html = client.get(
+        reverse("permits:office") + "?status=under_review"
+    ).content.decode()
     assert a.number not in html and b.number in html
 
 
-def test_permit_visible_once_when_applicant_is_also_org_member(client, contractor, contractor_org):
-    permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
+def test_permit_visible_once_when_applicant_is_also_org_member(
+    client, contractor, contractor_org
+):
+    permit = permit_in(
+        Status.SUBMITTED, applicant=contractor, organization=contractor_org
+    )
     client.force_login(contractor)
     html = client.get(reverse("permits:my_applications")).content.decode()
-    assert html.count(f"href=\"{permit.get_absolute_url()}\"") == 1
+    assert html.count(f'href="{permit.get_absolute_url()}"') == 1
     assert client.get("/api/v1/permits/").json()["count"] == 1
 
 
@@ -174,33 +232,55 @@ def demo(db):
 
 @pytest.mark.parametrize(
     ("username", "landing"),
-    [("clerk", "/admin/"), ("dpw", "/office/"), ("inspector", "/office/"), ("building", "/office/"),
-     ("police", "/office/"), ("board", "/office/"), ("president", "/office/"), ("resident", "/permits/"),
-     ("contractor", "/permits/"), ("utility", "/permits/")],
+    [
+        ("clerk", "/admin/"),
+        ("dpw", "/office/"),
+        ("inspector", "/office/"),
+        ("building", "/office/"),
+        ("police", "/office/"),
+        ("board", "/office/"),
+        ("president", "/office/"),
+        ("resident", "/permits/"),
+        ("contractor", "/permits/"),
+        ("utility", "/permits/"),
+    ],
 )
-def test_each_demo_account_logs_in_and_lands_on_its_start_page(demo, client, username, landing):
-    response = client.post(reverse("account_login"), {"login": username, "password": "demo-password-123"},
-                           follow=True)
+def test_each_demo_account_logs_in_and_lands_on_its_start_page(
+    demo, client, username, landing
+):
+    response = client.post(
+        reverse("account_login"),
+        {"login": username, "password": "demo-password-123"},
+        follow=True,
+    )
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == landing
     assert response.wsgi_request.user.username == username
 
 
 def test_demo_account_logs_in_by_email_too(demo, client):
-    response = client.post(reverse("account_login"), {"login": "resident@theresa.example",
-                                                      "password": "demo-password-123"}, follow=True)
+    response = client.post(
+        reverse("account_login"),
+        {"login": "resident@theresa.example", "password": "demo-password-123"},
+        follow=True,
+    )
     assert response.redirect_chain[-1][0] == "/permits/"
 
 
 def test_wrong_password_does_not_log_in(demo, client):
-    response = client.post(reverse("account_login"), {"login": "clerk", "password": "wrong-password"})
+    response = client.post(
+        reverse("account_login"), {"login": "clerk", "password": "wrong-password"}
+    )
     assert response.status_code == 200
     assert not response.wsgi_request.user.is_authenticated
 
 
-def test_balance_is_not_multiplied_by_the_organizations_staff(client, contractor, contractor_staff, contractor_org,
-                                                              clerk):
-    permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org)
+def test_balance_is_not_multiplied_by_the_organizations_staff(
+    client, contractor, contractor_staff, contractor_org, clerk
+):
+    permit = permit_in(
+        Status.APPROVED, applicant=contractor, organization=contractor_org
+    )
     from permits.models import Permit
 
     Permit.objects.filter(pk=permit.pk).update(fee_amount=Decimal("100.00"))

@@ -13,11 +13,20 @@ pytestmark = pytest.mark.django_db
 
 def test_status_and_audit_fields_are_read_only_in_the_admin():
     admin = site._registry[Permit]
-    for field in ("number", "status", "fee_amount", "approved_on", "issued_on", "submitted_at"):
+    for field in (
+        "number",
+        "status",
+        "fee_amount",
+        "approved_on",
+        "issued_on",
+        "submitted_at",
+    ):
         assert field in admin.readonly_fields
 
 
-def test_posting_a_status_to_the_change_form_does_not_change_it(client, clerk, resident):
+def test_posting_a_status_to_the_change_form_does_not_change_it(
+    client, clerk, resident
+):
     permit = permit_in(Status.SUBMITTED, applicant=resident)
     client.force_login(clerk)
     url = reverse("admin:permits_permit_change", args=[permit.pk])
@@ -26,33 +35,51 @@ def test_posting_a_status_to_the_change_form_does_not_change_it(client, clerk, r
     data = {name: (form[name].value() or "") for name in form.fields}
     for inline in page.context["inline_admin_formsets"]:
         fs = inline.formset
-        data.update({f"{fs.prefix}-TOTAL_FORMS": fs.total_form_count(), f"{fs.prefix}-INITIAL_FORMS":
-                     fs.initial_form_count(), f"{fs.prefix}-MIN_NUM_FORMS": 0, f"{fs.prefix}-MAX_NUM_FORMS": 1000})
+        data.update(
+            {
+                f"{fs.prefix}-TOTAL_FORMS": fs.total_form_count(),
+                f"{fs.prefix}-INITIAL_FORMS": fs.initial_form_count(),
+                f"{fs.prefix}-MIN_NUM_FORMS": 0,
+                f"{fs.prefix}-MAX_NUM_FORMS": 1000,
+            }
+        )
         for i, f in enumerate(fs.forms):
             data[f"{fs.prefix}-{i}-id"] = f.instance.pk
             data[f"{fs.prefix}-{i}-permit"] = permit.pk
-    data.update({"status": "approved", "fee_amount": "0.01", "location_description": "Moved"})
+    data.update(
+        {"status": "approved", "fee_amount": "0.01", "location_description": "Moved"}
+    )
     response = client.post(url, data)
-    assert response.status_code == 302, response.context and response.context["adminform"].form.errors
+    assert response.status_code == 302, (
+        response.context and response.context["adminform"].form.errors
+    )
     permit.refresh_from_db()
     assert permit.status == Status.SUBMITTED
     assert permit.location_description == "Moved"
-    assert permit.history.count() >= 2  # django-simple-history keeps the field-level change
+    assert (
+        permit.history.count() >= 2
+    )  # django-simple-history keeps the field-level change
 
 
 def test_admin_cannot_add_or_delete_permits(client, clerk, resident):
     permit = permit_in(Status.SUBMITTED, applicant=resident)
     client.force_login(clerk)
     assert client.get(reverse("admin:permits_permit_add")).status_code == 403
-    assert client.get(reverse("admin:permits_permit_delete", args=[permit.pk])).status_code == 403
+    assert (
+        client.get(reverse("admin:permits_permit_delete", args=[permit.pk])).status_code
+        == 403
+    )
 
 
 def test_bulk_action_goes_through_the_workflow(client, clerk, resident):
     ok = permit_in(Status.APPROVED, applicant=resident)
     not_ready = permit_in(Status.SUBMITTED, applicant=resident)
     client.force_login(clerk)
-    response = client.post(reverse("admin:permits_permit_changelist"),
-                           {"action": "mark_issued", "_selected_action": [ok.pk, not_ready.pk]}, follow=True)
+    response = client.post(
+        reverse("admin:permits_permit_changelist"),
+        {"action": "mark_issued", "_selected_action": [ok.pk, not_ready.pk]},
+        follow=True,
+    )
     html = response.content.decode()
     assert "1 permit(s) marked issued." in html
     assert "cannot become issued" in html
@@ -61,40 +88,56 @@ def test_bulk_action_goes_through_the_workflow(client, clerk, resident):
     assert ok.events.get(to_status=Status.ISSUED).actor == clerk
 
 
-def test_bulk_issue_by_someone_without_authority_changes_nothing(client, dpw_director, resident):
+def test_bulk_issue_by_someone_without_authority_changes_nothing(
+    client, dpw_director, resident
+):
     permit = permit_in(Status.APPROVED, applicant=resident)
     client.force_login(dpw_director)
-    response = client.post(reverse("admin:permits_permit_changelist"),
-                           {"action": "mark_issued", "_selected_action": [permit.pk]}, follow=True)
+    response = client.post(
+        reverse("admin:permits_permit_changelist"),
+        {"action": "mark_issued", "_selected_action": [permit.pk]},
+        follow=True,
+    )
     assert "You may not mark" in response.content.decode()
     assert Permit.objects.get(pk=permit.pk).status == Status.APPROVED
 
 
 @pytest.mark.parametrize("who", ["clerk", "dpw_director", "police_chief"])
-def test_change_status_page_offers_only_what_the_role_may_do(who, persona, client, resident):
+def test_change_status_page_offers_only_what_the_role_may_do(
+    who, persona, client, resident
+):
     permit = permit_in(Status.UNDER_REVIEW, applicant=resident)
     client.force_login(persona(who))
     response = client.get(reverse("admin:permits_permit_status", args=[permit.pk]))
     offered = {value for value, _ in response.context["form"].fields["to"].choices}
-    expected = {"clerk": {"approved", "denied", "withdrawn"}, "dpw_director": {"approved", "denied"},
-                "police_chief": set()}[who]
+    expected = {
+        "clerk": {"approved", "denied", "withdrawn"},
+        "dpw_director": {"approved", "denied"},
+        "police_chief": set(),
+    }[who]
     assert offered == expected
 
 
 def test_change_status_page_records_the_reason(client, clerk, resident):
     permit = permit_in(Status.UNDER_REVIEW, applicant=resident)
     client.force_login(clerk)
-    response = client.post(reverse("admin:permits_permit_status", args=[permit.pk]),
-                           {"to": "approved", "reason": "Bond on file"})
+    response = client.post(
+        reverse("admin:permits_permit_status", args=[permit.pk]),
+        {"to": "approved", "reason": "Bond on file"},
+    )
     assert response.status_code == 302
     event = Permit.objects.get(pk=permit.pk).events.get(to_status=Status.APPROVED)
     assert event.actor == clerk and event.reason == "Bond on file"
 
 
 @pytest.mark.parametrize("who", ["resident", "contractor"])
-def test_public_users_cannot_reach_the_admin_status_page(who, persona, client, resident):
+def test_public_users_cannot_reach_the_admin_status_page(
+    who, persona, client, resident
+):
     permit = permit_in(Status.UNDER_REVIEW, applicant=resident)
     client.force_login(persona(who))
-    response = client.post(reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "withdrawn"})
+    response = client.post(
+        reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "withdrawn"}
+    )
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW

@@ -45,12 +45,30 @@ def test_demo_has_the_villages_streets_and_both_land_uses():
 
 def test_one_demo_account_per_role_in_its_group():
     load_demo(password="demo-password-123")
-    assert sorted(USERNAMES) == sorted(["clerk", "dpw", "inspector", "building", "police", "board", "president",
-                                        "resident", "contractor", "utility"])
+    assert sorted(USERNAMES) == sorted(
+        [
+            "clerk",
+            "dpw",
+            "inspector",
+            "building",
+            "police",
+            "board",
+            "president",
+            "resident",
+            "contractor",
+            "utility",
+        ]
+    )
     User = get_user_model()
-    expected = {"clerk": Role.CLERK, "dpw": Role.DPW_DIRECTOR, "inspector": Role.DPW_INSPECTOR,
-                "building": Role.BUILDING_INSPECTOR, "police": Role.POLICE_CHIEF, "board": Role.BOARD,
-                "president": Role.PRESIDENT}
+    expected = {
+        "clerk": Role.CLERK,
+        "dpw": Role.DPW_DIRECTOR,
+        "inspector": Role.DPW_INSPECTOR,
+        "building": Role.BUILDING_INSPECTOR,
+        "police": Role.POLICE_CHIEF,
+        "board": Role.BOARD,
+        "president": Role.PRESIDENT,
+    }
     for username, role in expected.items():
         user = User.objects.get(username=username)
         assert list(user.groups.values_list("name", flat=True)) == [role.value]
@@ -58,8 +76,14 @@ def test_one_demo_account_per_role_in_its_group():
     for username in ("resident", "contractor", "utility"):
         user = User.objects.get(username=username)
         assert not user.groups.exists() and not user.is_staff
-    assert User.objects.get(username="contractor").memberships.get().organization.kind == "contractor"
-    assert User.objects.get(username="utility").memberships.get().organization.kind == "utility"
+    assert (
+        User.objects.get(username="contractor").memberships.get().organization.kind
+        == "contractor"
+    )
+    assert (
+        User.objects.get(username="utility").memberships.get().organization.kind
+        == "utility"
+    )
 
 
 def test_every_staff_role_is_a_group_created_by_migration():
@@ -69,7 +93,11 @@ def test_every_staff_role_is_a_group_created_by_migration():
 def test_demo_password_comes_from_the_argument_or_settings(settings):
     settings.DEMO_PASSWORD = "from-settings-456"
     load_demo()
-    assert get_user_model().objects.get(username="clerk").check_password("from-settings-456")
+    assert (
+        get_user_model()
+        .objects.get(username="clerk")
+        .check_password("from-settings-456")
+    )
 
 
 def test_load_demo_command_prints_the_accounts(capsys):

@@ -14,8 +14,15 @@ from .conftest import permit_in
 pytestmark = pytest.mark.django_db
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
-JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 64 + b"\xff\xd9"
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00" + b"\x00" * 32
+JPEG = (
+    b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+    + b"\x00" * 64
+    + b"\xff\xd9"
+)
+PNG = (
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
+    + b"\x00" * 32
+)
 EXE = b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00" + b"\x00" * 64
 ELF = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 64
 HTML = b"<!doctype html><html><body><script>alert(1)</script></body></html>"
@@ -23,12 +30,17 @@ HTML = b"<!doctype html><html><body><script>alert(1)</script></body></html>"
 
 @pytest.fixture
 def permit(resident, contractor, contractor_org):
-    return permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
+    return permit_in(
+        Status.SUBMITTED, applicant=contractor, organization=contractor_org
+    )
 
 
 def post(client, permit, name, content, kind="insurance"):
     upload = SimpleUploadedFile(name, content)
-    return client.post(reverse("permits:upload", args=[permit.number]), {"kind": kind, "upload": upload})
+    return client.post(
+        reverse("permits:upload", args=[permit.number]),
+        {"kind": kind, "upload": upload},
+    )
 
 
 def stored_files(settings):
@@ -38,10 +50,16 @@ def stored_files(settings):
 
 @pytest.mark.parametrize(
     ("name", "content", "mime"),
-    [("cert.pdf", PDF, "application/pdf"), ("photo.jpg", JPEG, "image/jpeg"), ("photo.JPEG", JPEG, "image/jpeg"),
-     ("plan.png", PNG, "image/png")],
+    [
+        ("cert.pdf", PDF, "application/pdf"),
+        ("photo.jpg", JPEG, "image/jpeg"),
+        ("photo.JPEG", JPEG, "image/jpeg"),
+        ("plan.png", PNG, "image/png"),
+    ],
 )
-def test_pdf_jpeg_png_accepted_by_content(client, contractor, permit, name, content, mime, settings):
+def test_pdf_jpeg_png_accepted_by_content(
+    client, contractor, permit, name, content, mime, settings
+):
     client.force_login(contractor)
     response = post(client, permit, name, content)
     assert response.status_code == 302
@@ -64,7 +82,9 @@ def test_stored_under_a_generated_name(client, contractor, permit, settings):
     files = stored_files(settings)
     assert len(files) == 1 and files[0].read_bytes() == PDF
     page = client.get(permit.get_absolute_url()).content.decode()
-    assert doc.original_name == "My Insurance <img src=x onerror=alert(1)>.pdf"  # Django keeps the base name only
+    assert (
+        doc.original_name == "My Insurance <img src=x onerror=alert(1)>.pdf"
+    )  # Django keeps the base name only
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
@@ -79,8 +99,9 @@ def test_stored_under_a_generated_name(client, contractor, permit, settings):
         ("noname", PDF, "named"),
     ],
 )
-def test_bad_files_refused_with_a_message_naming_the_field(client, contractor, permit, name, content, message,
-                                                           settings):
+def test_bad_files_refused_with_a_message_naming_the_field(
+    client, contractor, permit, name, content, message, settings
+):
     client.force_login(contractor)
     response = post(client, permit, name, content)
     assert response.status_code == 400
@@ -88,7 +109,9 @@ def test_bad_files_refused_with_a_message_naming_the_field(client, contractor, p
     assert "upload" in form.errors
     assert message in " ".join(form.errors["upload"])
     html = response.content.decode()
-    assert "File (PDF, JPEG or PNG, at most 10 MB)" in html  # the field's label, next to its error
+    assert (
+        "File (PDF, JPEG or PNG, at most 10 MB)" in html
+    )  # the field's label, next to its error
     assert message.replace("'", "&#x27;") in html
     assert not Document.objects.exists()
     assert stored_files(settings) == []
@@ -100,7 +123,9 @@ def test_10_mb_plus_one_byte_refused(client, contractor, permit, settings):
     content = PDF + b"\0" * (MAX_UPLOAD_BYTES + 1 - len(PDF))
     response = post(client, permit, "big.pdf", content)
     assert response.status_code == 400
-    assert "limited to 10 MB" in " ".join(response.context["document_form"].errors["upload"])
+    assert "limited to 10 MB" in " ".join(
+        response.context["document_form"].errors["upload"]
+    )
     assert not Document.objects.exists()
     assert stored_files(settings) == []
 
@@ -115,7 +140,9 @@ def test_exactly_10_mb_accepted(client, contractor, permit, settings):
 
 def test_missing_file_refused(client, contractor, permit):
     client.force_login(contractor)
-    response = client.post(reverse("permits:upload", args=[permit.number]), {"kind": "insurance"})
+    response = client.post(
+        reverse("permits:upload", args=[permit.number]), {"kind": "insurance"}
+    )
     assert response.status_code == 400
     assert "upload" in response.context["document_form"].errors
 
@@ -132,15 +159,37 @@ def test_service_refuses_a_bad_file_too(permit, contractor, settings):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError):
-        upload_document(permit=permit, kind="insurance", upload=SimpleUploadedFile("v.pdf", EXE), by=contractor)
+        upload_document(
+            permit=permit,
+            kind="insurance",
+            upload=SimpleUploadedFile("v.pdf", EXE),
+            by=contractor,
+        )
     assert not Document.objects.exists()
     assert stored_files(settings) == []
 
 
-@pytest.mark.parametrize("who", ["contractor", "contractor_staff", "clerk", "dpw_director", "inspector",
-                                 "building_inspector", "police_chief", "board_member", "president"])
+@pytest.mark.parametrize(
+    "who",
+    [
+        "contractor",
+        "contractor_staff",
+        "clerk",
+        "dpw_director",
+        "inspector",
+        "building_inspector",
+        "police_chief",
+        "board_member",
+        "president",
+    ],
+)
 def test_document_served_to_those_allowed(who, persona, client, contractor, permit):
-    doc = upload_document(permit=permit, kind="insurance", upload=SimpleUploadedFile("c.pdf", PDF), by=contractor)
+    doc = upload_document(
+        permit=permit,
+        kind="insurance",
+        upload=SimpleUploadedFile("c.pdf", PDF),
+        by=contractor,
+    )
     client.force_login(persona(who))
     response = client.get(doc.get_absolute_url())
     assert response.status_code == 200
@@ -151,7 +200,12 @@ def test_document_served_to_those_allowed(who, persona, client, contractor, perm
 
 @pytest.mark.parametrize("who", ["resident", "outsider"])
 def test_document_is_404_to_outsiders(who, persona, client, contractor, permit):
-    doc = upload_document(permit=permit, kind="insurance", upload=SimpleUploadedFile("c.pdf", PDF), by=contractor)
+    doc = upload_document(
+        permit=permit,
+        kind="insurance",
+        upload=SimpleUploadedFile("c.pdf", PDF),
+        by=contractor,
+    )
     client.force_login(persona(who))
     assert client.get(doc.get_absolute_url()).status_code == 404
     assert post(client, permit, "c.pdf", PDF).status_code == 404
@@ -159,18 +213,38 @@ def test_document_is_404_to_outsiders(who, persona, client, contractor, permit):
 
 def test_document_of_another_permit_is_404(client, contractor, permit, resident):
     other = permit_in(Status.SUBMITTED, applicant=resident)
-    doc = upload_document(permit=other, kind="insurance", upload=SimpleUploadedFile("c.pdf", PDF), by=resident)
+    doc = upload_document(
+        permit=other,
+        kind="insurance",
+        upload=SimpleUploadedFile("c.pdf", PDF),
+        by=resident,
+    )
     client.force_login(contractor)
-    assert client.get(reverse("permits:document", args=[permit.number, doc.pk])).status_code == 404
+    assert (
+        client.get(
+            reverse("permits:document", args=[permit.number, doc.pk])
+        ).status_code
+        == 404
+    )
 
 
 def test_anonymous_is_sent_to_login(client, contractor, permit):
-    doc = upload_document(permit=permit, kind="insurance", upload=SimpleUploadedFile("c.pdf", PDF), by=contractor)
+    doc = upload_document(
+        permit=permit,
+        kind="insurance",
+        upload=SimpleUploadedFile("c.pdf", PDF),
+        by=contractor,
+    )
     response = client.get(doc.get_absolute_url())
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
 def test_media_is_not_served_from_a_public_url(client, contractor, permit):
-    doc = upload_document(permit=permit, kind="insurance", upload=SimpleUploadedFile("c.pdf", PDF), by=contractor)
+    doc = upload_document(
+        permit=permit,
+        kind="insurance",
+        upload=SimpleUploadedFile("c.pdf", PDF),
+        by=contractor,
+    )
     assert client.get("/media/" + doc.file.name).status_code == 404
     assert client.get("/media-not-served/" + doc.file.name).status_code == 404

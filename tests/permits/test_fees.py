@@ -19,7 +19,11 @@ D = datetime.date
 @pytest.fixture
 def schedule():
     FeeItem.objects.all().delete()  # the placeholder fees seeded by migration
-    old = FeeItemFactory(amount=Decimal("50.00"), effective_from=D(2025, 1, 1), effective_to=D(2025, 12, 31))
+    old = FeeItemFactory(
+        amount=Decimal("50.00"),
+        effective_from=D(2025, 1, 1),
+        effective_to=D(2025, 12, 31),
+    )
     new = FeeItemFactory(amount=Decimal("75.00"), effective_from=D(2026, 1, 1))
     return old, new
 
@@ -58,15 +62,26 @@ def test_unknown_code_is_not_configured(schedule):
 
 
 def test_seeded_placeholder_fees_exist_for_every_code():
-    codes = {"street_opening", "street_opening_renewal", "backfill_retest", "sidewalk", "street_privilege",
-             "street_use", "snow_removal"}
-    seeded = set(FeeItem.objects.filter(is_placeholder=True).values_list("code", flat=True))
+    codes = {
+        "street_opening",
+        "street_opening_renewal",
+        "backfill_retest",
+        "sidewalk",
+        "street_privilege",
+        "street_use",
+        "snow_removal",
+    }
+    seeded = set(
+        FeeItem.objects.filter(is_placeholder=True).values_list("code", flat=True)
+    )
     assert codes <= seeded
     for item in FeeItem.objects.filter(is_placeholder=True):
         assert isinstance(item.amount, Decimal)
 
 
-def test_fee_is_kept_on_the_permit_at_submission_even_if_schedule_changes(schedule, resident):
+def test_fee_is_kept_on_the_permit_at_submission_even_if_schedule_changes(
+    schedule, resident
+):
     _, current = schedule
     permit = PermitFactory(applicant=resident)
     submit_permit(permit, by=resident, fee_code="street_opening", today=D(2026, 3, 2))
@@ -85,7 +100,9 @@ def test_submission_without_a_fee_in_force_stores_nothing(resident):
     FeeItem.objects.all().delete()
     permit = PermitFactory(applicant=resident)
     with pytest.raises(FeeNotConfigured):
-        submit_permit(permit, by=resident, fee_code="street_opening", today=D(2026, 3, 2))
+        submit_permit(
+            permit, by=resident, fee_code="street_opening", today=D(2026, 3, 2)
+        )
     permit.refresh_from_db()
     assert permit.status == Status.DRAFT
     assert not permit.events.exists()
@@ -94,7 +111,13 @@ def test_submission_without_a_fee_in_force_stores_nothing(resident):
 def test_add_fee_adds_the_scheduled_amount_and_notes_it(schedule, resident, clerk):
     permit = PermitFactory(applicant=resident)
     submit_permit(permit, by=resident, fee_code="street_opening", today=D(2026, 3, 2))
-    added = add_fee(permit, fee_code="street_opening", by=clerk, today=D(2026, 4, 1), reason="Renewal")
+    added = add_fee(
+        permit,
+        fee_code="street_opening",
+        by=clerk,
+        today=D(2026, 4, 1),
+        reason="Renewal",
+    )
     assert added == Decimal("75.00")
     assert Permit.objects.get(pk=permit.pk).fee_amount == Decimal("150.00")
     assert permit.events.filter(reason="Renewal").exists()
@@ -111,7 +134,9 @@ def test_database_refuses_a_period_ending_before_it_starts():
 
 
 def test_database_accepts_a_one_day_period_and_a_zero_fee():
-    item = FeeItemFactory(amount=Decimal("0.00"), effective_from=D(2030, 1, 1), effective_to=D(2030, 1, 1))
+    item = FeeItemFactory(
+        amount=Decimal("0.00"), effective_from=D(2030, 1, 1), effective_to=D(2030, 1, 1)
+    )
     assert fee_in_force("street_opening", D(2030, 1, 1)) == item
 
 

@@ -17,9 +17,12 @@ def org_url(org):
     return reverse("permits:organization", args=[org.pk])
 
 
-def test_manager_adds_a_staff_member_by_email_who_then_sees_the_orgs_applications(client, contractor,
-                                                                                   contractor_org):
-    permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
+def test_manager_adds_a_staff_member_by_email_who_then_sees_the_orgs_applications(
+    client, contractor, contractor_org
+):
+    permit = permit_in(
+        Status.SUBMITTED, applicant=contractor, organization=contractor_org
+    )
     newcomer = UserFactory(username="newcomer", email="New.Comer@example.com")
     client.force_login(newcomer)
     assert client.get(permit.get_absolute_url()).status_code == 404
@@ -32,12 +35,15 @@ def test_manager_adds_a_staff_member_by_email_who_then_sees_the_orgs_application
 
     client.force_login(newcomer)
     assert client.get(permit.get_absolute_url()).status_code == 200
-    assert permit.number in client.get(reverse("permits:my_applications")).content.decode()
+    assert (
+        permit.number in client.get(reverse("permits:my_applications")).content.decode()
+    )
     assert client.get(org_url(contractor_org)).status_code == 200
 
 
-def test_the_org_page_lists_its_staff_and_shows_the_add_form_to_the_manager(client, contractor, contractor_staff,
-                                                                            contractor_org):
+def test_the_org_page_lists_its_staff_and_shows_the_add_form_to_the_manager(
+    client, contractor, contractor_staff, contractor_org
+):
     client.force_login(contractor)
     html = client.get(org_url(contractor_org)).content.decode()
     assert contractor_staff.email in html and contractor.email in html
@@ -58,13 +64,20 @@ def test_a_non_manager_cannot_add_staff(client, contractor_staff, contractor_org
 
 
 @pytest.mark.parametrize("who", ["outsider", "resident", "clerk", "police_chief"])
-def test_an_outsider_gets_404_on_the_org_page(who, persona, client, contractor, contractor_org):
+def test_an_outsider_gets_404_on_the_org_page(
+    who, persona, client, contractor, contractor_org
+):
     client.force_login(persona(who))
     assert client.get(org_url(contractor_org)).status_code == 404
-    assert client.post(org_url(contractor_org), {"email": "x@example.com"}).status_code == 404
+    assert (
+        client.post(org_url(contractor_org), {"email": "x@example.com"}).status_code
+        == 404
+    )
 
 
-def test_adding_an_unknown_email_is_refused_with_a_message(client, contractor, contractor_org):
+def test_adding_an_unknown_email_is_refused_with_a_message(
+    client, contractor, contractor_org
+):
     client.force_login(contractor)
     response = client.post(org_url(contractor_org), {"email": "nobody@example.com"})
     assert response.status_code == 200
@@ -72,14 +85,19 @@ def test_adding_an_unknown_email_is_refused_with_a_message(client, contractor, c
     assert contractor_org.memberships.count() == 1
 
 
-def test_adding_someone_already_on_staff_is_refused(client, contractor, contractor_staff, contractor_org):
+def test_adding_someone_already_on_staff_is_refused(
+    client, contractor, contractor_staff, contractor_org
+):
     client.force_login(contractor)
     response = client.post(org_url(contractor_org), {"email": contractor_staff.email})
     assert "already on your staff" in response.content.decode()
     assert contractor_org.memberships.count() == 2
 
 
-@pytest.mark.parametrize("email", ["not-an-email", "", "<script>alert(1)</script>@x.com", "a" * 300 + "@x.com"])
+@pytest.mark.parametrize(
+    "email",
+    ["not-an-email", "", "<script>alert(1)</script>@x.com", "a" * 300 + "@x.com"],
+)
 def test_adding_a_malformed_email_is_refused(client, contractor, contractor_org, email):
     client.force_login(contractor)
     response = client.post(org_url(contractor_org), {"email": email})
@@ -89,11 +107,21 @@ def test_adding_a_malformed_email_is_refused(client, contractor, contractor_org,
     assert contractor_org.memberships.count() == 1
 
 
-def test_staff_of_a_company_can_apply_for_it_and_others_cannot(contractor_staff, contractor_org, resident):
+def test_staff_of_a_company_can_apply_for_it_and_others_cannot(
+    contractor_staff, contractor_org, resident
+):
     from permits.models import PermitKind
     from permits.services import create_permit
 
-    permit = create_permit(kind=PermitKind.STREET_OPENING, applicant=contractor_staff, organization=contractor_org)
+    permit = create_permit(
+        kind=PermitKind.STREET_OPENING,
+        applicant=contractor_staff,
+        organization=contractor_org,
+    )
     assert permit.organization == contractor_org
     with pytest.raises(PermissionDenied):
-        create_permit(kind=PermitKind.STREET_OPENING, applicant=resident, organization=contractor_org)
+        create_permit(
+            kind=PermitKind.STREET_OPENING,
+            applicant=resident,
+            organization=contractor_org,
+        )

@@ -24,22 +24,42 @@ def approved(resident):
 
 
 def test_303_4f2_clerk_records_a_cash_payment_with_a_numbered_receipt(approved, clerk):
-    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
+    payment = record_payment(
+        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
+    )
     year = payment.received_at.year
     assert payment.receipt_number == f"R-{year}-0001"
-    second = record_payment(permit=approved, amount=Decimal("1.00"), method="check", reference="1042", by=clerk)
+    second = record_payment(
+        permit=approved,
+        amount=Decimal("1.00"),
+        method="check",
+        reference="1042",
+        by=clerk,
+    )
     assert second.receipt_number == f"R-{year}-0002"
     event = approved.events.filter(kind=PermitEvent.Kind.PAYMENT).first()
     assert "receipt R-" in event.reason and event.actor == clerk
 
 
 @pytest.mark.parametrize(
-    "who", ["dpw_director", "inspector", "building_inspector", "police_chief", "board_member", "president",
-            "resident", "outsider", "contractor"]
+    "who",
+    [
+        "dpw_director",
+        "inspector",
+        "building_inspector",
+        "police_chief",
+        "board_member",
+        "president",
+        "resident",
+        "outsider",
+        "contractor",
+    ],
 )
 def test_303_4f2_only_the_clerk_records_payments(who, persona, approved):
     with pytest.raises(PermissionDenied, match="303-4F"):
-        record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=persona(who))
+        record_payment(
+            permit=approved, amount=Decimal("75.00"), method="cash", by=persona(who)
+        )
     assert not Payment.objects.exists()
 
 
@@ -52,11 +72,13 @@ def test_303_4f2_amount_zero_refused(approved, clerk):
 
 def test_303_4f2_negative_amount_refused(approved, clerk):
     with pytest.raises(ValidationError):
-        record_payment(permit=approved, amount=Decimal("-5"), method="cash", by=clerk)
+        record_payment(permit=approved, amount=Decimal(-5), method="cash", by=clerk)
 
 
 def test_303_4f2_one_cent_accepted(approved, clerk):
-    payment = record_payment(permit=approved, amount=Decimal("0.01"), method="cash", by=clerk)
+    payment = record_payment(
+        permit=approved, amount=Decimal("0.01"), method="cash", by=clerk
+    )
     assert payment.amount == Decimal("0.01")
     assert Permit.objects.get(pk=approved.pk).amount_paid == Decimal("0.01")
 
@@ -64,14 +86,26 @@ def test_303_4f2_one_cent_accepted(approved, clerk):
 @pytest.mark.parametrize("method", ["check", "card"])
 def test_303_4f2_check_or_card_without_reference_refused(approved, clerk, method):
     with pytest.raises(ValidationError) as error:
-        record_payment(permit=approved, amount=Decimal("10"), method=method, reference="  ", by=clerk)
+        record_payment(
+            permit=approved,
+            amount=Decimal(10),
+            method=method,
+            reference="  ",
+            by=clerk,
+        )
     assert "reference" in error.value.message_dict
     assert not Payment.objects.exists()
 
 
 def test_unknown_method_refused(approved, clerk):
     with pytest.raises(ValidationError) as error:
-        record_payment(permit=approved, amount=Decimal("10"), method="bitcoin", reference="x", by=clerk)
+        record_payment(
+            permit=approved,
+            amount=Decimal(10),
+            method="bitcoin",
+            reference="x",
+            by=clerk,
+        )
     assert "method" in error.value.message_dict
 
 
@@ -81,15 +115,25 @@ def test_float_amount_is_not_accepted_as_money(approved, clerk):
 
 
 def test_balance_due_falls_with_payments(approved, clerk):
-    record_payment(permit=approved, amount=Decimal("25.00"), method="card", reference="AUTH 1", by=clerk)
+    record_payment(
+        permit=approved,
+        amount=Decimal("25.00"),
+        method="card",
+        reference="AUTH 1",
+        by=clerk,
+    )
     permit = Permit.objects.get(pk=approved.pk)
     assert permit.amount_paid == Decimal("25.00")
     assert permit.balance_due == Decimal("50.00")
 
 
 @pytest.mark.parametrize("who", ["resident", "clerk", "dpw_director", "police_chief"])
-def test_receipt_pdf_renders_for_the_applicant_and_staff(who, persona, approved, clerk, client):
-    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
+def test_receipt_pdf_renders_for_the_applicant_and_staff(
+    who, persona, approved, clerk, client
+):
+    payment = record_payment(
+        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
+    )
     client.force_login(persona(who))
     response = client.get(reverse("permits:receipt_pdf", args=[payment.receipt_number]))
     assert response.status_code == 200
@@ -98,14 +142,26 @@ def test_receipt_pdf_renders_for_the_applicant_and_staff(who, persona, approved,
 
 
 def test_receipt_pdf_is_404_for_an_outsider(approved, clerk, outsider, client):
-    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
+    payment = record_payment(
+        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
+    )
     client.force_login(outsider)
-    assert client.get(reverse("permits:receipt_pdf", args=[payment.receipt_number])).status_code == 404
-    assert client.get(reverse("permits:receipt_pdf", args=["R-2026-9999"])).status_code == 404
+    assert (
+        client.get(
+            reverse("permits:receipt_pdf", args=[payment.receipt_number])
+        ).status_code
+        == 404
+    )
+    assert (
+        client.get(reverse("permits:receipt_pdf", args=["R-2026-9999"])).status_code
+        == 404
+    )
 
 
 def test_receipt_pdf_sends_anonymous_to_login(approved, clerk, client):
-    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
+    payment = record_payment(
+        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
+    )
     response = client.get(reverse("permits:receipt_pdf", args=[payment.receipt_number]))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
@@ -116,10 +172,16 @@ def test_admin_record_payment_page_works_for_the_clerk(approved, clerk, client):
     page = client.get(url)
     assert page.status_code == 200
     assert "Record a payment for" in page.content.decode()
-    response = client.post(url, {"amount": "75.00", "method": "check", "reference": "1042", "note": ""})
+    response = client.post(
+        url, {"amount": "75.00", "method": "check", "reference": "1042", "note": ""}
+    )
     assert response.status_code == 302
     payment = Payment.objects.get()
-    assert payment.amount == Decimal("75.00") and payment.reference == "1042" and payment.received_by == clerk
+    assert (
+        payment.amount == Decimal("75.00")
+        and payment.reference == "1042"
+        and payment.received_by == clerk
+    )
     assert Permit.objects.get(pk=approved.pk).balance_due == Decimal("0.00")
 
 
@@ -134,9 +196,20 @@ def test_admin_record_payment_shows_field_errors(approved, clerk, client):
     assert not Payment.objects.exists()
 
 
-@pytest.mark.parametrize("who", ["dpw_director", "inspector", "building_inspector", "police_chief", "board_member",
-                                 "president"])
-def test_admin_record_payment_page_is_forbidden_to_other_staff(who, persona, approved, client):
+@pytest.mark.parametrize(
+    "who",
+    [
+        "dpw_director",
+        "inspector",
+        "building_inspector",
+        "police_chief",
+        "board_member",
+        "president",
+    ],
+)
+def test_admin_record_payment_page_is_forbidden_to_other_staff(
+    who, persona, approved, client
+):
     client.force_login(persona(who))
     url = reverse("admin:permits_permit_payment", args=[approved.pk])
     assert client.get(url).status_code == 403
@@ -153,8 +226,21 @@ def test_payment_database_constraints():
     user = UserFactory()
     now = datetime.datetime(2026, 1, 2, tzinfo=datetime.UTC)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Payment.objects.create(permit=permit, amount=Decimal("0"), method="cash", receipt_number="X1",
-                               received_by=user, received_at=now)
+        Payment.objects.create(
+            permit=permit,
+            amount=Decimal(0),
+            method="cash",
+            receipt_number="X1",
+            received_by=user,
+            received_at=now,
+        )
     with pytest.raises(IntegrityError), transaction.atomic():
-        Payment.objects.create(permit=permit, amount=Decimal("5"), method="check", reference="",
-                               receipt_number="X2", received_by=user, received_at=now)
+        Payment.objects.create(
+            permit=permit,
+            amount=Decimal(5),
+            method="check",
+            reference="",
+            receipt_number="X2",
+            received_by=user,
+            received_at=now,
+        )

@@ -26,12 +26,21 @@ def production_env(tmp_path, **extra):
 
 
 def manage(env, *args):
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_check_deploy_passes_with_production_settings(tmp_path):
-    result = manage(production_env(tmp_path), "check", "--deploy", "--fail-level", "WARNING")
+    result = manage(
+        production_env(tmp_path), "check", "--deploy", "--fail-level", "WARNING"
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -55,11 +64,24 @@ def test_production_settings_values(tmp_path):
         "print(s.DEBUG, s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS,"
         " s.TIME_ZONE, s.USE_TZ, s.CELERY_TASK_ALWAYS_EAGER, s.DATABASES['default']['ENGINE'])"
     )
-    env = production_env(tmp_path, DATABASE_URL="postgres://u@db.example/theresa", REDIS_URL="redis://r:6379/0")
+    env = production_env(
+        tmp_path,
+        DATABASE_URL="postgres://u@db.example/theresa",
+        REDIS_URL="redis://r:6379/0",
+    )
     result = manage(env, "shell", "-c", code)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1].split() == ["False", "True", "True", "True", "31536000", "America/Chicago", "True", "False",
-                                     "django.db.backends.postgresql"]
+    assert result.stdout.strip().splitlines()[-1].split() == [
+        "False",
+        "True",
+        "True",
+        "True",
+        "31536000",
+        "America/Chicago",
+        "True",
+        "False",
+        "django.db.backends.postgresql",
+    ]
 
 
 @pytest.mark.django_db
@@ -79,7 +101,9 @@ def test_pages_have_no_inline_scripts_or_styles(client, resident):
     client.force_login(resident)
     for url in ("/", "/apply/", "/permits/", "/accounts/login/"):
         html = client.get(url).content.decode()
-        assert "<script>" not in html and " style=" not in html and "<style" not in html, url
+        assert (
+            "<script>" not in html and " style=" not in html and "<style" not in html
+        ), url
 
 
 @pytest.mark.django_db
@@ -103,7 +127,11 @@ def axes_on(settings):
 
 
 def login(client, username, password, ip="203.0.113.5"):
-    return client.post(reverse("account_login"), {"login": username, "password": password}, REMOTE_ADDR=ip)
+    return client.post(
+        reverse("account_login"),
+        {"login": username, "password": password},
+        REMOTE_ADDR=ip,
+    )
 
 
 @pytest.mark.django_db
@@ -112,7 +140,9 @@ def test_five_failed_logins_lock_the_account_and_ip(client, resident, axes_on):
 
     for _ in range(4):
         login(client, "resident", "wrong-password")
-    assert login(client, "resident", "correct-horse-battery").status_code == 302  # 4 failures: not yet locked
+    assert (
+        login(client, "resident", "correct-horse-battery").status_code == 302
+    )  # 4 failures: not yet locked
     client.logout()
     for _ in range(5):
         login(client, "resident", "wrong-password")
@@ -129,9 +159,16 @@ def test_lockout_is_per_username_and_ip(client, resident, outsider, axes_on):
         login(client, "resident", "wrong-password")
     cache.clear()  # allauth's per-key limit is separate; this test is about axes
     assert login(client, "resident", "correct-horse-battery").status_code == 429
-    assert login(client, "outsider", "correct-horse-battery").status_code == 302  # another account, same IP
+    assert (
+        login(client, "outsider", "correct-horse-battery").status_code == 302
+    )  # another account, same IP
     client.logout()
-    assert login(client, "resident", "correct-horse-battery", ip="198.51.100.7").status_code == 302  # other IP
+    assert (
+        login(
+            client, "resident", "correct-horse-battery", ip="198.51.100.7"
+        ).status_code
+        == 302
+    )  # other IP
 
 
 @pytest.mark.django_db
