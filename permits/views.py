@@ -57,6 +57,8 @@ def office(request):
     status = request.GET.get("status", "")
     if status in Status.values:
         qs = qs.filter(status=status)
+    else:
+        status = ""  # an unknown value is ignored, never echoed back into the page's links
     page = Paginator(qs.order_by("-created_at"), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "permits/office.html", {"page": page, "status": status, "statuses": Status.choices})
 

@@ -403,3 +403,13 @@ def test_verification_email_names_the_village_site_not_example_com(client):
     assert "Theresa Permits" in body and "example.com" not in body.replace(
         "rita@example.com", ""
     )
+
+
+def test_office_filter_with_hostile_status_is_ignored(client, clerk, resident):
+    permit = permit_in(Status.SUBMITTED, applicant=resident)
+    client.force_login(clerk)
+    response = client.get(reverse("permits:office"), {"status": '"><script>alert(1)</script>', "page": "x<y"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<script>alert(1)" not in html and "alert(1)" not in html
+    assert permit.number in html
