@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from . import ordinance, services, workflow
+from .fees import FeeNotConfigured
 from .models import (
     AnnualBond,
     ApplicantRevocation,
@@ -294,7 +295,10 @@ def apply_for_street_opening(*, applicant, data: dict, organization: Organizatio
             _create_ticket(so, by=applicant, number=data["diggers_hotline_ticket"],
                            requested_at=data["diggers_hotline_requested_at"],
                            legal_start=data.get("diggers_hotline_legal_start"), now=now)
-        services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
+        try:
+            services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
+        except FeeNotConfigured as error:  # rolls the whole application back
+            raise RulesBroken([ordinance.Violation(None, "fee_not_configured", "§ 303-4F(2)", str(error))]) from error
         if so.emergency:
             EmergencyReport.objects.filter(
                 street=permit.street, permit__isnull=True, organization=organization

@@ -446,3 +446,13 @@ def test_182_0175_one_ticket_per_contractor(application, contractor):
     assert codes(error) == {"ticket_duplicate"}
     assert so.add_diggers_ticket(permit=application, by=contractor, number="20260000002", contractor="Sub Boring",
                                  requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO))
+
+
+def test_303_4f2_no_fee_in_the_schedule_refuses_cleanly_and_stores_nothing(spring, street, contractor):
+    from permits.models import FeeItem
+
+    FeeItem.objects.filter(code="street_opening").delete()
+    with pytest.raises(so.RulesBroken) as error:
+        so.apply_for_street_opening(applicant=contractor, data=valid_data(street, annual_bond=False))
+    assert codes(error) == {"fee_not_configured"}
+    assert not Permit.objects.exists() and not StreetOpening.objects.exists()
