@@ -18,7 +18,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
     first_name = "Pat"
     last_name = factory.Sequence(lambda n: f"Tester{n}")
-    password = factory.PostGenerationMethodCall("set_password", "correct-horse-battery")
+    password = factory.django.Password("correct-horse-battery")
 
 
 class OrganizationFactory(factory.django.DjangoModelFactory):

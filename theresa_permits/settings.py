@@ -301,6 +301,8 @@ CELERY_BEAT_SCHEDULE["field-send-notice-reminders"] = {
 
 # Special charges: certification cutoff for the tax roll (month, day).
 TAX_ROLL_CUTOFF = os.environ.get("TAX_ROLL_CUTOFF", "11-15")
+# Wis. Stat. § 66.0907: days after service an owner has to do ordered sidewalk work (verify the current text).
+SIDEWALK_OWNER_PERIOD_DAYS = int(os.environ.get("SIDEWALK_OWNER_PERIOD_DAYS", "20"))
 
 LOGGING = {
     "version": 1,

@@ -235,7 +235,7 @@ def demo(db):
     [
         ("clerk", "/admin/"),
         ("dpw", "/office/"),
-        ("inspector", "/office/"),
+        ("inspector", "/field/"),
         ("building", "/office/"),
         ("police", "/office/"),
         ("board", "/office/"),
