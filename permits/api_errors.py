@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
+from rest_framework.fields import SkipField
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -53,3 +54,16 @@ def exception_handler(exc, context):
 
 def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_REQUEST) -> Response:
     return Response({"errors": errors}, status=http_status)
+
+
+def parse_each_field(serializer, raw) -> tuple[dict, list[dict]]:
+    """Each field of `serializer` parsed on its own, so a malformed field does not hide the rules others break."""
+    values, errors = {}, []
+    for name, field in serializer.fields.items():
+        try:
+            values[name] = field.run_validation(field.get_value(raw))
+        except SkipField:
+            continue
+        except exceptions.ValidationError as exc:
+            errors.extend(_flatten({name: exc.detail}))
+    return values, errors

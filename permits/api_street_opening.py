@@ -12,13 +12,12 @@ from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.fields import SkipField
 from rest_framework.response import Response
 
 from . import ordinance
 from . import street_openings as so_services
 from .api import PermitEventSerializer
-from .api_errors import _flatten, error_response
+from .api_errors import error_response, parse_each_field
 from .models import Organization, PermitKind, Street, Surface
 from .selectors import permits_visible_to
 
@@ -115,16 +114,7 @@ class CreatedSerializer(StreetOpeningSerializer):
 
 
 def parse_application(raw) -> tuple[dict, list[dict]]:
-    """Each field parsed on its own, so that a malformed field does not hide the rules the others break."""
-    values, errors = {}, []
-    for name, field in StreetOpeningCreateSerializer().fields.items():
-        try:
-            values[name] = field.run_validation(field.get_value(raw))
-        except SkipField:
-            continue
-        except serializers.ValidationError as exc:
-            errors.extend(_flatten({name: exc.detail}))
-    return values, errors
+    return parse_each_field(StreetOpeningCreateSerializer(), raw)
 
 
 def _resolve(values: dict, user) -> tuple[dict, Organization | None, list[dict]]:

@@ -15,11 +15,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import filters, mixins, serializers, status, viewsets
-from rest_framework.fields import SkipField
 from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
-from permits.api_errors import _flatten, citation_of, error_response
+from permits.api_errors import citation_of, error_response, parse_each_field
 from permits.models import Organization, Parcel, PermitKind
 from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
@@ -97,16 +96,7 @@ class SidewalkPermitSerializer(serializers.Serializer):
 
 
 def parse_application(raw) -> tuple[dict, list[dict]]:
-    """Each field parsed on its own, so that a malformed field does not hide the rules the others break."""
-    values, errors = {}, []
-    for name, field in SidewalkPermitCreateSerializer().fields.items():
-        try:
-            values[name] = field.run_validation(field.get_value(raw))
-        except SkipField:
-            continue
-        except serializers.ValidationError as exc:
-            errors.extend(_flatten({name: exc.detail}))
-    return values, errors
+    return parse_each_field(SidewalkPermitCreateSerializer(), raw)
 
 
 @extend_schema_view(

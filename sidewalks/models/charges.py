@@ -28,7 +28,7 @@ class SpecialCharge(models.Model):
         RUBBISH = "rubbish", "Rubbish or dirt removal (§ 303-2)"
         SIDEWALK_REPAIR = "sidewalk_repair", "Sidewalk repair or replacement (§ 303-3)"
         OBSTRUCTION_REMOVAL = "obstruction_removal", "Obstruction removal (§ 303-6F)"
-        PERMIT_DEFICIENCY = "permit_deficiency", "Repair of a permittee's deficient work (§ 303-4G(2))"
+        PERMIT_DEFICIENCY = "permit_deficiency", "Repair of a permittee's deficient work (§ 303-4H(2))"
 
     class Route(models.TextChoices):
         SPECIAL_CHARGE_66_0627 = "special_charge_66_0627", "Special charge, Wis. Stat. § 66.0627"
