@@ -23,7 +23,7 @@ def approved(resident):
     return permit
 
 
-def test_303_4f2_clerk_records_a_cash_payment_with_a_numbered_receipt(approved, clerk):
+def test_303_4f_2_clerk_records_a_cash_payment_with_a_numbered_receipt(approved, clerk):
     payment = record_payment(
         permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
     )
@@ -55,7 +55,7 @@ def test_303_4f2_clerk_records_a_cash_payment_with_a_numbered_receipt(approved, 
         "contractor",
     ],
 )
-def test_303_4f2_only_the_clerk_records_payments(who, persona, approved):
+def test_303_4f_2_only_the_clerk_records_payments(who, persona, approved):
     with pytest.raises(PermissionDenied, match="303-4F"):
         record_payment(
             permit=approved, amount=Decimal("75.00"), method="cash", by=persona(who)
@@ -63,19 +63,19 @@ def test_303_4f2_only_the_clerk_records_payments(who, persona, approved):
     assert not Payment.objects.exists()
 
 
-def test_303_4f2_amount_zero_refused(approved, clerk):
+def test_303_4f_2_amount_zero_refused(approved, clerk):
     with pytest.raises(ValidationError) as error:
         record_payment(permit=approved, amount=Decimal("0.00"), method="cash", by=clerk)
     assert "amount" in error.value.message_dict
     assert not Payment.objects.exists()
 
 
-def test_303_4f2_negative_amount_refused(approved, clerk):
+def test_303_4f_2_negative_amount_refused(approved, clerk):
     with pytest.raises(ValidationError):
         record_payment(permit=approved, amount=Decimal(-5), method="cash", by=clerk)
 
 
-def test_303_4f2_one_cent_accepted(approved, clerk):
+def test_303_4f_2_one_cent_accepted(approved, clerk):
     payment = record_payment(
         permit=approved, amount=Decimal("0.01"), method="cash", by=clerk
     )
@@ -84,7 +84,7 @@ def test_303_4f2_one_cent_accepted(approved, clerk):
 
 
 @pytest.mark.parametrize("method", ["check", "card"])
-def test_303_4f2_check_or_card_without_reference_refused(approved, clerk, method):
+def test_303_4f_2_check_or_card_without_reference_refused(approved, clerk, method):
     with pytest.raises(ValidationError) as error:
         record_payment(
             permit=approved,

@@ -78,7 +78,7 @@ def test_66_0627_due_30_days_after_billing_and_delinquent_the_day_after():
     assert not rules.is_delinquent(None, date(2027, 1, 1))
 
 
-def test_303_6f1_obstruction_bill_due_10_days_after_presumed_receipt():
+def test_303_6f_1_obstruction_bill_due_10_days_after_presumed_receipt():
     assert rules.charge_due_on(date(2026, 3, 1), "obstruction_removal") == date(2026, 3, 14)
 
 

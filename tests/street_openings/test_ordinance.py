@@ -107,7 +107,7 @@ def test_303_4g_missing_amounts_and_expiry_are_each_reported():
 SIGNED = datetime(2026, 5, 1, 15, 0, tzinfo=UTC)
 
 
-def test_303_4h1_statement_needs_full_name_every_undertaking_and_time():
+def test_303_4h_1_statement_needs_full_name_every_undertaking_and_time():
     assert o.statement_violations(signed_by="Carl Brandt", undertakings=list(o.UNDERTAKINGS), signed_at=SIGNED) == []
     assert codes(o.statement_violations(signed_by="Carl", undertakings=list(o.UNDERTAKINGS), signed_at=SIGNED)) == [
         "signature_required"]
@@ -118,21 +118,21 @@ def test_303_4h1_statement_needs_full_name_every_undertaking_and_time():
                                         signed_at=None)) == ["signature_time_missing"]
 
 
-def test_303_4h5_annual_bond_covers_january_1_to_december_31_of_its_year():
+def test_303_4h_5_annual_bond_covers_january_1_to_december_31_of_its_year():
     assert o.annual_bond_covers(2026, date(2026, 1, 1)) is True
     assert o.annual_bond_covers(2026, date(2026, 12, 31)) is True
     assert o.annual_bond_covers(2026, date(2025, 12, 31)) is False
     assert o.annual_bond_covers(2026, date(2027, 1, 1)) is False
 
 
-def test_303_4h5_work_spanning_new_year_needs_both_years_bonds():
+def test_303_4h_5_work_spanning_new_year_needs_both_years_bonds():
     kw = {"annual_bond": True, "per_permit_bond_filed": False, "start_date": date(2026, 12, 30),
           "end_date": date(2027, 1, 2), "at_approval": True}
     assert codes(o.bond_violations(annual_bond_years={2026}, **kw)) == ["no_annual_bond"]
     assert o.bond_violations(annual_bond_years={2026, 2027}, **kw) == []
 
 
-def test_303_4h3_per_permit_bond_warns_at_application_and_refuses_at_approval():
+def test_303_4h_3_per_permit_bond_warns_at_application_and_refuses_at_approval():
     kw = {"annual_bond": False, "annual_bond_years": set(), "per_permit_bond_filed": False,
           "start_date": date(2026, 6, 1), "end_date": date(2026, 6, 5)}
     [warning] = o.bond_violations(at_approval=False, **kw)
@@ -142,7 +142,7 @@ def test_303_4h3_per_permit_bond_warns_at_application_and_refuses_at_approval():
     assert o.bond_violations(at_approval=True, **{**kw, "per_permit_bond_filed": True}) == []
 
 
-def test_303_4h2_revocation_lasts_one_year_to_the_day():
+def test_303_4h_2_revocation_lasts_one_year_to_the_day():
     until = o.revocation_ends(date(2026, 3, 10))
     assert until == date(2027, 3, 10)
     assert codes(o.revocation_violations(revoked_until=until, today=date(2027, 3, 9))) == ["applicant_revoked"]
@@ -150,7 +150,7 @@ def test_303_4h2_revocation_lasts_one_year_to_the_day():
     assert o.revocation_violations(revoked_until=until, today=date(2027, 3, 11)) == []
 
 
-def test_303_4h2_revocation_from_february_29_ends_february_28():
+def test_303_4h_2_revocation_from_february_29_ends_february_28():
     assert o.revocation_ends(date(2028, 2, 29)) == date(2029, 2, 28)
 
 
@@ -252,7 +252,7 @@ def test_303_5i_planned_repaving_warns_when_work_ends_after_the_30_day_deadline(
 
 # § 303-5C(2) ------------------------------------------------------------------------------------------------------
 
-def test_303_5c2_nearby_patches_must_be_listed():
+def test_303_5c_2_nearby_patches_must_be_listed():
     assert codes(o.nearby_openings_violations(near_existing_patch=True, nearby_openings="")) == ["required"]
     assert o.nearby_openings_violations(near_existing_patch=True, nearby_openings="Patch at 110 Main") == []
     assert o.nearby_openings_violations(near_existing_patch=False, nearby_openings="") == []
@@ -320,15 +320,15 @@ def underground(depth, **kw):
     return o.underground_violations(depth_feet=depth, **args)
 
 
-def test_303_1c1_rejects_2_99_feet_below_grade():
+def test_303_1c_1_rejects_2_99_feet_below_grade():
     assert codes(underground(Decimal("2.99"))) == ["too_shallow"]
 
 
-def test_303_1c1_accepts_exactly_3_feet():
+def test_303_1c_1_accepts_exactly_3_feet():
     assert underground(Decimal(3)) == []
 
 
-def test_303_1c3_plans_filed_and_approved_before_construction():
+def test_303_1c_3_plans_filed_and_approved_before_construction():
     assert codes(underground(Decimal(4), plans_filed=False)) == ["plans_missing"]
     assert codes(underground(Decimal(4), plans_approved=False)) == ["plans_not_approved"]
     [w] = underground(Decimal(4), plans_filed=False, at_approval=False)

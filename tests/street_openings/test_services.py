@@ -73,7 +73,7 @@ def test_outsider_cannot_apply_for_a_company_it_is_not_on(spring, street, outsid
         so.apply_for_street_opening(applicant=outsider, organization=contractor_org, data=valid_data(street))
 
 
-def test_303_4h2_revoked_company_cannot_apply_until_the_anniversary(spring, street, contractor, contractor_org,
+def test_303_4h_2_revoked_company_cannot_apply_until_the_anniversary(spring, street, contractor, contractor_org,
                                                                    bond, dpw_director):
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
     revocation = so.revoke_applicant(permit=permit, by=dpw_director, reason="Settled patch not corrected")
@@ -144,7 +144,7 @@ def test_303_4d_dpw_approval_sets_conditions_and_30_day_validity(approved):
 
 
 @pytest.mark.parametrize("persona", ["clerk", "inspector", "contractor", "board_member"])
-def test_only_the_dpw_director_approves_the_location(under_review, persona, request):
+def test_303_1c_2_only_the_dpw_director_approves_the_location(under_review, persona, request):
     with pytest.raises(PermissionDenied):
         so.approve_street_opening(permit=under_review, by=request.getfixturevalue(persona))
 
@@ -161,7 +161,7 @@ def test_approval_is_refused_with_every_reason_at_once(spring, street, contracto
     assert permit.status == Status.UNDER_REVIEW
 
 
-def test_303_4h3_per_permit_bond_uploaded_allows_approval(spring, street, contractor, contractor_org, clerk,
+def test_303_4h_3_per_permit_bond_uploaded_allows_approval(spring, street, contractor, contractor_org, clerk,
                                                           dpw_director):
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org,
                                          data=valid_data(street, annual_bond=False))
@@ -232,7 +232,7 @@ def test_303_1c_underground_plans_must_be_filed_and_approved(spring, street, con
     assert StreetOpening.objects.get(permit=permit).plans_approved_by == dpw_director
 
 
-def test_303_1c1_shallow_underground_construction_is_refused_at_application(spring, street, contractor):
+def test_303_1c_1_shallow_underground_construction_is_refused_at_application(spring, street, contractor):
     with pytest.raises(so.RulesBroken) as error:
         so.apply_for_street_opening(applicant=contractor, data=valid_data(
             street, underground_utility=True, underground_depth_feet=Decimal("2.99")))
@@ -409,7 +409,7 @@ def test_reminder_5_days_before_expiry_once_and_again_after_a_renewal(issued, cl
     assert so.remind_expiring_street_openings(today=date(2026, 6, 28)) == (1, 1)
 
 
-def test_303_4h2_revocations_are_lifted_on_the_anniversary(application, dpw_director):
+def test_303_4h_2_revocations_are_lifted_on_the_anniversary(application, dpw_director):
     so.revoke_applicant(permit=application, by=dpw_director, reason="x", today=date(2026, 5, 4))
     assert so.lift_ended_revocations(today=date(2027, 5, 3)) == (0, 0)
     assert so.lift_ended_revocations(today=date(2027, 5, 4)) == (1, 1)
@@ -448,7 +448,7 @@ def test_182_0175_one_ticket_per_contractor(application, contractor):
                                  requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO))
 
 
-def test_303_4f2_no_fee_in_the_schedule_refuses_cleanly_and_stores_nothing(spring, street, contractor):
+def test_303_4f_2_no_fee_in_the_schedule_refuses_cleanly_and_stores_nothing(spring, street, contractor):
     from permits.models import FeeItem
 
     FeeItem.objects.filter(code="street_opening").delete()
