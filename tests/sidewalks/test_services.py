@@ -436,3 +436,12 @@ def test_303_3b_3_adoption_needs_the_boards_resolution_number(survey, inspector,
     assert services.adopt_orders(orders=orders, resolution_number="2026-20", adopted_on=TODAY, by=clerk) == 2
     with pytest.raises(ValidationError):  # adopted once: a second resolution cannot adopt it again
         services.adopt_orders(orders=orders[:1], resolution_number="2026-21", adopted_on=TODAY, by=clerk)
+
+
+def test_303_3a_the_boards_resolution_turns_proposed_orders_into_adopted_orders(survey, inspector, clerk):
+    orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    assert {o.status for o in orders} == {"proposed"}
+    services.adopt_orders(orders=orders, resolution_number="2026-22", adopted_on=TODAY, by=clerk)
+    for order in orders:
+        order.refresh_from_db()
+        assert order.status == "adopted" and order.resolution_number == "2026-22"

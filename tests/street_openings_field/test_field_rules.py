@@ -206,6 +206,12 @@ def test_303_1c_8_final_inspection_fails_when_surface_not_restored():
     assert r.inspection_violations("final", {"surface_restored": True}) == []
 
 
+def test_303_4f_1_damaged_curb_gutter_sidewalk_or_grass_left_unrestored_fails_the_final_inspection():
+    [v] = r.inspection_violations("final", {"surface_restored": False})
+    assert "§ 303-4F(1)" in v.message
+    assert r.inspection_violations("final", {"surface_restored": True}) == []
+
+
 # § 303-5G(4) pavement deadlines
 
 
