@@ -155,6 +155,12 @@ def village_may_clear(snow_stopped_at: datetime, at: datetime) -> bool:
     return at - snow_stopped_at >= VILLAGE_WAIT
 
 
+def written_notice_required(unoccupied: bool) -> bool:
+    """§ 303-8B: before clearing, the Village gives the owner written notice, except that for an unoccupied lot or
+    abandoned property no written notice need be given. Either way the Village waits the 24 hours (village_may_clear)."""
+    return not unoccupied
+
+
 def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> list[str]:
     """§ 303-8B: the reasons the Village may not (yet) clear a walk at `at`."""
     if snow_stopped_at is None:

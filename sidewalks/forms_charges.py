@@ -65,6 +65,17 @@ class SnowReportForm(forms.Form):
 class StaffSnowReportForm(forms.Form):
     address = forms.CharField(max_length=200, label="Address of the uncleared sidewalk")
     details = forms.CharField(max_length=500, required=False, label="Details (optional)")
+    unoccupied = forms.BooleanField(
+        required=False, label="Unoccupied lot or abandoned property",
+        help_text="§ 303-8B: no written notice need be given to the owner; the 24 hours still apply.",
+    )
+
+
+class UnoccupiedForm(forms.Form):
+    unoccupied = forms.BooleanField(
+        required=False, label="Unoccupied lot or abandoned property",
+        help_text="§ 303-8B: no written notice need be given to the owner; the 24 hours still apply.",
+    )
 
 
 class SnowfallForm(forms.ModelForm):

@@ -52,13 +52,16 @@ def record_snowfall(*, stopped_at: datetime, by, inches=None, notes: str = "") -
 
 def report_snow_case(
     *, address: str, by=None, parcel: Parcel | None = None, details: str = "", contact: str = "",
-    at: datetime | None = None,
+    at: datetime | None = None, unoccupied: bool = False,
 ) -> SnowCase:
     """A report of an uncleared walk (§ 303-8A), by staff (`by`) or by the public (`by=None`, the public form).
 
     A second report of a walk already open for the same snowfall returns the open case (one case, one charge). The
-    owner of record is emailed when the case is opened, where an email is known (§ 303-8B speaks of written notice;
-    the Village's crew still waits the 24 hours whether or not the notice arrives)."""
+    owner of record is given written notice (emailed where an email is known) when the case is opened (§ 303-8B),
+    except for an unoccupied lot or abandoned property, which DPW staff may flag (`unoccupied=True`) when they open
+    the case: no written notice need be given for it (§ 303-8B). The crew waits the 24 hours either way."""
+    if unoccupied:
+        _require_dpw(by, "flags a lot as unoccupied or abandoned (§ 303-8B)")
     at = at or timezone.now()
     address = " ".join(address.split())
     if not address:
@@ -81,6 +84,7 @@ def report_snow_case(
             reported_by=by if by is not None and by.is_authenticated else None,
             reporter_contact=contact.strip(),
             reported_at=at,
+            unoccupied=unoccupied,
         )
         if parcel is not None:
             _notify_owner(case)
@@ -88,6 +92,9 @@ def report_snow_case(
 
 
 def _notify_owner(case: SnowCase) -> None:
+    """§ 303-8B: the written notice to the owner, unless the lot is unoccupied or abandoned (or already noticed)."""
+    if not charge_rules.written_notice_required(case.unoccupied) or case.owner_notified_at is not None:
+        return
     parcel = case.parcel
     deadline = charge_rules.owner_clearing_deadline(case.snowfall.stopped_at) if case.snowfall else None
     send_notice(
@@ -101,6 +108,21 @@ def _notify_owner(case: SnowCase) -> None:
             "walks": charge_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent),
         },
     )
+    case.owner_notified_at = timezone.now()
+    SnowCase.objects.filter(pk=case.pk).update(owner_notified_at=case.owner_notified_at)
+
+
+def set_unoccupied(*, case: SnowCase, by, unoccupied: bool) -> SnowCase:
+    """§ 303-8B: DPW staff, assessing an open case, record whether the lot is unoccupied or abandoned. Flagged, no
+    written notice need be given; unflagged again before any notice went out, the owner is given it now."""
+    _require_dpw(by, "flags a lot as unoccupied or abandoned (§ 303-8B)")
+    with transaction.atomic():
+        if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(unoccupied=unoccupied) != 1:
+            raise ValidationError({"unoccupied": f"Case {case.number} is no longer open."})
+        case.refresh_from_db()
+        if case.parcel_id is not None:
+            _notify_owner(case)
+    return case
 
 
 def assign_case(*, case: SnowCase, by, parcel: Parcel | None = None, snowfall: Snowfall | None = None) -> SnowCase:

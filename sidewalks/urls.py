@@ -47,6 +47,7 @@ urlpatterns += [
     path("snow/cases/<str:number>/", views_snow.snow_case, name="snow_case"),
     path("snow/cases/<str:number>/clear/", views_snow.snow_case_clear, name="snow_case_clear"),
     path("snow/cases/<str:number>/close/", views_snow.snow_case_close, name="snow_case_close"),
+    path("snow/cases/<str:number>/unoccupied/", views_snow.snow_case_unoccupied, name="snow_case_unoccupied"),
     path("snow/cases/<str:number>/assign/", views_snow.snow_case_assign, name="snow_case_assign"),
     path("rubbish/", views_snow.rubbish_cases, name="rubbish_cases"),
     path("rubbish/<str:number>/", views_snow.rubbish_case, name="rubbish_case"),

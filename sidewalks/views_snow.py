@@ -26,6 +26,7 @@ from .forms_charges import (
     SnowfallForm,
     SnowReportForm,
     StaffSnowReportForm,
+    UnoccupiedForm,
 )
 from .models import RubbishCase, SnowCase, Snowfall
 
@@ -167,7 +168,8 @@ def snow_case(request, number):
     return _render_case(request, case)
 
 
-def _render_case(request, case, *, clearing_form=None, close_form=None, assign_form=None, status=200):
+def _render_case(request, case, *, clearing_form=None, close_form=None, assign_form=None, unoccupied_form=None,
+                 status=200):
     dpw = _is_dpw(request.user)
     parcel = case.parcel
     return render(request, "sidewalks/snow_case.html", {
@@ -179,6 +181,7 @@ def _render_case(request, case, *, clearing_form=None, close_form=None, assign_f
         "clearing_form": clearing_form or ClearingForm(initial={"at": timezone.localtime().replace(second=0, microsecond=0)}),
         "close_form": close_form or CloseCaseForm(),
         "assign_form": assign_form or AssignParcelForm(),
+        "unoccupied_form": unoccupied_form or UnoccupiedForm(initial={"unoccupied": case.unoccupied}),
     }, status=status)
 
 
@@ -232,6 +235,25 @@ def snow_case_assign(request, number):
         messages.success(request, "Parcel assigned.")
         return redirect(case)
     return _render_case(request, case, assign_form=form, status=400)
+
+
+@login_required
+@require_POST
+def snow_case_unoccupied(request, number):
+    """§ 303-8B: DPW staff record that the lot is unoccupied or abandoned (no written notice), or that it is not."""
+    if not _is_dpw(request.user):
+        raise PermissionDenied
+    case = _case_for(request.user, number)
+    form = UnoccupiedForm(request.POST)
+    if form.is_valid():
+        try:
+            snow.set_unoccupied(case=case, by=request.user, unoccupied=form.cleaned_data["unoccupied"])
+        except ValidationError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, "Occupancy recorded.")
+            return redirect(case)
+    return _render_case(request, case, unoccupied_form=form, status=400)
 
 
 # --- Rubbish (§ 303-2) --------------------------------------------------------------------------------------------

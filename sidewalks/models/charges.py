@@ -278,6 +278,11 @@ class SnowCase(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
     )
     crew_notes = models.CharField(max_length=500, blank=True)
+    unoccupied = models.BooleanField(
+        "unoccupied lot or abandoned property", default=False,
+        help_text="§ 303-8B: set by DPW staff; no written notice to the owner need be given for such a lot.",
+    )
+    owner_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-reported_at"]
