@@ -119,6 +119,8 @@ def _charge_context(request, charge, form):
         "may_take_payment": has_role(request.user, Role.CLERK) and charge.is_open
         and charge.status != SpecialCharge.Status.PENDING,
         "staff": is_village_staff(request.user),
+        "may_see_receipts": has_role(request.user, Role.CLERK) or charge.parcel.owners.filter(
+            pk=request.user.pk).exists(),
         "hearing_form": HearingForm() if has_role(request.user, Role.CLERK) and charge_rules.needs_hearing(
             charge.source) else None,
     }
@@ -176,6 +178,27 @@ def charge_bill_pdf(request, number):
     pdf = render_pdf("pdf/charge_bill.html", {"charge": charge, "parcel": charge.parcel})
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="bill-{charge.number}.pdf"'
+    return response
+
+
+@login_required
+def charge_receipt_pdf(request, number, receipt_number):
+    """The receipt of a special-charge payment: for the Clerk-Treasurer and the parcel's owners; 404 to anyone else."""
+    from .models import ChargePayment
+
+    payment = (
+        ChargePayment.objects.select_related("charge__parcel", "received_by")
+        .filter(charge__number=number, receipt_number=receipt_number).first()
+    )
+    user = request.user
+    if payment is None or not (
+        has_role(user, Role.CLERK) or payment.charge.parcel.owners.filter(pk=user.pk).exists()
+    ):
+        raise Http404("No such receipt")
+    charge = payment.charge
+    pdf = render_pdf("pdf/charge_receipt.html", {"payment": payment, "charge": charge, "parcel": charge.parcel})
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="receipt-{payment.receipt_number}.pdf"'
     return response
 
 
