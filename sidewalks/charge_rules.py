@@ -59,22 +59,27 @@ def needs_hearing(source: str) -> bool:
     return source in SOURCES_NEEDING_HEARING
 
 
-def hearing_notice_errors(hearing_on: date, published_on: date, mailed_on: date) -> list[str]:
+def hearing_notice_field_errors(hearing_on: date, published_on: date, mailed_on: date) -> dict[str, str]:
     """§ 66.0627(3)(b): the class 1 notice is published at least 20 days, and a copy mailed at least 10 days, before
     the hearing. "At least 20 days before" counts whole days between the two dates: published on the 1st for a
-    hearing on the 21st is 20 days and suffices; on the 2nd (19 days) does not."""
-    errors = []
+    hearing on the 21st is 20 days and suffices; on the 2nd (19 days) does not. Keyed by the form field at fault."""
+    errors = {}
     if (hearing_on - published_on).days < PUBLISHED_NOTICE_DAYS:
-        errors.append(
+        errors["published_on"] = (
             f"The class 1 notice was published {(hearing_on - published_on).days} days before the hearing; "
             f"Wis. Stat. § 66.0627(3)(b) requires at least {PUBLISHED_NOTICE_DAYS}."
         )
     if (hearing_on - mailed_on).days < MAILED_NOTICE_DAYS:
-        errors.append(
+        errors["mailed_on"] = (
             f"The notice was mailed {(hearing_on - mailed_on).days} days before the hearing; "
             f"Wis. Stat. § 66.0627(3)(b) requires at least {MAILED_NOTICE_DAYS}."
         )
     return errors
+
+
+def hearing_notice_errors(hearing_on: date, published_on: date, mailed_on: date) -> list[str]:
+    """§ 66.0627(3)(b): the same rule as hearing_notice_field_errors, as a list of messages."""
+    return list(hearing_notice_field_errors(hearing_on, published_on, mailed_on).values())
 
 
 def certification_errors(source: str, hearings: list[tuple[date, date, date]], today: date) -> list[str]:

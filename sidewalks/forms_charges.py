@@ -9,6 +9,7 @@ from django.core import signing
 
 from permits.models import Parcel
 
+from . import charge_rules
 from .models import ChargePayment, Snowfall
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -143,3 +144,31 @@ class HearingForm(forms.Form):
     published_on = forms.DateField(widget=DATE_WIDGET, label="Class 1 notice published on")
     mailed_on = forms.DateField(widget=DATE_WIDGET, label="Notice mailed on")
     place = forms.CharField(max_length=200, required=False)
+
+
+class BulkHearingForm(forms.Form):
+    """Wis. Stat. § 66.0627(3)(b): one Board hearing on several charges. Notices too late are refused, field by field."""
+
+    hearing_on = forms.DateField(widget=DATE_WIDGET, label="Board hearing date")
+    published_on = forms.DateField(widget=DATE_WIDGET, label="Class 1 notice published on",
+                                   help_text="At least 20 days before the hearing (Wis. Stat. § 66.0627(3)(b)).")
+    mailed_on = forms.DateField(widget=DATE_WIDGET, label="Notice mailed on",
+                                help_text="At least 10 days before the hearing (Wis. Stat. § 66.0627(3)(b)).")
+    place = forms.CharField(max_length=200, required=False)
+    charges = forms.ModelMultipleChoiceField(
+        queryset=None, to_field_name="number", widget=forms.MultipleHiddenInput,
+        error_messages={"required": "Select at least one charge the hearing covered."},
+    )
+
+    def __init__(self, *args, eligible=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["charges"].queryset = eligible
+
+    def clean(self):
+        data = super().clean()
+        if all(data.get(f) for f in ("hearing_on", "published_on", "mailed_on")):
+            for field, message in charge_rules.hearing_notice_field_errors(
+                data["hearing_on"], data["published_on"], data["mailed_on"]
+            ).items():
+                self.add_error(field, message)
+        return data

@@ -36,6 +36,7 @@ urlpatterns += [
          name="charge_receipt_pdf"),
     path("charges/<str:number>/payment/", views_charges.charge_payment, name="charge_payment"),
     path("charges/<str:number>/hearing/", views_charges.charge_hearing, name="charge_hearing"),
+    path("hearings/", views_charges.hearings, name="hearings"),
     path("tax-roll/", views_charges.tax_rolls, name="tax_rolls"),
     path("tax-roll/build/", views_charges.tax_roll_build, name="tax_roll_build"),
     path("tax-roll/<int:year>/", views_charges.tax_roll_detail, name="tax_roll"),

@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import DecimalField, Q, QuerySet, Sum, Value
+from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +21,7 @@ from permits.roles import Role, has_role, is_village_staff
 
 from . import charge_rules, tasks, tax_roll
 from . import charges as ledger
-from .forms_charges import BuildRollForm, ChargePaymentForm, HearingForm
+from .forms_charges import BuildRollForm, BulkHearingForm, ChargePaymentForm, HearingForm
 from .models import SpecialCharge, TaxRollBatch
 
 PAGE_SIZE = 25
@@ -84,7 +84,7 @@ def charges(request):
     query = "&".join(f"{k}={v}" for k, v in (("status", status), ("q", q)) if v)
     return render(request, "sidewalks/charges.html", {
         "page": page, "status": status, "q": q, "statuses": SpecialCharge.Status.choices, "query": query,
-        "parcels": parcels, "staff": is_village_staff(request.user),
+        "parcels": parcels, "staff": is_village_staff(request.user), "perms_clerk": has_role(request.user, Role.CLERK),
     })
 
 
@@ -114,6 +114,7 @@ def _charge_context(request, charge, form):
         "charge": charge,
         "payments": charge.payments.select_related("received_by"),
         "hearings": charge.hearings.all(),
+        "clerk": has_role(request.user, Role.CLERK),
         "roll_lines": charge.roll_lines.select_related("batch"),
         "form": form,
         "may_take_payment": has_role(request.user, Role.CLERK) and charge.is_open
@@ -170,6 +171,64 @@ def charge_hearing(request, number):
     else:
         messages.error(request, "Give the hearing, publication and mailing dates.")
     return redirect(charge)
+
+
+def _hearing_candidates() -> QuerySet[SpecialCharge]:
+    """Charges a § 66.0627(3)(b) hearing may cover: those needing one that are not paid or already on a roll."""
+    return SpecialCharge.objects.filter(
+        source__in=charge_rules.SOURCES_NEEDING_HEARING,
+        status__in=[SpecialCharge.Status.PENDING, SpecialCharge.Status.BILLED, SpecialCharge.Status.DELINQUENT],
+    )
+
+
+@login_required
+def hearings(request):
+    """Wis. Stat. § 66.0627(3)(b): the clerk records one Board hearing for the many sidewalk-repair charges it covered,
+    chosen with checkboxes from a year's charges (by default those no hearing covers yet)."""
+    _require_clerk(request.user)
+    from django.utils import timezone
+
+    try:
+        year = int(request.GET.get("year") or timezone.localdate().year)
+    except ValueError:
+        year = timezone.localdate().year
+    uncovered = request.GET.get("uncovered", "1") == "1"
+    eligible = _hearing_candidates()
+    form = BulkHearingForm(eligible=eligible)
+    status = 200
+    if request.method == "POST":
+        form = BulkHearingForm(request.POST, eligible=eligible)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            chosen = list(data.pop("charges"))
+            try:
+                with transaction.atomic():
+                    ledger.record_hearing(charges=chosen, by=request.user, **data)
+            except ValidationError as exc:
+                for field, msgs in exc.message_dict.items():
+                    for message in msgs:
+                        form.add_error(field if field in form.fields else None, message)
+            else:
+                messages.success(request, f"Hearing of {data['hearing_on']:%B %-d, %Y} recorded for "
+                                          f"{len(chosen)} charge{'s' if len(chosen) != 1 else ''}.")
+                return redirect(f"{request.path}?year={year}&uncovered={int(uncovered)}")
+        status = 400
+    qs = eligible.filter(incurred_on__year=year).select_related("parcel").annotate(hearing_count=Count("hearings"))
+    if uncovered:
+        qs = qs.filter(hearing_count=0)
+    page = Paginator(qs.order_by("parcel__tax_key", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    selected = set(request.POST.getlist("charges")) if request.method == "POST" else set()
+    return render(request, "sidewalks/hearings.html", {
+        "form": form, "page": page, "year": year, "uncovered": uncovered, "selected": selected,
+        "query": f"year={year}&uncovered={int(uncovered)}",
+        "recent": ledger_hearings_recent(),
+    }, status=status)
+
+
+def ledger_hearings_recent():
+    from .models import ChargeHearing
+
+    return ChargeHearing.objects.annotate(charge_count=Count("charges")).order_by("-hearing_on", "-pk")[:5]
 
 
 @login_required

@@ -181,6 +181,7 @@ def _render_case(request, case, *, clearing_form=None, close_form=None, assign_f
         "clearing_form": clearing_form or ClearingForm(initial={"at": timezone.localtime().replace(second=0, microsecond=0)}),
         "close_form": close_form or CloseCaseForm(),
         "assign_form": assign_form or AssignParcelForm(),
+        "village_staff": is_village_staff(request.user),
         "unoccupied_form": unoccupied_form or UnoccupiedForm(initial={"unoccupied": case.unoccupied}),
     }, status=status)
 
