@@ -181,3 +181,71 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     page.goto(f"{live_server.url}/sidewalks/charges/parcel/{parcel.tax_key}/")
     axe_check(page, "parcel charges (clerk)")
     assert SpecialCharge.objects.filter(status="paid").count() == 1
+
+
+def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser, live_server, axe_check):
+    """Wis. Stat. § 66.0627(3)(b): the clerk records one hearing for two charges; the receipt of a payment is linked
+    from the charge page; § 303-8B: the DPW flags a lot unoccupied, and no written notice goes out."""
+    from datetime import date
+
+    from permits.models import Notice
+    from sidewalks import snow
+    from sidewalks.charges import add_charge, record_charge_payment
+    from sidewalks.models import ChargeHearing
+
+    dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
+    today = timezone.localdate()
+    repairs = [
+        add_charge(parcel=ParcelFactory(site_address=f"{n} Main Street"), source="sidewalk_repair",
+                   route="special_tax_66_0907", amount=Decimal("480.00"), incurred_on=today,
+                   description="Sidewalk replaced by the Village", citation="§ 303-3B(1)", by=clerk)
+        for n in (10, 12)
+    ]
+    paid = add_charge(parcel=ParcelFactory(site_address="14 Main Street"), source="snow_ice",
+                      route="special_charge_66_0627", amount=Decimal("75.00"), incurred_on=today,
+                      description="Snow removed", citation="§ 303-8B", by=clerk, today=today)
+    payment = record_charge_payment(charge=paid, amount="75.00", method="cash", by=clerk)
+
+    _log_in(page, live_server, "clerk")
+    page.goto(f"{live_server.url}/sidewalks/charges/")
+    page.get_by_role("link", name="Board hearings").click()
+    assert page.get_by_role("heading", name="Board hearings on sidewalk-repair charges").is_visible()
+    axe_check(page, "Board hearings for many charges")
+    for charge in repairs:
+        page.get_by_label(re.compile(f"Include {charge.number}")).check()
+    hearing = date(today.year, 6, 21)
+    page.get_by_label("Board hearing date").fill(hearing.isoformat())
+    page.get_by_label("Class 1 notice published on").fill(date(today.year, 6, 2).isoformat())  # 19 days: too late
+    page.get_by_label("Notice mailed on").fill(date(today.year, 6, 11).isoformat())
+    page.get_by_role("button", name="Record the hearing for the checked charges").click()
+    assert page.get_by_text(re.compile(r"published 19 days before the hearing")).is_visible()
+    axe_check(page, "Board hearing refused with field errors")
+    assert not ChargeHearing.objects.exists()
+    page.get_by_label("Class 1 notice published on").fill(date(today.year, 6, 1).isoformat())
+    page.get_by_role("button", name="Record the hearing for the checked charges").click()
+    assert page.get_by_text("recorded for 2 charges").is_visible()
+    axe_check(page, "Board hearing recorded")
+    assert set(ChargeHearing.objects.get().charges.all()) == set(repairs)
+
+    page.goto(f"{live_server.url}{paid.get_absolute_url()}")
+    link = page.get_by_role("link", name=f"Receipt {payment.receipt_number} (PDF)")
+    assert link.is_visible()
+    axe_check(page, "charge page with receipt link")
+    pdf = page.request.get(f"{live_server.url}{link.get_attribute('href')}")
+    assert pdf.ok and pdf.headers["content-type"] == "application/pdf" and pdf.body()[:5] == b"%PDF-"
+    page.get_by_role("button", name="Log out").click()
+
+    # § 303-8B: the DPW, on a phone, flags a reported lot as unoccupied; the case page says no notice is needed.
+    Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=3), recorded_by=dpw)
+    case = snow.report_snow_case(address="999 Empty Lot Road", at=timezone.now())
+    phone = browser.new_page(viewport=PHONE)
+    _log_in(phone, live_server, "dpw")
+    phone.goto(f"{live_server.url}{case.get_absolute_url()}")
+    phone.get_by_label("Unoccupied lot or abandoned property").check()
+    phone.get_by_role("button", name="Save occupancy").click()
+    assert phone.get_by_text("Not required: unoccupied lot or abandoned property").is_visible()
+    axe_check(phone, "snow case of an unoccupied lot")
+    assert _fits_the_phone(phone)
+    case.refresh_from_db()
+    assert case.unoccupied and not Notice.objects.filter(template="snow_case_notice").exists()
+    phone.close()
