@@ -19,6 +19,7 @@ from . import street_openings as so_services
 from .api import PermitEventSerializer
 from .api_errors import error_response, parse_each_field
 from .models import Organization, PermitKind, Street, Surface
+from .models.street_opening import TrafficControl
 from .selectors import permits_visible_to
 
 MONEY = {"max_digits": 12, "decimal_places": 2, "required": False, "allow_null": True}
@@ -63,6 +64,14 @@ class StreetOpeningCreateSerializer(serializers.Serializer):
     underground_utility = serializers.BooleanField(required=False, default=False)
     underground_depth_feet = serializers.DecimalField(max_digits=5, decimal_places=2, required=False,
                                                       allow_null=True)
+    lanes_open_each_way = serializers.IntegerField(
+        required=False, default=1, min_value=0, max_value=9,
+        help_text="Lanes of traffic kept open in each direction; 0 needs the DPW's approval (§ 303-5B(3))",
+    )
+    traffic_control = serializers.ChoiceField(
+        choices=TrafficControl.choices, required=False, default=TrafficControl.NONE,
+        help_text="none, flagman or temporary_signal: required when no lane is open each way (§ 303-5B(3))",
+    )
     organization = serializers.CharField(required=False, allow_blank=True,
                                          help_text="Company name, if you are on the staff of several")
 
@@ -100,6 +109,11 @@ class StreetOpeningSerializer(serializers.Serializer):
     statement_signed_by = serializers.CharField(source="street_opening.statement_signed_by")
     statement_signed_at = serializers.DateTimeField(source="street_opening.statement_signed_at")
     dpw_conditions = serializers.CharField(source="street_opening.dpw_conditions")
+    lanes_open_each_way = serializers.IntegerField(source="street_opening.lanes_open_each_way")
+    traffic_control = serializers.CharField(source="street_opening.traffic_control")
+    lane_closure_approved_at = serializers.DateTimeField(source="street_opening.lane_closure_approved_at")
+    underground_utility = serializers.BooleanField(source="street_opening.underground_utility")
+    emergency_work_approved_at = serializers.DateTimeField(source="street_opening.emergency_work_approved_at")
     diggers_hotline_tickets = DiggersTicketSerializer(source="street_opening.tickets.all", many=True)
     fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
     submitted_at = serializers.DateTimeField()

@@ -17,7 +17,7 @@ from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from . import field_rules as rules
-from . import services, workflow
+from . import ordinance, services, workflow
 from .models import (
     DefectNotice,
     Document,
@@ -478,6 +478,13 @@ def record_permanent_pavement(*, permit: Permit, by, completed_on: date) -> Pave
 
 def completion_blockers(permit: Permit) -> list[rules.Violation]:
     errors = []
+    so = getattr(permit, "street_opening", None)
+    if so is not None:
+        for v in ordinance.emergency_underground_violations(
+            emergency=so.emergency, underground_utility=so.underground_utility,
+            work_approved=so.emergency_work_approved_at is not None,
+        ):  # § 303-1C(7): the DPW's after-the-fact approval comes before completion
+            errors.append(rules.Violation(v.field, v.code, v.citation, v.message))
     if compaction_failure_open(permit):
         errors.append(
             rules.Violation(

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from . import ordinance
 from .models import Organization, Payment, Street, Surface
+from .models.street_opening import TrafficControl
 from .street_openings import check_application
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -62,6 +63,15 @@ class StreetOpeningForm(forms.Form):
     underground_utility = forms.BooleanField(required=False, label="Underground utility construction (§ 303-1C)")
     underground_depth_feet = forms.DecimalField(
         max_digits=5, decimal_places=2, required=False, label="Depth of the top of the construction below grade (feet)"
+    )
+    lanes_open_each_way = forms.IntegerField(
+        min_value=0, max_value=9, required=False, initial=1, label="Lanes of traffic kept open in each direction",
+        help_text="At least one lane each way must stay open unless the Director of Public Works approves "
+        "otherwise (§ 303-5B(3)).",
+    )
+    traffic_control = forms.ChoiceField(
+        choices=TrafficControl.choices, required=False, initial=TrafficControl.NONE, label="Traffic control",
+        help_text="With no lane open each way, a flagman or a temporary traffic signal is required (§ 303-5B(3)).",
     )
     insurance_per_person = forms.DecimalField(label="Liability insurance per person ($)", **MONEY)
     insurance_per_accident = forms.DecimalField(label="Liability insurance per accident ($)", **MONEY)
@@ -122,6 +132,16 @@ class ApproveForm(forms.Form):
                                  label="Conditions of approval (§ 303-1C(2), § 303-5C(4))")
     approve_plans = forms.BooleanField(required=False, label="I approve the underground construction plans "
                                        "(§ 303-1C(3))")
+    approve_lane_closure = forms.BooleanField(
+        required=False, label="I approve keeping no lane open in each direction (§ 303-5B(3))",
+        help_text="Only when the application keeps no lane open each way; a flagman or a temporary traffic signal "
+        "is then required (§ 303-5B(3)). Recorded with your name and the time as a condition of approval.",
+    )
+    approve_emergency_work = forms.BooleanField(
+        required=False, label="I approve the emergency underground construction (§ 303-1C(7))",
+        help_text="For underground construction begun in an emergency: the work cannot be completed until the "
+        "Director of Public Works approves it (§ 303-1C(7)).",
+    )
 
 
 class StaffPaymentForm(forms.ModelForm):

@@ -473,11 +473,12 @@ def diggers_ticket_violations(
 
 def underground_violations(
     *, underground_utility: bool, depth_feet: Decimal | None, plans_filed: bool, plans_approved: bool,
-    at_approval: bool
+    at_approval: bool, emergency: bool = False
 ) -> list[Violation]:
     """§ 303-1C: underground construction at least 3 feet below the established grade (top of grade to top of the
     construction), its complete plans filed with and approved by the DPW before construction, and its location
-    approved by the DPW (given with the approval of the permit)."""
+    approved by the DPW (given with the approval of the permit). In an emergency the work may proceed without the
+    prior plan approval (§ 303-1C(7)); the DPW approves the work afterwards (emergency_underground_violations)."""
     if not underground_utility:
         return []
     out = []
@@ -487,6 +488,8 @@ def underground_violations(
     elif depth_feet < UNDERGROUND_MIN_DEPTH_FEET:
         out.append(_error("underground_depth_feet", "too_shallow", "§ 303-1C(1)",
                           "Underground construction must be at least 3 feet below the established grade"))
+    if emergency:
+        return out  # § 303-1C(7): no prior plan approval in an emergency
     if not plans_filed:
         make = _error if at_approval else _warning
         out.append(make("plans", "plans_missing", "§ 303-1C(3)",
@@ -495,3 +498,55 @@ def underground_violations(
         out.append(_error("plans", "plans_not_approved", "§ 303-1C(3)",
                           "The Director of Public Works must approve the plans before construction"))
     return out
+
+
+def is_emergency_underground(*, emergency: bool, underground_utility: bool) -> bool:
+    """§ 303-1C(7): underground construction begun in an emergency, to protect life or property."""
+    return emergency and underground_utility
+
+
+def emergency_underground_violations(
+    *, emergency: bool, underground_utility: bool, work_approved: bool
+) -> list[Violation]:
+    """§ 303-1C(7): in an emergency a utility may proceed with underground construction, subject to obtaining the
+    DPW's approval of the work as soon as reasonably possible afterwards. Until the DPW has approved the work, the
+    permit cannot be completed."""
+    if not is_emergency_underground(emergency=emergency, underground_utility=underground_utility) or work_approved:
+        return []
+    return [_error(None, "emergency_work_not_approved", "§ 303-1C(7)",
+                   "The Director of Public Works must approve the emergency underground construction before the "
+                   "work can be completed")]
+
+
+# --- § 303-5B(3): traffic lanes ----------------------------------------------------------------------------------
+
+TRAFFIC_CONTROLS = ("none", "flagman", "temporary_signal")
+MIN_LANES_EACH_WAY = 1  # § 303-5B(3)
+
+
+def lanes_violations(
+    *, lanes_open_each_way: int | None, traffic_control: str, closure_approved: bool, at_approval: bool
+) -> list[Violation]:
+    """§ 303-5B(3): at least one lane of traffic in each direction kept open unless the DPW approves otherwise;
+    with fewer lanes, a flagman or a temporary traffic signal. At application a closure is a warning (the DPW has
+    not yet decided); at approval it is refused unless the DPW approves it, and then traffic control is required."""
+    lanes = MIN_LANES_EACH_WAY if lanes_open_each_way is None else lanes_open_each_way
+    if lanes >= MIN_LANES_EACH_WAY:
+        return []
+    controlled = traffic_control in ("flagman", "temporary_signal")
+    if not at_approval:
+        out = [_warning("lanes_open_each_way", "lanes_closed", "§ 303-5B(3)",
+                        "No lane open in each direction needs the approval of the Director of Public Works")]
+        if not controlled:
+            out.append(_warning("traffic_control", "traffic_control_required", "§ 303-5B(3)",
+                                "With no lane open in each direction, a flagman or a temporary traffic signal is "
+                                "required"))
+        return out
+    if not closure_approved:
+        return [_error("lanes_open_each_way", "lanes_closed", "§ 303-5B(3)",
+                       "At least one lane of traffic in each direction must be kept open unless the Director of "
+                       "Public Works approves otherwise")]
+    if not controlled:
+        return [_error("traffic_control", "traffic_control_required", "§ 303-5B(3)",
+                       "With no lane open in each direction, a flagman or a temporary traffic signal is required")]
+    return []

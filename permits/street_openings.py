@@ -172,13 +172,20 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
             plans_filed=True,  # plans are uploaded on the permit page after filing; checked at approval
             plans_approved=False,
             at_approval=False,
+            emergency=emergency,
+        ),
+        *ordinance.lanes_violations(
+            lanes_open_each_way=data.get("lanes_open_each_way"), traffic_control=data.get("traffic_control") or "none",
+            closure_approved=False, at_approval=False,
         ),
     ]
     return Checked([v for v in violations if not v.warning], [v for v in violations if v.warning])
 
 
-def check_approval(permit: Permit, *, today: date, plans_approved: bool) -> list[ordinance.Violation]:
-    """Every rule that refuses approval (§ 303-4G, § 303-4H, § 303-5A, § 303-5I, § 303-1C, § 182.0175)."""
+def check_approval(permit: Permit, *, today: date, plans_approved: bool,
+                   lane_closure_approved: bool = False) -> list[ordinance.Violation]:
+    """Every rule that refuses approval (§ 303-4G, § 303-4H, § 303-5A, § 303-5B(3), § 303-5I, § 303-1C,
+    § 182.0175). An emergency underground application needs no prior plan approval (§ 303-1C(7))."""
     so = permit.street_opening
     expires_on = ordinance.expiry_date(today)
     tickets = list(so.tickets.all())
@@ -222,6 +229,11 @@ def check_approval(permit: Permit, *, today: date, plans_approved: bool) -> list
         *ordinance.underground_violations(
             underground_utility=so.underground_utility, depth_feet=so.underground_depth_feet,
             plans_filed=Document.Kind.PLANS in doc_kinds, plans_approved=plans_approved, at_approval=True,
+            emergency=so.emergency,
+        ),
+        *ordinance.lanes_violations(
+            lanes_open_each_way=so.lanes_open_each_way, traffic_control=so.traffic_control,
+            closure_approved=lane_closure_approved or so.lane_closure_approved_at is not None, at_approval=True,
         ),
     ]
     return [v for v in violations if not v.warning]
@@ -290,6 +302,9 @@ def apply_for_street_opening(*, applicant, data: dict, organization: Organizatio
             statement_undertakings=sorted(data.get("statement_undertakings", ())),
             underground_utility=bool(data.get("underground_utility")),
             underground_depth_feet=data.get("underground_depth_feet"),
+            lanes_open_each_way=ordinance.MIN_LANES_EACH_WAY if data.get("lanes_open_each_way") is None
+            else data["lanes_open_each_way"],
+            traffic_control=data.get("traffic_control") or "none",
         )
         if (data.get("diggers_hotline_ticket") or "").strip():
             _create_ticket(so, by=applicant, number=data["diggers_hotline_ticket"],
@@ -375,23 +390,40 @@ def begin_review(*, permit: Permit, by, today: date | None = None) -> Permit:
 
 
 def approve_street_opening(*, permit: Permit, by, conditions: str = "", approve_plans: bool = False,
+                           approve_lane_closure: bool = False, approve_emergency_work: bool = False,
                            today: date | None = None) -> Permit:
     """§ 303-1C(2): the DPW approves the location and sets its conditions; valid 30 days from approval (§ 303-4D).
 
     Refused, with every reason at once, without a Diggers Hotline ticket, insurance through the validity, the
-    bond, the signed statement, or the winter/moratorium determinations the ordinance requires.
+    bond, the signed statement, or the winter/moratorium determinations the ordinance requires. A closure of every
+    lane in a direction is approved here too (§ 303-5B(3)), recorded as a condition with who and when; so may the
+    emergency underground work be (§ 303-1C(7)).
     """
     _require(by, APPROVERS, "approve the location of a street opening (§ 303-1C(2))")
     now = timezone.now()
     today = today or timezone.localdate(now)
     so = permit.street_opening
-    errors = check_approval(permit, today=today, plans_approved=approve_plans)
+    closing = so.lanes_open_each_way < ordinance.MIN_LANES_EACH_WAY
+    errors = check_approval(permit, today=today, plans_approved=approve_plans,
+                            lane_closure_approved=closing and approve_lane_closure)
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():
-        fields = {"dpw_conditions": conditions.strip()}
+        conditions = conditions.strip()
+        fields = {}
+        if closing and approve_lane_closure and so.lane_closure_approved_at is None:
+            fields.update(lane_closure_approved_at=now, lane_closure_approved_by=by)
+            closure = (f"Lane closure approved by {by.get_full_name() or by.get_username()} on "
+                       f"{timezone.localtime(now):%B %-d, %Y %-I:%M %p}: no lane open in each direction, "
+                       f"{so.get_traffic_control_display().lower()} required (§ 303-5B(3))")
+            conditions = f"{conditions}\n{closure}" if conditions else closure
+        fields["dpw_conditions"] = conditions
         if so.underground_utility and approve_plans:
             fields.update(plans_approved_at=now, plans_approved_by=by)
+        if (approve_emergency_work and so.emergency_work_approved_at is None
+                and ordinance.is_emergency_underground(emergency=so.emergency,
+                                                       underground_utility=so.underground_utility)):
+            fields.update(emergency_work_approved_at=now, emergency_work_approved_by=by)
         StreetOpening.objects.filter(pk=so.pk).update(**fields)
         for field, value in fields.items():
             setattr(so, field, value)
@@ -400,6 +432,27 @@ def approve_street_opening(*, permit: Permit, by, conditions: str = "", approve_
                             reason="Location approved (§ 303-1C(2))" + (f". Conditions: {conditions.strip()}"
                                                                         if conditions.strip() else ""))
     return permit
+
+
+def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
+    """§ 303-1C(7): the DPW approves, after the fact, underground construction a utility began in an emergency
+    (recorded with who and when). Until then the permit cannot be completed."""
+    _require(by, APPROVERS, "approve emergency underground construction (§ 303-1C(7))")
+    so = permit.street_opening
+    if not ordinance.is_emergency_underground(emergency=so.emergency, underground_utility=so.underground_utility):
+        raise RulesBroken([ordinance._error(None, "not_emergency_underground", "§ 303-1C(7)",
+                                            "Only emergency underground construction is approved after the fact")])
+    if so.emergency_work_approved_at is not None:
+        return so
+    now = timezone.now()
+    with transaction.atomic():
+        StreetOpening.objects.filter(pk=so.pk, emergency_work_approved_at__isnull=True).update(
+            emergency_work_approved_at=now, emergency_work_approved_by=by
+        )
+        so.emergency_work_approved_at, so.emergency_work_approved_by = now, by
+        services.record_event(permit, by=by, reason="Emergency underground construction approved by the Director "
+                                                    "of Public Works (§ 303-1C(7))")
+    return so
 
 
 def issue_street_opening(*, permit: Permit, by, today: date | None = None) -> Permit:

@@ -116,6 +116,8 @@ def act(request, number, action):
                        "Moratorium exception recorded (§ 303-5I)."),
         "revoke_applicant": (lambda: so_services.revoke_applicant(permit=permit, by=user, reason=reason),
                              "Right to obtain permits revoked for one year (§ 303-4H(2))."),
+        "emergency_work": (lambda: so_services.approve_emergency_underground_work(permit=permit, by=user),
+                           "Emergency underground construction approved (§ 303-1C(7))."),
     }
     if action == "approve":
         form = ApproveForm(request.POST)

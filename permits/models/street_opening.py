@@ -21,6 +21,14 @@ class Surface(models.TextChoices):
     TERRACE = "terrace", "Terrace or grass"
 
 
+class TrafficControl(models.TextChoices):
+    """§ 303-5B(3): how traffic is controlled when fewer than one lane each way is open."""
+
+    NONE = "none", "None"
+    FLAGMAN = "flagman", "Flagman"
+    TEMPORARY_SIGNAL = "temporary_signal", "Temporary traffic signal"
+
+
 class StreetOpening(models.Model):
     """The application of a street opening permit (§ 303-4B), one per Permit of kind street_opening."""
 
@@ -55,6 +63,23 @@ class StreetOpening(models.Model):
     underground_depth_feet = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     plans_approved_at = models.DateTimeField(null=True, blank=True, editable=False)
     plans_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    # § 303-1C(7): emergency underground construction, approved by the DPW after the fact
+    emergency_work_approved_at = models.DateTimeField(null=True, blank=True, editable=False)
+    emergency_work_approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    # § 303-5B(3): lanes kept open each way; a closure needs the DPW's approval and a flagman or temporary signal
+    lanes_open_each_way = models.PositiveSmallIntegerField(
+        default=1, help_text="Lanes of traffic kept open in each direction (§ 303-5B(3))"
+    )
+    traffic_control = models.CharField(
+        max_length=20, choices=TrafficControl.choices, default=TrafficControl.NONE,
+        help_text="Flagman or temporary traffic signal when no lane is open each way (§ 303-5B(3))",
+    )
+    lane_closure_approved_at = models.DateTimeField(null=True, blank=True, editable=False)
+    lane_closure_approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
     )
     # § 303-1C(2), § 303-5C(4): set by the DPW on approval
