@@ -21,8 +21,13 @@ from permits.roles import Role, has_role, is_village_staff
 
 from . import charge_rules, tasks, tax_roll
 from . import charges as ledger
-from .forms_charges import BuildRollForm, BulkHearingForm, ChargePaymentForm, HearingForm
-from .models import SpecialCharge, TaxRollBatch
+from .forms_charges import (
+    BuildRollForm,
+    BulkHearingForm,
+    ChargePaymentForm,
+    HearingForm,
+)
+from .models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 
 PAGE_SIZE = 25
 
@@ -221,13 +226,11 @@ def hearings(request):
     return render(request, "sidewalks/hearings.html", {
         "form": form, "page": page, "year": year, "uncovered": uncovered, "selected": selected,
         "query": f"year={year}&uncovered={int(uncovered)}",
-        "recent": ledger_hearings_recent(),
+        "recent": _recent_hearings(),
     }, status=status)
 
 
-def ledger_hearings_recent():
-    from .models import ChargeHearing
-
+def _recent_hearings():
     return ChargeHearing.objects.annotate(charge_count=Count("charges")).order_by("-hearing_on", "-pk")[:5]
 
 
@@ -243,8 +246,6 @@ def charge_bill_pdf(request, number):
 @login_required
 def charge_receipt_pdf(request, number, receipt_number):
     """The receipt of a special-charge payment: for the Clerk-Treasurer and the parcel's owners; 404 to anyone else."""
-    from .models import ChargePayment
-
     payment = (
         ChargePayment.objects.select_related("charge__parcel", "received_by")
         .filter(charge__number=number, receipt_number=receipt_number).first()
