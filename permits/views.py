@@ -62,7 +62,8 @@ def office(request):
     else:
         status = ""  # an unknown value is ignored, never echoed back into the page's links
     page = Paginator(qs.order_by("-created_at"), PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "permits/office.html", {"page": page, "status": status, "statuses": Status.choices})
+    context = {"page": page, "status": status, "statuses": Status.choices, "is_clerk": has_role(request.user, Role.CLERK)}
+    return render(request, "permits/office.html", context)
 
 
 @login_required
