@@ -15,21 +15,11 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from .business_days import is_business_day
 from .ordinance import in_frozen_ground_season, revocation_ends
+from .violations import Violation
 
 CENT = Decimal("0.01")
 
 
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: the field it concerns, a stable code, the section and the message (which cites it)."""
-
-    field: str
-    code: str
-    citation: str
-    message: str
-
-    def as_dict(self) -> dict:
-        return {"field": self.field, "code": self.code, "citation": self.citation, "message": self.message}
 
 
 def _d(value) -> Decimal:

@@ -38,7 +38,6 @@ CORRECTION_CHECKERS = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 NOTICE_RECEIVERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)  # may record a notice received by phone
 INSPECTABLE = (Status.ISSUED, Status.ACTIVE, Status.COMPLETED)
 WORK_UNDER_WAY = (Status.APPROVED, Status.ISSUED, Status.ACTIVE)
-PAVED_SURFACES = ("bituminous", "concrete", "sidewalk")
 
 MEASURED_FIELDS = {
     "backfill": ["largest_stone_inches", "cinders_or_ashes", "refuse", "organic_matter", "frozen_lumps"],
@@ -402,7 +401,7 @@ def send_due_notice_reminders(*, now: datetime) -> tuple[int, int]:
 
 def _needs_pavement(permit: Permit) -> bool:
     detail = detail_of(permit)
-    return detail is None or detail.surface in PAVED_SURFACES
+    return detail is None or detail.surface in ordinance.PAVED_SURFACES
 
 
 def restoration_for(permit: Permit) -> PavementRestoration:

@@ -8,11 +8,11 @@ violation into an error naming its field and citing its section. Ambiguous text 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from .business_days import add_business_days, next_business_day
+from .violations import Violation
 
 # --- Constants, each citing its clause -------------------------------------------------------------------------
 
@@ -47,18 +47,6 @@ UNDERTAKINGS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: the field it concerns, a stable code, the section, and the message a person reads."""
-
-    field: str | None
-    code: str
-    citation: str
-    message: str
-    warning: bool = False  # a warning is shown (and must be acknowledged on the form) but does not refuse
-
-    def as_dict(self) -> dict:
-        return {"field": self.field, "code": self.code, "citation": self.citation, "message": self.message}
 
 
 def _error(field, code, citation, message) -> Violation:

@@ -7,19 +7,12 @@ service call the same functions and show the messages, which cite their section,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from permits.violations import Violation
 
-@dataclass(frozen=True)
-class Violation:
-    """One broken rule: the field it concerns, a stable code, its section, and the message a person reads."""
 
-    field: str | None
-    code: str
-    citation: str
-    message: str
 
 
 def _d(value) -> Decimal:
