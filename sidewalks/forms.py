@@ -138,22 +138,6 @@ class SidewalkApplicationForm(forms.Form):
         return data
 
 
-STAGE_FIELDS = {
-    SidewalkInspection.Stage.SUBGRADE: ["grading_inches", "subgrade_inches", "subgrade_material"],
-    SidewalkInspection.Stage.FORMS: ["form_material", "form_thickness_inches", "form_depth_inches", "form_width_feet"],
-    SidewalkInspection.Stage.POUR: [
-        "concrete_psi",
-        "sacks_per_cubic_yard",
-        "forecast_low_f",
-        "air_temperature_f",
-        "subgrade_frozen",
-        "expansion_spacing_feet",
-        "expansion_at_property_lines",
-        "groove_spacing_feet",
-        "slope_inches_per_foot",
-    ],
-    SidewalkInspection.Stage.CURING: ["curing_method"],
-}
 
 
 class InspectionForm(forms.Form):
@@ -220,7 +204,7 @@ class InspectionForm(forms.Form):
 
     def __init__(self, *args, stage: str, **kwargs):
         super().__init__(*args, **kwargs)
-        keep = set(STAGE_FIELDS[stage]) | {"other_defect", "notes"}
+        keep = set(services.STAGE_FIELDS[stage]) | {"other_defect", "notes"}
         for name in list(self.fields):
             if name not in keep:
                 del self.fields[name]

@@ -305,25 +305,24 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
     raise ValidationError({"stage": "Choose subgrade, forms, pour or curing."})
 
 
-MEASUREMENTS = (
-    "grading_inches",
-    "subgrade_inches",
-    "subgrade_material",
-    "form_material",
-    "form_thickness_inches",
-    "form_depth_inches",
-    "form_width_feet",
-    "concrete_psi",
-    "sacks_per_cubic_yard",
-    "forecast_low_f",
-    "air_temperature_f",
-    "subgrade_frozen",
-    "expansion_spacing_feet",
-    "expansion_at_property_lines",
-    "groove_spacing_feet",
-    "slope_inches_per_foot",
-    "curing_method",
-)
+# What an inspector measures at each stage (the form shows these; the service accepts nothing else).
+STAGE_FIELDS = {
+    SidewalkInspection.Stage.SUBGRADE: ["grading_inches", "subgrade_inches", "subgrade_material"],
+    SidewalkInspection.Stage.FORMS: ["form_material", "form_thickness_inches", "form_depth_inches", "form_width_feet"],
+    SidewalkInspection.Stage.POUR: [
+        "concrete_psi",
+        "sacks_per_cubic_yard",
+        "forecast_low_f",
+        "air_temperature_f",
+        "subgrade_frozen",
+        "expansion_spacing_feet",
+        "expansion_at_property_lines",
+        "groove_spacing_feet",
+        "slope_inches_per_foot",
+    ],
+    SidewalkInspection.Stage.CURING: ["curing_method"],
+}
+MEASUREMENTS = tuple(name for names in STAGE_FIELDS.values() for name in names)
 
 
 def record_inspection(
