@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from . import services, workflow
-from .forms import PaymentForm
+from .forms import PaymentForm, add_service_errors
 from .models import (
     Document,
     FeeItem,
@@ -188,9 +188,7 @@ class PermitAdmin(SimpleHistoryAdmin):
             except PermissionDenied as error:
                 messages.error(request, str(error))
             except ValidationError as error:
-                for field, errs in error.message_dict.items():
-                    for err in errs:
-                        form.add_error(field if field in form.fields else None, err)
+                add_service_errors(form, error)
             else:
                 messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
                 return redirect("admin:permits_permit_change", pk)

@@ -89,3 +89,16 @@ class AddMemberForm(forms.Form):
             raise ValidationError("That person is already on your staff.")
         self.user = user
         return email
+
+
+def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
+    """Put a service's ValidationError on the form: each message on the field it names (renamed through `aliases`
+    where the form calls it differently), or on the form as a whole when no field of the form matches."""
+    if hasattr(error, "error_dict"):
+        for field, messages in error.message_dict.items():
+            field = (aliases or {}).get(field, field)
+            for message in messages:
+                form.add_error(field if field in form.fields else None, message)
+    else:
+        for message in error.messages:
+            form.add_error(None, message)

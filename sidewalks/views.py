@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import workflow
-from permits.forms import PaymentForm
+from permits.forms import PaymentForm, add_service_errors
 from permits.models import Parcel, PermitKind, Status
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import get_permit_for
@@ -32,14 +32,7 @@ ALIASES = {"service_method": "method", "service_proof": "proof"}
 
 
 def _form_errors(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errs in error.message_dict.items():
-            field = ALIASES.get(field, field)
-            for err in errs:
-                form.add_error(field if field in form.fields else None, err)
-    else:
-        for err in error.messages:
-            form.add_error(None, err)
+    add_service_errors(form, error, ALIASES)
 
 
 def _get_sidewalk_permit(user, number):

@@ -15,6 +15,7 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from permits.forms import add_service_errors
 from permits.models import JobRun, Parcel
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
@@ -143,9 +144,7 @@ def charge_payment(request, number):
             with transaction.atomic():
                 payment = ledger.record_charge_payment(charge=charge, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            for field, msgs in exc.message_dict.items():
-                for message in msgs:
-                    form.add_error(field if field in form.fields else None, message)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"Payment recorded: receipt {payment.receipt_number}.")
             return redirect(charge)
@@ -210,9 +209,7 @@ def hearings(request):
                 with transaction.atomic():
                     ledger.record_hearing(charges=chosen, by=request.user, **data)
             except ValidationError as exc:
-                for field, msgs in exc.message_dict.items():
-                    for message in msgs:
-                        form.add_error(field if field in form.fields else None, message)
+                add_service_errors(form, exc)
             else:
                 messages.success(request, f"Hearing of {data['hearing_on']:%B %-d, %Y} recorded for "
                                           f"{len(chosen)} charge{'s' if len(chosen) != 1 else ''}.")

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from permits.forms import add_service_errors
 from permits.roles import Role, has_role, is_village_staff
 
 from . import charge_rules, snow
@@ -43,14 +44,6 @@ def _require_staff(user) -> None:
         raise PermissionDenied
 
 
-def _add_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "message_dict"):
-        for field, msgs in exc.message_dict.items():
-            for message in msgs:
-                form.add_error(field if field in form.fields else None, message)
-    else:
-        for message in exc.messages:
-            form.add_error(None, message)
 
 
 def _client_ip(request) -> str:
@@ -199,7 +192,7 @@ def snow_case_clear(request, number):
             with transaction.atomic():
                 charge = snow.log_village_clearing(case=case, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _add_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"Clearing logged; charge {charge.number} of ${charge.amount} billed to the owner.")
             return redirect(case)
@@ -217,7 +210,7 @@ def snow_case_close(request, number):
         try:
             snow.close_snow_case(case=case, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
-            _add_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"Case {case.number} closed.")
             return redirect(case)
@@ -250,7 +243,7 @@ def snow_case_unoccupied(request, number):
         try:
             snow.set_unoccupied(case=case, by=request.user, unoccupied=form.cleaned_data["unoccupied"])
         except ValidationError as exc:
-            _add_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, "Occupancy recorded.")
             return redirect(case)
@@ -276,7 +269,7 @@ def rubbish_cases(request):
                 with transaction.atomic():
                     case = snow.serve_rubbish_notice(parcel=parcel, by=request.user, **data)
             except ValidationError as exc:
-                _add_errors(form, exc)
+                add_service_errors(form, exc)
             else:
                 messages.success(request, f"Notice {case.number} recorded.")
                 return redirect(case)
@@ -313,7 +306,7 @@ def rubbish_case(request, number):
                 with transaction.atomic():
                     charge = snow.log_rubbish_removal(case=case, by=request.user, **form.cleaned_data)
             except ValidationError as exc:
-                _add_errors(form, exc)
+                add_service_errors(form, exc)
             else:
                 messages.success(request, f"Removal logged; charge {charge.number} of ${charge.amount} billed.")
                 return redirect(case)
