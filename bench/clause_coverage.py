@@ -28,6 +28,8 @@ for citation, area, _rule in rows:
     if in_code and in_test:
         done += 1
     else:
-        missing.append(f"{citation:<14} {area:<16} code={'yes' if in_code else 'no ':<3} test={'yes' if in_test else 'no'}")
+        missing.append(
+            f"{citation:<14} {area:<16} code={'yes' if in_code else 'no ':<3} test={'yes' if in_test else 'no'}"
+        )
 print(f"{done} of {len(rows)} clauses carried (citation in code and in a test name)")
 print("\n".join(missing))

@@ -55,7 +55,9 @@ class PaymentInline(ReadOnlyInline):
 
     @admin.display(description="Receipt")
     def receipt_link(self, obj):
-        return format_html('<a href="{}">{}</a>', reverse("permits:receipt_pdf", args=[obj.receipt_number]), obj.receipt_number)
+        return format_html(
+            '<a href="{}">{}</a>', reverse("permits:receipt_pdf", args=[obj.receipt_number]), obj.receipt_number
+        )
 
 
 class DocumentInline(ReadOnlyInline):
@@ -106,21 +108,53 @@ def _transition_action(target: str, label: str):
 
 @admin.register(Permit)
 class PermitAdmin(SimpleHistoryAdmin):
-    list_display = ["number", "kind", "status", "applicant_name", "street", "location_description", "submitted_at", "balance"]
+    list_display = [
+        "number",
+        "kind",
+        "status",
+        "applicant_name",
+        "street",
+        "location_description",
+        "submitted_at",
+        "balance",
+    ]
     list_filter = ["kind", "status", ("submitted_at", admin.DateFieldListFilter), "expires_on"]
     search_fields = [
-        "number", "location_description", "street__name", "parcel__site_address", "parcel__tax_key",
-        "applicant__email", "applicant__first_name", "applicant__last_name", "organization__name",
+        "number",
+        "location_description",
+        "street__name",
+        "parcel__site_address",
+        "parcel__tax_key",
+        "applicant__email",
+        "applicant__first_name",
+        "applicant__last_name",
+        "organization__name",
     ]
     date_hierarchy = "created_at"
     list_select_related = ["applicant", "street", "organization"]
     list_per_page = 50
     readonly_fields = [
-        "number", "kind", "status", "applicant", "organization", "fee_code", "fee_amount", "fee_basis",
-        "submitted_at", "approved_on", "issued_on", "expires_on", "completed_on", "closed_on", "public_link",
+        "number",
+        "kind",
+        "status",
+        "applicant",
+        "organization",
+        "fee_code",
+        "fee_amount",
+        "fee_basis",
+        "submitted_at",
+        "approved_on",
+        "issued_on",
+        "expires_on",
+        "completed_on",
+        "closed_on",
+        "public_link",
     ]
-    fields = readonly_fields[:3] + ["street", "parcel", "location_description", "work_description", "start_date",
-                                     "end_date"] + readonly_fields[3:]
+    fields = (
+        readonly_fields[:3]
+        + ["street", "parcel", "location_description", "work_description", "start_date", "end_date"]
+        + readonly_fields[3:]
+    )
     raw_id_fields = ["parcel"]
     inlines = [EventInline, PaymentInline, DocumentInline, NoticeInline]
     actions = [
@@ -158,7 +192,9 @@ class PermitAdmin(SimpleHistoryAdmin):
     def get_urls(self):
         return [
             path("<int:pk>/status/", self.admin_site.admin_view(self.change_status_view), name="permits_permit_status"),
-            path("<int:pk>/payment/", self.admin_site.admin_view(self.record_payment_view), name="permits_permit_payment"),
+            path(
+                "<int:pk>/payment/", self.admin_site.admin_view(self.record_payment_view), name="permits_permit_payment"
+            ),
         ] + super().get_urls()
 
     def change_status_view(self, request, pk):
@@ -167,14 +203,21 @@ class PermitAdmin(SimpleHistoryAdmin):
         form = StatusChangeForm(request.POST or None, targets=targets)
         if request.method == "POST" and form.is_valid():
             try:
-                workflow.transition(permit, form.cleaned_data["to"], by=request.user, reason=form.cleaned_data["reason"])
+                workflow.transition(
+                    permit, form.cleaned_data["to"], by=request.user, reason=form.cleaned_data["reason"]
+                )
             except workflow.IllegalTransition as error:
                 messages.error(request, str(error))
             else:
                 messages.success(request, f"{permit.number} is now {permit.get_status_display().lower()}.")
             return redirect("admin:permits_permit_change", pk)
-        context = {**self.admin_site.each_context(request), "permit": permit, "form": form, "opts": self.opts,
-                   "title": f"Change the status of {permit.number}"}
+        context = {
+            **self.admin_site.each_context(request),
+            "permit": permit,
+            "form": form,
+            "opts": self.opts,
+            "title": f"Change the status of {permit.number}",
+        }
         return TemplateResponse(request, "admin/permits/permit/change_status.html", context)
 
     def record_payment_view(self, request, pk):
@@ -192,8 +235,13 @@ class PermitAdmin(SimpleHistoryAdmin):
             else:
                 messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
                 return redirect("admin:permits_permit_change", pk)
-        context = {**self.admin_site.each_context(request), "permit": permit, "form": form, "opts": self.opts,
-                   "title": f"Record a payment for {permit.number}"}
+        context = {
+            **self.admin_site.each_context(request),
+            "permit": permit,
+            "form": form,
+            "opts": self.opts,
+            "title": f"Record a payment for {permit.number}",
+        }
         return TemplateResponse(request, "admin/permits/permit/record_payment.html", context)
 
 
@@ -303,5 +351,9 @@ class JobRunAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
-from . import admin_field  # noqa: E402,F401  (street opening field records)
-from . import admin_street_opening  # noqa: E402,F401  (street opening records)
+
+
+from . import (
+    admin_field,  # noqa: E402,F401  (street opening field records)
+    admin_street_opening,  # noqa: E402,F401  (street opening records)
+)

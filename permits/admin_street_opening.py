@@ -74,8 +74,9 @@ class StreetImprovementForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         if data.get("decided_on") and data.get("work_begins_on"):
-            for v in ordinance.board_decision_violations(decided_on=data["decided_on"],
-                                                         work_begins_on=data["work_begins_on"]):
+            for v in ordinance.board_decision_violations(
+                decided_on=data["decided_on"], work_begins_on=data["work_begins_on"]
+            ):
                 self.add_error(v.field, v.message)
         return data
 
@@ -96,7 +97,10 @@ class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
             return
         # A new decision goes through the service: only the Board, the President or the clerk record it.
         created = so.record_street_improvement(
-            street=obj.street, by=request.user, description=obj.description, decided_on=obj.decided_on,
+            street=obj.street,
+            by=request.user,
+            description=obj.description,
+            decided_on=obj.decided_on,
             work_begins_on=obj.work_begins_on,
         )
         if obj.repaved_on:
@@ -112,16 +116,16 @@ class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
                 self.message_user(request, str(error), messages.ERROR)
                 return
             mail = ", ".join(p.site_address for p in sent.to_mail) or "none"
-            self.message_user(request, f"{improvement.street}: {len(sent.emailed)} notices emailed; to mail by post: "
-                                       f"{mail}.")
+            self.message_user(
+                request, f"{improvement.street}: {len(sent.emailed)} notices emailed; to mail by post: {mail}."
+            )
 
 
 @admin.register(EmergencyReport)
 class EmergencyReportAdmin(NoDelete, admin.ModelAdmin):
     """§ 303-5H: emergencies the Village office was told of; flagged when no application follows in time."""
 
-    list_display = ["street", "location_description", "organization", "began_on", "reported_at", "permit",
-                    "flagged_at"]
+    list_display = ["street", "location_description", "organization", "began_on", "reported_at", "permit", "flagged_at"]
     readonly_fields = ["recorded_by", "reported_at", "permit", "flagged_at"]
 
     def save_model(self, request, obj, form, change):

@@ -19,8 +19,20 @@ class PermitSerializer(serializers.ModelSerializer):
     class Meta:
         model = Permit
         fields = [
-            "number", "kind", "status", "street", "location_description", "work_description", "start_date",
-            "end_date", "fee_amount", "submitted_at", "approved_on", "issued_on", "expires_on", "completed_on",
+            "number",
+            "kind",
+            "status",
+            "street",
+            "location_description",
+            "work_description",
+            "start_date",
+            "end_date",
+            "fee_amount",
+            "submitted_at",
+            "approved_on",
+            "issued_on",
+            "expires_on",
+            "completed_on",
             "timeline",
         ]
         read_only_fields = fields

@@ -35,7 +35,9 @@ def _flatten(detail, field: str | None = None):
 
 def exception_handler(exc, context):
     if isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages})
+        exc = exceptions.ValidationError(
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     if isinstance(exc, PermissionDenied):
@@ -47,7 +49,14 @@ def exception_handler(exc, context):
         errors = list(_flatten(exc.detail))
     else:
         detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
-        errors = [{"field": None, "code": getattr(detail, "code", "error"), "citation": citation_of(detail), "message": str(detail)}]
+        errors = [
+            {
+                "field": None,
+                "code": getattr(detail, "code", "error"),
+                "citation": citation_of(detail),
+                "message": str(detail),
+            }
+        ]
     response.data = {"errors": errors}
     return response
 

@@ -11,16 +11,50 @@ from .models import Membership, Organization, Parcel, Street
 from .roles import Role
 
 STREETS = [
-    "Highland Avenue", "Theresa Lane", "Milwaukee Street", "Henni Street", "Main Street", "Juneau Street",
-    "Mill Street", "Church Street", "Schoolview Drive", "Maple Lane", "Cedar Court", "Rock River Road",
+    "Highland Avenue",
+    "Theresa Lane",
+    "Milwaukee Street",
+    "Henni Street",
+    "Main Street",
+    "Juneau Street",
+    "Mill Street",
+    "Church Street",
+    "Schoolview Drive",
+    "Maple Lane",
+    "Cedar Court",
+    "Rock River Road",
 ]
 OWNERS = [
-    "Anderson, Mark & Linda", "Becker, Paul", "Schmidt Family Trust", "Klein, Joan", "Weber, Thomas & Ann",
-    "Hoffmann, Greta", "Braun, Eric", "Zimmerman, Sue", "Fischer, Dale & Kay", "Wagner, Tim", "Meyer, Ruth",
-    "Koch, Brian", "Richter, Amy", "Wolf, Daniel", "Schulz, Karen", "Neumann, Roger", "Schwartz, Jill",
-    "Krueger, Ron & Deb", "Lange, Matt", "Schroeder, Ellen", "Theresa Cheese Co-op", "Rock River Feed & Supply LLC",
-    "Main Street Tavern Inc", "Juneau Street Auto LLC", "Village Hardware Inc", "Dodge County Credit Union",
-    "Theresa Implement Co", "Mill Street Storage LLC", "Henni Street Bakery LLC", "Kettle Moraine Dental SC",
+    "Anderson, Mark & Linda",
+    "Becker, Paul",
+    "Schmidt Family Trust",
+    "Klein, Joan",
+    "Weber, Thomas & Ann",
+    "Hoffmann, Greta",
+    "Braun, Eric",
+    "Zimmerman, Sue",
+    "Fischer, Dale & Kay",
+    "Wagner, Tim",
+    "Meyer, Ruth",
+    "Koch, Brian",
+    "Richter, Amy",
+    "Wolf, Daniel",
+    "Schulz, Karen",
+    "Neumann, Roger",
+    "Schwartz, Jill",
+    "Krueger, Ron & Deb",
+    "Lange, Matt",
+    "Schroeder, Ellen",
+    "Theresa Cheese Co-op",
+    "Rock River Feed & Supply LLC",
+    "Main Street Tavern Inc",
+    "Juneau Street Auto LLC",
+    "Village Hardware Inc",
+    "Dodge County Credit Union",
+    "Theresa Implement Co",
+    "Mill Street Storage LLC",
+    "Henni Street Bakery LLC",
+    "Kettle Moraine Dental SC",
 ]
 ACCOUNTS = [
     # username, first, last, role (None for the public)
@@ -45,7 +79,9 @@ def _parcel_rows():
     for i in range(30):
         street = residential_streets[i % len(residential_streets)]
         number = 100 + (i // len(residential_streets)) * 20 + (i % 2) * 2 + 2
-        rows.append((f"266-1116-{1000 + i:04d}", f"{number} {street}", OWNERS[i % 20], "residential", street, i % 7 == 0))
+        rows.append(
+            (f"266-1116-{1000 + i:04d}", f"{number} {street}", OWNERS[i % 20], "residential", street, i % 7 == 0)
+        )
     for i in range(10):
         street = ("Milwaukee Street", "Main Street")[i % 2]
         land_use = "industrial" if i in (6, 7) else "commercial"
@@ -82,9 +118,7 @@ def load_demo(password: str | None = None) -> dict:
         user.save()
         if role is not None:
             user.groups.add(Group.objects.get(name=role.value))
-        EmailAddress.objects.update_or_create(
-            user=user, email=email, defaults={"verified": True, "primary": True}
-        )
+        EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})
         users[username] = user
     contractor, _ = Organization.objects.get_or_create(
         name="Brandt Excavating LLC", defaults={"kind": Organization.Kind.CONTRACTOR, "phone": "920-555-0142"}

@@ -20,8 +20,6 @@ from .violations import Violation
 CENT = Decimal("0.01")
 
 
-
-
 def _d(value) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 

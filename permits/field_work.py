@@ -480,7 +480,8 @@ def completion_blockers(permit: Permit) -> list[rules.Violation]:
     so = getattr(permit, "street_opening", None)
     if so is not None:
         for v in ordinance.emergency_underground_violations(
-            emergency=so.emergency, underground_utility=so.underground_utility,
+            emergency=so.emergency,
+            underground_utility=so.underground_utility,
             work_approved=so.emergency_work_approved_at is not None,
         ):  # § 303-1C(7): the DPW's after-the-fact approval comes before completion
             errors.append(rules.Violation(v.field, v.code, v.citation, v.message))

@@ -66,7 +66,10 @@ class PaymentForm(forms.ModelForm):
         data = super().clean()
         if data.get("amount") is not None and data["amount"] <= 0:
             self.add_error("amount", "The amount must be more than $0.00.")
-        if data.get("method") in (Payment.Method.CHECK, Payment.Method.CARD) and not (data.get("reference") or "").strip():
+        if (
+            data.get("method") in (Payment.Method.CHECK, Payment.Method.CARD)
+            and not (data.get("reference") or "").strip()
+        ):
             self.add_error("reference", "A check number or card reference is required for a check or card payment.")
         return data
 

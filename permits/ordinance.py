@@ -47,8 +47,6 @@ UNDERTAKINGS: dict[str, str] = {
 }
 
 
-
-
 def _error(field, code, citation, message) -> Violation:
     return Violation(field, code, citation, f"{message} ({citation})")
 
@@ -117,8 +115,14 @@ def pavement_violations(*, surface: str, existing_pavement_inches: Decimal | Non
         return [_error("surface", "invalid", "§ 303-4B", f"Choose the surface to be opened: {', '.join(SURFACES)}")]
     if surface in PAVED_SURFACES and (existing_pavement_inches is None or existing_pavement_inches <= 0):
         citation = "§ 303-5G(3)" if surface == "concrete" else "§ 303-5G(2)"
-        return [_error("existing_pavement_inches", "required", citation,
-                       "Give the existing pavement thickness in inches: the replacement must be at least as deep")]
+        return [
+            _error(
+                "existing_pavement_inches",
+                "required",
+                citation,
+                "Give the existing pavement thickness in inches: the replacement must be at least as deep",
+            )
+        ]
     return []
 
 
@@ -150,11 +154,23 @@ def renewal_violations(*, status: str, work_begun: bool, expires_on: date | None
     if status not in ("approved", "issued", "active"):
         out.append(_error(None, "not_renewable", "§ 303-4E", "Only an approved or issued permit can be renewed"))
     if not work_begun:
-        out.append(_error("work_begun_on", "work_not_begun", "§ 303-4E",
-                          "A renewal is possible only if work has begun under the permit"))
+        out.append(
+            _error(
+                "work_begun_on",
+                "work_not_begun",
+                "§ 303-4E",
+                "A renewal is possible only if work has begun under the permit",
+            )
+        )
     if expires_on is not None and is_expired(expires_on, today):
-        out.append(_error(None, "expired", "§ 303-4E",
-                          f"The permit lapsed on {expires_on + timedelta(days=1):%B %-d, %Y}; apply for a new permit"))
+        out.append(
+            _error(
+                None,
+                "expired",
+                "§ 303-4E",
+                f"The permit lapsed on {expires_on + timedelta(days=1):%B %-d, %Y}; apply for a new permit",
+            )
+        )
     return out
 
 
@@ -186,14 +202,21 @@ def insurance_violations(
         ("insurance_property_damage", property_damage, "for property damage"),
     ):
         if amount is None or amount < MIN_INSURANCE:
-            out.append(_error(field, "insurance_too_low", "§ 303-4G",
-                              f"Liability insurance must be at least $500,000 {label}"))
+            out.append(
+                _error(field, "insurance_too_low", "§ 303-4G", f"Liability insurance must be at least $500,000 {label}")
+            )
     if expires is None:
         out.append(_error("insurance_expires", "required", "§ 303-4G", "Give the date the insurance expires"))
     elif covered_through is not None and expires < covered_through:
-        out.append(_error("insurance_expires", "insurance_lapses", "§ 303-4G",
-                          f"The insurance expires {expires:%B %-d, %Y}, before the permit period ends "
-                          f"{covered_through:%B %-d, %Y}; it must be in force for the whole period"))
+        out.append(
+            _error(
+                "insurance_expires",
+                "insurance_lapses",
+                "§ 303-4G",
+                f"The insurance expires {expires:%B %-d, %Y}, before the permit period ends "
+                f"{covered_through:%B %-d, %Y}; it must be in force for the whole period",
+            )
+        )
     return out
 
 
@@ -201,8 +224,14 @@ def insurance_certificate_violations(*, certificate_filed: bool) -> list[Violati
     """§ 303-4G: "satisfactory written evidence" of the insurance: the certificate is on file before approval."""
     if certificate_filed:
         return []
-    return [_error("insurance_certificate", "certificate_missing", "§ 303-4G",
-                   "Upload the certificate of insurance on the permit page: it is needed before approval")]
+    return [
+        _error(
+            "insurance_certificate",
+            "certificate_missing",
+            "§ 303-4G",
+            "Upload the certificate of insurance on the permit page: it is needed before approval",
+        )
+    ]
 
 
 # --- § 303-4H: statement, bond, revocation ------------------------------------------------------------------------
@@ -213,15 +242,33 @@ def statement_violations(*, signed_by: str, undertakings, signed_at: datetime | 
     out = []
     name = (signed_by or "").strip()
     if len(name.split()) < 2:
-        out.append(_error("statement_signed_by", "signature_required", "§ 303-4H(1)",
-                          "Sign the indemnity and guarantee statement by typing your full name"))
+        out.append(
+            _error(
+                "statement_signed_by",
+                "signature_required",
+                "§ 303-4H(1)",
+                "Sign the indemnity and guarantee statement by typing your full name",
+            )
+        )
     missing = [key for key in UNDERTAKINGS if key not in set(undertakings or ())]
     if missing:
-        out.append(_error("statement_undertakings", "undertakings_missing", "§ 303-4H(1)",
-                          "Accept every undertaking of the indemnity and guarantee statement"))
+        out.append(
+            _error(
+                "statement_undertakings",
+                "undertakings_missing",
+                "§ 303-4H(1)",
+                "Accept every undertaking of the indemnity and guarantee statement",
+            )
+        )
     if signed_at is None:
-        out.append(_error("statement_signed_by", "signature_time_missing", "§ 303-4H(1)",
-                          "The time of signing must be kept with the statement"))
+        out.append(
+            _error(
+                "statement_signed_by",
+                "signature_time_missing",
+                "§ 303-4H(1)",
+                "The time of signing must be kept with the statement",
+            )
+        )
     return out
 
 
@@ -234,8 +281,13 @@ def annual_bond_covers(bond_year: int, day: date) -> bool:
 
 
 def bond_violations(
-    *, annual_bond: bool, annual_bond_years, per_permit_bond_filed: bool, start_date: date | None,
-    end_date: date | None, at_approval: bool
+    *,
+    annual_bond: bool,
+    annual_bond_years,
+    per_permit_bond_filed: bool,
+    start_date: date | None,
+    end_date: date | None,
+    at_approval: bool,
 ) -> list[Violation]:
     """§ 303-4H(3)/(5): a bond for this permit, or an annual bond covering every day of the planned work.
 
@@ -247,17 +299,35 @@ def bond_violations(
         years = set(annual_bond_years or ())
         uncovered = sorted({d.year for d in (start_date, end_date) if not any(annual_bond_covers(y, d) for y in years)})
         if uncovered:
-            return [_error("annual_bond", "no_annual_bond", "§ 303-4H(5)",
-                           f"No annual bond is on file for {', '.join(map(str, uncovered))}; file one with the "
-                           "Clerk-Treasurer or give a bond for this permit")]
+            return [
+                _error(
+                    "annual_bond",
+                    "no_annual_bond",
+                    "§ 303-4H(5)",
+                    f"No annual bond is on file for {', '.join(map(str, uncovered))}; file one with the "
+                    "Clerk-Treasurer or give a bond for this permit",
+                )
+            ]
         return []
     if per_permit_bond_filed:
         return []
     if at_approval:
-        return [_error("annual_bond", "bond_missing", "§ 303-4H(3)",
-                       "A bond for this permit must be filed before it is approved")]
-    return [_warning("annual_bond", "bond_missing", "§ 303-4H(3)",
-                     "Upload the bond for this permit on the permit page: it is needed before approval")]
+        return [
+            _error(
+                "annual_bond",
+                "bond_missing",
+                "§ 303-4H(3)",
+                "A bond for this permit must be filed before it is approved",
+            )
+        ]
+    return [
+        _warning(
+            "annual_bond",
+            "bond_missing",
+            "§ 303-4H(3)",
+            "Upload the bond for this permit on the permit page: it is needed before approval",
+        )
+    ]
 
 
 def revocation_ends(revoked_on: date) -> date:
@@ -268,9 +338,15 @@ def revocation_ends(revoked_on: date) -> date:
 def revocation_violations(*, revoked_until: date | None, today: date) -> list[Violation]:
     """§ 303-4H(2): an applicant whose right to permits was revoked cannot obtain one until the revocation ends."""
     if revoked_until is not None and today < revoked_until:
-        return [_error(None, "applicant_revoked", "§ 303-4H(2)",
-                       f"Your right to obtain street opening permits is revoked until {revoked_until:%B %-d, %Y} "
-                       "for failing to correct deficiencies")]
+        return [
+            _error(
+                None,
+                "applicant_revoked",
+                "§ 303-4H(2)",
+                f"Your right to obtain street opening permits is revoked until {revoked_until:%B %-d, %Y} "
+                "for failing to correct deficiencies",
+            )
+        ]
     return []
 
 
@@ -288,8 +364,7 @@ def in_frozen_ground_season(day: date) -> bool:
 
 
 def winter_violations(
-    *, start_date: date | None, end_date: date | None, emergency: bool, determination_recorded: bool,
-    at_approval: bool
+    *, start_date: date | None, end_date: date | None, emergency: bool, determination_recorded: bool, at_approval: bool
 ) -> list[Violation]:
     """§ 303-5A: no opening from November 15 to April 1 unless the Board or its designee determines an emergency."""
     if start_date is None or end_date is None:
@@ -299,14 +374,32 @@ def winter_violations(
     if determination_recorded:
         return []
     if not emergency:
-        return [_error("start_date", "frozen_ground", "§ 303-5A",
-                       "No openings are permitted from November 15 to April 1 except emergency excavations")]
+        return [
+            _error(
+                "start_date",
+                "frozen_ground",
+                "§ 303-5A",
+                "No openings are permitted from November 15 to April 1 except emergency excavations",
+            )
+        ]
     if at_approval:
-        return [_error("emergency", "emergency_not_determined", "§ 303-5A",
-                       "A winter opening needs the Village Board or its designee to determine it an emergency")]
-    return [_warning("emergency", "emergency_not_determined", "§ 303-5A",
-                     "This is a winter opening: the Village Board or its designee must determine it an emergency "
-                     "before the permit is approved")]
+        return [
+            _error(
+                "emergency",
+                "emergency_not_determined",
+                "§ 303-5A",
+                "A winter opening needs the Village Board or its designee to determine it an emergency",
+            )
+        ]
+    return [
+        _warning(
+            "emergency",
+            "emergency_not_determined",
+            "§ 303-5A",
+            "This is a winter opening: the Village Board or its designee must determine it an emergency "
+            "before the permit is approved",
+        )
+    ]
 
 
 # --- § 303-5H: emergency excavation ------------------------------------------------------------------------------
@@ -330,12 +423,24 @@ def emergency_violations(*, emergency: bool, work_began_on: date | None, filed_o
     """§ 303-5H: a late emergency application is accepted and flagged to the Clerk-Treasurer, never refused."""
     if emergency and work_began_on and is_late_emergency_filing(work_began_on=work_began_on, filed_on=filed_on):
         deadline = emergency_filing_deadline(work_began_on)
-        return [_warning("emergency_began_on", "late_emergency_filing", "§ 303-5H",
-                         f"The application was due by {deadline:%A, %B %-d, %Y}, the next business day after the "
-                         "emergency work began; the Clerk-Treasurer is told it was filed late")]
+        return [
+            _warning(
+                "emergency_began_on",
+                "late_emergency_filing",
+                "§ 303-5H",
+                f"The application was due by {deadline:%A, %B %-d, %Y}, the next business day after the "
+                "emergency work began; the Clerk-Treasurer is told it was filed late",
+            )
+        ]
     if emergency and work_began_on and work_began_on > filed_on:
-        return [_error("emergency_began_on", "future_emergency", "§ 303-5H",
-                       "An emergency already under way cannot have begun in the future")]
+        return [
+            _error(
+                "emergency_began_on",
+                "future_emergency",
+                "§ 303-5H",
+                "An emergency already under way cannot have begun in the future",
+            )
+        ]
     return []
 
 
@@ -345,8 +450,14 @@ def emergency_violations(*, emergency: bool, work_began_on: date | None, filed_o
 def board_decision_violations(*, decided_on: date, work_begins_on: date) -> list[Violation]:
     """§ 303-5I: the Board decides to improve or repave a street not less than 30 days before the work begins."""
     if work_begins_on - decided_on < BOARD_DECISION_LEAD:
-        return [_error("work_begins_on", "decision_too_late", "§ 303-5I",
-                       "The Board's decision must be made at least 30 days before the improvement or repaving begins")]
+        return [
+            _error(
+                "work_begins_on",
+                "decision_too_late",
+                "§ 303-5I",
+                "The Board's decision must be made at least 30 days before the improvement or repaving begins",
+            )
+        ]
     return []
 
 
@@ -366,8 +477,13 @@ def is_in_moratorium(*, repaved_on: date | None, day: date) -> bool:
 
 
 def moratorium_violations(
-    *, repaved_on: date | None, planned_repaving: tuple[date, date] | None, start_date: date | None,
-    end_date: date | None, exception_recorded: bool, at_approval: bool
+    *,
+    repaved_on: date | None,
+    planned_repaving: tuple[date, date] | None,
+    start_date: date | None,
+    end_date: date | None,
+    exception_recorded: bool,
+    at_approval: bool,
 ) -> list[Violation]:
     """§ 303-5I: five years without openings after a repaving unless the Board or its designee records why the
     permit is absolutely essential; and a street the Board decided to repave must be finished within 30 days.
@@ -376,22 +492,35 @@ def moratorium_violations(
     `planned_repaving` is (decided_on, work_begins_on) of a Board decision whose work has not yet been done.
     """
     out = []
-    if start_date and repaved_on and not exception_recorded and (
-        is_in_moratorium(repaved_on=repaved_on, day=start_date)
-        or (end_date and is_in_moratorium(repaved_on=repaved_on, day=end_date))
+    if (
+        start_date
+        and repaved_on
+        and not exception_recorded
+        and (
+            is_in_moratorium(repaved_on=repaved_on, day=start_date)
+            or (end_date and is_in_moratorium(repaved_on=repaved_on, day=end_date))
+        )
     ):
-        message = (f"This street was repaved on {repaved_on:%B %-d, %Y}: no opening until "
-                   f"{moratorium_ends(repaved_on):%B %-d, %Y} unless the Village Board or its designee records why "
-                   "it is absolutely essential")
+        message = (
+            f"This street was repaved on {repaved_on:%B %-d, %Y}: no opening until "
+            f"{moratorium_ends(repaved_on):%B %-d, %Y} unless the Village Board or its designee records why "
+            "it is absolutely essential"
+        )
         make = _error if at_approval else _warning
         out.append(make("street", "moratorium", "§ 303-5I", message))
     if planned_repaving and end_date:
         deadline = excavation_deadline_after_notice(planned_repaving[0])
         if end_date > deadline:
-            out.append(_warning("end_date", "repaving_planned", "§ 303-5I",
-                                f"The Village Board decided to repave this street (work begins "
-                                f"{planned_repaving[1]:%B %-d, %Y}): excavation must be completed by "
-                                f"{deadline:%B %-d, %Y}"))
+            out.append(
+                _warning(
+                    "end_date",
+                    "repaving_planned",
+                    "§ 303-5I",
+                    f"The Village Board decided to repave this street (work begins "
+                    f"{planned_repaving[1]:%B %-d, %Y}): excavation must be completed by "
+                    f"{deadline:%B %-d, %Y}",
+                )
+            )
     return out
 
 
@@ -401,8 +530,14 @@ def moratorium_violations(
 def nearby_openings_violations(*, near_existing_patch: bool, nearby_openings: str) -> list[Violation]:
     """§ 303-5C(2): an opening within, next to or close to a patch, or one of several nearby openings, lists them."""
     if near_existing_patch and not (nearby_openings or "").strip():
-        return [_error("nearby_openings", "required", "§ 303-5C(2)",
-                       "Identify and locate the existing patches or additional openings nearby")]
+        return [
+            _error(
+                "nearby_openings",
+                "required",
+                "§ 303-5C(2)",
+                "Identify and locate the existing patches or additional openings nearby",
+            )
+        ]
     return []
 
 
@@ -416,8 +551,13 @@ def diggers_legal_start(requested_on: date) -> date:
 
 
 def diggers_ticket_violations(
-    *, ticket_number: str, requested_at: datetime | None, legal_start: date | None, start_date: date | None,
-    emergency: bool, at_approval: bool
+    *,
+    ticket_number: str,
+    requested_at: datetime | None,
+    legal_start: date | None,
+    start_date: date | None,
+    emergency: bool,
+    at_approval: bool,
 ) -> list[Violation]:
     """§ 303-5E(3) and Wis. Stat. § 182.0175: a Diggers Hotline ticket before excavation.
 
@@ -429,30 +569,61 @@ def diggers_ticket_violations(
     citation = "Wis. Stat. § 182.0175"
     if not (ticket_number or "").strip():
         if at_approval:
-            return [_error("diggers_hotline_ticket", "ticket_missing", citation,
-                           "A Diggers Hotline ticket is required before the permit is approved")]
+            return [
+                _error(
+                    "diggers_hotline_ticket",
+                    "ticket_missing",
+                    citation,
+                    "A Diggers Hotline ticket is required before the permit is approved",
+                )
+            ]
         if emergency:
             return []
-        return [_warning("diggers_hotline_ticket", "ticket_missing", citation,
-                         "Add your Diggers Hotline ticket: the permit cannot be approved without it")]
+        return [
+            _warning(
+                "diggers_hotline_ticket",
+                "ticket_missing",
+                citation,
+                "Add your Diggers Hotline ticket: the permit cannot be approved without it",
+            )
+        ]
     out = []
     if requested_at is None:
-        out.append(_error("diggers_hotline_requested_at", "required", citation,
-                          "Give the time the locate was requested"))
+        out.append(
+            _error("diggers_hotline_requested_at", "required", citation, "Give the time the locate was requested")
+        )
         return out
     earliest = diggers_legal_start(requested_at.date())
     if legal_start is not None and legal_start < earliest:
-        out.append(_error("diggers_hotline_legal_start", "legal_start_too_early", citation,
-                          f"The legal start must be at least 3 working days after the request: "
-                          f"{earliest:%B %-d, %Y} at the earliest"))
+        out.append(
+            _error(
+                "diggers_hotline_legal_start",
+                "legal_start_too_early",
+                citation,
+                f"The legal start must be at least 3 working days after the request: "
+                f"{earliest:%B %-d, %Y} at the earliest",
+            )
+        )
     legal = legal_start or earliest
     if start_date and not emergency and start_date < legal:
-        out.append(_error("start_date", "before_legal_start", citation,
-                          f"Work cannot start before the ticket's legal start, {legal:%B %-d, %Y}"))
+        out.append(
+            _error(
+                "start_date",
+                "before_legal_start",
+                citation,
+                f"Work cannot start before the ticket's legal start, {legal:%B %-d, %Y}",
+            )
+        )
     if start_date and start_date > legal + timedelta(days=DIGGERS_STALE_DAYS):
-        out.append(_warning("start_date", "ticket_stale", citation,
-                            f"Work starts more than 10 days after the ticket's legal start ({legal:%B %-d, %Y}): "
-                            "Diggers Hotline may treat the ticket as expired; request a new locate"))
+        out.append(
+            _warning(
+                "start_date",
+                "ticket_stale",
+                citation,
+                f"Work starts more than 10 days after the ticket's legal start ({legal:%B %-d, %Y}): "
+                "Diggers Hotline may treat the ticket as expired; request a new locate",
+            )
+        )
     return out
 
 
@@ -460,8 +631,13 @@ def diggers_ticket_violations(
 
 
 def underground_violations(
-    *, underground_utility: bool, depth_feet: Decimal | None, plans_filed: bool, plans_approved: bool,
-    at_approval: bool, emergency: bool = False
+    *,
+    underground_utility: bool,
+    depth_feet: Decimal | None,
+    plans_filed: bool,
+    plans_approved: bool,
+    at_approval: bool,
+    emergency: bool = False,
 ) -> list[Violation]:
     """§ 303-1C: underground construction at least 3 feet below the established grade (top of grade to top of the
     construction), its complete plans filed with and approved by the DPW before construction, and its location
@@ -471,20 +647,44 @@ def underground_violations(
         return []
     out = []
     if depth_feet is None:
-        out.append(_error("underground_depth_feet", "required", "§ 303-1C(1)",
-                          "Give the depth of the top of the construction below the established grade"))
+        out.append(
+            _error(
+                "underground_depth_feet",
+                "required",
+                "§ 303-1C(1)",
+                "Give the depth of the top of the construction below the established grade",
+            )
+        )
     elif depth_feet < UNDERGROUND_MIN_DEPTH_FEET:
-        out.append(_error("underground_depth_feet", "too_shallow", "§ 303-1C(1)",
-                          "Underground construction must be at least 3 feet below the established grade"))
+        out.append(
+            _error(
+                "underground_depth_feet",
+                "too_shallow",
+                "§ 303-1C(1)",
+                "Underground construction must be at least 3 feet below the established grade",
+            )
+        )
     if emergency:
         return out  # § 303-1C(7): no prior plan approval in an emergency
     if not plans_filed:
         make = _error if at_approval else _warning
-        out.append(make("plans", "plans_missing", "§ 303-1C(3)",
-                        "File complete plans of the underground construction (upload them on the permit page)"))
+        out.append(
+            make(
+                "plans",
+                "plans_missing",
+                "§ 303-1C(3)",
+                "File complete plans of the underground construction (upload them on the permit page)",
+            )
+        )
     elif at_approval and not plans_approved:
-        out.append(_error("plans", "plans_not_approved", "§ 303-1C(3)",
-                          "The Director of Public Works must approve the plans before construction"))
+        out.append(
+            _error(
+                "plans",
+                "plans_not_approved",
+                "§ 303-1C(3)",
+                "The Director of Public Works must approve the plans before construction",
+            )
+        )
     return out
 
 
@@ -501,9 +701,15 @@ def emergency_underground_violations(
     permit cannot be completed."""
     if not is_emergency_underground(emergency=emergency, underground_utility=underground_utility) or work_approved:
         return []
-    return [_error(None, "emergency_work_not_approved", "§ 303-1C(7)",
-                   "The Director of Public Works must approve the emergency underground construction before the "
-                   "work can be completed")]
+    return [
+        _error(
+            None,
+            "emergency_work_not_approved",
+            "§ 303-1C(7)",
+            "The Director of Public Works must approve the emergency underground construction before the "
+            "work can be completed",
+        )
+    ]
 
 
 # --- § 303-5B(3): traffic lanes ----------------------------------------------------------------------------------
@@ -523,18 +729,41 @@ def lanes_violations(
         return []
     controlled = traffic_control in ("flagman", "temporary_signal")
     if not at_approval:
-        out = [_warning("lanes_open_each_way", "lanes_closed", "§ 303-5B(3)",
-                        "No lane open in each direction needs the approval of the Director of Public Works")]
+        out = [
+            _warning(
+                "lanes_open_each_way",
+                "lanes_closed",
+                "§ 303-5B(3)",
+                "No lane open in each direction needs the approval of the Director of Public Works",
+            )
+        ]
         if not controlled:
-            out.append(_warning("traffic_control", "traffic_control_required", "§ 303-5B(3)",
-                                "With no lane open in each direction, a flagman or a temporary traffic signal is "
-                                "required"))
+            out.append(
+                _warning(
+                    "traffic_control",
+                    "traffic_control_required",
+                    "§ 303-5B(3)",
+                    "With no lane open in each direction, a flagman or a temporary traffic signal is required",
+                )
+            )
         return out
     if not closure_approved:
-        return [_error("lanes_open_each_way", "lanes_closed", "§ 303-5B(3)",
-                       "At least one lane of traffic in each direction must be kept open unless the Director of "
-                       "Public Works approves otherwise")]
+        return [
+            _error(
+                "lanes_open_each_way",
+                "lanes_closed",
+                "§ 303-5B(3)",
+                "At least one lane of traffic in each direction must be kept open unless the Director of "
+                "Public Works approves otherwise",
+            )
+        ]
     if not controlled:
-        return [_error("traffic_control", "traffic_control_required", "§ 303-5B(3)",
-                       "With no lane open in each direction, a flagman or a temporary traffic signal is required")]
+        return [
+            _error(
+                "traffic_control",
+                "traffic_control_required",
+                "§ 303-5B(3)",
+                "With no lane open in each direction, a flagman or a temporary traffic signal is required",
+            )
+        ]
     return []

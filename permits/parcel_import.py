@@ -81,7 +81,9 @@ def import_parcels(text: str, *, commit: bool) -> ImportResult:
             row.errors.append(f"tax_key: {tax_key} appears twice in the file.")
         seen.add(tax_key)
         if values.get("land_use", "").lower() not in land_uses:
-            row.errors.append(f"land_use: '{values.get('land_use', '')}' must be residential, commercial or industrial.")
+            row.errors.append(
+                f"land_use: '{values.get('land_use', '')}' must be residential, commercial or industrial."
+            )
         if values.get("street", "").lower() not in streets:
             row.errors.append(f"street: '{values.get('street', '')}' is not a Village street; add it first.")
         _flag(values.get("corner_lot", ""), "corner_lot", row.errors)

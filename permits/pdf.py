@@ -7,7 +7,13 @@ from django.template.loader import render_to_string
 def render_pdf(template_name: str, context: dict) -> bytes:
     from weasyprint import HTML  # importing WeasyPrint takes about a second: only when a PDF is asked for
 
-    html = render_to_string(template_name, {"VILLAGE_NAME": settings.VILLAGE_NAME,
-                                            "VILLAGE_OFFICE": settings.VILLAGE_OFFICE,
-                                            "SITE_URL": settings.SITE_URL, **context})
+    html = render_to_string(
+        template_name,
+        {
+            "VILLAGE_NAME": settings.VILLAGE_NAME,
+            "VILLAGE_OFFICE": settings.VILLAGE_OFFICE,
+            "SITE_URL": settings.SITE_URL,
+            **context,
+        },
+    )
     return HTML(string=html, base_url=str(settings.BASE_DIR)).write_pdf()

@@ -26,7 +26,9 @@ def with_paid_total(qs: QuerySet[Permit]) -> QuerySet[Permit]:
         .values("total")
     )
     money = DecimalField(max_digits=12, decimal_places=2)
-    return qs.annotate(paid_total=Coalesce(Subquery(paid, output_field=money), Value(Decimal("0.00")), output_field=money))
+    return qs.annotate(
+        paid_total=Coalesce(Subquery(paid, output_field=money), Value(Decimal("0.00")), output_field=money)
+    )
 
 
 def permits_visible_to(user) -> QuerySet[Permit]:

@@ -85,9 +85,7 @@ def record_event(permit: Permit, *, by, kind: str = PermitEvent.Kind.NOTE, reaso
     )
 
 
-def record_payment(
-    *, permit: Permit, amount: Decimal, method: str, reference: str = "", by, note: str = ""
-) -> Payment:
+def record_payment(*, permit: Permit, amount: Decimal, method: str, reference: str = "", by, note: str = "") -> Payment:
     """§ 303-4F(2): the fee is paid to the Clerk-Treasurer, who issues a numbered receipt."""
     if not has_role(by, Role.CLERK):
         raise PermissionDenied("Only the Clerk-Treasurer records payments (§ 303-4F(2)).")
@@ -147,9 +145,7 @@ def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:
     )
     document.file.save("upload", upload, save=False)
     document.save()
-    record_event(
-        permit, by=by, kind=PermitEvent.Kind.DOCUMENT, reason=f"{document.get_kind_display()} uploaded"
-    )
+    record_event(permit, by=by, kind=PermitEvent.Kind.DOCUMENT, reason=f"{document.get_kind_display()} uploaded")
     return document
 
 

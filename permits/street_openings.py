@@ -145,15 +145,22 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
             at_approval=False,
         ),
         *ordinance.winter_violations(
-            start_date=data.get("start_date"), end_date=data.get("end_date"), emergency=emergency,
-            determination_recorded=False, at_approval=False,
+            start_date=data.get("start_date"),
+            end_date=data.get("end_date"),
+            emergency=emergency,
+            determination_recorded=False,
+            at_approval=False,
         ),
         *ordinance.emergency_violations(
             emergency=emergency, work_began_on=data.get("emergency_began_on"), filed_on=today
         ),
         *ordinance.moratorium_violations(
-            repaved_on=repaved_on, planned_repaving=planned, start_date=data.get("start_date"),
-            end_date=data.get("end_date"), exception_recorded=False, at_approval=False,
+            repaved_on=repaved_on,
+            planned_repaving=planned,
+            start_date=data.get("start_date"),
+            end_date=data.get("end_date"),
+            exception_recorded=False,
+            at_approval=False,
         ),
         *ordinance.nearby_openings_violations(
             near_existing_patch=bool(data.get("near_existing_patch")), nearby_openings=data.get("nearby_openings", "")
@@ -175,15 +182,18 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
             emergency=emergency,
         ),
         *ordinance.lanes_violations(
-            lanes_open_each_way=data.get("lanes_open_each_way"), traffic_control=data.get("traffic_control") or "none",
-            closure_approved=False, at_approval=False,
+            lanes_open_each_way=data.get("lanes_open_each_way"),
+            traffic_control=data.get("traffic_control") or "none",
+            closure_approved=False,
+            at_approval=False,
         ),
     ]
     return Checked([v for v in violations if not v.warning], [v for v in violations if v.warning])
 
 
-def check_approval(permit: Permit, *, today: date, plans_approved: bool,
-                   lane_closure_approved: bool = False) -> list[ordinance.Violation]:
+def check_approval(
+    permit: Permit, *, today: date, plans_approved: bool, lane_closure_approved: bool = False
+) -> list[ordinance.Violation]:
     """Every rule that refuses approval (§ 303-4G, § 303-4H, § 303-5A, § 303-5B(3), § 303-5I, § 303-1C,
     § 182.0175). An emergency underground application needs no prior plan approval (§ 303-1C(7))."""
     so = permit.street_opening
@@ -198,8 +208,10 @@ def check_approval(permit: Permit, *, today: date, plans_approved: bool,
             today=today,
         ),
         *ordinance.insurance_violations(
-            per_person=so.insurance_per_person, per_accident=so.insurance_per_accident,
-            property_damage=so.insurance_property_damage, expires=so.insurance_expires,
+            per_person=so.insurance_per_person,
+            per_accident=so.insurance_per_accident,
+            property_damage=so.insurance_property_damage,
+            expires=so.insurance_expires,
             covered_through=max(expires_on, permit.end_date or expires_on),
         ),
         *ordinance.insurance_certificate_violations(certificate_filed=Document.Kind.INSURANCE in doc_kinds),
@@ -209,31 +221,47 @@ def check_approval(permit: Permit, *, today: date, plans_approved: bool,
         *ordinance.bond_violations(
             annual_bond=so.annual_bond,
             annual_bond_years=annual_bond_years(user=permit.applicant, organization=permit.organization),
-            per_permit_bond_filed=Document.Kind.BOND in doc_kinds, start_date=permit.start_date,
-            end_date=permit.end_date, at_approval=True,
+            per_permit_bond_filed=Document.Kind.BOND in doc_kinds,
+            start_date=permit.start_date,
+            end_date=permit.end_date,
+            at_approval=True,
         ),
         *ordinance.winter_violations(
-            start_date=permit.start_date, end_date=permit.end_date, emergency=so.emergency,
-            determination_recorded=hasattr(so, "emergency_determination"), at_approval=True,
+            start_date=permit.start_date,
+            end_date=permit.end_date,
+            emergency=so.emergency,
+            determination_recorded=hasattr(so, "emergency_determination"),
+            at_approval=True,
         ),
         *ordinance.moratorium_violations(
-            repaved_on=repaved_on, planned_repaving=None, start_date=permit.start_date, end_date=permit.end_date,
-            exception_recorded=hasattr(so, "moratorium_exception"), at_approval=True,
+            repaved_on=repaved_on,
+            planned_repaving=None,
+            start_date=permit.start_date,
+            end_date=permit.end_date,
+            exception_recorded=hasattr(so, "moratorium_exception"),
+            at_approval=True,
         ),
         *ordinance.diggers_ticket_violations(
             ticket_number=ticket.number if ticket else "",
             requested_at=timezone.localtime(ticket.requested_at) if ticket else None,
             legal_start=ticket.legal_start if ticket else None,
-            start_date=permit.start_date, emergency=so.emergency, at_approval=True,
+            start_date=permit.start_date,
+            emergency=so.emergency,
+            at_approval=True,
         ),
         *ordinance.underground_violations(
-            underground_utility=so.underground_utility, depth_feet=so.underground_depth_feet,
-            plans_filed=Document.Kind.PLANS in doc_kinds, plans_approved=plans_approved, at_approval=True,
+            underground_utility=so.underground_utility,
+            depth_feet=so.underground_depth_feet,
+            plans_filed=Document.Kind.PLANS in doc_kinds,
+            plans_approved=plans_approved,
+            at_approval=True,
             emergency=so.emergency,
         ),
         *ordinance.lanes_violations(
-            lanes_open_each_way=so.lanes_open_each_way, traffic_control=so.traffic_control,
-            closure_approved=lane_closure_approved or so.lane_closure_approved_at is not None, at_approval=True,
+            lanes_open_each_way=so.lanes_open_each_way,
+            traffic_control=so.traffic_control,
+            closure_approved=lane_closure_approved or so.lane_closure_approved_at is not None,
+            at_approval=True,
         ),
     ]
     return [v for v in violations if not v.warning]
@@ -245,7 +273,9 @@ def check_approval(permit: Permit, *, today: date, plans_approved: bool,
 def _clerk_emails() -> list[str]:
     User = get_user_model()
     return list(
-        User.objects.filter(groups__name=Role.CLERK.value, is_active=True).exclude(email="").values_list("email", flat=True)
+        User.objects.filter(groups__name=Role.CLERK.value, is_active=True)
+        .exclude(email="")
+        .values_list("email", flat=True)
     )
 
 
@@ -254,15 +284,21 @@ def _flag_late_emergency(permit: Permit, so: StreetOpening, *, now: datetime) ->
     StreetOpening.objects.filter(pk=so.pk, late_filing_flagged_at__isnull=True).update(late_filing_flagged_at=now)
     so.late_filing_flagged_at = now
     deadline = ordinance.emergency_filing_deadline(so.emergency_began_on)
-    services.record_event(permit, by=None, reason=f"Emergency application filed late: due by {deadline:%B %-d, %Y} "
-                                                  "(§ 303-5H)")
+    services.record_event(
+        permit, by=None, reason=f"Emergency application filed late: due by {deadline:%B %-d, %Y} (§ 303-5H)"
+    )
     for email in _clerk_emails():
-        services.send_notice(permit, to=email, template="street_opening_late_emergency",
-                             context={"permit": permit, "deadline": deadline, "began_on": so.emergency_began_on})
+        services.send_notice(
+            permit,
+            to=email,
+            template="street_opening_late_emergency",
+            context={"permit": permit, "deadline": deadline, "began_on": so.emergency_began_on},
+        )
 
 
-def apply_for_street_opening(*, applicant, data: dict, organization: Organization | None = None,
-                             today: date | None = None) -> Permit:
+def apply_for_street_opening(
+    *, applicant, data: dict, organization: Organization | None = None, today: date | None = None
+) -> Permit:
     """Create and submit a street opening application (§ 303-4B), running every rule; all or nothing."""
     now = timezone.now()
     today = today or timezone.localdate(now)
@@ -276,9 +312,15 @@ def apply_for_street_opening(*, applicant, data: dict, organization: Organizatio
         raise RulesBroken(checked.errors)
     with transaction.atomic():
         permit = services.create_permit(
-            kind=PermitKind.STREET_OPENING, applicant=applicant, organization=organization, today=today,
-            street=data["street"], location_description=data["location_description"],
-            work_description=data["work_description"], start_date=data["start_date"], end_date=data["end_date"],
+            kind=PermitKind.STREET_OPENING,
+            applicant=applicant,
+            organization=organization,
+            today=today,
+            street=data["street"],
+            location_description=data["location_description"],
+            work_description=data["work_description"],
+            start_date=data["start_date"],
+            end_date=data["end_date"],
         )
         so = StreetOpening.objects.create(
             permit=permit,
@@ -302,22 +344,28 @@ def apply_for_street_opening(*, applicant, data: dict, organization: Organizatio
             statement_undertakings=sorted(data.get("statement_undertakings", ())),
             underground_utility=bool(data.get("underground_utility")),
             underground_depth_feet=data.get("underground_depth_feet"),
-            lanes_open_each_way=ordinance.MIN_LANES_EACH_WAY if data.get("lanes_open_each_way") is None
+            lanes_open_each_way=ordinance.MIN_LANES_EACH_WAY
+            if data.get("lanes_open_each_way") is None
             else data["lanes_open_each_way"],
             traffic_control=data.get("traffic_control") or "none",
         )
         if (data.get("diggers_hotline_ticket") or "").strip():
-            _create_ticket(so, by=applicant, number=data["diggers_hotline_ticket"],
-                           requested_at=data["diggers_hotline_requested_at"],
-                           legal_start=data.get("diggers_hotline_legal_start"), now=now)
+            _create_ticket(
+                so,
+                by=applicant,
+                number=data["diggers_hotline_ticket"],
+                requested_at=data["diggers_hotline_requested_at"],
+                legal_start=data.get("diggers_hotline_legal_start"),
+                now=now,
+            )
         try:
             services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
         except FeeNotConfigured as error:  # rolls the whole application back
             raise RulesBroken([ordinance.Violation(None, "fee_not_configured", "§ 303-4F(2)", str(error))]) from error
         if so.emergency:
-            EmergencyReport.objects.filter(
-                street=permit.street, permit__isnull=True, organization=organization
-            ).update(permit=permit)
+            EmergencyReport.objects.filter(street=permit.street, permit__isnull=True, organization=organization).update(
+                permit=permit
+            )
             if ordinance.is_late_emergency_filing(work_began_on=so.emergency_began_on, filed_on=today):
                 _flag_late_emergency(permit, so, now=now)
         for warning in checked.warnings:
@@ -336,35 +384,62 @@ def _create_ticket(so, *, by, number, requested_at, legal_start, now, contractor
     contractor = contractor or _permittee_name(permit)
     requested_on = timezone.localtime(requested_at).date()
     return DiggersTicket.objects.create(
-        street_opening=so, contractor=contractor, number=number.strip(), requested_at=requested_at,
-        legal_start=legal_start or ordinance.diggers_legal_start(requested_on), entered_by=by, entered_at=now,
+        street_opening=so,
+        contractor=contractor,
+        number=number.strip(),
+        requested_at=requested_at,
+        legal_start=legal_start or ordinance.diggers_legal_start(requested_on),
+        entered_by=by,
+        entered_at=now,
     )
 
 
-def add_diggers_ticket(*, permit: Permit, by, number: str, requested_at: datetime, legal_start: date | None = None,
-                       contractor: str = "") -> DiggersTicket:
+def add_diggers_ticket(
+    *, permit: Permit, by, number: str, requested_at: datetime, legal_start: date | None = None, contractor: str = ""
+) -> DiggersTicket:
     """Wis. Stat. § 182.0175: one ticket per contractor, added by the applicant side (an emergency adds it after
     filing) or by Village staff; shown as entered by applicant until an inspector verifies it."""
     if not (workflow.is_applicant_side(by, permit) or has_role(by, *REVIEWERS, *VERIFIERS)):
         raise PermissionDenied("You may not add a ticket to this permit.")
     so = permit.street_opening
-    errors = _errors(ordinance.diggers_ticket_violations(
-        ticket_number=number, requested_at=timezone.localtime(requested_at), legal_start=legal_start,
-        start_date=permit.start_date, emergency=so.emergency, at_approval=False,
-    ))
+    errors = _errors(
+        ordinance.diggers_ticket_violations(
+            ticket_number=number,
+            requested_at=timezone.localtime(requested_at),
+            legal_start=legal_start,
+            start_date=permit.start_date,
+            emergency=so.emergency,
+            at_approval=False,
+        )
+    )
     contractor = contractor.strip() or _permittee_name(permit)
     if so.tickets.filter(Q(contractor__iexact=contractor) | Q(number=number.strip())).exists():
-        errors.append(ordinance.Violation(
-            "number", "ticket_duplicate", "Wis. Stat. § 182.0175",
-            f"This permit already has a ticket for {contractor} or with that number: one ticket per contractor "
-            "(Wis. Stat. § 182.0175)"))
+        errors.append(
+            ordinance.Violation(
+                "number",
+                "ticket_duplicate",
+                "Wis. Stat. § 182.0175",
+                f"This permit already has a ticket for {contractor} or with that number: one ticket per contractor "
+                "(Wis. Stat. § 182.0175)",
+            )
+        )
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():
-        ticket = _create_ticket(so, by=by, number=number, requested_at=requested_at, legal_start=legal_start,
-                                now=timezone.now(), contractor=contractor)
-        services.record_event(permit, by=by, reason=f"Diggers Hotline ticket {ticket.number} added for "
-                                                    f"{ticket.contractor} (entered by applicant)")
+        ticket = _create_ticket(
+            so,
+            by=by,
+            number=number,
+            requested_at=requested_at,
+            legal_start=legal_start,
+            now=timezone.now(),
+            contractor=contractor,
+        )
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Diggers Hotline ticket {ticket.number} added for {ticket.contractor} (entered by applicant)",
+        )
     return ticket
 
 
@@ -374,8 +449,9 @@ def verify_ticket(*, ticket: DiggersTicket, by) -> DiggersTicket:
     now = timezone.now()
     if DiggersTicket.objects.filter(pk=ticket.pk, verified_at__isnull=True).update(verified_by=by, verified_at=now):
         ticket.verified_by, ticket.verified_at = by, now
-        services.record_event(ticket.street_opening.permit, by=by, reason=f"Diggers Hotline ticket {ticket.number} "
-                                                                          "verified")
+        services.record_event(
+            ticket.street_opening.permit, by=by, reason=f"Diggers Hotline ticket {ticket.number} verified"
+        )
     return ticket
 
 
@@ -385,13 +461,21 @@ def verify_ticket(*, ticket: DiggersTicket, by) -> DiggersTicket:
 def begin_review(*, permit: Permit, by, today: date | None = None) -> Permit:
     """§ 303-4B: the Clerk-Treasurer or the DPW finds the information sufficient and takes the application up."""
     _require(by, REVIEWERS, "review street opening applications")
-    return workflow.transition(permit, Status.UNDER_REVIEW, by=by, today=today,
-                               reason="Application complete (§ 303-4B)")
+    return workflow.transition(
+        permit, Status.UNDER_REVIEW, by=by, today=today, reason="Application complete (§ 303-4B)"
+    )
 
 
-def approve_street_opening(*, permit: Permit, by, conditions: str = "", approve_plans: bool = False,
-                           approve_lane_closure: bool = False, approve_emergency_work: bool = False,
-                           today: date | None = None) -> Permit:
+def approve_street_opening(
+    *,
+    permit: Permit,
+    by,
+    conditions: str = "",
+    approve_plans: bool = False,
+    approve_lane_closure: bool = False,
+    approve_emergency_work: bool = False,
+    today: date | None = None,
+) -> Permit:
     """§ 303-1C(2): the DPW approves the location and sets its conditions; valid 30 days from approval (§ 303-4D).
 
     Refused, with every reason at once, without a Diggers Hotline ticket, insurance through the validity, the
@@ -404,8 +488,9 @@ def approve_street_opening(*, permit: Permit, by, conditions: str = "", approve_
     today = today or timezone.localdate(now)
     so = permit.street_opening
     closing = so.lanes_open_each_way < ordinance.MIN_LANES_EACH_WAY
-    errors = check_approval(permit, today=today, plans_approved=approve_plans,
-                            lane_closure_approved=closing and approve_lane_closure)
+    errors = check_approval(
+        permit, today=today, plans_approved=approve_plans, lane_closure_approved=closing and approve_lane_closure
+    )
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():
@@ -413,24 +498,33 @@ def approve_street_opening(*, permit: Permit, by, conditions: str = "", approve_
         fields = {}
         if closing and approve_lane_closure and so.lane_closure_approved_at is None:
             fields.update(lane_closure_approved_at=now, lane_closure_approved_by=by)
-            closure = (f"Lane closure approved by {by.get_full_name() or by.get_username()} on "
-                       f"{timezone.localtime(now):%B %-d, %Y %-I:%M %p}: no lane open in each direction, "
-                       f"{so.get_traffic_control_display().lower()} required (§ 303-5B(3))")
+            closure = (
+                f"Lane closure approved by {by.get_full_name() or by.get_username()} on "
+                f"{timezone.localtime(now):%B %-d, %Y %-I:%M %p}: no lane open in each direction, "
+                f"{so.get_traffic_control_display().lower()} required (§ 303-5B(3))"
+            )
             conditions = f"{conditions}\n{closure}" if conditions else closure
         fields["dpw_conditions"] = conditions
         if so.underground_utility and approve_plans:
             fields.update(plans_approved_at=now, plans_approved_by=by)
-        if (approve_emergency_work and so.emergency_work_approved_at is None
-                and ordinance.is_emergency_underground(emergency=so.emergency,
-                                                       underground_utility=so.underground_utility)):
+        if (
+            approve_emergency_work
+            and so.emergency_work_approved_at is None
+            and ordinance.is_emergency_underground(emergency=so.emergency, underground_utility=so.underground_utility)
+        ):
             fields.update(emergency_work_approved_at=now, emergency_work_approved_by=by)
         StreetOpening.objects.filter(pk=so.pk).update(**fields)
         for field, value in fields.items():
             setattr(so, field, value)
-        workflow.transition(permit, Status.APPROVED, by=by, today=today,
-                            extra={"expires_on": ordinance.expiry_date(today)},
-                            reason="Location approved (§ 303-1C(2))" + (f". Conditions: {conditions.strip()}"
-                                                                        if conditions.strip() else ""))
+        workflow.transition(
+            permit,
+            Status.APPROVED,
+            by=by,
+            today=today,
+            extra={"expires_on": ordinance.expiry_date(today)},
+            reason="Location approved (§ 303-1C(2))"
+            + (f". Conditions: {conditions.strip()}" if conditions.strip() else ""),
+        )
     return permit
 
 
@@ -440,8 +534,16 @@ def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
     _require(by, APPROVERS, "approve emergency underground construction (§ 303-1C(7))")
     so = permit.street_opening
     if not ordinance.is_emergency_underground(emergency=so.emergency, underground_utility=so.underground_utility):
-        raise RulesBroken([ordinance._error(None, "not_emergency_underground", "§ 303-1C(7)",
-                                            "Only emergency underground construction is approved after the fact")])
+        raise RulesBroken(
+            [
+                ordinance._error(
+                    None,
+                    "not_emergency_underground",
+                    "§ 303-1C(7)",
+                    "Only emergency underground construction is approved after the fact",
+                )
+            ]
+        )
     if so.emergency_work_approved_at is not None:
         return so
     now = timezone.now()
@@ -450,8 +552,11 @@ def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
             emergency_work_approved_at=now, emergency_work_approved_by=by
         )
         so.emergency_work_approved_at, so.emergency_work_approved_by = now, by
-        services.record_event(permit, by=by, reason="Emergency underground construction approved by the Director "
-                                                    "of Public Works (§ 303-1C(7))")
+        services.record_event(
+            permit,
+            by=by,
+            reason="Emergency underground construction approved by the Director of Public Works (§ 303-1C(7))",
+        )
     return so
 
 
@@ -459,16 +564,26 @@ def issue_street_opening(*, permit: Permit, by, today: date | None = None) -> Pe
     """§ 303-4F(2): the Clerk-Treasurer issues the permit once its fee is paid."""
     _require(by, ISSUERS, "issue street opening permits")
     if permit.balance_due > 0:
-        raise RulesBroken([ordinance.Violation(None, "fee_unpaid", "§ 303-4F(2)",
-                                               f"The fee is not paid: ${permit.balance_due} is due (§ 303-4F(2))")])
+        raise RulesBroken(
+            [
+                ordinance.Violation(
+                    None,
+                    "fee_unpaid",
+                    "§ 303-4F(2)",
+                    f"The fee is not paid: ${permit.balance_due} is due (§ 303-4F(2))",
+                )
+            ]
+        )
     transition = workflow.transition(permit, Status.ISSUED, by=by, today=today, reason="Fee paid; permit issued")
-    services.send_notice(permit, to=permit.applicant.email, template="street_opening_issued",
-                         context={"permit": permit})
+    services.send_notice(
+        permit, to=permit.applicant.email, template="street_opening_issued", context={"permit": permit}
+    )
     return transition
 
 
-def renew_street_opening(*, permit: Permit, by, work_begun_on: date | None = None, note: str = "",
-                         today: date | None = None) -> Renewal:
+def renew_street_opening(
+    *, permit: Permit, by, work_begun_on: date | None = None, note: str = "", today: date | None = None
+) -> Renewal:
     """§ 303-4E: a 30-day renewal, at the discretion of the clerk or the DPW, only if work has begun, with the renewal
     fee; the insurance must stay in force through the renewed period (§ 303-4G)."""
     _require(by, RENEWERS, "renew street opening permits (§ 303-4E)")
@@ -476,26 +591,42 @@ def renew_street_opening(*, permit: Permit, by, work_begun_on: date | None = Non
     today = today or timezone.localdate(now)
     so = permit.street_opening
     begun = work_begun_on or so.work_begun_on
-    errors = ordinance.renewal_violations(status=permit.status, work_begun=begun is not None,
-                                          expires_on=permit.expires_on, today=today)
+    errors = ordinance.renewal_violations(
+        status=permit.status, work_begun=begun is not None, expires_on=permit.expires_on, today=today
+    )
     if not errors:
         new_expiry = ordinance.renewed_expiry(permit.expires_on)
-        errors = _errors(ordinance.insurance_violations(
-            per_person=so.insurance_per_person, per_accident=so.insurance_per_accident,
-            property_damage=so.insurance_property_damage, expires=so.insurance_expires, covered_through=new_expiry,
-        ))
+        errors = _errors(
+            ordinance.insurance_violations(
+                per_person=so.insurance_per_person,
+                per_accident=so.insurance_per_accident,
+                property_damage=so.insurance_property_damage,
+                expires=so.insurance_expires,
+                covered_through=new_expiry,
+            )
+        )
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():
         renewal = Renewal.objects.create(
-            street_opening=so, previous_expires_on=permit.expires_on, new_expires_on=new_expiry,
-            work_begun_on=begun, granted_by=by, granted_at=now, note=note,
+            street_opening=so,
+            previous_expires_on=permit.expires_on,
+            new_expires_on=new_expiry,
+            work_begun_on=begun,
+            granted_by=by,
+            granted_at=now,
+            note=note,
         )
         StreetOpening.objects.filter(pk=so.pk).update(work_begun_on=begun)
         Permit.objects.filter(pk=permit.pk).update(expires_on=new_expiry)
         permit.expires_on = new_expiry
-        services.add_fee(permit, fee_code=RENEWAL_FEE_CODE, by=by, today=today,
-                         reason=f"Renewed to {new_expiry:%B %-d, %Y} (§ 303-4E); renewal fee added")
+        services.add_fee(
+            permit,
+            fee_code=RENEWAL_FEE_CODE,
+            by=by,
+            today=today,
+            reason=f"Renewed to {new_expiry:%B %-d, %Y} (§ 303-4E); renewal fee added",
+        )
     return renewal
 
 
@@ -504,11 +635,13 @@ def request_renewal(*, permit: Permit, by, work_begun_on: date, note: str = "") 
     if not workflow.is_applicant_side(by, permit):
         raise PermissionDenied("Only the permittee may ask for a renewal.")
     StreetOpening.objects.filter(pk=permit.street_opening.pk).update(work_begun_on=work_begun_on)
-    services.record_event(permit, by=by, reason=f"Renewal requested (§ 303-4E); work began {work_begun_on:%B %-d, %Y}."
-                                                f" {note}".strip())
+    services.record_event(
+        permit, by=by, reason=f"Renewal requested (§ 303-4E); work began {work_begun_on:%B %-d, %Y}. {note}".strip()
+    )
     for email in _clerk_emails():
-        services.send_notice(permit, to=email, template="street_opening_renewal_request",
-                             context={"permit": permit, "note": note})
+        services.send_notice(
+            permit, to=email, template="street_opening_renewal_request", context={"permit": permit, "note": note}
+        )
 
 
 # --- Board determinations --------------------------------------------------------------------------------------
@@ -518,8 +651,9 @@ def record_emergency_determination(*, permit: Permit, by, reason: str) -> Emerge
     """§ 303-5A: the Board or its designee determines a winter opening an emergency; who, when and why are kept."""
     _require(by, BOARD_DESIGNEES, "determine emergency excavations (§ 303-5A)")
     if not reason.strip():
-        raise RulesBroken([ordinance.Violation("reason", "required", "§ 303-5A", "Say why it is an emergency "
-                                                                               "(§ 303-5A)")])
+        raise RulesBroken(
+            [ordinance.Violation("reason", "required", "§ 303-5A", "Say why it is an emergency (§ 303-5A)")]
+        )
     with transaction.atomic():
         determination, _ = EmergencyDetermination.objects.get_or_create(
             street_opening=permit.street_opening,
@@ -533,8 +667,13 @@ def grant_moratorium_exception(*, permit: Permit, by, reason: str) -> Moratorium
     """§ 303-5I: the Board or its designee records why opening a recently repaved street is absolutely essential."""
     _require(by, BOARD_DESIGNEES, "grant moratorium exceptions (§ 303-5I)")
     if not reason.strip():
-        raise RulesBroken([ordinance.Violation("reason", "required", "§ 303-5I", "Say why the opening is absolutely "
-                                                                               "essential (§ 303-5I)")])
+        raise RulesBroken(
+            [
+                ordinance.Violation(
+                    "reason", "required", "§ 303-5I", "Say why the opening is absolutely essential (§ 303-5I)"
+                )
+            ]
+        )
     with transaction.atomic():
         exception, _ = MoratoriumException.objects.get_or_create(
             street_opening=permit.street_opening,
@@ -544,16 +683,21 @@ def grant_moratorium_exception(*, permit: Permit, by, reason: str) -> Moratorium
     return exception
 
 
-def record_street_improvement(*, street: Street, by, description: str, decided_on: date,
-                              work_begins_on: date) -> StreetImprovement:
+def record_street_improvement(
+    *, street: Street, by, description: str, decided_on: date, work_begins_on: date
+) -> StreetImprovement:
     """§ 303-5I: record the Board's decision to improve or repave a street, at least 30 days before the work."""
     _require(by, BOARD_RECORDERS, "record Board decisions")
     errors = ordinance.board_decision_violations(decided_on=decided_on, work_begins_on=work_begins_on)
     if errors:
         raise RulesBroken(errors)
     return StreetImprovement.objects.create(
-        street=street, description=description, decided_on=decided_on, work_begins_on=work_begins_on,
-        recorded_by=by, recorded_at=timezone.now(),
+        street=street,
+        description=description,
+        decided_on=decided_on,
+        work_begins_on=work_begins_on,
+        recorded_by=by,
+        recorded_at=timezone.now(),
     )
 
 
@@ -595,48 +739,69 @@ def send_improvement_notices(*, improvement: StreetImprovement, by) -> Improveme
             else:
                 to_mail.append(parcel)
         for email, name in recipients.items():
-            services.send_notice(None, to=email, template="street_opening_repaving_notice",
-                                 context={**context, "name": name})
+            services.send_notice(
+                None, to=email, template="street_opening_repaving_notice", context={**context, "name": name}
+            )
     return ImprovementNotices(list(recipients), to_mail)
 
 
 # --- Emergencies (§ 303-5H) --------------------------------------------------------------------------------------
 
 
-def report_emergency(*, by, street: Street, location_description: str, began_on: date,
-                     organization: Organization | None = None, reported_by_name: str = "") -> EmergencyReport:
+def report_emergency(
+    *,
+    by,
+    street: Street,
+    location_description: str,
+    began_on: date,
+    organization: Organization | None = None,
+    reported_by_name: str = "",
+) -> EmergencyReport:
     """§ 303-5H: the Village office is told at once of emergency work begun without a permit (by the utility's or
     contractor's staff online, or by the clerk taking the call). The application stays due by the next business
     day; the clerk is emailed now."""
-    if organization is not None and not (organization.memberships.filter(user=by).exists()
-                                         or has_role(by, *REVIEWERS)):
+    if organization is not None and not (organization.memberships.filter(user=by).exists() or has_role(by, *REVIEWERS)):
         raise PermissionDenied("You may report for an organization only if you are on its staff.")
     report = EmergencyReport.objects.create(
-        organization=organization, reported_by_name=reported_by_name or by.get_full_name() or by.username,
-        street=street, location_description=location_description, began_on=began_on, reported_at=timezone.now(),
+        organization=organization,
+        reported_by_name=reported_by_name or by.get_full_name() or by.username,
+        street=street,
+        location_description=location_description,
+        began_on=began_on,
+        reported_at=timezone.now(),
         recorded_by=by,
     )
     for email in _clerk_emails():
-        services.send_notice(None, to=email, template="street_opening_emergency_reported",
-                             context={"report": report,
-                                      "deadline": ordinance.emergency_filing_deadline(report.began_on)})
+        services.send_notice(
+            None,
+            to=email,
+            template="street_opening_emergency_reported",
+            context={"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
+        )
     return report
 
 
 def flag_unfiled_emergencies(*, today: date) -> tuple[int, int]:
     """§ 303-5H: emergencies reported with no application by the next business day are flagged to the clerk.
     Returns (items considered, items flagged); a second run flags nothing."""
-    pending = list(EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True).select_related("street"))
+    pending = list(
+        EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True).select_related("street")
+    )
     late = [r for r in pending if today > ordinance.emergency_filing_deadline(r.began_on)]
     flagged = 0
     for report in late:
         with transaction.atomic():
-            if not EmergencyReport.objects.filter(pk=report.pk, flagged_at__isnull=True).update(flagged_at=timezone.now()):
+            if not EmergencyReport.objects.filter(pk=report.pk, flagged_at__isnull=True).update(
+                flagged_at=timezone.now()
+            ):
                 continue
             for email in _clerk_emails():
-                services.send_notice(None, to=email, template="street_opening_emergency_unfiled",
-                                     context={"report": report,
-                                              "deadline": ordinance.emergency_filing_deadline(report.began_on)})
+                services.send_notice(
+                    None,
+                    to=email,
+                    template="street_opening_emergency_unfiled",
+                    context={"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
+                )
             flagged += 1
     return len(late), flagged
 
@@ -660,17 +825,28 @@ def revoke_applicant(*, permit: Permit, by, reason: str, today: date | None = No
         if existing:
             return existing
         revocation = ApplicantRevocation.objects.create(
-            **subject, permit=permit, revoked_on=today, until=ordinance.revocation_ends(today), reason=reason.strip(),
-            revoked_by=by, revoked_at=now,
+            **subject,
+            permit=permit,
+            revoked_on=today,
+            until=ordinance.revocation_ends(today),
+            reason=reason.strip(),
+            revoked_by=by,
+            revoked_at=now,
         )
-        services.record_event(permit, by=by, reason=f"Right to obtain street opening permits revoked until "
-                                                    f"{revocation.until:%B %-d, %Y} (§ 303-4H(2)): {reason.strip()}")
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Right to obtain street opening permits revoked until "
+            f"{revocation.until:%B %-d, %Y} (§ 303-4H(2)): {reason.strip()}",
+        )
     return revocation
 
 
 def lift_ended_revocations(*, today: date) -> tuple[int, int]:
     """§ 303-4H(2): a revocation ends one year after it began. Returns (considered, lifted)."""
-    due = list(ApplicantRevocation.objects.filter(lifted_at__isnull=True, until__lte=today).values_list("pk", flat=True))
+    due = list(
+        ApplicantRevocation.objects.filter(lifted_at__isnull=True, until__lte=today).values_list("pk", flat=True)
+    )
     lifted = ApplicantRevocation.objects.filter(pk__in=due, lifted_at__isnull=True).update(lifted_at=timezone.now())
     return len(due), lifted
 
@@ -680,13 +856,19 @@ def lift_ended_revocations(*, today: date) -> tuple[int, int]:
 
 def expire_lapsed_street_openings(*, today: date) -> tuple[int, int]:
     """§ 303-4D: permits past their validity become expired (the system acts, by=None)."""
-    lapsed = list(Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=ACTIVE_STATUSES,
-                                        expires_on__lt=today))
+    lapsed = list(
+        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=ACTIVE_STATUSES, expires_on__lt=today)
+    )
     done = 0
     for permit in lapsed:
         try:
-            workflow.transition(permit, Status.EXPIRED, by=None, today=today,
-                                reason=f"Validity ended {permit.expires_on:%B %-d, %Y} (§ 303-4D)")
+            workflow.transition(
+                permit,
+                Status.EXPIRED,
+                by=None,
+                today=today,
+                reason=f"Validity ended {permit.expires_on:%B %-d, %Y} (§ 303-4D)",
+            )
             done += 1
         except workflow.IllegalTransition:
             continue  # changed meanwhile by someone else
@@ -699,20 +881,26 @@ REMINDER_LEAD = timedelta(days=5)
 def remind_expiring_street_openings(*, today: date) -> tuple[int, int]:
     """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder)."""
     due = list(
-        StreetOpening.objects.select_related("permit__applicant").filter(
-            permit__status__in=ACTIVE_STATUSES, permit__expires_on__gte=today,
+        StreetOpening.objects.select_related("permit__applicant")
+        .filter(
+            permit__status__in=ACTIVE_STATUSES,
+            permit__expires_on__gte=today,
             permit__expires_on__lte=today + REMINDER_LEAD,
-        ).exclude(expiry_reminder_for=F("permit__expires_on"))
+        )
+        .exclude(expiry_reminder_for=F("permit__expires_on"))
     )
     sent = 0
     for so in due:
         permit = so.permit
         with transaction.atomic():
-            if not StreetOpening.objects.filter(pk=so.pk).exclude(expiry_reminder_for=permit.expires_on).update(
-                expiry_reminder_for=permit.expires_on
+            if (
+                not StreetOpening.objects.filter(pk=so.pk)
+                .exclude(expiry_reminder_for=permit.expires_on)
+                .update(expiry_reminder_for=permit.expires_on)
             ):
                 continue
-            services.send_notice(permit, to=permit.applicant.email, template="street_opening_expiry_reminder",
-                                 context={"permit": permit})
+            services.send_notice(
+                permit, to=permit.applicant.email, template="street_opening_expiry_reminder", context={"permit": permit}
+            )
             sent += 1
     return len(due), sent

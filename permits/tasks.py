@@ -16,5 +16,9 @@ def deliver_notice(notice_id: int) -> bool:
     send_mail(notice.subject, notice.body, settings.DEFAULT_FROM_EMAIL, [notice.to])
     # Conditional update: a second delivery of the same task finds it sent and stops.
     return Notice.objects.filter(pk=notice_id, sent_at__isnull=True).update(sent_at=timezone.now()) == 1
-from . import tasks_street_opening  # noqa: E402,F401  (street opening jobs, found by autodiscovery through here)
-from . import tasks_field  # noqa: E402,F401  (street opening field jobs, found by autodiscovery through here)
+
+
+from . import (
+    tasks_field,  # noqa: E402,F401  (street opening field jobs, found by autodiscovery through here)
+    tasks_street_opening,  # noqa: E402,F401  (street opening jobs, found by autodiscovery through here)
+)

@@ -18,11 +18,13 @@ def _run(name: str, today_iso: str | None, service) -> dict:
     try:
         total, done = service(today=today)
     except Exception as error:
-        JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FAILED, finished_at=timezone.now(),
-                                                message=repr(error)[:2000])
+        JobRun.objects.filter(pk=run.pk).update(
+            state=JobRun.State.FAILED, finished_at=timezone.now(), message=repr(error)[:2000]
+        )
         raise
-    JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FINISHED, finished_at=timezone.now(),
-                                            items_total=total, items_done=done)
+    JobRun.objects.filter(pk=run.pk).update(
+        state=JobRun.State.FINISHED, finished_at=timezone.now(), items_total=total, items_done=done
+    )
     return {"job_run": run.pk, "items_total": total, "items_done": done}
 
 

@@ -24,12 +24,19 @@ urlpatterns += [
     path("street-openings/emergency/", street_opening.report_emergency, name="street_opening_report_emergency"),
     path("permits/<str:number>/street-opening/manage/", street_opening.manage, name="street_opening_manage"),
     path("permits/<str:number>/street-opening/act/<slug:action>/", street_opening.act, name="street_opening_act"),
-    path("permits/<str:number>/street-opening/tickets/add/", street_opening.add_ticket,
-         name="street_opening_add_ticket"),
-    path("permits/<str:number>/street-opening/tickets/<int:pk>/verify/", street_opening.verify_ticket,
-         name="street_opening_verify_ticket"),
-    path("permits/<str:number>/street-opening/renewal/", street_opening.request_renewal,
-         name="street_opening_request_renewal"),
+    path(
+        "permits/<str:number>/street-opening/tickets/add/", street_opening.add_ticket, name="street_opening_add_ticket"
+    ),
+    path(
+        "permits/<str:number>/street-opening/tickets/<int:pk>/verify/",
+        street_opening.verify_ticket,
+        name="street_opening_verify_ticket",
+    ),
+    path(
+        "permits/<str:number>/street-opening/renewal/",
+        street_opening.request_renewal,
+        name="street_opening_request_renewal",
+    ),
     path("permits/<str:number>/street-opening.pdf", street_opening.permit_pdf, name="street_opening_pdf"),
 ]
 
@@ -47,5 +54,7 @@ urlpatterns += [
     path("permits/<str:number>/field/complete/", field.report_completion, name="field_complete"),
     path("permits/<str:number>/field/defects/new/", field.defect_notice, name="field_defect"),
     path("permits/<str:number>/field/defects/<int:pk>/repair/", field.village_repair, name="field_village_repair"),
-    path("permits/<str:number>/field/defects/<int:pk>/corrected/", field.defect_corrected, name="field_defect_corrected"),
+    path(
+        "permits/<str:number>/field/defects/<int:pk>/corrected/", field.defect_corrected, name="field_defect_corrected"
+    ),
 ]

@@ -62,7 +62,12 @@ def office(request):
     else:
         status = ""  # an unknown value is ignored, never echoed back into the page's links
     page = Paginator(qs.order_by("-created_at"), PAGE_SIZE).get_page(request.GET.get("page"))
-    context = {"page": page, "status": status, "statuses": Status.choices, "is_clerk": has_role(request.user, Role.CLERK)}
+    context = {
+        "page": page,
+        "status": status,
+        "statuses": Status.choices,
+        "is_clerk": has_role(request.user, Role.CLERK),
+    }
     return render(request, "permits/office.html", context)
 
 
@@ -147,6 +152,6 @@ def organization(request, pk):
             return redirect("permits:organization", pk=org.pk)
     members = org.memberships.select_related("user").order_by("user__email")
     page = Paginator(members, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "permits/organization.html", {"org": org, "page": page, "form": form, "is_manager": is_manager})
-
-
+    return render(
+        request, "permits/organization.html", {"org": org, "page": page, "form": form, "is_manager": is_manager}
+    )

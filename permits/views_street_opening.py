@@ -67,7 +67,8 @@ def _manage_context(request, permit, **forms):
         "renew_form": forms.get("renew_form") or RenewForm(initial={"work_begun_on": so.work_begun_on}),
         "reason_form": forms.get("reason_form") or ReasonForm(),
         "approval_blockers": so_services.check_approval(permit, today=timezone.localdate(), plans_approved=True)
-        if permit.status == Status.UNDER_REVIEW else [],
+        if permit.status == Status.UNDER_REVIEW
+        else [],
     }
 
 
@@ -110,33 +111,53 @@ def act(request, number, action):
     actions = {
         "review": (lambda: so_services.begin_review(permit=permit, by=user), "Review started."),
         "issue": (lambda: so_services.issue_street_opening(permit=permit, by=user), "Permit issued."),
-        "emergency": (lambda: so_services.record_emergency_determination(permit=permit, by=user, reason=reason),
-                      "Emergency determination recorded (§ 303-5A)."),
-        "moratorium": (lambda: so_services.grant_moratorium_exception(permit=permit, by=user, reason=reason),
-                       "Moratorium exception recorded (§ 303-5I)."),
-        "revoke_applicant": (lambda: so_services.revoke_applicant(permit=permit, by=user, reason=reason),
-                             "Right to obtain permits revoked for one year (§ 303-4H(2))."),
-        "emergency_work": (lambda: so_services.approve_emergency_underground_work(permit=permit, by=user),
-                           "Emergency underground construction approved (§ 303-1C(7))."),
+        "emergency": (
+            lambda: so_services.record_emergency_determination(permit=permit, by=user, reason=reason),
+            "Emergency determination recorded (§ 303-5A).",
+        ),
+        "moratorium": (
+            lambda: so_services.grant_moratorium_exception(permit=permit, by=user, reason=reason),
+            "Moratorium exception recorded (§ 303-5I).",
+        ),
+        "revoke_applicant": (
+            lambda: so_services.revoke_applicant(permit=permit, by=user, reason=reason),
+            "Right to obtain permits revoked for one year (§ 303-4H(2)).",
+        ),
+        "emergency_work": (
+            lambda: so_services.approve_emergency_underground_work(permit=permit, by=user),
+            "Emergency underground construction approved (§ 303-1C(7)).",
+        ),
     }
     if action == "approve":
         form = ApproveForm(request.POST)
         form.is_valid()
-        call = (lambda: so_services.approve_street_opening(permit=permit, by=user, **form.cleaned_data),
-                "Location approved; the permit is valid for 30 days (§ 303-4D).")
+        call = (
+            lambda: so_services.approve_street_opening(permit=permit, by=user, **form.cleaned_data),
+            "Location approved; the permit is valid for 30 days (§ 303-4D).",
+        )
     elif action == "payment":
         form = StaffPaymentForm(request.POST)
         if not form.is_valid():
-            return render(request, "permits/street_opening/manage.html",
-                          _manage_context(request, permit, payment_form=form), status=400)
+            return render(
+                request,
+                "permits/street_opening/manage.html",
+                _manage_context(request, permit, payment_form=form),
+                status=400,
+            )
         call = (lambda: services.record_payment(permit=permit, by=user, **form.cleaned_data), "Payment recorded.")
     elif action == "renew":
         form = RenewForm(request.POST)
         if not form.is_valid():
-            return render(request, "permits/street_opening/manage.html",
-                          _manage_context(request, permit, renew_form=form), status=400)
-        call = (lambda: so_services.renew_street_opening(permit=permit, by=user, **form.cleaned_data),
-                "Renewed for 30 days; the renewal fee was added (§ 303-4E).")
+            return render(
+                request,
+                "permits/street_opening/manage.html",
+                _manage_context(request, permit, renew_form=form),
+                status=400,
+            )
+        call = (
+            lambda: so_services.renew_street_opening(permit=permit, by=user, **form.cleaned_data),
+            "Renewed for 30 days; the renewal fee was added (§ 303-4E).",
+        )
     elif action in actions:
         call = actions[action]
     else:
@@ -171,8 +192,12 @@ def add_ticket(request, number):
         else:
             messages.success(request, "Ticket added. It shows as entered by applicant until an inspector verifies it.")
             return redirect(permit)
-    return render(request, "permits/street_opening/add_ticket.html", {"permit": permit, "form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "permits/street_opening/add_ticket.html",
+        {"permit": permit, "form": form},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -186,8 +211,12 @@ def request_renewal(request, number):
         so_services.request_renewal(permit=permit, by=request.user, **form.cleaned_data)
         messages.success(request, "Renewal requested. The Clerk-Treasurer or the DPW decides (§ 303-4E).")
         return redirect(permit)
-    return render(request, "permits/street_opening/request_renewal.html", {"permit": permit, "form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "permits/street_opening/request_renewal.html",
+        {"permit": permit, "form": form},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -197,9 +226,15 @@ def permit_pdf(request, number):
     if permit.issued_on is None:
         raise Http404("The permit is not issued yet")
     so = permit.street_opening
-    pdf = render_pdf("pdf/street_opening_permit.html", {
-        "permit": permit, "so": so, "tickets": so.tickets.all(), "renewals": so.renewals.all(),
-    })
+    pdf = render_pdf(
+        "pdf/street_opening_permit.html",
+        {
+            "permit": permit,
+            "so": so,
+            "tickets": so.tickets.all(),
+            "renewals": so.renewals.all(),
+        },
+    )
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
     return response
@@ -212,8 +247,10 @@ def report_emergency(request):
     if request.method == "POST" and form.is_valid():
         report = so_services.report_emergency(by=request.user, **form.cleaned_data)
         deadline = ordinance.emergency_filing_deadline(report.began_on)
-        messages.success(request, "The Village office has been told. Apply for the permit by "
-                                  f"{deadline:%A, %B %-d, %Y} (§ 303-5H).")
+        messages.success(
+            request, f"The Village office has been told. Apply for the permit by {deadline:%A, %B %-d, %Y} (§ 303-5H)."
+        )
         return redirect("permits:street_opening_apply")
-    return render(request, "permits/street_opening/report_emergency.html", {"form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request, "permits/street_opening/report_emergency.html", {"form": form}, status=400 if form.errors else 200
+    )

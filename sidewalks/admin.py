@@ -25,7 +25,9 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def changelist_view(self, request, extra_context=None):
         if self.work_page and request.method == "GET":
             url_name, label = self.work_page
-            messages.info(request, format_html('Records are read-only here: <a href="{}">{}</a>.', reverse(url_name), label))
+            messages.info(
+                request, format_html('Records are read-only here: <a href="{}">{}</a>.', reverse(url_name), label)
+            )
         return super().changelist_view(request, extra_context)
 
     def has_add_permission(self, request, obj=None):

@@ -61,7 +61,9 @@ def _move(charge: SpecialCharge, *, from_states: set[str], to: str, **fields) ->
     updated = SpecialCharge.objects.filter(pk=charge.pk, status__in=from_states).update(status=to, **fields)
     if updated != 1:
         charge.refresh_from_db()
-        raise ChargeStateError(f"Charge {charge.number} is {charge.get_status_display().lower()}: it cannot become {to}.")
+        raise ChargeStateError(
+            f"Charge {charge.number} is {charge.get_status_display().lower()}: it cannot become {to}."
+        )
     charge.refresh_from_db()
 
 
@@ -168,7 +170,11 @@ def record_hearing(
         raise ValidationError(errors)
     with transaction.atomic():
         hearing = ChargeHearing.objects.create(
-            hearing_on=hearing_on, published_on=published_on, mailed_on=mailed_on, place=place, notes=notes,
+            hearing_on=hearing_on,
+            published_on=published_on,
+            mailed_on=mailed_on,
+            place=place,
+            notes=notes,
             recorded_by=by,
         )
         hearing.charges.set(list(charges))
@@ -232,9 +238,7 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
     the owner of record is told, where an email is known, that it goes on the tax roll. Idempotent: a second run
     finds nothing to do. Returns (items_total, items_done)."""
     today = today or timezone.localdate()
-    candidates = list(
-        SpecialCharge.objects.filter(status=S.BILLED, due_on__lt=today).select_related("parcel")
-    )
+    candidates = list(SpecialCharge.objects.filter(status=S.BILLED, due_on__lt=today).select_related("parcel"))
     done = 0
     for charge in candidates:
         if not charge_rules.is_delinquent(charge.due_on, today):

@@ -10,7 +10,7 @@ from django import forms
 from permits.models import Organization, Parcel, Permit, PermitKind
 
 from . import services
-from .models import SidewalkInspection, SidewalkOrder
+from .models import SidewalkOrder
 from .models.sidewalk import Material, Work
 
 DATE = forms.DateInput(attrs={"type": "date"})
@@ -136,8 +136,6 @@ class SidewalkApplicationForm(forms.Form):
             # A field that failed its own validation is None here: the rule for it is not run twice.
             add_violations(self, services.application_violations(parcel=parcel, today=self.today, **fields))
         return data
-
-
 
 
 class InspectionForm(forms.Form):

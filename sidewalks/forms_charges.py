@@ -21,17 +21,28 @@ CHALLENGE_MAX_AGE = 60 * 60
 class SnowReportForm(forms.Form):
     """The public form (no login): an address, what is wrong, and a small sum to keep robots out."""
 
-    address = forms.CharField(max_length=200, label="Address of the uncleared sidewalk",
-                              help_text="House number and street, e.g. 102 Highland Avenue")
-    details = forms.CharField(max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 3}),
-                              label="What did you see? (optional)")
-    contact = forms.CharField(max_length=200, required=False, label="Your phone or email (optional)",
-                              help_text="Only if you want the Village to be able to ask you about it.")
+    address = forms.CharField(
+        max_length=200,
+        label="Address of the uncleared sidewalk",
+        help_text="House number and street, e.g. 102 Highland Avenue",
+    )
+    details = forms.CharField(
+        max_length=500, required=False, widget=forms.Textarea(attrs={"rows": 3}), label="What did you see? (optional)"
+    )
+    contact = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Your phone or email (optional)",
+        help_text="Only if you want the Village to be able to ask you about it.",
+    )
     answer = forms.IntegerField(label="Anti-spam check")
     challenge = forms.CharField(widget=forms.HiddenInput)
     # Honeypot: hidden from people (display: none in site.css, so not read by screen readers); robots fill it.
-    website = forms.CharField(required=False, label="Leave this empty",
-                              widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}))
+    website = forms.CharField(
+        required=False,
+        label="Leave this empty",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -67,21 +78,24 @@ class StaffSnowReportForm(forms.Form):
     address = forms.CharField(max_length=200, label="Address of the uncleared sidewalk")
     details = forms.CharField(max_length=500, required=False, label="Details (optional)")
     unoccupied = forms.BooleanField(
-        required=False, label="Unoccupied lot or abandoned property",
+        required=False,
+        label="Unoccupied lot or abandoned property",
         help_text="§ 303-8B: no written notice need be given to the owner; the 24 hours still apply.",
     )
 
 
 class UnoccupiedForm(forms.Form):
     unoccupied = forms.BooleanField(
-        required=False, label="Unoccupied lot or abandoned property",
+        required=False,
+        label="Unoccupied lot or abandoned property",
         help_text="§ 303-8B: no written notice need be given to the owner; the 24 hours still apply.",
     )
 
 
 class SnowfallForm(forms.ModelForm):
-    stopped_at = forms.DateTimeField(widget=DATETIME_WIDGET, label="Snow stopped at",
-                                     help_text="§ 303-8A: owners have 24 hours from this time.")
+    stopped_at = forms.DateTimeField(
+        widget=DATETIME_WIDGET, label="Snow stopped at", help_text="§ 303-8A: owners have 24 hours from this time."
+    )
 
     class Meta:
         model = Snowfall
@@ -89,14 +103,16 @@ class SnowfallForm(forms.ModelForm):
 
 
 class ClearingForm(forms.Form):
-    at = forms.DateTimeField(widget=DATETIME_WIDGET, label="Cleared at",
-                             help_text="§ 303-8B: at least 24 hours after the snow stopped.")
+    at = forms.DateTimeField(
+        widget=DATETIME_WIDGET, label="Cleared at", help_text="§ 303-8B: at least 24 hours after the snow stopped."
+    )
     notes = forms.CharField(max_length=500, required=False, label="Crew notes")
 
 
 class CloseCaseForm(forms.Form):
-    status = forms.ChoiceField(choices=[("owner_cleared", "Cleared by the owner"), ("dismissed", "Dismissed")],
-                               label="Close as")
+    status = forms.ChoiceField(
+        choices=[("owner_cleared", "Cleared by the owner"), ("dismissed", "Dismissed")], label="Close as"
+    )
     notes = forms.CharField(max_length=500, required=False, label="Notes")
 
 
@@ -112,13 +128,22 @@ class AssignParcelForm(forms.Form):
 
 class RubbishNoticeForm(forms.Form):
     tax_key = forms.CharField(max_length=40, label="Tax key number of the premises")
-    description = forms.CharField(max_length=500, label="Rubbish or dirt found", widget=forms.Textarea(attrs={"rows": 2}))
+    description = forms.CharField(
+        max_length=500, label="Rubbish or dirt found", widget=forms.Textarea(attrs={"rows": 2})
+    )
     served_to = forms.CharField(max_length=200, label="Owner or occupant notified")
-    served_method = forms.CharField(max_length=100, label="How the notice was served",
-                                    help_text="e.g. personal delivery, posted on the door, first-class mail")
+    served_method = forms.CharField(
+        max_length=100,
+        label="How the notice was served",
+        help_text="e.g. personal delivery, posted on the door, first-class mail",
+    )
     served_at = forms.DateTimeField(widget=DATETIME_WIDGET, label="Served at")
-    deadline_at = forms.DateTimeField(widget=DATETIME_WIDGET, label="Remove by", required=False,
-                                      help_text="Default: 24 hours after the notice is served.")
+    deadline_at = forms.DateTimeField(
+        widget=DATETIME_WIDGET,
+        label="Remove by",
+        required=False,
+        help_text="Default: 24 hours after the notice is served.",
+    )
 
     clean_tax_key = AssignParcelForm.clean_tax_key
 
@@ -129,8 +154,12 @@ class RubbishRemovalForm(forms.Form):
 
 
 class ChargePaymentForm(forms.Form):
-    amount = forms.DecimalField(max_digits=10, decimal_places=2, label="Amount ($)",
-                                help_text="The full balance: no installments (Wis. Stat. § 66.0627(2)).")
+    amount = forms.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        label="Amount ($)",
+        help_text="The full balance: no installments (Wis. Stat. § 66.0627(2)).",
+    )
     method = forms.ChoiceField(choices=ChargePayment.Method.choices)
     reference = forms.CharField(max_length=60, required=False, label="Check number or card reference")
 
@@ -150,13 +179,21 @@ class BulkHearingForm(forms.Form):
     """Wis. Stat. § 66.0627(3)(b): one Board hearing on several charges. Notices too late are refused, field by field."""
 
     hearing_on = forms.DateField(widget=DATE_WIDGET, label="Board hearing date")
-    published_on = forms.DateField(widget=DATE_WIDGET, label="Class 1 notice published on",
-                                   help_text="At least 20 days before the hearing (Wis. Stat. § 66.0627(3)(b)).")
-    mailed_on = forms.DateField(widget=DATE_WIDGET, label="Notice mailed on",
-                                help_text="At least 10 days before the hearing (Wis. Stat. § 66.0627(3)(b)).")
+    published_on = forms.DateField(
+        widget=DATE_WIDGET,
+        label="Class 1 notice published on",
+        help_text="At least 20 days before the hearing (Wis. Stat. § 66.0627(3)(b)).",
+    )
+    mailed_on = forms.DateField(
+        widget=DATE_WIDGET,
+        label="Notice mailed on",
+        help_text="At least 10 days before the hearing (Wis. Stat. § 66.0627(3)(b)).",
+    )
     place = forms.CharField(max_length=200, required=False)
     charges = forms.ModelMultipleChoiceField(
-        queryset=None, to_field_name="number", widget=forms.MultipleHiddenInput,
+        queryset=None,
+        to_field_name="number",
+        widget=forms.MultipleHiddenInput,
         error_messages={"required": "Select at least one charge the hearing covered."},
     )
 

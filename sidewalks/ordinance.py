@@ -13,8 +13,6 @@ from decimal import Decimal
 from permits.violations import Violation
 
 
-
-
 def _d(value) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 

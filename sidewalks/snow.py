@@ -51,8 +51,14 @@ def record_snowfall(*, stopped_at: datetime, by, inches=None, notes: str = "") -
 
 
 def report_snow_case(
-    *, address: str, by=None, parcel: Parcel | None = None, details: str = "", contact: str = "",
-    at: datetime | None = None, unoccupied: bool = False,
+    *,
+    address: str,
+    by=None,
+    parcel: Parcel | None = None,
+    details: str = "",
+    contact: str = "",
+    at: datetime | None = None,
+    unoccupied: bool = False,
 ) -> SnowCase:
     """A report of an uncleared walk (§ 303-8A), by staff (`by`) or by the public (`by=None`, the public form).
 
@@ -148,9 +154,12 @@ def close_snow_case(*, case: SnowCase, by, status: str, at: datetime | None = No
     if status not in {SnowCase.Status.OWNER_CLEARED, SnowCase.Status.DISMISSED}:
         raise ValidationError({"status": "Close a case as cleared by the owner or dismissed."})
     at = at or timezone.now()
-    if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
-        status=status, cleared_at=at, cleared_by=by, crew_notes=notes
-    ) != 1:
+    if (
+        SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
+            status=status, cleared_at=at, cleared_by=by, crew_notes=notes
+        )
+        != 1
+    ):
         raise ValidationError(f"Case {case.number} is no longer open.")
     case.refresh_from_db()
     return case
@@ -181,10 +190,16 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
-        if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
-            status=SnowCase.Status.VILLAGE_CLEARED, cleared_at=at, cleared_by=by, crew_notes=notes,
-            snowfall=case.snowfall,
-        ) != 1:
+        if (
+            SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
+                status=SnowCase.Status.VILLAGE_CLEARED,
+                cleared_at=at,
+                cleared_by=by,
+                crew_notes=notes,
+                snowfall=case.snowfall,
+            )
+            != 1
+        ):
             raise ValidationError(f"Case {case.number} is no longer open.")
         case.refresh_from_db()
         charge = add_charge(
@@ -208,8 +223,14 @@ RUBBISH_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.CLERK)
 
 
 def serve_rubbish_notice(
-    *, parcel: Parcel, description: str, served_to: str, served_method: str, by,
-    served_at: datetime | None = None, deadline_at: datetime | None = None,
+    *,
+    parcel: Parcel,
+    description: str,
+    served_to: str,
+    served_method: str,
+    by,
+    served_at: datetime | None = None,
+    deadline_at: datetime | None = None,
 ) -> RubbishCase:
     """§ 303-2: the owner or occupant is notified to remove rubbish or dirt from the sidewalk by a deadline."""
     if not has_role(by, *RUBBISH_ROLES):
@@ -228,8 +249,13 @@ def serve_rubbish_notice(
     with transaction.atomic():
         case = RubbishCase.objects.create(
             number=next_number("RB", timezone.localdate(served_at).year),
-            parcel=parcel, description=description.strip(), served_to=served_to.strip(),
-            served_method=served_method.strip(), served_at=served_at, deadline_at=deadline_at, created_by=by,
+            parcel=parcel,
+            description=description.strip(),
+            served_to=served_to.strip(),
+            served_method=served_method.strip(),
+            served_at=served_at,
+            deadline_at=deadline_at,
+            created_by=by,
         )
         send_notice(None, to=parcel.owner_email, template="rubbish_notice", context={"case": case, "parcel": parcel})
     return case
@@ -238,9 +264,12 @@ def serve_rubbish_notice(
 def record_rubbish_removed_by_owner(*, case: RubbishCase, by, at: datetime | None = None) -> RubbishCase:
     if not has_role(by, *RUBBISH_ROLES):
         raise PermissionDenied("Only Village staff close rubbish cases.")
-    if RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
-        status=RubbishCase.Status.OWNER_REMOVED, removed_at=at or timezone.now()
-    ) != 1:
+    if (
+        RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
+            status=RubbishCase.Status.OWNER_REMOVED, removed_at=at or timezone.now()
+        )
+        != 1
+    ):
         raise ValidationError(f"Case {case.number} is already closed.")
     case.refresh_from_db()
     return case
@@ -269,9 +298,12 @@ def log_rubbish_removal(*, case: RubbishCase, cost, by, at: datetime | None = No
         raise ValidationError(errors)
     day = timezone.localdate(at)
     with transaction.atomic():
-        if RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
-            status=RubbishCase.Status.VILLAGE_REMOVED, removed_at=at, removal_cost=cost
-        ) != 1:
+        if (
+            RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
+                status=RubbishCase.Status.VILLAGE_REMOVED, removed_at=at, removal_cost=cost
+            )
+            != 1
+        ):
             raise ValidationError(f"Case {case.number} is already closed.")
         case.refresh_from_db()
         charge = add_charge(

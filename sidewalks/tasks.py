@@ -20,7 +20,10 @@ def mark_delinquent_charges(today_iso: str | None = None) -> int:
     run = JobRun.objects.create(name="sidewalks.mark_delinquent_charges", started_at=timezone.now())
     total, done = charges.mark_delinquent_charges(today=today)
     JobRun.objects.filter(pk=run.pk).update(
-        items_total=total, items_done=done, state=JobRun.State.FINISHED, finished_at=timezone.now(),
+        items_total=total,
+        items_done=done,
+        state=JobRun.State.FINISHED,
+        finished_at=timezone.now(),
         message=f"{done} charges became delinquent.",
     )
     return done

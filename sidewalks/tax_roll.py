@@ -107,8 +107,10 @@ def build_tax_roll(
     except IntegrityError:  # a concurrent run created it first
         batch = TaxRollBatch.objects.get(year=year)
     if batch.is_frozen:
-        raise FrozenRoll(f"The {year} roll was certified on {timezone.localdate(batch.certified_at):%B %-d, %Y}; "
-                         "it is frozen and is not rebuilt.")
+        raise FrozenRoll(
+            f"The {year} roll was certified on {timezone.localdate(batch.certified_at):%B %-d, %Y}; "
+            "it is frozen and is not rebuilt."
+        )
     run = _start_job(BUILD_JOB)
     try:
         plan = plan_roll(year=year, today=today)
@@ -173,8 +175,17 @@ def render_csv(batch: TaxRollBatch) -> bytes:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for line in roll_lines(batch):
-        row = [line.tax_key, line.owner, line.source, line.description, f"{line.amount:.2f}", line.citation,
-               line.charge.number, line.charge.route, line.charge.incurred_on.isoformat()]
+        row = [
+            line.tax_key,
+            line.owner,
+            line.source,
+            line.description,
+            f"{line.amount:.2f}",
+            line.citation,
+            line.charge.number,
+            line.charge.route,
+            line.charge.incurred_on.isoformat(),
+        ]
         writer.writerow([charge_rules.csv_safe(cell) for cell in row])
     return out.getvalue().encode("utf-8")
 

@@ -32,8 +32,11 @@ urlpatterns += [
     path("charges/parcel/<str:tax_key>/", views_charges.parcel_charges, name="parcel_charges"),
     path("charges/<str:number>/", views_charges.charge_detail, name="charge_detail"),
     path("charges/<str:number>/bill.pdf", views_charges.charge_bill_pdf, name="charge_bill_pdf"),
-    path("charges/<str:number>/receipts/<str:receipt_number>.pdf", views_charges.charge_receipt_pdf,
-         name="charge_receipt_pdf"),
+    path(
+        "charges/<str:number>/receipts/<str:receipt_number>.pdf",
+        views_charges.charge_receipt_pdf,
+        name="charge_receipt_pdf",
+    ),
     path("charges/<str:number>/payment/", views_charges.charge_payment, name="charge_payment"),
     path("charges/<str:number>/hearing/", views_charges.charge_hearing, name="charge_hearing"),
     path("hearings/", views_charges.hearings, name="hearings"),

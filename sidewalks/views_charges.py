@@ -82,16 +82,28 @@ def charges(request):
     q = request.GET.get("q", "").strip()
     if q:
         qs = qs.filter(
-            Q(parcel__tax_key__icontains=q) | Q(parcel__site_address__icontains=q) | Q(parcel__owner_name__icontains=q)
+            Q(parcel__tax_key__icontains=q)
+            | Q(parcel__site_address__icontains=q)
+            | Q(parcel__owner_name__icontains=q)
             | Q(number__iexact=q)
         )
     page = Paginator(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
     parcels = None if is_village_staff(request.user) else request.user.parcels.all()
     query = "&".join(f"{k}={v}" for k, v in (("status", status), ("q", q)) if v)
-    return render(request, "sidewalks/charges.html", {
-        "page": page, "status": status, "q": q, "statuses": SpecialCharge.Status.choices, "query": query,
-        "parcels": parcels, "staff": is_village_staff(request.user), "perms_clerk": has_role(request.user, Role.CLERK),
-    })
+    return render(
+        request,
+        "sidewalks/charges.html",
+        {
+            "page": page,
+            "status": status,
+            "q": q,
+            "statuses": SpecialCharge.Status.choices,
+            "query": query,
+            "parcels": parcels,
+            "staff": is_village_staff(request.user),
+            "perms_clerk": has_role(request.user, Role.CLERK),
+        },
+    )
 
 
 @login_required
@@ -103,16 +115,26 @@ def parcel_charges(request, tax_key):
     open_total = qs.exclude(status__in=[SpecialCharge.Status.PAID, SpecialCharge.Status.PAID_ON_ROLL]).aggregate(
         total=Sum("amount")
     )["total"]
-    return render(request, "sidewalks/parcel_charges.html", {
-        "parcel": parcel, "page": page, "open_total": open_total or 0, "staff": is_village_staff(request.user),
-    })
+    return render(
+        request,
+        "sidewalks/parcel_charges.html",
+        {
+            "parcel": parcel,
+            "page": page,
+            "open_total": open_total or 0,
+            "staff": is_village_staff(request.user),
+        },
+    )
 
 
 @login_required
 def charge_detail(request, number):
     charge = _charge_for(request.user, number)
-    return render(request, "sidewalks/charge_detail.html", _charge_context(request, charge, ChargePaymentForm(
-        initial={"amount": charge.balance_due, "method": "cash"})))
+    return render(
+        request,
+        "sidewalks/charge_detail.html",
+        _charge_context(request, charge, ChargePaymentForm(initial={"amount": charge.balance_due, "method": "cash"})),
+    )
 
 
 def _charge_context(request, charge, form):
@@ -123,13 +145,15 @@ def _charge_context(request, charge, form):
         "clerk": has_role(request.user, Role.CLERK),
         "roll_lines": charge.roll_lines.select_related("batch"),
         "form": form,
-        "may_take_payment": has_role(request.user, Role.CLERK) and charge.is_open
+        "may_take_payment": has_role(request.user, Role.CLERK)
+        and charge.is_open
         and charge.status != SpecialCharge.Status.PENDING,
         "staff": is_village_staff(request.user),
-        "may_see_receipts": has_role(request.user, Role.CLERK) or charge.parcel.owners.filter(
-            pk=request.user.pk).exists(),
-        "hearing_form": HearingForm() if has_role(request.user, Role.CLERK) and charge_rules.needs_hearing(
-            charge.source) else None,
+        "may_see_receipts": has_role(request.user, Role.CLERK)
+        or charge.parcel.owners.filter(pk=request.user.pk).exists(),
+        "hearing_form": HearingForm()
+        if has_role(request.user, Role.CLERK) and charge_rules.needs_hearing(charge.source)
+        else None,
     }
 
 
@@ -211,8 +235,11 @@ def hearings(request):
             except ValidationError as exc:
                 add_service_errors(form, exc)
             else:
-                messages.success(request, f"Hearing of {data['hearing_on']:%B %-d, %Y} recorded for "
-                                          f"{len(chosen)} charge{'s' if len(chosen) != 1 else ''}.")
+                messages.success(
+                    request,
+                    f"Hearing of {data['hearing_on']:%B %-d, %Y} recorded for "
+                    f"{len(chosen)} charge{'s' if len(chosen) != 1 else ''}.",
+                )
                 return redirect(f"{request.path}?year={year}&uncovered={int(uncovered)}")
         status = 400
     qs = eligible.filter(incurred_on__year=year).select_related("parcel").annotate(hearing_count=Count("hearings"))
@@ -220,11 +247,20 @@ def hearings(request):
         qs = qs.filter(hearing_count=0)
     page = Paginator(qs.order_by("parcel__tax_key", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
     selected = set(request.POST.getlist("charges")) if request.method == "POST" else set()
-    return render(request, "sidewalks/hearings.html", {
-        "form": form, "page": page, "year": year, "uncovered": uncovered, "selected": selected,
-        "query": f"year={year}&uncovered={int(uncovered)}",
-        "recent": _recent_hearings(),
-    }, status=status)
+    return render(
+        request,
+        "sidewalks/hearings.html",
+        {
+            "form": form,
+            "page": page,
+            "year": year,
+            "uncovered": uncovered,
+            "selected": selected,
+            "query": f"year={year}&uncovered={int(uncovered)}",
+            "recent": _recent_hearings(),
+        },
+        status=status,
+    )
 
 
 def _recent_hearings():
@@ -245,12 +281,11 @@ def charge_receipt_pdf(request, number, receipt_number):
     """The receipt of a special-charge payment: for the Clerk-Treasurer and the parcel's owners; 404 to anyone else."""
     payment = (
         ChargePayment.objects.select_related("charge__parcel", "received_by")
-        .filter(charge__number=number, receipt_number=receipt_number).first()
+        .filter(charge__number=number, receipt_number=receipt_number)
+        .first()
     )
     user = request.user
-    if payment is None or not (
-        has_role(user, Role.CLERK) or payment.charge.parcel.owners.filter(pk=user.pk).exists()
-    ):
+    if payment is None or not (has_role(user, Role.CLERK) or payment.charge.parcel.owners.filter(pk=user.pk).exists()):
         raise Http404("No such receipt")
     charge = payment.charge
     pdf = render_pdf("pdf/charge_receipt.html", {"payment": payment, "charge": charge, "parcel": charge.parcel})
@@ -295,17 +330,23 @@ def tax_roll_build(request):
 def tax_roll_detail(request, year):
     _require_clerk(request.user)
     batch = TaxRollBatch.objects.filter(year=year).select_related("certified_by").first()
-    lines = Paginator(
-        tax_roll.roll_lines(batch) if batch else [], 50
-    ).get_page(request.GET.get("page"))
-    held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(
-        year=year, today=_today()).held_back
+    lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50).get_page(request.GET.get("page"))
+    held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(year=year, today=_today()).held_back
     total = batch.lines.aggregate(total=Sum("amount"))["total"] if batch else None
     run = JobRun.objects.filter(name=tax_roll.BUILD_JOB).first()
-    return render(request, "sidewalks/tax_roll.html", {
-        "year": year, "batch": batch, "page": lines, "held_back": held_back, "total": total or 0, "run": run,
-        "transfer_deadline": charge_rules.transfer_deadline(year),
-    })
+    return render(
+        request,
+        "sidewalks/tax_roll.html",
+        {
+            "year": year,
+            "batch": batch,
+            "page": lines,
+            "held_back": held_back,
+            "total": total or 0,
+            "run": run,
+            "transfer_deadline": charge_rules.transfer_deadline(year),
+        },
+    )
 
 
 def _today():

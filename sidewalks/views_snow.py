@@ -44,8 +44,6 @@ def _require_staff(user) -> None:
         raise PermissionDenied
 
 
-
-
 def _client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "unknown")
 
@@ -69,12 +67,16 @@ def snow_report(request):
         form = SnowReportForm(request.POST)
         if _rate_limited(request):
             form.is_valid()
-            form.add_error(None, "Too many reports from your connection in the last hour: please call the Village Hall.")
+            form.add_error(
+                None, "Too many reports from your connection in the last hour: please call the Village Hall."
+            )
             return render(request, "sidewalks/snow_report.html", {"form": form}, status=429)
         if form.is_valid():
             case = snow.report_snow_case(
-                address=form.cleaned_data["address"], details=form.cleaned_data["details"],
-                contact=form.cleaned_data["contact"], by=request.user if request.user.is_authenticated else None,
+                address=form.cleaned_data["address"],
+                details=form.cleaned_data["details"],
+                contact=form.cleaned_data["contact"],
+                by=request.user if request.user.is_authenticated else None,
             )
             request.session["snow_report_number"] = case.number
             return redirect("sidewalks:snow_report_thanks")
@@ -118,10 +120,19 @@ def snow_office(request):
     page = Paginator(cases.order_by("reported_at"), PAGE_SIZE).get_page(request.GET.get("page"))
     now = timezone.now()
     rows = [(case, _clock(case, now)) for case in page]
-    return render(request, "sidewalks/snow_office.html", {
-        "page": page, "rows": rows, "snowfalls": Snowfall.objects.all()[:5], "dpw": dpw,
-        "snowfall_form": snowfall_form, "report_form": report_form,
-    }, status=400 if request.method == "POST" else 200)
+    return render(
+        request,
+        "sidewalks/snow_office.html",
+        {
+            "page": page,
+            "rows": rows,
+            "snowfalls": Snowfall.objects.all()[:5],
+            "dpw": dpw,
+            "snowfall_form": snowfall_form,
+            "report_form": report_form,
+        },
+        status=400 if request.method == "POST" else 200,
+    )
 
 
 def _clock(case: SnowCase, now):
@@ -143,7 +154,8 @@ def snowfall_detail(request, pk):
     if snowfall is None:
         raise Http404
     page = Paginator(snowfall.cases.select_related("parcel").order_by("reported_at"), PAGE_SIZE).get_page(
-        request.GET.get("page"))
+        request.GET.get("page")
+    )
     return render(request, "sidewalks/snowfall_detail.html", {"snowfall": snowfall, "page": page})
 
 
@@ -161,22 +173,31 @@ def snow_case(request, number):
     return _render_case(request, case)
 
 
-def _render_case(request, case, *, clearing_form=None, close_form=None, assign_form=None, unoccupied_form=None,
-                 status=200):
+def _render_case(
+    request, case, *, clearing_form=None, close_form=None, assign_form=None, unoccupied_form=None, status=200
+):
     dpw = _is_dpw(request.user)
     parcel = case.parcel
-    return render(request, "sidewalks/snow_case.html", {
-        "case": case,
-        "clock": _clock(case, timezone.now()),
-        "walks": charge_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent) if parcel else [],
-        "charges": charges_for_work(case),
-        "dpw": dpw and case.status == SnowCase.Status.OPEN,
-        "clearing_form": clearing_form or ClearingForm(initial={"at": timezone.localtime().replace(second=0, microsecond=0)}),
-        "close_form": close_form or CloseCaseForm(),
-        "assign_form": assign_form or AssignParcelForm(),
-        "village_staff": is_village_staff(request.user),
-        "unoccupied_form": unoccupied_form or UnoccupiedForm(initial={"unoccupied": case.unoccupied}),
-    }, status=status)
+    return render(
+        request,
+        "sidewalks/snow_case.html",
+        {
+            "case": case,
+            "clock": _clock(case, timezone.now()),
+            "walks": charge_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent)
+            if parcel
+            else [],
+            "charges": charges_for_work(case),
+            "dpw": dpw and case.status == SnowCase.Status.OPEN,
+            "clearing_form": clearing_form
+            or ClearingForm(initial={"at": timezone.localtime().replace(second=0, microsecond=0)}),
+            "close_form": close_form or CloseCaseForm(),
+            "assign_form": assign_form or AssignParcelForm(),
+            "village_staff": is_village_staff(request.user),
+            "unoccupied_form": unoccupied_form or UnoccupiedForm(initial={"unoccupied": case.unoccupied}),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -194,7 +215,9 @@ def snow_case_clear(request, number):
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"Clearing logged; charge {charge.number} of ${charge.amount} billed to the owner.")
+            messages.success(
+                request, f"Clearing logged; charge {charge.number} of ${charge.amount} billed to the owner."
+            )
             return redirect(case)
     return _render_case(request, case, clearing_form=form, status=400)
 
@@ -275,8 +298,12 @@ def rubbish_cases(request):
                 return redirect(case)
     qs = RubbishCase.objects.select_related("parcel").order_by("-served_at")
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "sidewalks/rubbish_cases.html", {"page": page, "form": form, "may_serve": may_serve},
-                  status=400 if request.method == "POST" else 200)
+    return render(
+        request,
+        "sidewalks/rubbish_cases.html",
+        {"page": page, "form": form, "may_serve": may_serve},
+        status=400 if request.method == "POST" else 200,
+    )
 
 
 def _rubbish_for(user, number: str) -> RubbishCase:
@@ -311,7 +338,14 @@ def rubbish_case(request, number):
                 messages.success(request, f"Removal logged; charge {charge.number} of ${charge.amount} billed.")
                 return redirect(case)
         status = 400
-    return render(request, "sidewalks/rubbish_case.html", {
-        "case": case, "form": form, "charges": charges_for_work(case),
-        "dpw": _is_dpw(request.user) and case.status == RubbishCase.Status.NOTICED,
-    }, status=status)
+    return render(
+        request,
+        "sidewalks/rubbish_case.html",
+        {
+            "case": case,
+            "form": form,
+            "charges": charges_for_work(case),
+            "dpw": _is_dpw(request.user) and case.status == RubbishCase.Status.NOTICED,
+        },
+        status=status,
+    )

@@ -264,39 +264,50 @@ CELERY_BEAT_SCHEDULE: dict = {}
 from celery.schedules import crontab as _crontab  # noqa: E402
 
 CELERY_BEAT_SCHEDULE["sidewalks-mark-delinquent-charges"] = {
-    "task": "sidewalks.tasks.mark_delinquent_charges", "schedule": _crontab(hour=1, minute=15),
+    "task": "sidewalks.tasks.mark_delinquent_charges",
+    "schedule": _crontab(hour=1, minute=15),
 }
 CELERY_BEAT_SCHEDULE["sidewalks-build-tax-roll"] = {
-    "task": "sidewalks.tasks.build_tax_roll", "schedule": _crontab(hour=1, minute=45),
+    "task": "sidewalks.tasks.build_tax_roll",
+    "schedule": _crontab(hour=1, minute=45),
 }
 # Street openings (permits/tasks_street_opening.py): nightly, each idempotent.
 CELERY_BEAT_SCHEDULE["street-openings-expire-lapsed"] = {
-    "task": "permits.tasks_street_opening.expire_lapsed_street_openings", "schedule": _crontab(hour=0, minute=5),
+    "task": "permits.tasks_street_opening.expire_lapsed_street_openings",
+    "schedule": _crontab(hour=0, minute=5),
 }
 CELERY_BEAT_SCHEDULE["street-openings-remind-expiring"] = {
-    "task": "permits.tasks_street_opening.remind_expiring_street_openings", "schedule": _crontab(hour=7, minute=0),
+    "task": "permits.tasks_street_opening.remind_expiring_street_openings",
+    "schedule": _crontab(hour=7, minute=0),
 }
 CELERY_BEAT_SCHEDULE["street-openings-flag-unfiled-emergencies"] = {
-    "task": "permits.tasks_street_opening.flag_unfiled_emergencies", "schedule": _crontab(hour=0, minute=20),
+    "task": "permits.tasks_street_opening.flag_unfiled_emergencies",
+    "schedule": _crontab(hour=0, minute=20),
 }
 CELERY_BEAT_SCHEDULE["street-openings-lift-ended-revocations"] = {
-    "task": "permits.tasks_street_opening.lift_ended_revocations", "schedule": _crontab(hour=0, minute=25),
+    "task": "permits.tasks_street_opening.lift_ended_revocations",
+    "schedule": _crontab(hour=0, minute=25),
 }
 # Street opening field work (permits/tasks_field.py): nightly flags, notice reminders every 15 minutes.
 CELERY_BEAT_SCHEDULE["field-flag-winter-patches"] = {
-    "task": "permits.tasks_field.flag_winter_patches_not_replaced", "schedule": _crontab(hour=0, minute=35),
+    "task": "permits.tasks_field.flag_winter_patches_not_replaced",
+    "schedule": _crontab(hour=0, minute=35),
 }
 CELERY_BEAT_SCHEDULE["field-flag-pavement-overdue"] = {
-    "task": "permits.tasks_field.flag_permanent_pavement_overdue", "schedule": _crontab(hour=0, minute=40),
+    "task": "permits.tasks_field.flag_permanent_pavement_overdue",
+    "schedule": _crontab(hour=0, minute=40),
 }
 CELERY_BEAT_SCHEDULE["field-end-guarantees"] = {
-    "task": "permits.tasks_field.end_guarantees", "schedule": _crontab(hour=0, minute=45),
+    "task": "permits.tasks_field.end_guarantees",
+    "schedule": _crontab(hour=0, minute=45),
 }
 CELERY_BEAT_SCHEDULE["field-flag-defects-past-deadline"] = {
-    "task": "permits.tasks_field.flag_defects_past_deadline", "schedule": _crontab(hour=0, minute=50),
+    "task": "permits.tasks_field.flag_defects_past_deadline",
+    "schedule": _crontab(hour=0, minute=50),
 }
 CELERY_BEAT_SCHEDULE["field-send-notice-reminders"] = {
-    "task": "permits.tasks_field.send_due_notice_reminders", "schedule": _crontab(minute="*/15"),
+    "task": "permits.tasks_field.send_due_notice_reminders",
+    "schedule": _crontab(minute="*/15"),
 }
 
 # Special charges: certification cutoff for the tax roll (month, day).

@@ -7,288 +7,672 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0003_placeholder_fees'),
+        ("permits", "0003_placeholder_fees"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='EmergencyReport',
+            name="EmergencyReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reported_by_name', models.CharField(max_length=200)),
-                ('location_description', models.CharField(max_length=300)),
-                ('began_on', models.DateField()),
-                ('reported_at', models.DateTimeField()),
-                ('flagged_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('organization', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.organization')),
-                ('permit', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.permit')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('street', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.street')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("reported_by_name", models.CharField(max_length=200)),
+                ("location_description", models.CharField(max_length=300)),
+                ("began_on", models.DateField()),
+                ("reported_at", models.DateTimeField()),
+                ("flagged_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.organization",
+                    ),
+                ),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.permit",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "street",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="permits.street"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-reported_at'],
+                "ordering": ["-reported_at"],
             },
         ),
         migrations.CreateModel(
-            name='HistoricalAnnualBond',
+            name="HistoricalAnnualBond",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('year', models.PositiveIntegerField()),
-                ('surety', models.CharField(max_length=200)),
-                ('bond_number', models.CharField(blank=True, max_length=60)),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('recorded_at', models.DateTimeField()),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('organization', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='permits.organization')),
-                ('principal_user', models.ForeignKey(blank=True, db_constraint=False, help_text="An individual applicant, when the bond is not an organization's", null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('recorded_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name="ID")),
+                ("year", models.PositiveIntegerField()),
+                ("surety", models.CharField(max_length=200)),
+                ("bond_number", models.CharField(blank=True, max_length=60)),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("recorded_at", models.DateTimeField()),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="permits.organization",
+                    ),
+                ),
+                (
+                    "principal_user",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        help_text="An individual applicant, when the bond is not an organization's",
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical annual bond',
-                'verbose_name_plural': 'historical annual bonds',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical annual bond",
+                "verbose_name_plural": "historical annual bonds",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalStreetImprovement',
+            name="HistoricalStreetImprovement",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('description', models.CharField(max_length=300)),
-                ('decided_on', models.DateField(help_text="Date of the Board's determination")),
-                ('work_begins_on', models.DateField(help_text='At least 30 days after the decision (§ 303-5I)')),
-                ('repaved_on', models.DateField(blank=True, help_text='Starts the five-year moratorium', null=True)),
-                ('notices_sent_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('recorded_at', models.DateTimeField()),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('recorded_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('street', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='permits.street')),
+                ("id", models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name="ID")),
+                ("description", models.CharField(max_length=300)),
+                ("decided_on", models.DateField(help_text="Date of the Board's determination")),
+                ("work_begins_on", models.DateField(help_text="At least 30 days after the decision (§ 303-5I)")),
+                ("repaved_on", models.DateField(blank=True, help_text="Starts the five-year moratorium", null=True)),
+                ("notices_sent_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("recorded_at", models.DateTimeField()),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "street",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="permits.street",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical street improvement',
-                'verbose_name_plural': 'historical street improvements',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical street improvement",
+                "verbose_name_plural": "historical street improvements",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalStreetOpening',
+            name="HistoricalStreetOpening",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('method', models.TextField(help_text='How the work will be done (§ 303-4B)')),
-                ('surface', models.CharField(choices=[('bituminous', 'Bituminous (asphalt) pavement'), ('concrete', 'Concrete pavement'), ('gravel', 'Gravel'), ('sidewalk', 'Sidewalk'), ('terrace', 'Terrace or grass')], max_length=20)),
-                ('existing_pavement_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('utility_interruption', models.BooleanField(default=False, help_text='Utility service to private properties will be interrupted (§ 303-5B(5))')),
-                ('near_existing_patch', models.BooleanField(default=False, help_text='§ 303-5C(2)')),
-                ('nearby_openings', models.TextField(blank=True, help_text='Existing patches or other openings nearby (§ 303-5C(2))')),
-                ('map_latitude', models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
-                ('map_longitude', models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
-                ('emergency', models.BooleanField(default=False)),
-                ('emergency_began_on', models.DateField(blank=True, null=True)),
-                ('late_filing_flagged_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('insurance_per_person', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('insurance_per_accident', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('insurance_property_damage', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('insurance_expires', models.DateField()),
-                ('annual_bond', models.BooleanField(default=False)),
-                ('statement_signed_by', models.CharField(max_length=200)),
-                ('statement_signed_at', models.DateTimeField()),
-                ('statement_undertakings', models.JSONField(default=list)),
-                ('underground_utility', models.BooleanField(default=False)),
-                ('underground_depth_feet', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('plans_approved_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('dpw_conditions', models.TextField(blank=True)),
-                ('work_begun_on', models.DateField(blank=True, help_text='§ 303-4E: renewal only once work has begun', null=True)),
-                ('expiry_reminder_for', models.DateField(blank=True, editable=False, help_text='The expiry date the 5-day reminder was sent for', null=True)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('permit', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='permits.permit')),
-                ('plans_approved_by', models.ForeignKey(blank=True, db_constraint=False, editable=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name="ID")),
+                ("method", models.TextField(help_text="How the work will be done (§ 303-4B)")),
+                (
+                    "surface",
+                    models.CharField(
+                        choices=[
+                            ("bituminous", "Bituminous (asphalt) pavement"),
+                            ("concrete", "Concrete pavement"),
+                            ("gravel", "Gravel"),
+                            ("sidewalk", "Sidewalk"),
+                            ("terrace", "Terrace or grass"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "existing_pavement_inches",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True),
+                ),
+                (
+                    "utility_interruption",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Utility service to private properties will be interrupted (§ 303-5B(5))",
+                    ),
+                ),
+                ("near_existing_patch", models.BooleanField(default=False, help_text="§ 303-5C(2)")),
+                (
+                    "nearby_openings",
+                    models.TextField(blank=True, help_text="Existing patches or other openings nearby (§ 303-5C(2))"),
+                ),
+                ("map_latitude", models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
+                ("map_longitude", models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
+                ("emergency", models.BooleanField(default=False)),
+                ("emergency_began_on", models.DateField(blank=True, null=True)),
+                ("late_filing_flagged_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("insurance_per_person", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("insurance_per_accident", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("insurance_property_damage", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("insurance_expires", models.DateField()),
+                ("annual_bond", models.BooleanField(default=False)),
+                ("statement_signed_by", models.CharField(max_length=200)),
+                ("statement_signed_at", models.DateTimeField()),
+                ("statement_undertakings", models.JSONField(default=list)),
+                ("underground_utility", models.BooleanField(default=False)),
+                ("underground_depth_feet", models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
+                ("plans_approved_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("dpw_conditions", models.TextField(blank=True)),
+                (
+                    "work_begun_on",
+                    models.DateField(blank=True, help_text="§ 303-4E: renewal only once work has begun", null=True),
+                ),
+                (
+                    "expiry_reminder_for",
+                    models.DateField(
+                        blank=True,
+                        editable=False,
+                        help_text="The expiry date the 5-day reminder was sent for",
+                        null=True,
+                    ),
+                ),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="permits.permit",
+                    ),
+                ),
+                (
+                    "plans_approved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical street opening',
-                'verbose_name_plural': 'historical street openings',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical street opening",
+                "verbose_name_plural": "historical street openings",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='StreetOpening',
+            name="StreetOpening",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('method', models.TextField(help_text='How the work will be done (§ 303-4B)')),
-                ('surface', models.CharField(choices=[('bituminous', 'Bituminous (asphalt) pavement'), ('concrete', 'Concrete pavement'), ('gravel', 'Gravel'), ('sidewalk', 'Sidewalk'), ('terrace', 'Terrace or grass')], max_length=20)),
-                ('existing_pavement_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('utility_interruption', models.BooleanField(default=False, help_text='Utility service to private properties will be interrupted (§ 303-5B(5))')),
-                ('near_existing_patch', models.BooleanField(default=False, help_text='§ 303-5C(2)')),
-                ('nearby_openings', models.TextField(blank=True, help_text='Existing patches or other openings nearby (§ 303-5C(2))')),
-                ('map_latitude', models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
-                ('map_longitude', models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
-                ('emergency', models.BooleanField(default=False)),
-                ('emergency_began_on', models.DateField(blank=True, null=True)),
-                ('late_filing_flagged_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('insurance_per_person', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('insurance_per_accident', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('insurance_property_damage', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('insurance_expires', models.DateField()),
-                ('annual_bond', models.BooleanField(default=False)),
-                ('statement_signed_by', models.CharField(max_length=200)),
-                ('statement_signed_at', models.DateTimeField()),
-                ('statement_undertakings', models.JSONField(default=list)),
-                ('underground_utility', models.BooleanField(default=False)),
-                ('underground_depth_feet', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('plans_approved_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('dpw_conditions', models.TextField(blank=True)),
-                ('work_begun_on', models.DateField(blank=True, help_text='§ 303-4E: renewal only once work has begun', null=True)),
-                ('expiry_reminder_for', models.DateField(blank=True, editable=False, help_text='The expiry date the 5-day reminder was sent for', null=True)),
-                ('permit', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='street_opening', to='permits.permit')),
-                ('plans_approved_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("method", models.TextField(help_text="How the work will be done (§ 303-4B)")),
+                (
+                    "surface",
+                    models.CharField(
+                        choices=[
+                            ("bituminous", "Bituminous (asphalt) pavement"),
+                            ("concrete", "Concrete pavement"),
+                            ("gravel", "Gravel"),
+                            ("sidewalk", "Sidewalk"),
+                            ("terrace", "Terrace or grass"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "existing_pavement_inches",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True),
+                ),
+                (
+                    "utility_interruption",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Utility service to private properties will be interrupted (§ 303-5B(5))",
+                    ),
+                ),
+                ("near_existing_patch", models.BooleanField(default=False, help_text="§ 303-5C(2)")),
+                (
+                    "nearby_openings",
+                    models.TextField(blank=True, help_text="Existing patches or other openings nearby (§ 303-5C(2))"),
+                ),
+                ("map_latitude", models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
+                ("map_longitude", models.DecimalField(blank=True, decimal_places=6, max_digits=9, null=True)),
+                ("emergency", models.BooleanField(default=False)),
+                ("emergency_began_on", models.DateField(blank=True, null=True)),
+                ("late_filing_flagged_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("insurance_per_person", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("insurance_per_accident", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("insurance_property_damage", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("insurance_expires", models.DateField()),
+                ("annual_bond", models.BooleanField(default=False)),
+                ("statement_signed_by", models.CharField(max_length=200)),
+                ("statement_signed_at", models.DateTimeField()),
+                ("statement_undertakings", models.JSONField(default=list)),
+                ("underground_utility", models.BooleanField(default=False)),
+                ("underground_depth_feet", models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
+                ("plans_approved_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("dpw_conditions", models.TextField(blank=True)),
+                (
+                    "work_begun_on",
+                    models.DateField(blank=True, help_text="§ 303-4E: renewal only once work has begun", null=True),
+                ),
+                (
+                    "expiry_reminder_for",
+                    models.DateField(
+                        blank=True,
+                        editable=False,
+                        help_text="The expiry date the 5-day reminder was sent for",
+                        null=True,
+                    ),
+                ),
+                (
+                    "permit",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="street_opening", to="permits.permit"
+                    ),
+                ),
+                (
+                    "plans_approved_by",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Renewal',
+            name="Renewal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('previous_expires_on', models.DateField()),
-                ('new_expires_on', models.DateField()),
-                ('work_begun_on', models.DateField()),
-                ('granted_at', models.DateTimeField()),
-                ('note', models.TextField(blank=True)),
-                ('granted_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('street_opening', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='renewals', to='permits.streetopening')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("previous_expires_on", models.DateField()),
+                ("new_expires_on", models.DateField()),
+                ("work_begun_on", models.DateField()),
+                ("granted_at", models.DateTimeField()),
+                ("note", models.TextField(blank=True)),
+                (
+                    "granted_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "street_opening",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="renewals", to="permits.streetopening"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['granted_at'],
+                "ordering": ["granted_at"],
             },
         ),
         migrations.CreateModel(
-            name='MoratoriumException',
+            name="MoratoriumException",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('granted_at', models.DateTimeField()),
-                ('reason', models.TextField()),
-                ('granted_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('street_opening', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='moratorium_exception', to='permits.streetopening')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("granted_at", models.DateTimeField()),
+                ("reason", models.TextField()),
+                (
+                    "granted_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "street_opening",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="moratorium_exception",
+                        to="permits.streetopening",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='EmergencyDetermination',
+            name="EmergencyDetermination",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('determined_at', models.DateTimeField()),
-                ('reason', models.TextField()),
-                ('determined_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('street_opening', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='emergency_determination', to='permits.streetopening')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("determined_at", models.DateTimeField()),
+                ("reason", models.TextField()),
+                (
+                    "determined_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "street_opening",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="emergency_determination",
+                        to="permits.streetopening",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='DiggersTicket',
+            name="DiggersTicket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('contractor', models.CharField(help_text='The excavator the ticket was requested for', max_length=200)),
-                ('number', models.CharField(max_length=40)),
-                ('requested_at', models.DateTimeField()),
-                ('legal_start', models.DateField()),
-                ('entered_at', models.DateTimeField()),
-                ('verified_at', models.DateTimeField(blank=True, null=True)),
-                ('entered_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('verified_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('street_opening', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tickets', to='permits.streetopening')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "contractor",
+                    models.CharField(help_text="The excavator the ticket was requested for", max_length=200),
+                ),
+                ("number", models.CharField(max_length=40)),
+                ("requested_at", models.DateTimeField()),
+                ("legal_start", models.DateField()),
+                ("entered_at", models.DateTimeField()),
+                ("verified_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "entered_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "verified_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "street_opening",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="tickets", to="permits.streetopening"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['entered_at'],
+                "ordering": ["entered_at"],
             },
         ),
         migrations.CreateModel(
-            name='AnnualBond',
+            name="AnnualBond",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('year', models.PositiveIntegerField()),
-                ('surety', models.CharField(max_length=200)),
-                ('bond_number', models.CharField(blank=True, max_length=60)),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('recorded_at', models.DateTimeField()),
-                ('organization', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='annual_bonds', to='permits.organization')),
-                ('principal_user', models.ForeignKey(blank=True, help_text="An individual applicant, when the bond is not an organization's", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='annual_bonds', to=settings.AUTH_USER_MODEL)),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("year", models.PositiveIntegerField()),
+                ("surety", models.CharField(max_length=200)),
+                ("bond_number", models.CharField(blank=True, max_length=60)),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("recorded_at", models.DateTimeField()),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="annual_bonds",
+                        to="permits.organization",
+                    ),
+                ),
+                (
+                    "principal_user",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="An individual applicant, when the bond is not an organization's",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="annual_bonds",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-year'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('organization__isnull', False), ('principal_user__isnull', False), _connector='OR'), name='annual_bond_has_principal'), models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='annual_bond_amount_positive'), models.UniqueConstraint(fields=('organization', 'year'), name='annual_bond_one_per_org_year')],
+                "ordering": ["-year"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("organization__isnull", False), ("principal_user__isnull", False), _connector="OR"
+                        ),
+                        name="annual_bond_has_principal",
+                    ),
+                    models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="annual_bond_amount_positive"),
+                    models.UniqueConstraint(fields=("organization", "year"), name="annual_bond_one_per_org_year"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='ApplicantRevocation',
+            name="ApplicantRevocation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('revoked_on', models.DateField()),
-                ('until', models.DateField(help_text='The day the right returns (§ 303-4H(2))')),
-                ('reason', models.TextField()),
-                ('revoked_at', models.DateTimeField()),
-                ('lifted_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('organization', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='revocations', to='permits.organization')),
-                ('permit', models.ForeignKey(blank=True, help_text='The permit whose deficiencies were not corrected', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.permit')),
-                ('revoked_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='revocations', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("revoked_on", models.DateField()),
+                ("until", models.DateField(help_text="The day the right returns (§ 303-4H(2))")),
+                ("reason", models.TextField()),
+                ("revoked_at", models.DateTimeField()),
+                ("lifted_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                (
+                    "organization",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="revocations",
+                        to="permits.organization",
+                    ),
+                ),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The permit whose deficiencies were not corrected",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.permit",
+                    ),
+                ),
+                (
+                    "revoked_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="revocations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-revoked_on'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('organization__isnull', False), ('user__isnull', False), _connector='OR'), name='revocation_has_subject'), models.CheckConstraint(condition=models.Q(('until__gt', models.F('revoked_on'))), name='revocation_until_after_start')],
+                "ordering": ["-revoked_on"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("organization__isnull", False), ("user__isnull", False), _connector="OR"),
+                        name="revocation_has_subject",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("until__gt", models.F("revoked_on"))), name="revocation_until_after_start"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='StreetImprovement',
+            name="StreetImprovement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('description', models.CharField(max_length=300)),
-                ('decided_on', models.DateField(help_text="Date of the Board's determination")),
-                ('work_begins_on', models.DateField(help_text='At least 30 days after the decision (§ 303-5I)')),
-                ('repaved_on', models.DateField(blank=True, help_text='Starts the five-year moratorium', null=True)),
-                ('notices_sent_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('recorded_at', models.DateTimeField()),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('street', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='improvements', to='permits.street')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("description", models.CharField(max_length=300)),
+                ("decided_on", models.DateField(help_text="Date of the Board's determination")),
+                ("work_begins_on", models.DateField(help_text="At least 30 days after the decision (§ 303-5I)")),
+                ("repaved_on", models.DateField(blank=True, help_text="Starts the five-year moratorium", null=True)),
+                ("notices_sent_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("recorded_at", models.DateTimeField()),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "street",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="improvements", to="permits.street"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-decided_on'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('work_begins_on__gt', models.F('decided_on'))), name='street_improvement_work_after_decision')],
+                "ordering": ["-decided_on"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("work_begins_on__gt", models.F("decided_on"))),
+                        name="street_improvement_work_after_decision",
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='streetopening',
-            constraint=models.CheckConstraint(condition=models.Q(('insurance_per_person__gte', 0), ('insurance_per_accident__gte', 0), ('insurance_property_damage__gte', 0)), name='street_opening_insurance_not_negative'),
+            model_name="streetopening",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("insurance_per_person__gte", 0),
+                    ("insurance_per_accident__gte", 0),
+                    ("insurance_property_damage__gte", 0),
+                ),
+                name="street_opening_insurance_not_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='streetopening',
-            constraint=models.CheckConstraint(condition=models.Q(('existing_pavement_inches__isnull', True), ('existing_pavement_inches__gte', 0), _connector='OR'), name='street_opening_pavement_not_negative'),
+            model_name="streetopening",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("existing_pavement_inches__isnull", True), ("existing_pavement_inches__gte", 0), _connector="OR"
+                ),
+                name="street_opening_pavement_not_negative",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='renewal',
-            constraint=models.UniqueConstraint(fields=('street_opening', 'previous_expires_on'), name='renewal_once_per_period'),
+            model_name="renewal",
+            constraint=models.UniqueConstraint(
+                fields=("street_opening", "previous_expires_on"), name="renewal_once_per_period"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='diggersticket',
-            constraint=models.UniqueConstraint(fields=('street_opening', 'number'), name='diggers_ticket_unique_per_permit'),
+            model_name="diggersticket",
+            constraint=models.UniqueConstraint(
+                fields=("street_opening", "number"), name="diggers_ticket_unique_per_permit"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='diggersticket',
-            constraint=models.UniqueConstraint(fields=('street_opening', 'contractor'), name='diggers_ticket_one_per_contractor'),
+            model_name="diggersticket",
+            constraint=models.UniqueConstraint(
+                fields=("street_opening", "contractor"), name="diggers_ticket_one_per_contractor"
+            ),
         ),
     ]

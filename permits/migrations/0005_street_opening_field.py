@@ -7,199 +7,467 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0004_street_opening'),
+        ("permits", "0004_street_opening"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HistoricalDefectNotice',
+            name="HistoricalDefectNotice",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('defect', models.TextField()),
-                ('work_to_be_done', models.TextField()),
-                ('estimated_cost', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('deadline', models.DateField()),
-                ('addressed_to', models.CharField(choices=[('permittee', 'The permittee (contractor)'), ('surety', "The permittee's surety")], max_length=20)),
-                ('addressee_name', models.CharField(max_length=200)),
-                ('addressee_email', models.EmailField(blank=True, max_length=254)),
-                ('served_on', models.DateField()),
-                ('recorded_at', models.DateTimeField()),
-                ('corrected_on', models.DateField(blank=True, null=True)),
-                ('past_deadline_on', models.DateField(blank=True, editable=False, help_text='Flagged the day after the deadline passed uncorrected', null=True)),
-                ('village_repaired_on', models.DateField(blank=True, null=True)),
-                ('repair_labor', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('repair_materials', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('repair_equipment', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('billed_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('permit', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='permits.permit')),
-                ('recorded_by', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name="ID")),
+                ("defect", models.TextField()),
+                ("work_to_be_done", models.TextField()),
+                ("estimated_cost", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("deadline", models.DateField()),
+                (
+                    "addressed_to",
+                    models.CharField(
+                        choices=[("permittee", "The permittee (contractor)"), ("surety", "The permittee's surety")],
+                        max_length=20,
+                    ),
+                ),
+                ("addressee_name", models.CharField(max_length=200)),
+                ("addressee_email", models.EmailField(blank=True, max_length=254)),
+                ("served_on", models.DateField()),
+                ("recorded_at", models.DateTimeField()),
+                ("corrected_on", models.DateField(blank=True, null=True)),
+                (
+                    "past_deadline_on",
+                    models.DateField(
+                        blank=True,
+                        editable=False,
+                        help_text="Flagged the day after the deadline passed uncorrected",
+                        null=True,
+                    ),
+                ),
+                ("village_repaired_on", models.DateField(blank=True, null=True)),
+                ("repair_labor", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("repair_materials", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("repair_equipment", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("billed_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="permits.permit",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical defect notice',
-                'verbose_name_plural': 'historical defect notices',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical defect notice",
+                "verbose_name_plural": "historical defect notices",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='HistoricalPavementRestoration',
+            name="HistoricalPavementRestoration",
             fields=[
-                ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('temporary_placed_on', models.DateField(blank=True, null=True)),
-                ('temporary_depth_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('permanent_due_on', models.DateField()),
-                ('permanent_completed_on', models.DateField(blank=True, null=True)),
-                ('overdue', models.BooleanField(default=False, editable=False)),
-                ('overdue_flagged_on', models.DateField(blank=True, editable=False, null=True)),
-                ('history_id', models.AutoField(primary_key=True, serialize=False)),
-                ('history_date', models.DateTimeField(db_index=True)),
-                ('history_change_reason', models.CharField(max_length=100, null=True)),
-                ('history_type', models.CharField(choices=[('+', 'Created'), ('~', 'Changed'), ('-', 'Deleted')], max_length=1)),
-                ('history_user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('permit', models.ForeignKey(blank=True, db_constraint=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to='permits.permit')),
+                ("id", models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name="ID")),
+                ("temporary_placed_on", models.DateField(blank=True, null=True)),
+                ("temporary_depth_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                ("permanent_due_on", models.DateField()),
+                ("permanent_completed_on", models.DateField(blank=True, null=True)),
+                ("overdue", models.BooleanField(default=False, editable=False)),
+                ("overdue_flagged_on", models.DateField(blank=True, editable=False, null=True)),
+                ("history_id", models.AutoField(primary_key=True, serialize=False)),
+                ("history_date", models.DateTimeField(db_index=True)),
+                ("history_change_reason", models.CharField(max_length=100, null=True)),
+                (
+                    "history_type",
+                    models.CharField(choices=[("+", "Created"), ("~", "Changed"), ("-", "Deleted")], max_length=1),
+                ),
+                (
+                    "history_user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        blank=True,
+                        db_constraint=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.DO_NOTHING,
+                        related_name="+",
+                        to="permits.permit",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'historical pavement restoration',
-                'verbose_name_plural': 'historical pavement restorations',
-                'ordering': ('-history_date', '-history_id'),
-                'get_latest_by': ('history_date', 'history_id'),
+                "verbose_name": "historical pavement restoration",
+                "verbose_name_plural": "historical pavement restorations",
+                "ordering": ("-history_date", "-history_id"),
+                "get_latest_by": ("history_date", "history_id"),
             },
             bases=(simple_history.models.HistoricalChanges, models.Model),
         ),
         migrations.CreateModel(
-            name='DefectNotice',
+            name="DefectNotice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('defect', models.TextField()),
-                ('work_to_be_done', models.TextField()),
-                ('estimated_cost', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('deadline', models.DateField()),
-                ('addressed_to', models.CharField(choices=[('permittee', 'The permittee (contractor)'), ('surety', "The permittee's surety")], max_length=20)),
-                ('addressee_name', models.CharField(max_length=200)),
-                ('addressee_email', models.EmailField(blank=True, max_length=254)),
-                ('served_on', models.DateField()),
-                ('recorded_at', models.DateTimeField()),
-                ('corrected_on', models.DateField(blank=True, null=True)),
-                ('past_deadline_on', models.DateField(blank=True, editable=False, help_text='Flagged the day after the deadline passed uncorrected', null=True)),
-                ('village_repaired_on', models.DateField(blank=True, null=True)),
-                ('repair_labor', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('repair_materials', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('repair_equipment', models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
-                ('billed_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('permit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='defect_notices', to='permits.permit')),
-                ('recorded_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("defect", models.TextField()),
+                ("work_to_be_done", models.TextField()),
+                ("estimated_cost", models.DecimalField(decimal_places=2, max_digits=12)),
+                ("deadline", models.DateField()),
+                (
+                    "addressed_to",
+                    models.CharField(
+                        choices=[("permittee", "The permittee (contractor)"), ("surety", "The permittee's surety")],
+                        max_length=20,
+                    ),
+                ),
+                ("addressee_name", models.CharField(max_length=200)),
+                ("addressee_email", models.EmailField(blank=True, max_length=254)),
+                ("served_on", models.DateField()),
+                ("recorded_at", models.DateTimeField()),
+                ("corrected_on", models.DateField(blank=True, null=True)),
+                (
+                    "past_deadline_on",
+                    models.DateField(
+                        blank=True,
+                        editable=False,
+                        help_text="Flagged the day after the deadline passed uncorrected",
+                        null=True,
+                    ),
+                ),
+                ("village_repaired_on", models.DateField(blank=True, null=True)),
+                ("repair_labor", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("repair_materials", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("repair_equipment", models.DecimalField(blank=True, decimal_places=2, max_digits=12, null=True)),
+                ("billed_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="defect_notices", to="permits.permit"
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-served_on', '-pk'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('estimated_cost__gte', 0)), name='defect_cost_not_negative'), models.CheckConstraint(condition=models.Q(('deadline__gt', models.F('served_on'))), name='defect_deadline_after_served'), models.CheckConstraint(condition=models.Q(models.Q(('repair_labor__isnull', True), ('repair_labor__gte', 0), _connector='OR'), models.Q(('repair_materials__isnull', True), ('repair_materials__gte', 0), _connector='OR'), models.Q(('repair_equipment__isnull', True), ('repair_equipment__gte', 0), _connector='OR')), name='defect_repair_not_negative')],
+                "ordering": ["-served_on", "-pk"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("estimated_cost__gte", 0)), name="defect_cost_not_negative"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("deadline__gt", models.F("served_on"))), name="defect_deadline_after_served"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("repair_labor__isnull", True), ("repair_labor__gte", 0), _connector="OR"),
+                            models.Q(("repair_materials__isnull", True), ("repair_materials__gte", 0), _connector="OR"),
+                            models.Q(("repair_equipment__isnull", True), ("repair_equipment__gte", 0), _connector="OR"),
+                        ),
+                        name="defect_repair_not_negative",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Guarantee',
+            name="Guarantee",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('completed_on', models.DateField()),
-                ('ends_on', models.DateField()),
-                ('ended', models.BooleanField(default=False, editable=False)),
-                ('ended_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('permit', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='guarantee', to='permits.permit')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("completed_on", models.DateField()),
+                ("ends_on", models.DateField()),
+                ("ended", models.BooleanField(default=False, editable=False)),
+                ("ended_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                (
+                    "permit",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="guarantee", to="permits.permit"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('ends_on__gt', models.F('completed_on'))), name='guarantee_ends_after_start')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("ends_on__gt", models.F("completed_on"))), name="guarantee_ends_after_start"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Inspection',
+            name="Inspection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('backfill', 'Backfill material (§ 303-5E(1))'), ('compaction', 'Compaction of a lift (§ 303-5E(4))'), ('pavement', 'Pavement replacement (§ 303-5G)'), ('trench', 'Trench limits (§ 303-5B(1))'), ('underground_depth', 'Underground depth before covering (§ 303-1C)'), ('final', 'Final: surface restored (§ 303-1C(8))')], max_length=20)),
-                ('at', models.DateTimeField()),
-                ('result', models.CharField(choices=[('pass', 'Pass'), ('fail', 'Fail')], max_length=4)),
-                ('failures', models.JSONField(blank=True, default=list, help_text='Every rule the work broke: field, code, citation, message')),
-                ('notes', models.TextField(blank=True)),
-                ('retest_fee_charged', models.BooleanField(default=False, help_text='§ 303-5E(5): retest charged to the permittee')),
-                ('largest_stone_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('cinders_or_ashes', models.BooleanField(blank=True, null=True)),
-                ('refuse', models.BooleanField(blank=True, null=True)),
-                ('organic_matter', models.BooleanField(blank=True, null=True)),
-                ('frozen_lumps', models.BooleanField(blank=True, null=True)),
-                ('lift_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('compaction_percent', models.DecimalField(blank=True, decimal_places=1, help_text='Dry density, % of the Modified Proctor maximum', max_digits=5, null=True)),
-                ('mechanical', models.BooleanField(blank=True, null=True)),
-                ('flooded', models.BooleanField(blank=True, null=True)),
-                ('surface', models.CharField(blank=True, max_length=20)),
-                ('existing_pavement_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('three_inch_stone_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('three_quarter_stone_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('depth_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('base_layer_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('top_layer_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('straightedge_deviation_inches', models.DecimalField(blank=True, decimal_places=3, max_digits=5, null=True)),
-                ('calcium_chloride', models.BooleanField(blank=True, null=True)),
-                ('poured_on', models.DateField(blank=True, null=True)),
-                ('opened_to_traffic_on', models.DateField(blank=True, null=True)),
-                ('excavated_ahead_feet', models.DecimalField(blank=True, decimal_places=1, max_digits=7, null=True)),
-                ('unfilled_feet', models.DecimalField(blank=True, decimal_places=1, max_digits=7, null=True)),
-                ('special_permission', models.BooleanField(blank=True, null=True)),
-                ('cover_feet', models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
-                ('surface_restored', models.BooleanField(blank=True, null=True)),
-                ('recorded_at', models.DateTimeField(auto_now_add=True)),
-                ('inspector', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('permit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='inspections', to='permits.permit')),
-                ('photo', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.document')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("backfill", "Backfill material (§ 303-5E(1))"),
+                            ("compaction", "Compaction of a lift (§ 303-5E(4))"),
+                            ("pavement", "Pavement replacement (§ 303-5G)"),
+                            ("trench", "Trench limits (§ 303-5B(1))"),
+                            ("underground_depth", "Underground depth before covering (§ 303-1C)"),
+                            ("final", "Final: surface restored (§ 303-1C(8))"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("at", models.DateTimeField()),
+                ("result", models.CharField(choices=[("pass", "Pass"), ("fail", "Fail")], max_length=4)),
+                (
+                    "failures",
+                    models.JSONField(
+                        blank=True, default=list, help_text="Every rule the work broke: field, code, citation, message"
+                    ),
+                ),
+                ("notes", models.TextField(blank=True)),
+                (
+                    "retest_fee_charged",
+                    models.BooleanField(default=False, help_text="§ 303-5E(5): retest charged to the permittee"),
+                ),
+                ("largest_stone_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                ("cinders_or_ashes", models.BooleanField(blank=True, null=True)),
+                ("refuse", models.BooleanField(blank=True, null=True)),
+                ("organic_matter", models.BooleanField(blank=True, null=True)),
+                ("frozen_lumps", models.BooleanField(blank=True, null=True)),
+                ("lift_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                (
+                    "compaction_percent",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=1,
+                        help_text="Dry density, % of the Modified Proctor maximum",
+                        max_digits=5,
+                        null=True,
+                    ),
+                ),
+                ("mechanical", models.BooleanField(blank=True, null=True)),
+                ("flooded", models.BooleanField(blank=True, null=True)),
+                ("surface", models.CharField(blank=True, max_length=20)),
+                (
+                    "existing_pavement_inches",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True),
+                ),
+                ("three_inch_stone_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                (
+                    "three_quarter_stone_inches",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True),
+                ),
+                ("depth_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                ("base_layer_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                ("top_layer_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                (
+                    "straightedge_deviation_inches",
+                    models.DecimalField(blank=True, decimal_places=3, max_digits=5, null=True),
+                ),
+                ("calcium_chloride", models.BooleanField(blank=True, null=True)),
+                ("poured_on", models.DateField(blank=True, null=True)),
+                ("opened_to_traffic_on", models.DateField(blank=True, null=True)),
+                ("excavated_ahead_feet", models.DecimalField(blank=True, decimal_places=1, max_digits=7, null=True)),
+                ("unfilled_feet", models.DecimalField(blank=True, decimal_places=1, max_digits=7, null=True)),
+                ("special_permission", models.BooleanField(blank=True, null=True)),
+                ("cover_feet", models.DecimalField(blank=True, decimal_places=2, max_digits=5, null=True)),
+                ("surface_restored", models.BooleanField(blank=True, null=True)),
+                ("recorded_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "inspector",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="inspections", to="permits.permit"
+                    ),
+                ),
+                (
+                    "photo",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.document",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-at', '-pk'],
-                'indexes': [models.Index(fields=['permit', 'kind', '-at'], name='permits_ins_permit__25a9fc_idx')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('result__in', ['pass', 'fail'])), name='inspection_result_known'), models.CheckConstraint(condition=models.Q(('compaction_percent__isnull', True), ('compaction_percent__gte', 0), _connector='OR'), name='inspection_compaction_not_negative'), models.CheckConstraint(condition=models.Q(('lift_inches__isnull', True), ('lift_inches__gt', 0), _connector='OR'), name='inspection_lift_positive')],
+                "ordering": ["-at", "-pk"],
+                "indexes": [models.Index(fields=["permit", "kind", "-at"], name="permits_ins_permit__25a9fc_idx")],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("result__in", ["pass", "fail"])), name="inspection_result_known"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("compaction_percent__isnull", True), ("compaction_percent__gte", 0), _connector="OR"
+                        ),
+                        name="inspection_compaction_not_negative",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("lift_inches__isnull", True), ("lift_inches__gt", 0), _connector="OR"),
+                        name="inspection_lift_positive",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PavementRestoration',
+            name="PavementRestoration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('temporary_placed_on', models.DateField(blank=True, null=True)),
-                ('temporary_depth_inches', models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
-                ('permanent_due_on', models.DateField()),
-                ('permanent_completed_on', models.DateField(blank=True, null=True)),
-                ('overdue', models.BooleanField(default=False, editable=False)),
-                ('overdue_flagged_on', models.DateField(blank=True, editable=False, null=True)),
-                ('permit', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='pavement_restoration', to='permits.permit')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("temporary_placed_on", models.DateField(blank=True, null=True)),
+                ("temporary_depth_inches", models.DecimalField(blank=True, decimal_places=2, max_digits=6, null=True)),
+                ("permanent_due_on", models.DateField()),
+                ("permanent_completed_on", models.DateField(blank=True, null=True)),
+                ("overdue", models.BooleanField(default=False, editable=False)),
+                ("overdue_flagged_on", models.DateField(blank=True, editable=False, null=True)),
+                (
+                    "permit",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pavement_restoration",
+                        to="permits.permit",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('temporary_depth_inches__isnull', True), ('temporary_depth_inches__gt', 0), _connector='OR'), name='restoration_temporary_depth_positive')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("temporary_depth_inches__isnull", True), ("temporary_depth_inches__gt", 0), _connector="OR"
+                        ),
+                        name="restoration_temporary_depth_positive",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PermitteeNotice',
+            name="PermitteeNotice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('dpw_excavation', 'DPW, 24 hours before excavation (§ 303-5B(4))'), ('affected_parties', 'Affected parties, one business day before work (§ 303-5F)'), ('utility_outage', 'Private properties, 12 hours before a utility outage (§ 303-5B(5))'), ('dpw_backfill', 'Village, 4 hours before backfilling or restoring (§ 303-5F)')], max_length=20)),
-                ('planned_work_at', models.DateTimeField(help_text='When the step the notice announces is planned to begin')),
-                ('due_by', models.DateTimeField(help_text='The latest moment the notice may be given')),
-                ('given_at', models.DateTimeField(blank=True, null=True)),
-                ('given_to', models.CharField(blank=True, max_length=300)),
-                ('method', models.CharField(blank=True, choices=[('phone', 'Phone call'), ('email', 'Email'), ('in_person', 'In person'), ('written', 'Written notice (letter or door hanger)'), ('portal', 'This website')], max_length=20)),
-                ('timeliness', models.CharField(choices=[('pending', 'Not given yet'), ('on_time', 'On time'), ('late', 'Late'), ('not_required', 'Not required (emergency)')], default='pending', max_length=20)),
-                ('reminder_at', models.DateTimeField(blank=True, null=True)),
-                ('reminder_sent_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('permit', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='permittee_notices', to='permits.permit')),
-                ('recorded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("dpw_excavation", "DPW, 24 hours before excavation (§ 303-5B(4))"),
+                            ("affected_parties", "Affected parties, one business day before work (§ 303-5F)"),
+                            ("utility_outage", "Private properties, 12 hours before a utility outage (§ 303-5B(5))"),
+                            ("dpw_backfill", "Village, 4 hours before backfilling or restoring (§ 303-5F)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "planned_work_at",
+                    models.DateTimeField(help_text="When the step the notice announces is planned to begin"),
+                ),
+                ("due_by", models.DateTimeField(help_text="The latest moment the notice may be given")),
+                ("given_at", models.DateTimeField(blank=True, null=True)),
+                ("given_to", models.CharField(blank=True, max_length=300)),
+                (
+                    "method",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("phone", "Phone call"),
+                            ("email", "Email"),
+                            ("in_person", "In person"),
+                            ("written", "Written notice (letter or door hanger)"),
+                            ("portal", "This website"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "timeliness",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Not given yet"),
+                            ("on_time", "On time"),
+                            ("late", "Late"),
+                            ("not_required", "Not required (emergency)"),
+                        ],
+                        default="pending",
+                        max_length=20,
+                    ),
+                ),
+                ("reminder_at", models.DateTimeField(blank=True, null=True)),
+                ("reminder_sent_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "permit",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="permittee_notices",
+                        to="permits.permit",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['planned_work_at', 'kind'],
-                'indexes': [models.Index(fields=['reminder_sent_at', 'reminder_at'], name='permits_per_reminde_8196b5_idx')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('due_by__lte', models.F('planned_work_at'))), name='notice_due_before_work'), models.CheckConstraint(condition=models.Q(models.Q(('given_at__isnull', True), ('timeliness', 'pending')), models.Q(('given_at__isnull', False), models.Q(('timeliness', 'pending'), _negated=True)), _connector='OR'), name='notice_timeliness_matches_given')],
+                "ordering": ["planned_work_at", "kind"],
+                "indexes": [
+                    models.Index(fields=["reminder_sent_at", "reminder_at"], name="permits_per_reminde_8196b5_idx")
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("due_by__lte", models.F("planned_work_at"))), name="notice_due_before_work"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("given_at__isnull", True), ("timeliness", "pending")),
+                            models.Q(("given_at__isnull", False), models.Q(("timeliness", "pending"), _negated=True)),
+                            _connector="OR",
+                        ),
+                        name="notice_timeliness_matches_given",
+                    ),
+                ],
             },
         ),
     ]

@@ -5,15 +5,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0005_street_opening_field'),
+        ("permits", "0005_street_opening_field"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddConstraint(
-            model_name='permitteenotice',
-            constraint=models.UniqueConstraint(condition=models.Q(('given_at__isnull', True)), fields=('permit', 'kind'), name='notice_one_pending_per_kind'),
+            model_name="permitteenotice",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("given_at__isnull", True)),
+                fields=("permit", "kind"),
+                name="notice_one_pending_per_kind",
+            ),
         ),
     ]

@@ -9,9 +9,7 @@ from django.db import migrations
 def name_the_site(apps, schema_editor):
     Site = apps.get_model("sites", "Site")
     domain = urlparse(settings.SITE_URL).netloc or "127.0.0.1:8000"
-    Site.objects.update_or_create(
-        pk=settings.SITE_ID, defaults={"domain": domain, "name": "Theresa Permits"}
-    )
+    Site.objects.update_or_create(pk=settings.SITE_ID, defaults={"domain": domain, "name": "Theresa Permits"})
 
 
 class Migration(migrations.Migration):

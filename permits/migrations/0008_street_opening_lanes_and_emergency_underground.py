@@ -6,71 +6,114 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0007_site_name'),
+        ("permits", "0007_site_name"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='historicalstreetopening',
-            name='emergency_work_approved_at',
+            model_name="historicalstreetopening",
+            name="emergency_work_approved_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='historicalstreetopening',
-            name='emergency_work_approved_by',
-            field=models.ForeignKey(blank=True, db_constraint=False, editable=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="historicalstreetopening",
+            name="emergency_work_approved_by",
+            field=models.ForeignKey(
+                blank=True,
+                db_constraint=False,
+                editable=False,
+                null=True,
+                on_delete=django.db.models.deletion.DO_NOTHING,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='historicalstreetopening',
-            name='lane_closure_approved_at',
+            model_name="historicalstreetopening",
+            name="lane_closure_approved_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='historicalstreetopening',
-            name='lane_closure_approved_by',
-            field=models.ForeignKey(blank=True, db_constraint=False, editable=False, null=True, on_delete=django.db.models.deletion.DO_NOTHING, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="historicalstreetopening",
+            name="lane_closure_approved_by",
+            field=models.ForeignKey(
+                blank=True,
+                db_constraint=False,
+                editable=False,
+                null=True,
+                on_delete=django.db.models.deletion.DO_NOTHING,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='historicalstreetopening',
-            name='lanes_open_each_way',
-            field=models.PositiveSmallIntegerField(default=1, help_text='Lanes of traffic kept open in each direction (§ 303-5B(3))'),
+            model_name="historicalstreetopening",
+            name="lanes_open_each_way",
+            field=models.PositiveSmallIntegerField(
+                default=1, help_text="Lanes of traffic kept open in each direction (§ 303-5B(3))"
+            ),
         ),
         migrations.AddField(
-            model_name='historicalstreetopening',
-            name='traffic_control',
-            field=models.CharField(choices=[('none', 'None'), ('flagman', 'Flagman'), ('temporary_signal', 'Temporary traffic signal')], default='none', help_text='Flagman or temporary traffic signal when no lane is open each way (§ 303-5B(3))', max_length=20),
+            model_name="historicalstreetopening",
+            name="traffic_control",
+            field=models.CharField(
+                choices=[("none", "None"), ("flagman", "Flagman"), ("temporary_signal", "Temporary traffic signal")],
+                default="none",
+                help_text="Flagman or temporary traffic signal when no lane is open each way (§ 303-5B(3))",
+                max_length=20,
+            ),
         ),
         migrations.AddField(
-            model_name='streetopening',
-            name='emergency_work_approved_at',
+            model_name="streetopening",
+            name="emergency_work_approved_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='streetopening',
-            name='emergency_work_approved_by',
-            field=models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="streetopening",
+            name="emergency_work_approved_by",
+            field=models.ForeignKey(
+                blank=True,
+                editable=False,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='streetopening',
-            name='lane_closure_approved_at',
+            model_name="streetopening",
+            name="lane_closure_approved_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='streetopening',
-            name='lane_closure_approved_by',
-            field=models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="streetopening",
+            name="lane_closure_approved_by",
+            field=models.ForeignKey(
+                blank=True,
+                editable=False,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='streetopening',
-            name='lanes_open_each_way',
-            field=models.PositiveSmallIntegerField(default=1, help_text='Lanes of traffic kept open in each direction (§ 303-5B(3))'),
+            model_name="streetopening",
+            name="lanes_open_each_way",
+            field=models.PositiveSmallIntegerField(
+                default=1, help_text="Lanes of traffic kept open in each direction (§ 303-5B(3))"
+            ),
         ),
         migrations.AddField(
-            model_name='streetopening',
-            name='traffic_control',
-            field=models.CharField(choices=[('none', 'None'), ('flagman', 'Flagman'), ('temporary_signal', 'Temporary traffic signal')], default='none', help_text='Flagman or temporary traffic signal when no lane is open each way (§ 303-5B(3))', max_length=20),
+            model_name="streetopening",
+            name="traffic_control",
+            field=models.CharField(
+                choices=[("none", "None"), ("flagman", "Flagman"), ("temporary_signal", "Temporary traffic signal")],
+                default="none",
+                help_text="Flagman or temporary traffic signal when no lane is open each way (§ 303-5B(3))",
+                max_length=20,
+            ),
         ),
     ]

@@ -11,7 +11,6 @@ from django.db.models import Q
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
-
 # --- People and organizations ---------------------------------------------------------------------------------
 
 
@@ -254,7 +253,9 @@ class Permit(StatusGuardedModel):
             models.CheckConstraint(condition=Q(status__in=Status.values), name="permit_status_known"),
             models.CheckConstraint(condition=Q(fee_amount__gte=0), name="permit_fee_not_negative"),
             models.CheckConstraint(
-                condition=Q(end_date__isnull=True) | Q(start_date__isnull=True) | Q(end_date__gte=models.F("start_date")),
+                condition=Q(end_date__isnull=True)
+                | Q(start_date__isnull=True)
+                | Q(end_date__gte=models.F("start_date")),
                 name="permit_end_not_before_start",
             ),
         ]

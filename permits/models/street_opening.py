@@ -75,7 +75,9 @@ class StreetOpening(models.Model):
         default=1, help_text="Lanes of traffic kept open in each direction (§ 303-5B(3))"
     )
     traffic_control = models.CharField(
-        max_length=20, choices=TrafficControl.choices, default=TrafficControl.NONE,
+        max_length=20,
+        choices=TrafficControl.choices,
+        default=TrafficControl.NONE,
         help_text="Flagman or temporary traffic signal when no lane is open each way (§ 303-5B(3))",
     )
     lane_closure_approved_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -93,7 +95,8 @@ class StreetOpening(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(
-                condition=Q(insurance_per_person__gte=0) & Q(insurance_per_accident__gte=0)
+                condition=Q(insurance_per_person__gte=0)
+                & Q(insurance_per_accident__gte=0)
                 & Q(insurance_property_damage__gte=0),
                 name="street_opening_insurance_not_negative",
             ),
@@ -114,7 +117,11 @@ class AnnualBond(models.Model):
         Organization, on_delete=models.PROTECT, null=True, blank=True, related_name="annual_bonds"
     )
     principal_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="annual_bonds",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="annual_bonds",
         help_text="An individual applicant, when the bond is not an organization's",
     )
     year = models.PositiveIntegerField()
@@ -231,8 +238,14 @@ class ApplicantRevocation(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="revocations"
     )
-    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
-                               help_text="The permit whose deficiencies were not corrected")
+    permit = models.ForeignKey(
+        Permit,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The permit whose deficiencies were not corrected",
+    )
     revoked_on = models.DateField()
     until = models.DateField(help_text="The day the right returns (§ 303-4H(2))")
     reason = models.TextField()

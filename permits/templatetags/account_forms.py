@@ -11,9 +11,5 @@ def clear_labels(form):
     field = form.fields.get("login")
     if field is not None and str(field.label) == "Login":
         field.label = field.widget.attrs.get("placeholder") or "Username or email"
-        form[
-            "login"
-        ].label = (
-            field.label
-        )  # a bound form has already copied the label into its BoundField
+        form["login"].label = field.label  # a bound form has already copied the label into its BoundField
     return form

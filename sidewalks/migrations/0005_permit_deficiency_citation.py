@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('sidewalks', '0004_inspection_form_width_order_findings'),
+        ("sidewalks", "0004_inspection_form_width_order_findings"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='specialcharge',
-            name='source',
-            field=models.CharField(choices=[('snow_ice', 'Snow and ice removal (§ 303-8B)'), ('rubbish', 'Rubbish or dirt removal (§ 303-2)'), ('sidewalk_repair', 'Sidewalk repair or replacement (§ 303-3)'), ('obstruction_removal', 'Obstruction removal (§ 303-6F)'), ('permit_deficiency', "Repair of a permittee's deficient work (§ 303-4H(2))")], max_length=30),
+            model_name="specialcharge",
+            name="source",
+            field=models.CharField(
+                choices=[
+                    ("snow_ice", "Snow and ice removal (§ 303-8B)"),
+                    ("rubbish", "Rubbish or dirt removal (§ 303-2)"),
+                    ("sidewalk_repair", "Sidewalk repair or replacement (§ 303-3)"),
+                    ("obstruction_removal", "Obstruction removal (§ 303-6F)"),
+                    ("permit_deficiency", "Repair of a permittee's deficient work (§ 303-4H(2))"),
+                ],
+                max_length=30,
+            ),
         ),
     ]

@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('sidewalks', '0005_permit_deficiency_citation'),
+        ("sidewalks", "0005_permit_deficiency_citation"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='snowcase',
-            name='owner_notified_at',
+            model_name="snowcase",
+            name="owner_notified_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='snowcase',
-            name='unoccupied',
-            field=models.BooleanField(default=False, help_text='§ 303-8B: set by DPW staff; no written notice to the owner need be given for such a lot.', verbose_name='unoccupied lot or abandoned property'),
+            model_name="snowcase",
+            name="unoccupied",
+            field=models.BooleanField(
+                default=False,
+                help_text="§ 303-8B: set by DPW staff; no written notice to the owner need be given for such a lot.",
+                verbose_name="unoccupied lot or abandoned property",
+            ),
         ),
     ]

@@ -78,7 +78,9 @@ class SpecialCharge(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(amount__gte=0), name="special_charge_amount_not_negative"),
             models.CheckConstraint(
-                condition=Q(status__in=["pending", "billed", "paid", "delinquent", "certified", "on_roll", "paid_on_roll"]),
+                condition=Q(
+                    status__in=["pending", "billed", "paid", "delinquent", "certified", "on_roll", "paid_on_roll"]
+                ),
                 name="special_charge_status_known",
             ),
             models.CheckConstraint(
@@ -236,7 +238,9 @@ class Snowfall(models.Model):
     class Meta:
         ordering = ["-stopped_at"]
         constraints = [
-            models.CheckConstraint(condition=Q(inches__isnull=True) | Q(inches__gte=0), name="snowfall_inches_not_negative")
+            models.CheckConstraint(
+                condition=Q(inches__isnull=True) | Q(inches__gte=0), name="snowfall_inches_not_negative"
+            )
         ]
 
     def __str__(self) -> str:
@@ -279,7 +283,8 @@ class SnowCase(models.Model):
     )
     crew_notes = models.CharField(max_length=500, blank=True)
     unoccupied = models.BooleanField(
-        "unoccupied lot or abandoned property", default=False,
+        "unoccupied lot or abandoned property",
+        default=False,
         help_text="§ 303-8B: set by DPW staff; no written notice to the owner need be given for such a lot.",
     )
     owner_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -321,7 +326,9 @@ class RubbishCase(models.Model):
     class Meta:
         ordering = ["-served_at"]
         constraints = [
-            models.CheckConstraint(condition=Q(deadline_at__gt=models.F("served_at")), name="rubbish_deadline_after_notice"),
+            models.CheckConstraint(
+                condition=Q(deadline_at__gt=models.F("served_at")), name="rubbish_deadline_after_notice"
+            ),
             models.CheckConstraint(
                 condition=Q(removal_cost__isnull=True) | Q(removal_cost__gte=0), name="rubbish_cost_not_negative"
             ),

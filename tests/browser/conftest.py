@@ -13,8 +13,13 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync 
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -44,9 +49,7 @@ def axe_check():
     def check(page, context: str = ""):
         # evaluate() is not subject to the page's CSP, which stays enforced for the app's own scripts.
         page.evaluate(AXE.read_text())
-        result = page.evaluate(
-            "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS
-        )
+        result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS)
         violations = [
             f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
             for v in result["violations"]

@@ -15,9 +15,7 @@ PASSWORD = "a-long-Unusual-passphrase-7"
 CONFIRM_LINK = re.compile(r"/accounts/confirm-email/[^/\s]+/")
 
 
-def register(
-    page, live_server, axe_check, *, first, last, applying_as, email, company=""
-):
+def register(page, live_server, axe_check, *, first, last, applying_as, email, company=""):
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="Register").click()
     expect(page.get_by_role("heading", name="Sign Up")).to_be_visible()
@@ -31,9 +29,7 @@ def register(
     page.get_by_label("Password", exact=False).first.fill(PASSWORD)
     page.get_by_label("Password (again)").fill(PASSWORD)
     page.get_by_role("button", name="Sign Up").click()
-    expect(
-        page.get_by_role("heading", name="Verify Your Email Address")
-    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Verify Your Email Address")).to_be_visible()
     axe_check(page, "verification sent")
 
 
@@ -47,9 +43,7 @@ def open_verification_link(page, live_server, axe_check, email):
     page.get_by_role("button", name="Confirm").click()
 
 
-def test_a_resident_registers_verifies_the_email_and_reaches_the_apply_chooser(
-    page, live_server, axe_check
-):
+def test_a_resident_registers_verifies_the_email_and_reaches_the_apply_chooser(page, live_server, axe_check):
     register(
         page,
         live_server,
@@ -63,9 +57,7 @@ def test_a_resident_registers_verifies_the_email_and_reaches_the_apply_chooser(
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     expect(page.get_by_text("Signed in as Rita Anderson")).to_be_visible()
     axe_check(page, "my applications")
-    page.get_by_role("navigation", name="Main").get_by_role(
-        "link", name="Apply"
-    ).click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Apply").click()
     expect(page.get_by_role("heading", name="Apply for a permit")).to_be_visible()
     axe_check(page, "apply chooser")
 
@@ -111,9 +103,7 @@ def test_signup_errors_are_announced_next_to_their_fields(page, live_server, axe
     page.get_by_label("Password", exact=False).first.fill(PASSWORD)
     page.get_by_label("Password (again)").fill(PASSWORD)
     page.get_by_role("button", name="Sign Up").click()
-    expect(
-        page.get_by_text("Contractors and utilities must give the company name.")
-    ).to_be_visible()
+    expect(page.get_by_text("Contractors and utilities must give the company name.")).to_be_visible()
     axe_check(page, "signup with errors")
     assert not mail.outbox
 
@@ -124,24 +114,18 @@ def test_login_and_logout_pages(page, live_server, axe_check, login):
     user = UserFactory(username="walker", email="walker@example.com")
     from allauth.account.models import EmailAddress
 
-    EmailAddress.objects.create(
-        user=user, email=user.email, verified=True, primary=True
-    )
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     page.goto(live_server.url + "/accounts/login/")
     axe_check(page, "login")
     page.get_by_label("Username or email").fill("walker")
     page.get_by_label("Password").fill("wrong-password")
     page.get_by_role("button", name="Sign In").click()
-    expect(
-        page.get_by_text("The username and/or password you specified are not correct.")
-    ).to_be_visible()
+    expect(page.get_by_text("The username and/or password you specified are not correct.")).to_be_visible()
     axe_check(page, "login with error")
     login(page, "walker@example.com")
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     page.get_by_role("button", name="Log out").click()
-    expect(
-        page.get_by_role("heading", name="Permits for Village streets and sidewalks")
-    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Permits for Village streets and sidewalks")).to_be_visible()
     page.goto(live_server.url + "/accounts/password/reset/")
     axe_check(page, "password reset")
 
@@ -152,9 +136,7 @@ def test_account_management_pages(page, live_server, axe_check, login):
     from tests.factories import UserFactory
 
     user = UserFactory(username="manager", email="manager@example.com")
-    EmailAddress.objects.create(
-        user=user, email=user.email, verified=True, primary=True
-    )
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     login(page, "manager")
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     page.goto(live_server.url + "/accounts/email/")

@@ -42,9 +42,7 @@ def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment
 ):
     verified_emails(clerk)
     login(page, "clerk")
-    expect(
-        page.get_by_role("heading", name="Clerk-Treasurer and staff")
-    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Clerk-Treasurer and staff")).to_be_visible()
     axe_check(page, "admin index")
 
     page.locator('#content-main a[href="/admin/permits/permit/"]').first.click()
@@ -82,16 +80,11 @@ def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment
 
     permit = Permit.objects.get(number="SO-2026-0042")
     assert permit.status == "under_review"
-    assert (
-        permit.events.get(to_status="under_review").reason
-        == "Insurance certificate received"
-    )
+    assert permit.events.get(to_status="under_review").reason == "Insurance certificate received"
     assert Payment.objects.get().reference == "1042"
 
 
-def test_clerk_imports_the_assessment_roll(
-    page, live_server, axe_check, login, clerk, tmp_path, verified_emails
-):
+def test_clerk_imports_the_assessment_roll(page, live_server, axe_check, login, clerk, tmp_path, verified_emails):
     from tests.factories import StreetFactory
 
     verified_emails(clerk)
@@ -113,14 +106,10 @@ def test_clerk_imports_the_assessment_roll(
     axe_check(page, "parcel import preview with errors")
 
 
-def test_office_and_permit_pages_for_staff(
-    page, live_server, axe_check, login, dpw_director, permits, verified_emails
-):
+def test_office_and_permit_pages_for_staff(page, live_server, axe_check, login, dpw_director, permits, verified_emails):
     verified_emails(dpw_director)
     login(page, "dpw")
-    expect(
-        page.get_by_role("heading", name="Village office: applications")
-    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Village office: applications")).to_be_visible()
     axe_check(page, "office")
     page.get_by_role("link", name="SO-2026-0042").click()
     expect(page.get_by_role("heading", name="Timeline")).to_be_visible()
@@ -160,9 +149,7 @@ def test_applicant_permit_page_with_documents_and_receipts(
         ]
     )
     page.get_by_role("button", name="Upload").click()
-    expect(
-        page.get_by_text("Only PDF, JPEG and PNG files are accepted").first
-    ).to_be_visible()
+    expect(page.get_by_text("Only PDF, JPEG and PNG files are accepted").first).to_be_visible()
     axe_check(page, "upload refused")
     page.goto(live_server.url + permits.get_public_url())
     axe_check(page, "public status page")

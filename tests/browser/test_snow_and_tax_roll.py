@@ -54,14 +54,24 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
 
     monkeypatch.setitem(app.conf, "task_always_eager", True)  # the roll builds in the request's commit hook
     FeeItem.objects.get_or_create(
-        code="snow_removal", effective_from=timezone.localdate() - timedelta(days=365),
-        defaults={"name": "Village snow and ice removal", "amount": Decimal("75.00"), "citation": "§ 303-8B",
-                  "basis": "test"},
+        code="snow_removal",
+        effective_from=timezone.localdate() - timedelta(days=365),
+        defaults={
+            "name": "Village snow and ice removal",
+            "amount": Decimal("75.00"),
+            "citation": "§ 303-8B",
+            "basis": "test",
+        },
     )
     dpw, owner = _user("dpw", Role.DPW_DIRECTOR), _user("owner")
     _user("clerk", Role.CLERK)
-    parcel = ParcelFactory(site_address="102 Highland Avenue", street=StreetFactory(name="Highland Avenue"),
-                           owner_name="Anderson, Mark & Linda", tax_key="266-1116-1000", corner_lot=True)
+    parcel = ParcelFactory(
+        site_address="102 Highland Avenue",
+        street=StreetFactory(name="Highland Avenue"),
+        owner_name="Anderson, Mark & Linda",
+        tax_key="266-1116-1000",
+        corner_lot=True,
+    )
     parcel.owners.add(owner)
     Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=30), inches=Decimal("6.0"), recorded_by=dpw)
 
@@ -97,7 +107,9 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
 
     # The bill goes unpaid: back-date it through the database and let the nightly job mark it delinquent.
     today = timezone.localdate()
-    SpecialCharge.objects.filter(pk=charge.pk).update(billed_on=today - timedelta(days=60), due_on=today - timedelta(days=30))
+    SpecialCharge.objects.filter(pk=charge.pk).update(
+        billed_on=today - timedelta(days=60), due_on=today - timedelta(days=30)
+    )
     mark_delinquent_charges(today=today)
     charge.refresh_from_db()
     year = charge_rules.roll_year_for(charge.delinquent_on, settings.TAX_ROLL_CUTOFF)
@@ -142,11 +154,24 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     parcel = ParcelFactory(site_address="204 Main Street", owner_email="owner@example.com")
     snowfall = Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=3), recorded_by=dpw)
     served = timezone.now() - timedelta(hours=30)
-    case = snow.serve_rubbish_notice(parcel=parcel, description="Broken pallets across the walk", served_to="Occupant",
-                                     served_method="Personal delivery", by=dpw, served_at=served)
-    repair = add_charge(parcel=parcel, source="sidewalk_repair", route="special_tax_66_0907", amount=Decimal("480.00"),
-                        incurred_on=timezone.localdate(), description="Sidewalk replaced by the Village",
-                        citation="§ 303-3B(1)", by=clerk)
+    case = snow.serve_rubbish_notice(
+        parcel=parcel,
+        description="Broken pallets across the walk",
+        served_to="Occupant",
+        served_method="Personal delivery",
+        by=dpw,
+        served_at=served,
+    )
+    repair = add_charge(
+        parcel=parcel,
+        source="sidewalk_repair",
+        route="special_tax_66_0907",
+        amount=Decimal("480.00"),
+        incurred_on=timezone.localdate(),
+        description="Sidewalk replaced by the Village",
+        citation="§ 303-3B(1)",
+        by=clerk,
+    )
 
     # The DPW on a phone: the rubbish list, the notice, the Village's removal; the snowfall's page.
     phone = browser.new_page(viewport=PHONE)
@@ -196,14 +221,29 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
     dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
     today = timezone.localdate()
     repairs = [
-        add_charge(parcel=ParcelFactory(site_address=f"{n} Main Street"), source="sidewalk_repair",
-                   route="special_tax_66_0907", amount=Decimal("480.00"), incurred_on=today,
-                   description="Sidewalk replaced by the Village", citation="§ 303-3B(1)", by=clerk)
+        add_charge(
+            parcel=ParcelFactory(site_address=f"{n} Main Street"),
+            source="sidewalk_repair",
+            route="special_tax_66_0907",
+            amount=Decimal("480.00"),
+            incurred_on=today,
+            description="Sidewalk replaced by the Village",
+            citation="§ 303-3B(1)",
+            by=clerk,
+        )
         for n in (10, 12)
     ]
-    paid = add_charge(parcel=ParcelFactory(site_address="14 Main Street"), source="snow_ice",
-                      route="special_charge_66_0627", amount=Decimal("75.00"), incurred_on=today,
-                      description="Snow removed", citation="§ 303-8B", by=clerk, today=today)
+    paid = add_charge(
+        parcel=ParcelFactory(site_address="14 Main Street"),
+        source="snow_ice",
+        route="special_charge_66_0627",
+        amount=Decimal("75.00"),
+        incurred_on=today,
+        description="Snow removed",
+        citation="§ 303-8B",
+        by=clerk,
+        today=today,
+    )
     payment = record_charge_payment(charge=paid, amount="75.00", method="cash", by=clerk)
 
     _log_in(page, live_server, "clerk")

@@ -57,13 +57,20 @@ def fee_schedule(db):
         FeeItemFactory(code=code, name=code.replace("_", " "), amount=Decimal(amount))
 
 
-def test_street_opening_from_application_to_issued_permit(page, live_server, axe_check, contractor,
-                                                          contractor_org, clerk, dpw_director):
+def test_street_opening_from_application_to_issued_permit(
+    page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director
+):
     for user in (contractor, clerk, dpw_director):  # email verification is mandatory
         EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(organization=contractor_org, year=2027, surety="Badger Surety", amount=Decimal(25000),
-                              recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")))
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2027,
+        surety="Badger Surety",
+        amount=Decimal(25000),
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")),
+    )
 
     # The contractor, as a new user would: home page, log in, Apply, the street opening form.
     page.goto(live_server.url + "/")
@@ -85,9 +92,15 @@ def test_street_opening_from_application_to_issued_permit(page, live_server, axe
     axe_check(page, "permit page (submitted)")
     # § 303-4G: the certificate of insurance, uploaded on the permit page.
     page.get_by_label("Kind").select_option("insurance")
-    page.get_by_label("File (PDF, JPEG or PNG, at most 10 MB)").set_input_files(files=[{
-        "name": "certificate.pdf", "mimeType": "application/pdf",
-        "buffer": b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"}])
+    page.get_by_label("File (PDF, JPEG or PNG, at most 10 MB)").set_input_files(
+        files=[
+            {
+                "name": "certificate.pdf",
+                "mimeType": "application/pdf",
+                "buffer": b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n",
+            }
+        ]
+    )
     page.get_by_role("button", name="Upload").click()
     assert page.get_by_text("Document uploaded.").is_visible()
     axe_check(page, "permit page (certificate uploaded)")
@@ -149,8 +162,9 @@ def test_street_opening_from_application_to_issued_permit(page, live_server, axe
     assert response.body().startswith(b"%PDF")
 
 
-def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(page, live_server, axe_check,
-                                                                             contractor, contractor_org, clerk):
+def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
+    page, live_server, axe_check, contractor, contractor_org, clerk
+):
     from datetime import date
 
     from permits import street_openings as so
@@ -158,11 +172,25 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(pa
 
     EmailAddress.objects.create(user=contractor, email=contractor.email, verified=True, primary=True)
     street = StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(organization=contractor_org, year=2027, surety="Badger Surety", amount=Decimal(25000),
-                              recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")))
-    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(
-        street, start_date=date(2027, 4, 12), end_date=date(2027, 4, 14), insurance_expires=date(2028, 1, 1),
-        diggers_hotline_requested_at=datetime(2027, 4, 5, 9, 0, tzinfo=ZoneInfo("America/Chicago"))))
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2027,
+        surety="Badger Surety",
+        amount=Decimal(25000),
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")),
+    )
+    permit = so.apply_for_street_opening(
+        applicant=contractor,
+        organization=contractor_org,
+        data=valid_data(
+            street,
+            start_date=date(2027, 4, 12),
+            end_date=date(2027, 4, 14),
+            insurance_expires=date(2028, 1, 1),
+            diggers_hotline_requested_at=datetime(2027, 4, 5, 9, 0, tzinfo=ZoneInfo("America/Chicago")),
+        ),
+    )
 
     sign_in(page, live_server, "contractor")
     page.goto(f"{live_server.url}/street-openings/apply/")

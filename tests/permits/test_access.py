@@ -24,9 +24,7 @@ ADMIN_LOGIN = "admin-login"
 
 @pytest.fixture
 def world(contractor, contractor_org, clerk, resident):
-    permit = permit_in(
-        Status.APPROVED, applicant=contractor, organization=contractor_org
-    )
+    permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org)
     Token.objects.get_or_create(user=contractor)
     doc = upload_document(
         permit=permit,
@@ -34,9 +32,7 @@ def world(contractor, contractor_org, clerk, resident):
         upload=SimpleUploadedFile("c.pdf", PDF),
         by=contractor,
     )
-    payment = record_payment(
-        permit=permit, amount=Decimal("10.00"), method="cash", by=clerk
-    )
+    payment = record_payment(permit=permit, amount=Decimal("10.00"), method="cash", by=clerk)
     return {"permit": permit, "doc": doc, "payment": payment, "org": contractor_org}
 
 
@@ -116,9 +112,7 @@ def test_access_matrix(page_name, who, world, client, persona):
         client.force_login(persona(who))
     method, url = url_of(page_name, world)
     if method == "post":
-        response = client.post(
-            url, {"kind": "photo", "upload": SimpleUploadedFile("p.pdf", PDF)}
-        )
+        response = client.post(url, {"kind": "photo", "upload": SimpleUploadedFile("p.pdf", PDF)})
     else:
         response = client.get(url)
     expected = expected_for(page_name, who)
@@ -135,9 +129,7 @@ def test_access_matrix(page_name, who, world, client, persona):
 @pytest.mark.parametrize("who", PERSONAS)
 def test_api_token(who, client, persona):
     if who == "anonymous":
-        response = client.post(
-            "/api/v1/auth/token/", {"username": "nobody", "password": "x"}
-        )
+        response = client.post("/api/v1/auth/token/", {"username": "nobody", "password": "x"})
         assert response.status_code == 400
         assert response.json()["errors"][0]["message"]
         return
@@ -148,10 +140,7 @@ def test_api_token(who, client, persona):
     )
     assert response.status_code == 200
     token = response.json()["token"]
-    assert (
-        client.get("/api/v1/permits/", HTTP_AUTHORIZATION=f"Token {token}").status_code
-        == 200
-    )
+    assert client.get("/api/v1/permits/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
 
 
 def test_public_status_page_of_a_draft_is_404(client, resident):
@@ -169,17 +158,11 @@ def test_resident_sees_only_their_own_and_their_organizations_applications(
     client, resident, contractor, contractor_org, outsider
 ):
     own = permit_in(Status.SUBMITTED, applicant=resident)
-    org_permit = permit_in(
-        Status.SUBMITTED, applicant=contractor, organization=contractor_org
-    )
+    org_permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
     someone_elses = permit_in(Status.SUBMITTED, applicant=outsider)
     client.force_login(resident)
     html = client.get(reverse("permits:my_applications")).content.decode()
-    assert (
-        own.number in html
-        and org_permit.number not in html
-        and someone_elses.number not in html
-    )
+    assert own.number in html and org_permit.number not in html and someone_elses.number not in html
     api = client.get("/api/v1/permits/").json()
     assert [p["number"] for p in api["results"]] == [own.number]
 
@@ -187,36 +170,24 @@ def test_resident_sees_only_their_own_and_their_organizations_applications(
 
     Membership.objects.create(user=resident, organization=contractor_org)
     html = client.get(reverse("permits:my_applications")).content.decode()
-    assert (
-        own.number in html
-        and org_permit.number in html
-        and someone_elses.number not in html
-    )
+    assert own.number in html and org_permit.number in html and someone_elses.number not in html
     api = client.get("/api/v1/permits/").json()
     assert {p["number"] for p in api["results"]} == {own.number, org_permit.number}
 
 
-def test_staff_office_lists_every_submitted_application(
-    client, clerk, resident, outsider
-):
+def test_staff_office_lists_every_submitted_application(client, clerk, resident, outsider):
     a = permit_in(Status.SUBMITTED, applicant=resident)
     b = permit_in(Status.UNDER_REVIEW, applicant=outsider)
     draft = permit_in(Status.DRAFT, applicant=outsider)
     client.force_login(clerk)
     html = client.get(reverse("permits:office")).content.decode()
     assert a.number in html and b.number in html and draft.number not in html
-    html = client.get(
-        reverse("permits:office") + "?status=under_review"
-    ).content.decode()
+    html = client.get(reverse("permits:office") + "?status=under_review").content.decode()
     assert a.number not in html and b.number in html
 
 
-def test_permit_visible_once_when_applicant_is_also_org_member(
-    client, contractor, contractor_org
-):
-    permit = permit_in(
-        Status.SUBMITTED, applicant=contractor, organization=contractor_org
-    )
+def test_permit_visible_once_when_applicant_is_also_org_member(client, contractor, contractor_org):
+    permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
     client.force_login(contractor)
     html = client.get(reverse("permits:my_applications")).content.decode()
     assert html.count(f'href="{permit.get_absolute_url()}"') == 1
@@ -245,9 +216,7 @@ def demo(db):
         ("utility", "/permits/"),
     ],
 )
-def test_each_demo_account_logs_in_and_lands_on_its_start_page(
-    demo, client, username, landing
-):
+def test_each_demo_account_logs_in_and_lands_on_its_start_page(demo, client, username, landing):
     response = client.post(
         reverse("account_login"),
         {"login": username, "password": "demo-password-123"},
@@ -268,9 +237,7 @@ def test_demo_account_logs_in_by_email_too(demo, client):
 
 
 def test_wrong_password_does_not_log_in(demo, client):
-    response = client.post(
-        reverse("account_login"), {"login": "clerk", "password": "wrong-password"}
-    )
+    response = client.post(reverse("account_login"), {"login": "clerk", "password": "wrong-password"})
     assert response.status_code == 200
     assert not response.wsgi_request.user.is_authenticated
 
@@ -278,9 +245,7 @@ def test_wrong_password_does_not_log_in(demo, client):
 def test_balance_is_not_multiplied_by_the_organizations_staff(
     client, contractor, contractor_staff, contractor_org, clerk
 ):
-    permit = permit_in(
-        Status.APPROVED, applicant=contractor, organization=contractor_org
-    )
+    permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org)
     from permits.models import Permit
 
     Permit.objects.filter(pk=permit.pk).update(fee_amount=Decimal("100.00"))

@@ -24,9 +24,7 @@ def test_status_and_audit_fields_are_read_only_in_the_admin():
         assert field in admin.readonly_fields
 
 
-def test_posting_a_status_to_the_change_form_does_not_change_it(
-    client, clerk, resident
-):
+def test_posting_a_status_to_the_change_form_does_not_change_it(client, clerk, resident):
     permit = permit_in(Status.SUBMITTED, applicant=resident)
     client.force_login(clerk)
     url = reverse("admin:permits_permit_change", args=[permit.pk])
@@ -46,29 +44,20 @@ def test_posting_a_status_to_the_change_form_does_not_change_it(
         for i, f in enumerate(fs.forms):
             data[f"{fs.prefix}-{i}-id"] = f.instance.pk
             data[f"{fs.prefix}-{i}-permit"] = permit.pk
-    data.update(
-        {"status": "approved", "fee_amount": "0.01", "location_description": "Moved"}
-    )
+    data.update({"status": "approved", "fee_amount": "0.01", "location_description": "Moved"})
     response = client.post(url, data)
-    assert response.status_code == 302, (
-        response.context and response.context["adminform"].form.errors
-    )
+    assert response.status_code == 302, response.context and response.context["adminform"].form.errors
     permit.refresh_from_db()
     assert permit.status == Status.SUBMITTED
     assert permit.location_description == "Moved"
-    assert (
-        permit.history.count() >= 2
-    )  # django-simple-history keeps the field-level change
+    assert permit.history.count() >= 2  # django-simple-history keeps the field-level change
 
 
 def test_admin_cannot_add_or_delete_permits(client, clerk, resident):
     permit = permit_in(Status.SUBMITTED, applicant=resident)
     client.force_login(clerk)
     assert client.get(reverse("admin:permits_permit_add")).status_code == 403
-    assert (
-        client.get(reverse("admin:permits_permit_delete", args=[permit.pk])).status_code
-        == 403
-    )
+    assert client.get(reverse("admin:permits_permit_delete", args=[permit.pk])).status_code == 403
 
 
 def test_bulk_action_goes_through_the_workflow(client, clerk, resident):
@@ -88,9 +77,7 @@ def test_bulk_action_goes_through_the_workflow(client, clerk, resident):
     assert ok.events.get(to_status=Status.ISSUED).actor == clerk
 
 
-def test_bulk_issue_by_someone_without_authority_changes_nothing(
-    client, dpw_director, resident
-):
+def test_bulk_issue_by_someone_without_authority_changes_nothing(client, dpw_director, resident):
     permit = permit_in(Status.APPROVED, applicant=resident)
     client.force_login(dpw_director)
     response = client.post(
@@ -103,9 +90,7 @@ def test_bulk_issue_by_someone_without_authority_changes_nothing(
 
 
 @pytest.mark.parametrize("who", ["clerk", "dpw_director", "police_chief"])
-def test_change_status_page_offers_only_what_the_role_may_do(
-    who, persona, client, resident
-):
+def test_change_status_page_offers_only_what_the_role_may_do(who, persona, client, resident):
     permit = permit_in(Status.UNDER_REVIEW, applicant=resident)
     client.force_login(persona(who))
     response = client.get(reverse("admin:permits_permit_status", args=[permit.pk]))
@@ -131,13 +116,9 @@ def test_change_status_page_records_the_reason(client, clerk, resident):
 
 
 @pytest.mark.parametrize("who", ["resident", "contractor"])
-def test_public_users_cannot_reach_the_admin_status_page(
-    who, persona, client, resident
-):
+def test_public_users_cannot_reach_the_admin_status_page(who, persona, client, resident):
     permit = permit_in(Status.UNDER_REVIEW, applicant=resident)
     client.force_login(persona(who))
-    response = client.post(
-        reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "withdrawn"}
-    )
+    response = client.post(reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "withdrawn"})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW

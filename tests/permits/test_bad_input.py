@@ -58,9 +58,7 @@ def test_login_page_labels_the_login_box(client):
 
     label = re.compile(r'<label\s+for="id_login"[^>]*>\s*Username or email')
     assert label.search(client.get(reverse("account_login")).content.decode())
-    after_error = client.post(
-        reverse("account_login"), {"login": "nobody", "password": "wrong"}
-    )
+    after_error = client.post(reverse("account_login"), {"login": "nobody", "password": "wrong"})
     assert label.search(after_error.content.decode())
 
 
@@ -83,11 +81,7 @@ def test_contractor_signup_creates_the_company_with_the_user_as_manager(client):
     )
     assert response.status_code == 302
     org = Organization.objects.get()
-    assert (
-        org.name == "Brandt Excavating LLC"
-        and org.kind == "contractor"
-        and org.phone == "920-555-0142"
-    )
+    assert org.name == "Brandt Excavating LLC" and org.kind == "contractor" and org.phone == "920-555-0142"
     membership = Membership.objects.get()
     assert membership.user.email == "carl@example.com" and membership.is_manager
 
@@ -139,9 +133,7 @@ def test_signup_with_script_in_names_is_stored_as_text_and_escaped_on_output(cli
         ({"phone": "9" * 41}, "phone", "at most 40 characters"),
     ],
 )
-def test_signup_bad_input_names_the_field_and_stores_nothing(
-    client, changes, field, message
-):
+def test_signup_bad_input_names_the_field_and_stores_nothing(client, changes, field, message):
     response = signup(client, **changes)
     assert response.status_code == 200
     errors = response.context["form"].errors
@@ -157,15 +149,11 @@ def test_signup_with_a_company_already_registered_is_refused(client, contractor_
         applicant_type="contractor",
         organization_name=contractor_org.name.upper(),
     )
-    assert "already registered" in " ".join(
-        response.context["form"].errors["organization_name"]
-    )
+    assert "already registered" in " ".join(response.context["form"].errors["organization_name"])
     assert users() == 0 and Organization.objects.count() == 1
 
 
-def test_signup_with_an_email_already_registered_creates_no_account_and_does_not_reveal_it(
-    client, resident
-):
+def test_signup_with_an_email_already_registered_creates_no_account_and_does_not_reveal_it(client, resident):
     # allauth prevents account enumeration: the page looks the same, and the owner of the address is told by email.
     response = signup(client, email=resident.email.upper())
     assert response.status_code == 302
@@ -231,9 +219,7 @@ def approved(resident):
 )
 def test_payment_bad_input(client, clerk, approved, data, field, message):
     client.force_login(clerk)
-    response = client.post(
-        reverse("admin:permits_permit_payment", args=[approved.pk]), data
-    )
+    response = client.post(reverse("admin:permits_permit_payment", args=[approved.pk]), data)
     assert response.status_code == 200
     errors = response.context["form"].errors
     assert field in errors, errors
@@ -249,9 +235,7 @@ def test_payment_note_with_script_is_escaped_in_the_admin(client, clerk, approve
     )
     payment = Payment.objects.get()
     assert payment.reference == SCRIPT
-    html = client.get(
-        reverse("admin:permits_permit_change", args=[approved.pk])
-    ).content.decode()
+    html = client.get(reverse("admin:permits_permit_change", args=[approved.pk])).content.decode()
     assert SCRIPT not in html
 
 
@@ -261,9 +245,7 @@ def test_payment_note_with_script_is_escaped_in_the_admin(client, clerk, approve
 def test_status_change_to_a_status_not_offered_is_refused(client, clerk, resident):
     permit = permit_in(Status.SUBMITTED, applicant=resident)
     client.force_login(clerk)
-    response = client.post(
-        reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "closed"}
-    )
+    response = client.post(reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "closed"})
     assert response.status_code == 200
     assert "to" in response.context["form"].errors
     assert Permit.objects.get(pk=permit.pk).status == Status.SUBMITTED
@@ -280,9 +262,7 @@ def test_denial_without_a_reason_is_refused(client, clerk, resident):
     assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW
 
 
-def test_status_change_with_script_in_reason_is_escaped_for_the_applicant(
-    client, clerk, resident
-):
+def test_status_change_with_script_in_reason_is_escaped_for_the_applicant(client, clerk, resident):
     permit = permit_in(Status.UNDER_REVIEW, applicant=resident)
     client.force_login(clerk)
     client.post(
@@ -313,15 +293,11 @@ def test_api_token_bad_input_answers_json_errors(client, resident, body, fields)
     errors = response.json()["errors"]
     assert {e["field"] for e in errors} == fields
     for error in errors:
-        assert (
-            set(error) == {"field", "code", "citation", "message"} and error["message"]
-        )
+        assert set(error) == {"field", "code", "citation", "message"} and error["message"]
 
 
 def test_api_token_malformed_json_answers_json_errors(client):
-    response = client.post(
-        "/api/v1/auth/token/", "{not json", content_type="application/json"
-    )
+    response = client.post("/api/v1/auth/token/", "{not json", content_type="application/json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["message"]
 
@@ -348,12 +324,7 @@ def test_api_is_read_only(client, resident):
     client.force_login(resident)
     assert client.post("/api/v1/permits/", {"kind": "sidewalk"}).status_code == 405
     url = f"/api/v1/permits/{permit.number}/"
-    assert (
-        client.patch(
-            url, {"status": "approved"}, content_type="application/json"
-        ).status_code
-        == 405
-    )
+    assert client.patch(url, {"status": "approved"}, content_type="application/json").status_code == 405
     assert client.delete(url).status_code == 405
     assert Permit.objects.get(pk=permit.pk).status == Status.SUBMITTED
 
@@ -361,20 +332,14 @@ def test_api_is_read_only(client, resident):
 # --- Atomic requests ------------------------------------------------------------------------------------------
 
 
-def test_a_view_that_fails_after_writing_stores_nothing(
-    client, contractor, contractor_org, monkeypatch
-):
+def test_a_view_that_fails_after_writing_stores_nothing(client, contractor, contractor_org, monkeypatch):
     """ATOMIC_REQUESTS: the membership written before the failure is rolled back with the request."""
     from permits import accounts
 
-    newcomer = get_user_model().objects.create_user(
-        "newcomer", "newcomer@example.com", "x"
-    )
+    newcomer = get_user_model().objects.create_user("newcomer", "newcomer@example.com", "x")
 
     def add_then_fail(**kwargs):
-        Membership.objects.create(
-            organization=kwargs["organization"], user=kwargs["user"]
-        )
+        Membership.objects.create(organization=kwargs["organization"], user=kwargs["user"])
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(accounts, "add_member", add_then_fail)
@@ -395,14 +360,10 @@ def test_verification_email_names_the_village_site_not_example_com(client):
 
     # The migration ran when the test database was built; a transactional test elsewhere may have flushed the table
     # since (post_migrate then recreates Django's example.com), so apply it again here: it is idempotent.
-    importlib.import_module("permits.migrations.0007_site_name").name_the_site(
-        apps, None
-    )
+    importlib.import_module("permits.migrations.0007_site_name").name_the_site(apps, None)
     signup(client)
     body = mail.outbox[0].body
-    assert "Theresa Permits" in body and "example.com" not in body.replace(
-        "rita@example.com", ""
-    )
+    assert "Theresa Permits" in body and "example.com" not in body.replace("rita@example.com", "")
 
 
 def test_office_filter_with_hostile_status_is_ignored(client, clerk, resident):

@@ -76,14 +76,8 @@ def test_one_demo_account_per_role_in_its_group():
     for username in ("resident", "contractor", "utility"):
         user = User.objects.get(username=username)
         assert not user.groups.exists() and not user.is_staff
-    assert (
-        User.objects.get(username="contractor").memberships.get().organization.kind
-        == "contractor"
-    )
-    assert (
-        User.objects.get(username="utility").memberships.get().organization.kind
-        == "utility"
-    )
+    assert User.objects.get(username="contractor").memberships.get().organization.kind == "contractor"
+    assert User.objects.get(username="utility").memberships.get().organization.kind == "utility"
 
 
 def test_every_staff_role_is_a_group_created_by_migration():
@@ -93,11 +87,7 @@ def test_every_staff_role_is_a_group_created_by_migration():
 def test_demo_password_comes_from_the_argument_or_settings(settings):
     settings.DEMO_PASSWORD = "from-settings-456"
     load_demo()
-    assert (
-        get_user_model()
-        .objects.get(username="clerk")
-        .check_password("from-settings-456")
-    )
+    assert get_user_model().objects.get(username="clerk").check_password("from-settings-456")
 
 
 def test_load_demo_command_prints_the_accounts(capsys):

@@ -14,15 +14,8 @@ from .conftest import permit_in
 pytestmark = pytest.mark.django_db
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
-JPEG = (
-    b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
-    + b"\x00" * 64
-    + b"\xff\xd9"
-)
-PNG = (
-    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00"
-    + b"\x00" * 32
-)
+JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 64 + b"\xff\xd9"
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00" + b"\x00" * 32
 EXE = b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00" + b"\x00" * 64
 ELF = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 64
 HTML = b"<!doctype html><html><body><script>alert(1)</script></body></html>"
@@ -30,9 +23,7 @@ HTML = b"<!doctype html><html><body><script>alert(1)</script></body></html>"
 
 @pytest.fixture
 def permit(resident, contractor, contractor_org):
-    return permit_in(
-        Status.SUBMITTED, applicant=contractor, organization=contractor_org
-    )
+    return permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
 
 
 def post(client, permit, name, content, kind="insurance"):
@@ -57,9 +48,7 @@ def stored_files(settings):
         ("plan.png", PNG, "image/png"),
     ],
 )
-def test_pdf_jpeg_png_accepted_by_content(
-    client, contractor, permit, name, content, mime, settings
-):
+def test_pdf_jpeg_png_accepted_by_content(client, contractor, permit, name, content, mime, settings):
     client.force_login(contractor)
     response = post(client, permit, name, content)
     assert response.status_code == 302
@@ -82,9 +71,7 @@ def test_stored_under_a_generated_name(client, contractor, permit, settings):
     files = stored_files(settings)
     assert len(files) == 1 and files[0].read_bytes() == PDF
     page = client.get(permit.get_absolute_url()).content.decode()
-    assert (
-        doc.original_name == "My Insurance <img src=x onerror=alert(1)>.pdf"
-    )  # Django keeps the base name only
+    assert doc.original_name == "My Insurance <img src=x onerror=alert(1)>.pdf"  # Django keeps the base name only
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
 
 
@@ -109,9 +96,7 @@ def test_bad_files_refused_with_a_message_naming_the_field(
     assert "upload" in form.errors
     assert message in " ".join(form.errors["upload"])
     html = response.content.decode()
-    assert (
-        "File (PDF, JPEG or PNG, at most 10 MB)" in html
-    )  # the field's label, next to its error
+    assert "File (PDF, JPEG or PNG, at most 10 MB)" in html  # the field's label, next to its error
     assert message.replace("'", "&#x27;") in html
     assert not Document.objects.exists()
     assert stored_files(settings) == []
@@ -123,9 +108,7 @@ def test_10_mb_plus_one_byte_refused(client, contractor, permit, settings):
     content = PDF + b"\0" * (MAX_UPLOAD_BYTES + 1 - len(PDF))
     response = post(client, permit, "big.pdf", content)
     assert response.status_code == 400
-    assert "limited to 10 MB" in " ".join(
-        response.context["document_form"].errors["upload"]
-    )
+    assert "limited to 10 MB" in " ".join(response.context["document_form"].errors["upload"])
     assert not Document.objects.exists()
     assert stored_files(settings) == []
 
@@ -140,9 +123,7 @@ def test_exactly_10_mb_accepted(client, contractor, permit, settings):
 
 def test_missing_file_refused(client, contractor, permit):
     client.force_login(contractor)
-    response = client.post(
-        reverse("permits:upload", args=[permit.number]), {"kind": "insurance"}
-    )
+    response = client.post(reverse("permits:upload", args=[permit.number]), {"kind": "insurance"})
     assert response.status_code == 400
     assert "upload" in response.context["document_form"].errors
 
@@ -220,12 +201,7 @@ def test_document_of_another_permit_is_404(client, contractor, permit, resident)
         by=resident,
     )
     client.force_login(contractor)
-    assert (
-        client.get(
-            reverse("permits:document", args=[permit.number, doc.pk])
-        ).status_code
-        == 404
-    )
+    assert client.get(reverse("permits:document", args=[permit.number, doc.pk])).status_code == 404
 
 
 def test_anonymous_is_sent_to_login(client, contractor, permit):

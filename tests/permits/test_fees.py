@@ -71,17 +71,13 @@ def test_seeded_placeholder_fees_exist_for_every_code():
         "street_use",
         "snow_removal",
     }
-    seeded = set(
-        FeeItem.objects.filter(is_placeholder=True).values_list("code", flat=True)
-    )
+    seeded = set(FeeItem.objects.filter(is_placeholder=True).values_list("code", flat=True))
     assert codes <= seeded
     for item in FeeItem.objects.filter(is_placeholder=True):
         assert isinstance(item.amount, Decimal)
 
 
-def test_fee_is_kept_on_the_permit_at_submission_even_if_schedule_changes(
-    schedule, resident
-):
+def test_fee_is_kept_on_the_permit_at_submission_even_if_schedule_changes(schedule, resident):
     _, current = schedule
     permit = PermitFactory(applicant=resident)
     submit_permit(permit, by=resident, fee_code="street_opening", today=D(2026, 3, 2))
@@ -100,9 +96,7 @@ def test_submission_without_a_fee_in_force_stores_nothing(resident):
     FeeItem.objects.all().delete()
     permit = PermitFactory(applicant=resident)
     with pytest.raises(FeeNotConfigured):
-        submit_permit(
-            permit, by=resident, fee_code="street_opening", today=D(2026, 3, 2)
-        )
+        submit_permit(permit, by=resident, fee_code="street_opening", today=D(2026, 3, 2))
     permit.refresh_from_db()
     assert permit.status == Status.DRAFT
     assert not permit.events.exists()
@@ -134,9 +128,7 @@ def test_database_refuses_a_period_ending_before_it_starts():
 
 
 def test_database_accepts_a_one_day_period_and_a_zero_fee():
-    item = FeeItemFactory(
-        amount=Decimal("0.00"), effective_from=D(2030, 1, 1), effective_to=D(2030, 1, 1)
-    )
+    item = FeeItemFactory(amount=Decimal("0.00"), effective_from=D(2030, 1, 1), effective_to=D(2030, 1, 1))
     assert fee_in_force("street_opening", D(2030, 1, 1)) == item
 
 

@@ -14,9 +14,7 @@ JAN = datetime.date(2026, 1, 2)
 
 @pytest.mark.django_db
 def test_first_permit_of_the_year_is_0001(resident):
-    permit = create_permit(
-        kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN
-    )
+    permit = create_permit(kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN)
     assert permit.number == "SO-2026-0001"
     assert permit.status == "draft"
 
@@ -24,16 +22,10 @@ def test_first_permit_of_the_year_is_0001(resident):
 @pytest.mark.django_db
 def test_numbers_count_per_prefix_and_per_year(resident):
     numbers = [
-        create_permit(
-            kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN
-        ).number,
-        create_permit(
-            kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN
-        ).number,
+        create_permit(kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN).number,
+        create_permit(kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN).number,
         create_permit(kind=PermitKind.SIDEWALK, applicant=resident, today=JAN).number,
-        create_permit(
-            kind=PermitKind.STREET_PRIVILEGE, applicant=resident, today=JAN
-        ).number,
+        create_permit(kind=PermitKind.STREET_PRIVILEGE, applicant=resident, today=JAN).number,
         create_permit(kind=PermitKind.STREET_USE, applicant=resident, today=JAN).number,
         create_permit(
             kind=PermitKind.STREET_OPENING,
@@ -60,9 +52,7 @@ def test_numbers_count_per_prefix_and_per_year(resident):
 @pytest.mark.django_db
 def test_a_number_is_never_reused_even_after_its_draft_is_deleted(resident):
     create_permit(kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN)
-    second = create_permit(
-        kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN
-    )
+    second = create_permit(kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN)
     Permit.objects.filter(pk=second.pk).delete()
     third = create_permit(kind=PermitKind.STREET_OPENING, applicant=resident, today=JAN)
     assert third.number == "SO-2026-0003"
@@ -77,9 +67,7 @@ def test_numbers_past_9999_keep_counting():
 
 
 @pytest.mark.django_db
-def test_create_permit_refuses_an_organization_the_applicant_is_not_on(
-    resident, contractor_org
-):
+def test_create_permit_refuses_an_organization_the_applicant_is_not_on(resident, contractor_org):
     from django.core.exceptions import PermissionDenied
 
     with pytest.raises(PermissionDenied):
@@ -95,9 +83,7 @@ def test_create_permit_refuses_an_organization_the_applicant_is_not_on(
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_numbers_are_distinct_on_postgresql():
     if connection.vendor != "postgresql":
-        pytest.skip(
-            "row locking is only meaningful on PostgreSQL (run with DATABASE_URL=postgres://...)"
-        )
+        pytest.skip("row locking is only meaningful on PostgreSQL (run with DATABASE_URL=postgres://...)")
     threads_count, per_thread = 8, 10
     results: list[str] = []
     errors: list[BaseException] = []
@@ -123,9 +109,7 @@ def test_concurrent_numbers_are_distinct_on_postgresql():
     assert not errors, errors
     assert len(results) == threads_count * per_thread
     assert len(set(results)) == len(results)
-    assert sorted(results) == [
-        f"SO-2026-{n:04d}" for n in range(1, threads_count * per_thread + 1)
-    ]
+    assert sorted(results) == [f"SO-2026-{n:04d}" for n in range(1, threads_count * per_thread + 1)]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -142,11 +126,7 @@ def test_concurrent_create_permit_gives_distinct_numbers_on_postgresql():
     def work():
         try:
             start.wait()
-            created.append(
-                create_permit(
-                    kind=PermitKind.SIDEWALK, applicant=user, today=JAN
-                ).number
-            )
+            created.append(create_permit(kind=PermitKind.SIDEWALK, applicant=user, today=JAN).number)
         except BaseException as error:  # noqa: BLE001
             errors.append(error)
         finally:

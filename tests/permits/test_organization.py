@@ -17,12 +17,8 @@ def org_url(org):
     return reverse("permits:organization", args=[org.pk])
 
 
-def test_manager_adds_a_staff_member_by_email_who_then_sees_the_orgs_applications(
-    client, contractor, contractor_org
-):
-    permit = permit_in(
-        Status.SUBMITTED, applicant=contractor, organization=contractor_org
-    )
+def test_manager_adds_a_staff_member_by_email_who_then_sees_the_orgs_applications(client, contractor, contractor_org):
+    permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
     newcomer = UserFactory(username="newcomer", email="New.Comer@example.com")
     client.force_login(newcomer)
     assert client.get(permit.get_absolute_url()).status_code == 404
@@ -35,9 +31,7 @@ def test_manager_adds_a_staff_member_by_email_who_then_sees_the_orgs_application
 
     client.force_login(newcomer)
     assert client.get(permit.get_absolute_url()).status_code == 200
-    assert (
-        permit.number in client.get(reverse("permits:my_applications")).content.decode()
-    )
+    assert permit.number in client.get(reverse("permits:my_applications")).content.decode()
     assert client.get(org_url(contractor_org)).status_code == 200
 
 
@@ -64,20 +58,13 @@ def test_a_non_manager_cannot_add_staff(client, contractor_staff, contractor_org
 
 
 @pytest.mark.parametrize("who", ["outsider", "resident", "clerk", "police_chief"])
-def test_an_outsider_gets_404_on_the_org_page(
-    who, persona, client, contractor, contractor_org
-):
+def test_an_outsider_gets_404_on_the_org_page(who, persona, client, contractor, contractor_org):
     client.force_login(persona(who))
     assert client.get(org_url(contractor_org)).status_code == 404
-    assert (
-        client.post(org_url(contractor_org), {"email": "x@example.com"}).status_code
-        == 404
-    )
+    assert client.post(org_url(contractor_org), {"email": "x@example.com"}).status_code == 404
 
 
-def test_adding_an_unknown_email_is_refused_with_a_message(
-    client, contractor, contractor_org
-):
+def test_adding_an_unknown_email_is_refused_with_a_message(client, contractor, contractor_org):
     client.force_login(contractor)
     response = client.post(org_url(contractor_org), {"email": "nobody@example.com"})
     assert response.status_code == 200
@@ -85,9 +72,7 @@ def test_adding_an_unknown_email_is_refused_with_a_message(
     assert contractor_org.memberships.count() == 1
 
 
-def test_adding_someone_already_on_staff_is_refused(
-    client, contractor, contractor_staff, contractor_org
-):
+def test_adding_someone_already_on_staff_is_refused(client, contractor, contractor_staff, contractor_org):
     client.force_login(contractor)
     response = client.post(org_url(contractor_org), {"email": contractor_staff.email})
     assert "already on your staff" in response.content.decode()
@@ -107,9 +92,7 @@ def test_adding_a_malformed_email_is_refused(client, contractor, contractor_org,
     assert contractor_org.memberships.count() == 1
 
 
-def test_staff_of_a_company_can_apply_for_it_and_others_cannot(
-    contractor_staff, contractor_org, resident
-):
+def test_staff_of_a_company_can_apply_for_it_and_others_cannot(contractor_staff, contractor_org, resident):
     from permits.models import PermitKind
     from permits.services import create_permit
 

@@ -39,11 +39,7 @@ def test_commit_without_errors_creates_the_parcels():
     result = import_parcels(GOOD, commit=True)
     assert result.committed and result.created == 2 and result.updated == 0
     co_op = Parcel.objects.get(tax_key="266-2")
-    assert (
-        co_op.land_use == "commercial"
-        and co_op.corner_lot is True
-        and co_op.street.name == "Theresa Lane"
-    )
+    assert co_op.land_use == "commercial" and co_op.corner_lot is True and co_op.street.name == "Theresa Lane"
     assert Parcel.objects.get(tax_key="266-1").owner_email == "joan@example.com"
 
 
@@ -78,10 +74,7 @@ def test_one_bad_row_among_good_ones_imports_nothing():
 
 def test_missing_columns_are_named():
     result = import_parcels("tax_key,site_address\n1,2\n", commit=True)
-    assert (
-        "missing: owner_name, owner_mailing_address, land_use, street, corner_lot"
-        in result.errors[0]
-    )
+    assert "missing: owner_name, owner_mailing_address, land_use, street, corner_lot" in result.errors[0]
 
 
 def test_empty_file_is_an_error():
@@ -90,10 +83,7 @@ def test_empty_file_is_an_error():
 
 
 def test_too_long_values_are_row_errors_not_database_errors():
-    text = (
-        HEADER
-        + f"{'9' * 41},101 Highland Avenue,{'O' * 201},Box,residential,Highland Avenue,no,not-an-email\n"
-    )
+    text = HEADER + f"{'9' * 41},101 Highland Avenue,{'O' * 201},Box,residential,Highland Avenue,no,not-an-email\n"
     result = import_parcels(text, commit=True)
     errors = " ".join(result.bad_rows[0].errors)
     assert "tax_key" in errors and "owner_name" in errors and "owner_email" in errors
@@ -127,9 +117,7 @@ def test_admin_import_preview_then_confirm(client, clerk):
     client.force_login(clerk)
     url = reverse("admin:permits_parcel_import")
     assert client.get(url).status_code == 200
-    response = client.post(
-        url, {"csv_file": SimpleUploadedFile("roll.csv", GOOD.encode())}
-    )
+    response = client.post(url, {"csv_file": SimpleUploadedFile("roll.csv", GOOD.encode())})
     assert response.status_code == 200
     assert "Import these 2 parcels" in response.content.decode()
     assert not Parcel.objects.exists()
@@ -143,9 +131,7 @@ def test_admin_import_shows_row_errors_and_imports_nothing(client, clerk):
 
     client.force_login(clerk)
     url = reverse("admin:permits_parcel_import")
-    response = client.post(
-        url, {"csv_file": SimpleUploadedFile("roll.csv", BAD.encode())}
-    )
+    response = client.post(url, {"csv_file": SimpleUploadedFile("roll.csv", BAD.encode())})
     html = response.content.decode()
     assert "2 with errors" in html and "Nothing was imported" in html
     assert "Import these" not in html
@@ -166,8 +152,6 @@ def test_admin_import_refuses_a_non_utf8_file(client, clerk):
 
 
 @pytest.mark.parametrize("who", ["inspector", "police_chief", "board_member"])
-def test_admin_import_is_forbidden_to_staff_who_may_not_add_parcels(
-    who, persona, client
-):
+def test_admin_import_is_forbidden_to_staff_who_may_not_add_parcels(who, persona, client):
     client.force_login(persona(who))
     assert client.get(reverse("admin:permits_parcel_import")).status_code == 403

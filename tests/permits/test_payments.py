@@ -24,9 +24,7 @@ def approved(resident):
 
 
 def test_303_4f_2_clerk_records_a_cash_payment_with_a_numbered_receipt(approved, clerk):
-    payment = record_payment(
-        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
-    )
+    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
     year = payment.received_at.year
     assert payment.receipt_number == f"R-{year}-0001"
     second = record_payment(
@@ -57,9 +55,7 @@ def test_303_4f_2_clerk_records_a_cash_payment_with_a_numbered_receipt(approved,
 )
 def test_303_4f_2_only_the_clerk_records_payments(who, persona, approved):
     with pytest.raises(PermissionDenied, match="303-4F"):
-        record_payment(
-            permit=approved, amount=Decimal("75.00"), method="cash", by=persona(who)
-        )
+        record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=persona(who))
     assert not Payment.objects.exists()
 
 
@@ -76,9 +72,7 @@ def test_303_4f_2_negative_amount_refused(approved, clerk):
 
 
 def test_303_4f_2_one_cent_accepted(approved, clerk):
-    payment = record_payment(
-        permit=approved, amount=Decimal("0.01"), method="cash", by=clerk
-    )
+    payment = record_payment(permit=approved, amount=Decimal("0.01"), method="cash", by=clerk)
     assert payment.amount == Decimal("0.01")
     assert Permit.objects.get(pk=approved.pk).amount_paid == Decimal("0.01")
 
@@ -128,12 +122,8 @@ def test_balance_due_falls_with_payments(approved, clerk):
 
 
 @pytest.mark.parametrize("who", ["resident", "clerk", "dpw_director", "police_chief"])
-def test_receipt_pdf_renders_for_the_applicant_and_staff(
-    who, persona, approved, clerk, client
-):
-    payment = record_payment(
-        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
-    )
+def test_receipt_pdf_renders_for_the_applicant_and_staff(who, persona, approved, clerk, client):
+    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
     client.force_login(persona(who))
     response = client.get(reverse("permits:receipt_pdf", args=[payment.receipt_number]))
     assert response.status_code == 200
@@ -142,26 +132,14 @@ def test_receipt_pdf_renders_for_the_applicant_and_staff(
 
 
 def test_receipt_pdf_is_404_for_an_outsider(approved, clerk, outsider, client):
-    payment = record_payment(
-        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
-    )
+    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
     client.force_login(outsider)
-    assert (
-        client.get(
-            reverse("permits:receipt_pdf", args=[payment.receipt_number])
-        ).status_code
-        == 404
-    )
-    assert (
-        client.get(reverse("permits:receipt_pdf", args=["R-2026-9999"])).status_code
-        == 404
-    )
+    assert client.get(reverse("permits:receipt_pdf", args=[payment.receipt_number])).status_code == 404
+    assert client.get(reverse("permits:receipt_pdf", args=["R-2026-9999"])).status_code == 404
 
 
 def test_receipt_pdf_sends_anonymous_to_login(approved, clerk, client):
-    payment = record_payment(
-        permit=approved, amount=Decimal("75.00"), method="cash", by=clerk
-    )
+    payment = record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=clerk)
     response = client.get(reverse("permits:receipt_pdf", args=[payment.receipt_number]))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
@@ -172,16 +150,10 @@ def test_admin_record_payment_page_works_for_the_clerk(approved, clerk, client):
     page = client.get(url)
     assert page.status_code == 200
     assert "Record a payment for" in page.content.decode()
-    response = client.post(
-        url, {"amount": "75.00", "method": "check", "reference": "1042", "note": ""}
-    )
+    response = client.post(url, {"amount": "75.00", "method": "check", "reference": "1042", "note": ""})
     assert response.status_code == 302
     payment = Payment.objects.get()
-    assert (
-        payment.amount == Decimal("75.00")
-        and payment.reference == "1042"
-        and payment.received_by == clerk
-    )
+    assert payment.amount == Decimal("75.00") and payment.reference == "1042" and payment.received_by == clerk
     assert Permit.objects.get(pk=approved.pk).balance_due == Decimal("0.00")
 
 
@@ -207,9 +179,7 @@ def test_admin_record_payment_shows_field_errors(approved, clerk, client):
         "president",
     ],
 )
-def test_admin_record_payment_page_is_forbidden_to_other_staff(
-    who, persona, approved, client
-):
+def test_admin_record_payment_page_is_forbidden_to_other_staff(who, persona, approved, client):
     client.force_login(persona(who))
     url = reverse("admin:permits_permit_payment", args=[approved.pk])
     assert client.get(url).status_code == 403

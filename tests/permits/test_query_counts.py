@@ -24,14 +24,10 @@ def make_permits(n, *, applicant, organization=None, clerk=None):
         Status.DENIED,
     ]
     for i in range(n):
-        permit = permit_in(
-            statuses[i % len(statuses)], applicant=applicant, organization=organization
-        )
+        permit = permit_in(statuses[i % len(statuses)], applicant=applicant, organization=organization)
         Permit.objects.filter(pk=permit.pk).update(fee_amount=Decimal("50.00"))
         if clerk is not None and i % 2 == 0:
-            record_payment(
-                permit=permit, amount=Decimal("20.00"), method="cash", by=clerk
-            )
+            record_payment(permit=permit, amount=Decimal("20.00"), method="cash", by=clerk)
 
 
 def queries_for(client, url):
@@ -70,17 +66,12 @@ def test_list_query_count_does_not_grow_with_rows(
     assert Permit.objects.count() == 30
 
 
-def test_list_shows_the_annotated_balance_and_next_deadline(
-    client, contractor, contractor_org, clerk
-):
+def test_list_shows_the_annotated_balance_and_next_deadline(client, contractor, contractor_org, clerk):
     make_permits(3, applicant=contractor, organization=contractor_org, clerk=clerk)
     client.force_login(contractor)
     html = client.get(reverse("permits:my_applications")).content.decode()
     assert "$30.00" in html and "$50.00" in html
-    assert (
-        "Awaiting the Village&#x27;s review" in html
-        or "Awaiting the Village's review" in html
-    )
+    assert "Awaiting the Village&#x27;s review" in html or "Awaiting the Village's review" in html
 
 
 def test_next_deadline_uses_the_annotated_total_without_a_query(

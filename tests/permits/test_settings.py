@@ -38,9 +38,7 @@ def manage(env, *args):
 
 
 def test_check_deploy_passes_with_production_settings(tmp_path):
-    result = manage(
-        production_env(tmp_path), "check", "--deploy", "--fail-level", "WARNING"
-    )
+    result = manage(production_env(tmp_path), "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -101,9 +99,7 @@ def test_pages_have_no_inline_scripts_or_styles(client, resident):
     client.force_login(resident)
     for url in ("/", "/apply/", "/permits/", "/accounts/login/"):
         html = client.get(url).content.decode()
-        assert (
-            "<script>" not in html and " style=" not in html and "<style" not in html
-        ), url
+        assert "<script>" not in html and " style=" not in html and "<style" not in html, url
 
 
 @pytest.mark.django_db
@@ -140,9 +136,7 @@ def test_five_failed_logins_lock_the_account_and_ip(client, resident, axes_on):
 
     for _ in range(4):
         login(client, "resident", "wrong-password")
-    assert (
-        login(client, "resident", "correct-horse-battery").status_code == 302
-    )  # 4 failures: not yet locked
+    assert login(client, "resident", "correct-horse-battery").status_code == 302  # 4 failures: not yet locked
     client.logout()
     for _ in range(5):
         login(client, "resident", "wrong-password")
@@ -159,16 +153,9 @@ def test_lockout_is_per_username_and_ip(client, resident, outsider, axes_on):
         login(client, "resident", "wrong-password")
     cache.clear()  # allauth's per-key limit is separate; this test is about axes
     assert login(client, "resident", "correct-horse-battery").status_code == 429
-    assert (
-        login(client, "outsider", "correct-horse-battery").status_code == 302
-    )  # another account, same IP
+    assert login(client, "outsider", "correct-horse-battery").status_code == 302  # another account, same IP
     client.logout()
-    assert (
-        login(
-            client, "resident", "correct-horse-battery", ip="198.51.100.7"
-        ).status_code
-        == 302
-    )  # other IP
+    assert login(client, "resident", "correct-horse-battery", ip="198.51.100.7").status_code == 302  # other IP
 
 
 @pytest.mark.django_db

@@ -47,12 +47,7 @@ def test_every_disallowed_transition_raises(src):
 
 def test_the_table_covers_every_status_and_final_statuses_lead_nowhere():
     assert set(TRANSITIONS) == set(Status.values)
-    assert (
-        TRANSITIONS[Status.CLOSED]
-        == TRANSITIONS[Status.DENIED]
-        == TRANSITIONS[Status.WITHDRAWN]
-        == set()
-    )
+    assert TRANSITIONS[Status.CLOSED] == TRANSITIONS[Status.DENIED] == TRANSITIONS[Status.WITHDRAWN] == set()
 
 
 # Who may move a permit INTO each status, written out per persona (independently of workflow.AUTHORITY).
@@ -91,10 +86,7 @@ EXPECTED = {
         "president",
     },
 }
-SOURCE_OF = {
-    dst: next(src for src, targets in TRANSITIONS.items() if dst in targets)
-    for dst in EXPECTED
-}
+SOURCE_OF = {dst: next(src for src, targets in TRANSITIONS.items() if dst in targets) for dst in EXPECTED}
 PERSONAS = ["contractor", "contractor_staff", "resident", "outsider", *STAFF_PERSONAS]
 
 
@@ -104,13 +96,9 @@ def test_expected_authority_matches_the_workflow_table():
 
 @pytest.mark.parametrize("dst", list(EXPECTED))
 @pytest.mark.parametrize("who", PERSONAS)
-def test_authority_of_each_persona_for_each_status(
-    dst, who, persona, contractor, contractor_org
-):
+def test_authority_of_each_persona_for_each_status(dst, who, persona, contractor, contractor_org):
     user = persona(who)
-    permit = permit_in(
-        SOURCE_OF[dst], applicant=contractor, organization=contractor_org
-    )
+    permit = permit_in(SOURCE_OF[dst], applicant=contractor, organization=contractor_org)
     may = who in EXPECTED[dst]
     assert may_transition(user, permit, dst) is may
     if may:
@@ -122,9 +110,7 @@ def test_authority_of_each_persona_for_each_status(
         assert Permit.objects.get(pk=permit.pk).status == SOURCE_OF[dst]
 
 
-def test_a_resident_applicant_may_submit_and_withdraw_their_own_permit(
-    resident, outsider
-):
+def test_a_resident_applicant_may_submit_and_withdraw_their_own_permit(resident, outsider):
     permit = permit_in(Status.DRAFT, applicant=resident)
     assert not may_transition(outsider, permit, Status.SUBMITTED)
     assert allowed_targets(resident, permit) == [Status.SUBMITTED, Status.WITHDRAWN]
@@ -249,20 +235,14 @@ def test_applicant_sees_the_timeline_on_the_permit_page(client, resident, clerk)
     permit = permit_in(Status.DRAFT, applicant=resident)
     transition(permit, Status.SUBMITTED, by=resident)
     transition(permit, Status.UNDER_REVIEW, by=clerk)
-    transition(
-        permit, Status.DENIED, by=clerk, reason="Work is in the frozen-ground season"
-    )
+    transition(permit, Status.DENIED, by=clerk, reason="Work is in the frozen-ground season")
     client.force_login(resident)
     html = client.get(permit.get_absolute_url()).content.decode()
     assert "Timeline" in html
     assert "Denied" in html and "(was under review)" in html
     assert "Work is in the frozen-ground season" in html
     assert "clerk" in html
-    assert (
-        html.index("Submitted")
-        < html.index("Under review")
-        < html.index("Denied</strong>")
-    )
+    assert html.index("Submitted") < html.index("Under review") < html.index("Denied</strong>")
 
 
 def test_saving_a_stale_copy_does_not_undo_a_transition():
@@ -273,10 +253,7 @@ def test_saving_a_stale_copy_does_not_undo_a_transition():
     stale.save()
     fresh = Permit.objects.get(pk=permit.pk)
     assert fresh.status == Status.UNDER_REVIEW
-    assert (
-        fresh.location_description
-        == "Edited on a page opened before the review started"
-    )
+    assert fresh.location_description == "Edited on a page opened before the review started"
 
 
 def test_a_refreshed_copy_can_be_saved_after_someone_else_moved_it():
@@ -299,9 +276,7 @@ def test_save_with_update_fields_never_writes_the_status():
 
 def test_saving_a_partly_loaded_permit_saves_what_was_loaded():
     permit = permit_in(Status.SUBMITTED, work_description="Trench")
-    partial = Permit.objects.only("pk", "status", "location_description").get(
-        pk=permit.pk
-    )
+    partial = Permit.objects.only("pk", "status", "location_description").get(pk=permit.pk)
     partial.location_description = "Corner"
     partial.save()
     fresh = Permit.objects.get(pk=permit.pk)

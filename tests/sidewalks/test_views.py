@@ -2,12 +2,12 @@
 
 from datetime import datetime
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from zoneinfo import ZoneInfo
 from django.urls import reverse
 
 from permits.models import Permit, Status

@@ -101,9 +101,13 @@ def test_303_8b_dpw_flags_on_the_case_page(client, snowfall, parcel, dpw_directo
 
 def test_303_8b_dpw_flags_when_opening_on_the_snow_page(client, snowfall, parcel, dpw_director):
     client.force_login(dpw_director)
-    response = client.post(reverse("sidewalks:snow"), {
-        "report-address": parcel.site_address, "report-unoccupied": "on",
-    })
+    response = client.post(
+        reverse("sidewalks:snow"),
+        {
+            "report-address": parcel.site_address,
+            "report-unoccupied": "on",
+        },
+    )
     assert response.status_code == 302
     assert SnowCase.objects.get().unoccupied and notices() == 0
 

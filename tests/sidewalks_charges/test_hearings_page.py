@@ -53,8 +53,9 @@ def test_66_0627_3_b_clerk_records_one_hearing_for_several_charges(client, clerk
 def test_66_0627_3_b_published_19_days_before_is_refused_naming_the_field(client, clerk, parcel):
     charge = repair(parcel, clerk)
     client.force_login(clerk)
-    response = client.post(url(year=2026), {**HEARING, "published_on": "2026-06-02", "mailed_on": "2026-06-12",
-                                            "charges": [charge.number]})
+    response = client.post(
+        url(year=2026), {**HEARING, "published_on": "2026-06-02", "mailed_on": "2026-06-12", "charges": [charge.number]}
+    )
     assert response.status_code == 400
     form = response.context["form"]
     assert "19 days" in form.errors["published_on"][0] and "§ 66.0627(3)(b)" in form.errors["published_on"][0]
@@ -79,10 +80,20 @@ def test_66_0627_3_b_charge_not_needing_a_hearing_is_refused(client, clerk, parc
     assert not ChargeHearing.objects.exists()
 
 
-@pytest.mark.parametrize("persona", [
-    "dpw_director", "inspector", "building_inspector", "police_chief", "board_member", "president", "resident",
-    "outsider", "contractor",
-])
+@pytest.mark.parametrize(
+    "persona",
+    [
+        "dpw_director",
+        "inspector",
+        "building_inspector",
+        "police_chief",
+        "board_member",
+        "president",
+        "resident",
+        "outsider",
+        "contractor",
+    ],
+)
 def test_66_0627_3_b_only_the_clerk_records_hearings(client, request, clerk, parcel, persona):
     charge = repair(parcel, clerk)
     client.force_login(request.getfixturevalue(persona))
@@ -107,7 +118,7 @@ def test_hearings_page_is_paginated_and_queries_do_not_grow(client, clerk, djang
     with django_assert_max_num_queries(12) as few:
         assert client.get(url(year=2026)).status_code == 200
     add(30)
-    with django_assert_max_num_queries(len(few.captured_queries)) :
+    with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(url(year=2026))
     assert response.context["page"].paginator.num_pages == 2 and len(response.context["page"]) == 25
     assert client.get(url(year=2026, page=2)).context["page"].number == 2

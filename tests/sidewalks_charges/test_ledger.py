@@ -141,23 +141,36 @@ def test_payment_after_certification_is_paid_on_roll(parcel, clerk):
 def test_clerk_records_a_hearing(parcel, clerk):
     charge = make_charge(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR)
     hearing = record_hearing(
-        hearing_on=date(2026, 6, 21), published_on=date(2026, 6, 1), mailed_on=date(2026, 6, 11),
-        charges=[charge], by=clerk,
+        hearing_on=date(2026, 6, 21),
+        published_on=date(2026, 6, 1),
+        mailed_on=date(2026, 6, 11),
+        charges=[charge],
+        by=clerk,
     )
     assert list(hearing.charges.all()) == [charge]
 
 
 def test_hearing_notice_after_the_hearing_refused(parcel, clerk):
     with pytest.raises(ValidationError) as exc:
-        record_hearing(hearing_on=date(2026, 6, 21), published_on=date(2026, 6, 22), mailed_on=date(2026, 6, 1),
-                       charges=[], by=clerk)
+        record_hearing(
+            hearing_on=date(2026, 6, 21),
+            published_on=date(2026, 6, 22),
+            mailed_on=date(2026, 6, 1),
+            charges=[],
+            by=clerk,
+        )
     assert "published_on" in exc.value.message_dict
 
 
 def test_board_member_cannot_record_a_hearing(board_member):
     with pytest.raises(PermissionDenied):
-        record_hearing(hearing_on=date(2026, 6, 21), published_on=date(2026, 6, 1), mailed_on=date(2026, 6, 1),
-                       charges=[], by=board_member)
+        record_hearing(
+            hearing_on=date(2026, 6, 21),
+            published_on=date(2026, 6, 1),
+            mailed_on=date(2026, 6, 1),
+            charges=[],
+            by=board_member,
+        )
 
 
 def test_system_may_add_a_charge(parcel):

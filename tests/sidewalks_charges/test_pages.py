@@ -45,8 +45,9 @@ def test_clerk_sees_every_charge_with_a_fixed_number_of_queries(client, clerk, d
     assert response.status_code == 200 and b"SC-2026-0015" in response.content
 
 
-def test_parcel_page_links_work_records_with_fixed_queries(client, parcel, dpw_director, clerk,
-                                                           django_assert_max_num_queries):
+def test_parcel_page_links_work_records_with_fixed_queries(
+    client, parcel, dpw_director, clerk, django_assert_max_num_queries
+):
     snowfall = snow.record_snowfall(stopped_at=timezone.now() - timedelta(hours=48), by=dpw_director)
     for _ in range(2):
         case = snow.report_snow_case(address=parcel.site_address, by=dpw_director)
@@ -116,18 +117,23 @@ def test_clerk_records_payment_on_the_page_and_partial_is_refused(client, clerk,
 def test_resident_cannot_record_a_payment(client, resident, parcel, clerk):
     charge = make_charge(parcel, by=clerk)
     client.force_login(resident)
-    response = client.post(reverse("sidewalks:charge_payment", args=[charge.number]), {"amount": "75.00", "method": "cash"})
+    response = client.post(
+        reverse("sidewalks:charge_payment", args=[charge.number]), {"amount": "75.00", "method": "cash"}
+    )
     assert response.status_code == 403
 
 
 # --- Tax roll (clerk) ----------------------------------------------------------------------------------------------
 
 
-def test_clerk_builds_certifies_and_downloads_the_roll(client, clerk, parcel, django_capture_on_commit_callbacks,
-                                                        monkeypatch):
+def test_clerk_builds_certifies_and_downloads_the_roll(
+    client, clerk, parcel, django_capture_on_commit_callbacks, monkeypatch
+):
     from theresa_permits.celery import app
 
-    monkeypatch.setitem(app.conf, "task_always_eager", True)  # the build runs here, not on a worker (see the worker tests)
+    monkeypatch.setitem(
+        app.conf, "task_always_eager", True
+    )  # the build runs here, not on a worker (see the worker tests)
     charge = make_charge(parcel, by=clerk, today=timezone.localdate() - timedelta(days=60))
     mark_delinquent_charges()
     year = timezone.localdate().year
@@ -250,10 +256,16 @@ def test_snow_office_queries_do_not_grow(client, dpw_director, django_assert_max
 def test_rubbish_pages(client, inspector, parcel):
     client.force_login(inspector)
     served = timezone.localtime() - timedelta(hours=30)
-    response = client.post(reverse("sidewalks:rubbish_cases"), {
-        "tax_key": parcel.tax_key, "description": "Gravel spilled", "served_to": "Occupant",
-        "served_method": "Posted on the door", "served_at": served.strftime("%Y-%m-%dT%H:%M"),
-    })
+    response = client.post(
+        reverse("sidewalks:rubbish_cases"),
+        {
+            "tax_key": parcel.tax_key,
+            "description": "Gravel spilled",
+            "served_to": "Occupant",
+            "served_method": "Posted on the door",
+            "served_at": served.strftime("%Y-%m-%dT%H:%M"),
+        },
+    )
     assert response.status_code == 302
     case_url = response["Location"]
     removed = (served + timedelta(hours=25)).strftime("%Y-%m-%dT%H:%M")
@@ -280,8 +292,11 @@ def test_clerk_records_a_hearing_on_the_charge_page(client, clerk, parcel):
     client.force_login(clerk)
     page = client.get(reverse("sidewalks:charge_detail", args=[charge.number]))
     assert b"cannot be certified to the tax roll yet" in page.content
-    response = client.post(reverse("sidewalks:charge_hearing", args=[charge.number]), {
-        "hearing_on": "2026-06-21", "published_on": "2026-06-02", "mailed_on": "2026-06-11"}, follow=True)
+    response = client.post(
+        reverse("sidewalks:charge_hearing", args=[charge.number]),
+        {"hearing_on": "2026-06-21", "published_on": "2026-06-02", "mailed_on": "2026-06-11"},
+        follow=True,
+    )
     assert "does not allow certification" in response.content.decode() and "19 days" in response.content.decode()
     assert charge.hearings.count() == 1
 
@@ -289,8 +304,10 @@ def test_clerk_records_a_hearing_on_the_charge_page(client, clerk, parcel):
 def test_inspector_cannot_record_a_hearing(client, inspector, parcel, clerk):
     charge = make_charge(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR)
     client.force_login(inspector)
-    response = client.post(reverse("sidewalks:charge_hearing", args=[charge.number]), {
-        "hearing_on": "2026-06-21", "published_on": "2026-06-01", "mailed_on": "2026-06-11"})
+    response = client.post(
+        reverse("sidewalks:charge_hearing", args=[charge.number]),
+        {"hearing_on": "2026-06-21", "published_on": "2026-06-01", "mailed_on": "2026-06-11"},
+    )
     assert response.status_code == 403
 
 
@@ -316,8 +333,9 @@ def test_rubbish_and_snowfall_lists_queries_do_not_grow(client, inspector, dpw_d
     def add_rows(n):
         for _ in range(n):
             parcel = ParcelFactory()
-            snow.serve_rubbish_notice(parcel=parcel, description="Dirt", served_to="Occupant", served_method="Mail",
-                                      by=inspector)
+            snow.serve_rubbish_notice(
+                parcel=parcel, description="Dirt", served_to="Occupant", served_method="Mail", by=inspector
+            )
             snow.report_snow_case(address=parcel.site_address)
 
     add_rows(2)

@@ -33,16 +33,30 @@ def test_clerk_and_owner_get_the_receipt_pdf(client, request, payment, persona):
 def test_receipt_template_names_the_payment(payment):
     from django.template.loader import render_to_string
 
-    html = render_to_string("pdf/charge_receipt.html", {
-        "payment": payment, "charge": payment.charge, "parcel": payment.charge.parcel,
-    })
+    html = render_to_string(
+        "pdf/charge_receipt.html",
+        {
+            "payment": payment,
+            "charge": payment.charge,
+            "parcel": payment.charge.parcel,
+        },
+    )
     assert payment.receipt_number in html and "$75.00" in html and "1042" in html and "66.0627(2)" in html
 
 
-@pytest.mark.parametrize("persona", [
-    "outsider", "contractor", "dpw_director", "inspector", "building_inspector", "police_chief", "board_member",
-    "president",
-])
+@pytest.mark.parametrize(
+    "persona",
+    [
+        "outsider",
+        "contractor",
+        "dpw_director",
+        "inspector",
+        "building_inspector",
+        "police_chief",
+        "board_member",
+        "president",
+    ],
+)
 def test_others_get_404_for_the_receipt(client, request, payment, persona):
     client.force_login(request.getfixturevalue(persona))
     assert client.get(receipt_url(payment)).status_code == 404

@@ -122,8 +122,12 @@ def test_snowfall_in_the_future_refused(dpw_director):
 @pytest.fixture
 def rubbish(parcel, inspector, django_capture_on_commit_callbacks):
     return snow.serve_rubbish_notice(
-        parcel=parcel, description="Dirt from a landscaping job", served_to="Olga Owner",
-        served_method="Personal delivery", by=inspector, served_at=STOPPED,
+        parcel=parcel,
+        description="Dirt from a landscaping job",
+        served_to="Olga Owner",
+        served_method="Personal delivery",
+        by=inspector,
+        served_at=STOPPED,
     )
 
 
@@ -141,8 +145,9 @@ def test_303_2_village_removal_at_the_deadline_refused(rubbish, inspector):
 
 
 def test_303_2_village_removal_after_the_deadline_charges_the_cost(rubbish, inspector):
-    charge = snow.log_rubbish_removal(case=rubbish, cost="120.00", by=inspector,
-                                      at=rubbish.deadline_at + timedelta(minutes=1))
+    charge = snow.log_rubbish_removal(
+        case=rubbish, cost="120.00", by=inspector, at=rubbish.deadline_at + timedelta(minutes=1)
+    )
     assert charge.amount == Decimal("120.00") and charge.source == SpecialCharge.Source.RUBBISH
     assert charge.citation == "§ 303-2" and charge.work_record == rubbish
     rubbish.refresh_from_db()

@@ -38,7 +38,12 @@ def test_roll_holds_delinquent_charges_only(parcel, other_parcel, clerk):
     batch = build_tax_roll(year=2026, today=LATE)
     assert [line.charge for line in batch.lines.all()] == [delinquent]
     line = batch.lines.get()
-    assert (line.tax_key, line.owner, line.amount, line.citation) == (parcel.tax_key, "Owner, Olga", Decimal("75.00"), "§ 303-8B")
+    assert (line.tax_key, line.owner, line.amount, line.citation) == (
+        parcel.tax_key,
+        "Owner, Olga",
+        Decimal("75.00"),
+        "§ 303-8B",
+    )
     run = JobRun.objects.get(name="sidewalks.build_tax_roll")
     assert (run.state, run.items_total, run.items_done) == ("finished", 1, 1)
 
@@ -111,11 +116,21 @@ def test_resident_and_inspector_cannot_certify(parcel, clerk, resident, inspecto
 def test_66_0627_sidewalk_repair_without_hearing_is_held_back(parcel, clerk):
     charge = make_delinquent(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)")
     assert build_tax_roll(year=2026, today=LATE).lines.count() == 0
-    record_hearing(hearing_on=date(2026, 4, 21), published_on=date(2026, 4, 2), mailed_on=date(2026, 4, 11),
-                   charges=[charge], by=clerk)  # published 19 days before
+    record_hearing(
+        hearing_on=date(2026, 4, 21),
+        published_on=date(2026, 4, 2),
+        mailed_on=date(2026, 4, 11),
+        charges=[charge],
+        by=clerk,
+    )  # published 19 days before
     assert build_tax_roll(year=2026, today=LATE).lines.count() == 0
-    record_hearing(hearing_on=date(2026, 4, 22), published_on=date(2026, 4, 2), mailed_on=date(2026, 4, 12),
-                   charges=[charge], by=clerk)  # 20 and 10 days
+    record_hearing(
+        hearing_on=date(2026, 4, 22),
+        published_on=date(2026, 4, 2),
+        mailed_on=date(2026, 4, 12),
+        charges=[charge],
+        by=clerk,
+    )  # 20 and 10 days
     batch = build_tax_roll(year=2026, today=LATE)
     assert batch.lines.count() == 1
     certify_tax_roll(batch=batch, by=clerk, today=LATE)
@@ -124,8 +139,16 @@ def test_66_0627_sidewalk_repair_without_hearing_is_held_back(parcel, clerk):
 def test_66_0627_certification_refuses_a_line_whose_hearing_is_missing(parcel, clerk):
     charge = make_delinquent(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)")
     batch = TaxRollBatch.objects.create(year=2026)
-    TaxRollLine.objects.create(batch=batch, charge=charge, tax_key="x", owner="x", source="sidewalk_repair",
-                               description="x", amount=charge.amount, citation="x")  # slipped in around the builder
+    TaxRollLine.objects.create(
+        batch=batch,
+        charge=charge,
+        tax_key="x",
+        owner="x",
+        source="sidewalk_repair",
+        description="x",
+        amount=charge.amount,
+        citation="x",
+    )  # slipped in around the builder
     with pytest.raises(ValidationError) as exc:
         certify_tax_roll(batch=batch, by=clerk, today=LATE)
     assert "66.0627(3)(b)" in str(exc.value)
@@ -139,8 +162,16 @@ def test_duplicate_roll_line_raises_integrity_error(parcel, clerk):
     other = TaxRollBatch.objects.create(year=2027)
     for target in (batch, other):
         with pytest.raises(IntegrityError), transaction.atomic():
-            TaxRollLine.objects.create(batch=target, charge=charge, tax_key="x", owner="x", source="snow_ice",
-                                       description="x", amount=Decimal("1.00"), citation="x")
+            TaxRollLine.objects.create(
+                batch=target,
+                charge=charge,
+                tax_key="x",
+                owner="x",
+                source="snow_ice",
+                description="x",
+                amount=Decimal("1.00"),
+                citation="x",
+            )
 
 
 def test_one_roll_per_year_in_the_database(db):
@@ -168,7 +199,7 @@ def test_build_interrupted_midway_then_rerun_has_no_duplicates(clerk):
 
 
 def test_csv_columns_and_formula_escaping(clerk):
-    parcel = ParcelFactory(owner_name="=HYPERLINK(\"http://evil\")", tax_key="266-0000-0001")
+    parcel = ParcelFactory(owner_name='=HYPERLINK("http://evil")', tax_key="266-0000-0001")
     make_delinquent(parcel, by=clerk, description="+cmd|' /C calc'!A0", citation="@SUM(1)")
     batch = build_tax_roll(year=2026, today=LATE)
     rows = list(csv.reader(io.StringIO(render_csv(batch).decode())))

@@ -66,9 +66,22 @@ def test_worker_killed_mid_batch_then_rerun_charges_nobody_twice(postgres, real_
     }
     celery = str(Path(sys.executable).with_name("celery"))
     worker = subprocess.Popen(
-        [celery, "-A", "theresa_permits", "worker", "--pool=solo", "--without-mingle", "--without-gossip",
-         "-Q", queue, "--loglevel=WARNING"],
-        cwd=settings.BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            celery,
+            "-A",
+            "theresa_permits",
+            "worker",
+            "--pool=solo",
+            "--without-mingle",
+            "--without-gossip",
+            "-Q",
+            queue,
+            "--loglevel=WARNING",
+        ],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         build_tax_roll.apply_async(args=[YEAR, LATE.isoformat(), 1.5, 20], queue=queue)

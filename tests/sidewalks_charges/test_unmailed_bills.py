@@ -4,17 +4,19 @@ from datetime import timedelta
 
 from django.core import mail
 
+from sidewalks.charges import mark_delinquent_charges
 from sidewalks.models import SpecialCharge
 from tests.factories import ParcelFactory
 
 from .conftest import BILLED, make_charge
-from sidewalks.charges import mark_delinquent_charges
 
 
 def test_303_6f_2_a_bill_no_one_could_email_still_falls_due_and_becomes_delinquent(db):
     parcel = ParcelFactory(owner_email="")  # no address on file: nothing is emailed
     charge = make_charge(
-        parcel, source=SpecialCharge.Source.OBSTRUCTION_REMOVAL, description="Obstruction removed by the Village",
+        parcel,
+        source=SpecialCharge.Source.OBSTRUCTION_REMOVAL,
+        description="Obstruction removed by the Village",
         citation="§ 303-6F(1)",
     )
     assert mail.outbox == []

@@ -35,13 +35,22 @@ def street(db):
 
 def valid_data(street, **overrides) -> dict:
     return {
-        "street": street, "location_description": "In front of 118 Henni Street",
-        "work_description": "New sewer lateral", "method": "Open cut, saw-cut edges",
-        "start_date": date(2026, 5, 11), "end_date": date(2026, 5, 13), "surface": "bituminous",
-        "existing_pavement_inches": Decimal(3), "emergency": False, "utility_interruption": True,
-        "insurance_per_person": Decimal(500000), "insurance_per_accident": Decimal(500000),
-        "insurance_property_damage": Decimal(500000), "insurance_expires": date(2027, 5, 1),
-        "annual_bond": True, "statement_signed_by": "Carl Brandt",
+        "street": street,
+        "location_description": "In front of 118 Henni Street",
+        "work_description": "New sewer lateral",
+        "method": "Open cut, saw-cut edges",
+        "start_date": date(2026, 5, 11),
+        "end_date": date(2026, 5, 13),
+        "surface": "bituminous",
+        "existing_pavement_inches": Decimal(3),
+        "emergency": False,
+        "utility_interruption": True,
+        "insurance_per_person": Decimal(500000),
+        "insurance_per_accident": Decimal(500000),
+        "insurance_property_damage": Decimal(500000),
+        "insurance_expires": date(2027, 5, 1),
+        "annual_bond": True,
+        "statement_signed_by": "Carl Brandt",
         "statement_undertakings": list(ordinance.UNDERTAKINGS),
         "diggers_hotline_ticket": "20261234567",
         "diggers_hotline_requested_at": datetime(2026, 5, 4, 9, 0, tzinfo=CHICAGO),
@@ -51,8 +60,14 @@ def valid_data(street, **overrides) -> dict:
 
 @pytest.fixture
 def bond(contractor_org, clerk):
-    return AnnualBond.objects.create(organization=contractor_org, year=2026, surety="Badger Surety", amount=25000,
-                                     recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
+    return AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="Badger Surety",
+        amount=25000,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
 
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -64,8 +79,12 @@ def file_certificate(permit, by):
 
     from permits import services
 
-    services.upload_document(permit=permit, kind="insurance", by=by,
-                             upload=SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf"))
+    services.upload_document(
+        permit=permit,
+        kind="insurance",
+        by=by,
+        upload=SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf"),
+    )
 
 
 @pytest.fixture
@@ -103,9 +122,14 @@ def other_org_permit(street, user_factory_name="rival"):
     rival = UserFactory(username=user_factory_name)
     org = Organization.objects.create(name="Rival Digging Inc", kind=Organization.Kind.CONTRACTOR)
     Membership.objects.create(user=rival, organization=org, is_manager=True)
-    AnnualBond.objects.create(organization=org, year=2026, surety="S", amount=1000, recorded_by=rival,
-                              recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
-    return so.apply_for_street_opening(applicant=rival, organization=org,
-                                       data=valid_data(street, location_description="Rival's trench"))
-
-
+    AnnualBond.objects.create(
+        organization=org,
+        year=2026,
+        surety="S",
+        amount=1000,
+        recorded_by=rival,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
+    return so.apply_for_street_opening(
+        applicant=rival, organization=org, data=valid_data(street, location_description="Rival's trench")
+    )

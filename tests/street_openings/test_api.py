@@ -14,13 +14,24 @@ URL = "/api/v1/street-openings/"
 
 def body(**overrides):
     data = {
-        "street": "Henni Street", "location_description": "In front of 118 Henni Street",
-        "work_description": "New sewer lateral", "method": "Open cut", "start_date": "2026-05-11",
-        "end_date": "2026-05-13", "surface": "concrete", "existing_pavement_inches": "7",
-        "emergency": False, "utility_interruption": False, "insurance_per_person": "500000",
-        "insurance_per_accident": "500000", "insurance_property_damage": "500000",
-        "insurance_expires": "2027-01-31", "annual_bond": True, "statement_signed_by": "Carl Brandt",
-        "diggers_hotline_ticket": "20261234567", "diggers_hotline_requested_at": "2026-05-04T09:00:00-05:00",
+        "street": "Henni Street",
+        "location_description": "In front of 118 Henni Street",
+        "work_description": "New sewer lateral",
+        "method": "Open cut",
+        "start_date": "2026-05-11",
+        "end_date": "2026-05-13",
+        "surface": "concrete",
+        "existing_pavement_inches": "7",
+        "emergency": False,
+        "utility_interruption": False,
+        "insurance_per_person": "500000",
+        "insurance_per_accident": "500000",
+        "insurance_property_damage": "500000",
+        "insurance_expires": "2027-01-31",
+        "annual_bond": True,
+        "statement_signed_by": "Carl Brandt",
+        "diggers_hotline_ticket": "20261234567",
+        "diggers_hotline_requested_at": "2026-05-04T09:00:00-05:00",
     }
     data.update(overrides)
     return data
@@ -54,9 +65,19 @@ def test_create_submits_the_application(spring, street, bond, api):
 
 
 def test_400_lists_every_broken_rule_with_its_citation(spring, street, bond, api):
-    response = api.post(URL, body(insurance_per_person="499999", start_date="2026-11-16", end_date="2026-11-20",
-                                  statement_signed_by="", method="", surface="concrete",
-                                  existing_pavement_inches=None), format="json")
+    response = api.post(
+        URL,
+        body(
+            insurance_per_person="499999",
+            start_date="2026-11-16",
+            end_date="2026-11-20",
+            statement_signed_by="",
+            method="",
+            surface="concrete",
+            existing_pavement_inches=None,
+        ),
+        format="json",
+    )
     assert response.status_code == 400
     errors = response.json()["errors"]
     by_field = {(e["field"], e["citation"]) for e in errors}

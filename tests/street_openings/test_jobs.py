@@ -47,9 +47,14 @@ def test_remind_job_is_a_no_op_the_second_time(issued):
 
 
 def test_flag_job_is_a_no_op_the_second_time(street, clerk):
-    EmergencyReport.objects.create(reported_by_name="Uma", street=street, location_description="x",
-                                   began_on=date(2026, 4, 30), reported_at=datetime(2026, 4, 30, tzinfo=CHICAGO),
-                                   recorded_by=clerk)
+    EmergencyReport.objects.create(
+        reported_by_name="Uma",
+        street=street,
+        location_description="x",
+        began_on=date(2026, 4, 30),
+        reported_at=datetime(2026, 4, 30, tzinfo=CHICAGO),
+        recorded_by=clerk,
+    )
     assert flag_unfiled_emergencies("2026-05-04")["items_done"] == 1
     assert flag_unfiled_emergencies("2026-05-04")["items_done"] == 0
 
@@ -79,27 +84,40 @@ def test_a_failing_job_records_its_failure(monkeypatch):
 
 def test_jobs_are_on_the_beat_schedule(settings):
     tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
-    for name in ("expire_lapsed_street_openings", "remind_expiring_street_openings", "flag_unfiled_emergencies",
-                 "lift_ended_revocations"):
+    for name in (
+        "expire_lapsed_street_openings",
+        "remind_expiring_street_openings",
+        "flag_unfiled_emergencies",
+        "lift_ended_revocations",
+    ):
         assert f"permits.tasks_street_opening.{name}" in tasks
 
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_expire_job_on_a_real_worker_is_idempotent(real_worker, street, contractor, contractor_org, clerk,
-                                                   dpw_director):
+def test_expire_job_on_a_real_worker_is_idempotent(
+    real_worker, street, contractor, contractor_org, clerk, dpw_director
+):
     from permits.models import AnnualBond, FeeItem
 
     from .conftest import file_certificate, valid_data
 
     # A transactional test may follow another that flushed the fee rows the data migration seeded.
-    FeeItem.objects.get_or_create(code="street_opening", effective_from=date(2020, 1, 1), defaults={
-        "name": "Street opening permit", "amount": 50, "citation": "§ 303-4F(2)", "basis": "test"})
-    AnnualBond.objects.create(organization=contractor_org, year=2026, surety="S", amount=1, recorded_by=clerk,
-                              recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
+    FeeItem.objects.get_or_create(
+        code="street_opening",
+        effective_from=date(2020, 1, 1),
+        defaults={"name": "Street opening permit", "amount": 50, "citation": "§ 303-4F(2)", "basis": "test"},
+    )
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="S",
+        amount=1,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
     with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
-        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org,
-                                             data=valid_data(street))
+        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
         file_certificate(permit, contractor)
         so.begin_review(permit=permit, by=clerk)
         so.approve_street_opening(permit=permit, by=dpw_director)

@@ -26,9 +26,11 @@ def codes(violations):
 
 # § 303-5B(3): the rule ---------------------------------------------------------------------------------------------
 
+
 def lanes(n, control="none", approved=False, at_approval=True):
-    return ordinance.lanes_violations(lanes_open_each_way=n, traffic_control=control, closure_approved=approved,
-                                      at_approval=at_approval)
+    return ordinance.lanes_violations(
+        lanes_open_each_way=n, traffic_control=control, closure_approved=approved, at_approval=at_approval
+    )
 
 
 def test_303_5b_3_one_lane_each_way_is_enough():
@@ -61,13 +63,18 @@ def test_303_5b_3_missing_lane_count_defaults_to_one_lane_each_way():
 
 # § 303-5B(3): the services ----------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def closure_review(spring, street, contractor, contractor_org, bond, clerk):
     def make(control):
-        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(
-            street, lanes_open_each_way=0, traffic_control=control))
+        permit = so.apply_for_street_opening(
+            applicant=contractor,
+            organization=contractor_org,
+            data=valid_data(street, lanes_open_each_way=0, traffic_control=control),
+        )
         file_certificate(permit, contractor)
         return so.begin_review(permit=permit, by=clerk)
+
     return make
 
 
@@ -117,21 +124,23 @@ def test_303_5b_3_only_the_dpw_approves_a_closure(closure_review, persona, reque
 def test_303_5b_3_lanes_on_the_form_page_detail_and_pdf(closure_review, client, contractor, dpw_director, clerk):
     permit = closure_review("flagman")
     client.force_login(dpw_director)
-    client.post(reverse("permits:street_opening_act", args=[permit.number, "approve"]),
-                {"approve_lane_closure": "on"})
+    client.post(reverse("permits:street_opening_act", args=[permit.number, "approve"]), {"approve_lane_closure": "on"})
     permit.refresh_from_db()
     assert permit.status == Status.APPROVED
     client.force_login(contractor)
     page = client.get(permit.get_absolute_url()).content.decode()
     assert "Lanes open each way" in page and "closure approved by" in page and "(§ 303-5B(3))" in page
-    html = render_to_string("pdf/street_opening_permit.html", {
-        "permit": permit, "so": permit.street_opening, "tickets": [], "renewals": [], "SITE_URL": ""})
+    html = render_to_string(
+        "pdf/street_opening_permit.html",
+        {"permit": permit, "so": permit.street_opening, "tickets": [], "renewals": [], "SITE_URL": ""},
+    )
     assert "0 open in each direction; traffic control: flagman" in html
     apply_page = client.get(reverse("permits:street_opening_apply")).content.decode()
     assert "Lanes of traffic kept open in each direction" in apply_page and "§ 303-5B(3)" in apply_page
 
 
 # § 303-5B(3) through the API ---------------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def api(contractor):
@@ -149,24 +158,32 @@ def api_body(**overrides):
 def test_303_5b_3_api_defaults_and_warning(spring, street, bond, api):
     created = api.post("/api/v1/street-openings/", api_body(), format="json").json()
     assert created["lanes_open_each_way"] == 1 and created["traffic_control"] == "none"
-    closed = api.post("/api/v1/street-openings/", api_body(lanes_open_each_way=0, traffic_control="flagman"),
-                      format="json")
+    closed = api.post(
+        "/api/v1/street-openings/", api_body(lanes_open_each_way=0, traffic_control="flagman"), format="json"
+    )
     assert closed.status_code == 201
     assert [w["citation"] for w in closed.json()["warnings"]] == ["§ 303-5B(3)"]
 
 
 def test_303_5b_3_api_refuses_a_negative_lane_count_and_unknown_control(spring, street, bond, api):
-    response = api.post("/api/v1/street-openings/", api_body(lanes_open_each_way=-1, traffic_control="cones"),
-                        format="json")
+    response = api.post(
+        "/api/v1/street-openings/", api_body(lanes_open_each_way=-1, traffic_control="cones"), format="json"
+    )
     assert response.status_code == 400
     assert {e["field"] for e in response.json()["errors"]} >= {"lanes_open_each_way", "traffic_control"}
 
 
 # § 303-1C(7): the rule ---------------------------------------------------------------------------------------------
 
+
 def test_303_1c_7_emergency_underground_needs_no_prior_plan_approval():
-    common = {"underground_utility": True, "depth_feet": Decimal(3), "plans_filed": False, "plans_approved": False,
-              "at_approval": True}
+    common = {
+        "underground_utility": True,
+        "depth_feet": Decimal(3),
+        "plans_filed": False,
+        "plans_approved": False,
+        "at_approval": True,
+    }
     assert codes(ordinance.underground_violations(**common)) == {"plans_missing"}
     assert ordinance.underground_violations(**common, emergency=True) == []
     # the depth of § 303-1C(1) still applies in an emergency
@@ -177,29 +194,41 @@ def test_303_1c_7_emergency_underground_needs_no_prior_plan_approval():
 def test_303_1c_7_completion_waits_for_the_dpw_approval_of_the_work():
     (v,) = ordinance.emergency_underground_violations(emergency=True, underground_utility=True, work_approved=False)
     assert v.code == "emergency_work_not_approved" and v.citation == "§ 303-1C(7)" and "(§ 303-1C(7))" in v.message
-    assert ordinance.emergency_underground_violations(emergency=True, underground_utility=True,
-                                                      work_approved=True) == []
-    assert ordinance.emergency_underground_violations(emergency=False, underground_utility=True,
-                                                      work_approved=False) == []
-    assert ordinance.emergency_underground_violations(emergency=True, underground_utility=False,
-                                                      work_approved=False) == []
+    assert (
+        ordinance.emergency_underground_violations(emergency=True, underground_utility=True, work_approved=True) == []
+    )
+    assert (
+        ordinance.emergency_underground_violations(emergency=False, underground_utility=True, work_approved=False) == []
+    )
+    assert (
+        ordinance.emergency_underground_violations(emergency=True, underground_utility=False, work_approved=False) == []
+    )
 
 
 # § 303-1C(7): the services -----------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def emergency_underground(spring, street, contractor, contractor_org, bond, clerk):
     """An emergency water main repair begun Friday May 1, filed Monday May 4 (the next business day), no plans."""
-    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(
-        street, emergency=True, emergency_began_on=date(2026, 5, 1), start_date=date(2026, 5, 1),
-        end_date=date(2026, 5, 6), underground_utility=True,
-        underground_depth_feet=Decimal(4)))
+    permit = so.apply_for_street_opening(
+        applicant=contractor,
+        organization=contractor_org,
+        data=valid_data(
+            street,
+            emergency=True,
+            emergency_began_on=date(2026, 5, 1),
+            start_date=date(2026, 5, 1),
+            end_date=date(2026, 5, 6),
+            underground_utility=True,
+            underground_depth_feet=Decimal(4),
+        ),
+    )
     file_certificate(permit, contractor)
     return so.begin_review(permit=permit, by=clerk)
 
 
-def test_303_1c_7_emergency_underground_application_is_approved_without_plans(emergency_underground,
-                                                                               dpw_director):
+def test_303_1c_7_emergency_underground_application_is_approved_without_plans(emergency_underground, dpw_director):
     assert not emergency_underground.documents.filter(kind="plans").exists()
     so.approve_street_opening(permit=emergency_underground, by=dpw_director)
     emergency_underground.refresh_from_db()
@@ -207,10 +236,14 @@ def test_303_1c_7_emergency_underground_application_is_approved_without_plans(em
     assert emergency_underground.street_opening.emergency_work_approved_at is None
 
 
-def test_303_1c_7_non_emergency_underground_still_needs_its_plans(spring, street, contractor, contractor_org, bond,
-                                                                 clerk, dpw_director):
-    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(
-        street, underground_utility=True, underground_depth_feet=Decimal(4)))
+def test_303_1c_7_non_emergency_underground_still_needs_its_plans(
+    spring, street, contractor, contractor_org, bond, clerk, dpw_director
+):
+    permit = so.apply_for_street_opening(
+        applicant=contractor,
+        organization=contractor_org,
+        data=valid_data(street, underground_utility=True, underground_depth_feet=Decimal(4)),
+    )
     file_certificate(permit, contractor)
     so.begin_review(permit=permit, by=clerk)
     with pytest.raises(so.RulesBroken) as refused:
@@ -228,8 +261,9 @@ def _issued(permit, dpw_director, clerk, **approval):
     return so.issue_street_opening(permit=permit, by=clerk)
 
 
-def test_303_1c_7_permit_cannot_be_completed_until_the_dpw_approves_the_work(emergency_underground, dpw_director,
-                                                                            clerk, contractor):
+def test_303_1c_7_permit_cannot_be_completed_until_the_dpw_approves_the_work(
+    emergency_underground, dpw_director, clerk, contractor
+):
     permit = _issued(emergency_underground, dpw_director, clerk)
     assert codes(field_work.completion_blockers(permit)) == {"emergency_work_not_approved"}
     with pytest.raises(FieldRulesBroken) as refused:
@@ -254,7 +288,9 @@ def test_303_1c_7_dpw_may_approve_the_work_with_the_permit(emergency_underground
 
 
 def test_303_1c_7_approval_is_recorded_once(emergency_underground, dpw_director):
-    first = so.approve_emergency_underground_work(permit=emergency_underground, by=dpw_director).emergency_work_approved_at
+    first = so.approve_emergency_underground_work(
+        permit=emergency_underground, by=dpw_director
+    ).emergency_work_approved_at
     second = so.approve_emergency_underground_work(permit=emergency_underground, by=dpw_director)
     assert second.emergency_work_approved_at == first
 
@@ -273,8 +309,9 @@ def test_303_1c_7_only_the_dpw_approves_the_emergency_work(emergency_underground
     assert emergency_underground.street_opening.emergency_work_approved_at is None
 
 
-def test_303_1c_7_flagged_on_the_pages_and_approved_from_the_manage_page(emergency_underground, dpw_director,
-                                                                         clerk, contractor, client):
+def test_303_1c_7_flagged_on_the_pages_and_approved_from_the_manage_page(
+    emergency_underground, dpw_director, clerk, contractor, client
+):
     permit = _issued(emergency_underground, dpw_director, clerk)
     client.force_login(contractor)
     assert "Not yet approved by the Director of Public Works" in client.get(permit.get_absolute_url()).content.decode()
@@ -290,6 +327,8 @@ def test_303_1c_7_flagged_on_the_pages_and_approved_from_the_manage_page(emergen
     client.post(reverse("permits:street_opening_act", args=[permit.number, "emergency_work"]))
     permit.refresh_from_db()
     assert permit.street_opening.emergency_work_approved_by == dpw_director
-    html = render_to_string("pdf/street_opening_permit.html", {
-        "permit": permit, "so": permit.street_opening, "tickets": [], "renewals": [], "SITE_URL": ""})
+    html = render_to_string(
+        "pdf/street_opening_permit.html",
+        {"permit": permit, "so": permit.street_opening, "tickets": [], "renewals": [], "SITE_URL": ""},
+    )
     assert "Emergency underground work" in html and "(§ 303-1C(7))" in html

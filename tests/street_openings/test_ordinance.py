@@ -13,12 +13,19 @@ def codes(violations):
 
 
 def insurance(**kw):
-    args = {"per_person": OK, "per_accident": OK, "property_damage": OK, "expires": date(2026, 7, 31),
-            "covered_through": date(2026, 7, 31), **kw}
+    args = {
+        "per_person": OK,
+        "per_accident": OK,
+        "property_damage": OK,
+        "expires": date(2026, 7, 31),
+        "covered_through": date(2026, 7, 31),
+        **kw,
+    }
     return o.insurance_violations(**args)
 
 
 # § 303-4A/B ----------------------------------------------------------------------------------------------------
+
 
 def test_303_4b_requires_street_location_nature_and_method():
     violations = o.application_violations(street="", location_description=" ", work_description="", method="")
@@ -27,8 +34,12 @@ def test_303_4b_requires_street_location_nature_and_method():
 
 
 def test_303_4b_complete_application_passes():
-    assert o.application_violations(street="Main Street", location_description="100 block",
-                                     work_description="Water lateral", method="Open cut") == []
+    assert (
+        o.application_violations(
+            street="Main Street", location_description="100 block", work_description="Water lateral", method="Open cut"
+        )
+        == []
+    )
 
 
 def test_303_4b_end_before_start_is_refused_and_same_day_is_fine():
@@ -44,6 +55,7 @@ def test_303_4c_village_work_needs_no_permit():
 
 # § 303-4D/E ------------------------------------------------------------------------------------------------------
 
+
 def test_303_4d_valid_30_days_from_approval():
     assert o.expiry_date(date(2026, 6, 1)) == date(2026, 7, 1)
 
@@ -55,20 +67,25 @@ def test_303_4d_last_valid_day_and_the_day_after():
 
 
 def test_303_4e_renewal_requires_work_begun():
-    assert codes(o.renewal_violations(status="issued", work_begun=False, expires_on=date(2026, 7, 1),
-                                      today=date(2026, 6, 30))) == ["work_not_begun"]
+    assert codes(
+        o.renewal_violations(status="issued", work_begun=False, expires_on=date(2026, 7, 1), today=date(2026, 6, 30))
+    ) == ["work_not_begun"]
 
 
 def test_303_4e_renewal_on_the_last_valid_day_is_allowed_and_the_day_after_is_not():
-    assert o.renewal_violations(status="active", work_begun=True, expires_on=date(2026, 7, 1),
-                                today=date(2026, 7, 1)) == []
-    assert codes(o.renewal_violations(status="active", work_begun=True, expires_on=date(2026, 7, 1),
-                                      today=date(2026, 7, 2))) == ["expired"]
+    assert (
+        o.renewal_violations(status="active", work_begun=True, expires_on=date(2026, 7, 1), today=date(2026, 7, 1))
+        == []
+    )
+    assert codes(
+        o.renewal_violations(status="active", work_begun=True, expires_on=date(2026, 7, 1), today=date(2026, 7, 2))
+    ) == ["expired"]
 
 
 def test_303_4e_renewal_refused_for_a_submitted_application():
-    assert "not_renewable" in codes(o.renewal_violations(status="submitted", work_begun=True, expires_on=None,
-                                                         today=date(2026, 6, 1)))
+    assert "not_renewable" in codes(
+        o.renewal_violations(status="submitted", work_begun=True, expires_on=None, today=date(2026, 6, 1))
+    )
 
 
 def test_303_4e_renewal_adds_30_days():
@@ -76,6 +93,7 @@ def test_303_4e_renewal_adds_30_days():
 
 
 # § 303-4G ------------------------------------------------------------------------------------------------------
+
 
 def test_303_4g_rejects_499_999_per_person():
     violations = insurance(per_person=Decimal(499999))
@@ -97,8 +115,9 @@ def test_303_4g_insurance_must_last_through_the_permit_period():
 
 
 def test_303_4g_missing_amounts_and_expiry_are_each_reported():
-    violations = o.insurance_violations(per_person=None, per_accident=None, property_damage=None, expires=None,
-                                        covered_through=date(2026, 7, 1))
+    violations = o.insurance_violations(
+        per_person=None, per_accident=None, property_damage=None, expires=None, covered_through=date(2026, 7, 1)
+    )
     assert len(violations) == 4
 
 
@@ -110,12 +129,15 @@ SIGNED = datetime(2026, 5, 1, 15, 0, tzinfo=UTC)
 def test_303_4h_1_statement_needs_full_name_every_undertaking_and_time():
     assert o.statement_violations(signed_by="Carl Brandt", undertakings=list(o.UNDERTAKINGS), signed_at=SIGNED) == []
     assert codes(o.statement_violations(signed_by="Carl", undertakings=list(o.UNDERTAKINGS), signed_at=SIGNED)) == [
-        "signature_required"]
+        "signature_required"
+    ]
     missing_one = list(o.UNDERTAKINGS)[1:]
     assert codes(o.statement_violations(signed_by="Carl Brandt", undertakings=missing_one, signed_at=SIGNED)) == [
-        "undertakings_missing"]
-    assert codes(o.statement_violations(signed_by="Carl Brandt", undertakings=list(o.UNDERTAKINGS),
-                                        signed_at=None)) == ["signature_time_missing"]
+        "undertakings_missing"
+    ]
+    assert codes(
+        o.statement_violations(signed_by="Carl Brandt", undertakings=list(o.UNDERTAKINGS), signed_at=None)
+    ) == ["signature_time_missing"]
 
 
 def test_303_4h_5_annual_bond_covers_january_1_to_december_31_of_its_year():
@@ -126,15 +148,25 @@ def test_303_4h_5_annual_bond_covers_january_1_to_december_31_of_its_year():
 
 
 def test_303_4h_5_work_spanning_new_year_needs_both_years_bonds():
-    kw = {"annual_bond": True, "per_permit_bond_filed": False, "start_date": date(2026, 12, 30),
-          "end_date": date(2027, 1, 2), "at_approval": True}
+    kw = {
+        "annual_bond": True,
+        "per_permit_bond_filed": False,
+        "start_date": date(2026, 12, 30),
+        "end_date": date(2027, 1, 2),
+        "at_approval": True,
+    }
     assert codes(o.bond_violations(annual_bond_years={2026}, **kw)) == ["no_annual_bond"]
     assert o.bond_violations(annual_bond_years={2026, 2027}, **kw) == []
 
 
 def test_303_4h_3_per_permit_bond_warns_at_application_and_refuses_at_approval():
-    kw = {"annual_bond": False, "annual_bond_years": set(), "per_permit_bond_filed": False,
-          "start_date": date(2026, 6, 1), "end_date": date(2026, 6, 5)}
+    kw = {
+        "annual_bond": False,
+        "annual_bond_years": set(),
+        "per_permit_bond_filed": False,
+        "start_date": date(2026, 6, 1),
+        "end_date": date(2026, 6, 5),
+    }
     [warning] = o.bond_violations(at_approval=False, **kw)
     assert warning.warning
     [error] = o.bond_violations(at_approval=True, **kw)
@@ -155,6 +187,7 @@ def test_303_4h_2_revocation_from_february_29_ends_february_28():
 
 
 # § 303-5A ----------------------------------------------------------------------------------------------------------
+
 
 def test_303_5a_november_14_is_open():
     assert o.in_frozen_ground_season(date(2026, 11, 14)) is False
@@ -195,11 +228,14 @@ def test_303_5a_emergency_warns_at_application_and_refuses_at_approval_until_det
     assert w.warning and w.citation == "§ 303-5A"
     [e] = winter(date(2026, 12, 1), date(2026, 12, 2), emergency=True, at_approval=True)
     assert not e.warning
-    assert winter(date(2026, 12, 1), date(2026, 12, 2), emergency=True, determination_recorded=True,
-                  at_approval=True) == []
+    assert (
+        winter(date(2026, 12, 1), date(2026, 12, 2), emergency=True, determination_recorded=True, at_approval=True)
+        == []
+    )
 
 
 # § 303-5H ----------------------------------------------------------------------------------------------------------
+
 
 def test_303_5h_emergency_begun_friday_is_due_monday():
     assert o.emergency_filing_deadline(date(2026, 6, 5)) == date(2026, 6, 8)
@@ -220,10 +256,12 @@ def test_303_5h_filing_on_the_next_business_day_is_on_time_and_the_day_after_is_
 
 # § 303-5I ----------------------------------------------------------------------------------------------------------
 
+
 def test_303_5i_board_decision_at_least_30_days_before_work():
     assert o.board_decision_violations(decided_on=date(2026, 5, 1), work_begins_on=date(2026, 5, 31)) == []
     assert codes(o.board_decision_violations(decided_on=date(2026, 5, 1), work_begins_on=date(2026, 5, 30))) == [
-        "decision_too_late"]
+        "decision_too_late"
+    ]
 
 
 def test_303_5i_moratorium_lasts_five_years_from_repaving():
@@ -234,8 +272,12 @@ def test_303_5i_moratorium_lasts_five_years_from_repaving():
 
 
 def test_303_5i_moratorium_warns_before_submission_and_refuses_approval_without_exception():
-    kw = {"repaved_on": date(2024, 6, 1), "planned_repaving": None, "start_date": date(2026, 6, 1),
-          "end_date": date(2026, 6, 2)}
+    kw = {
+        "repaved_on": date(2024, 6, 1),
+        "planned_repaving": None,
+        "start_date": date(2026, 6, 1),
+        "end_date": date(2026, 6, 2),
+    }
     [w] = o.moratorium_violations(exception_recorded=False, at_approval=False, **kw)
     assert w.warning and w.citation == "§ 303-5I"
     [e] = o.moratorium_violations(exception_recorded=False, at_approval=True, **kw)
@@ -244,13 +286,19 @@ def test_303_5i_moratorium_warns_before_submission_and_refuses_approval_without_
 
 
 def test_303_5i_planned_repaving_warns_when_work_ends_after_the_30_day_deadline():
-    kw = {"repaved_on": None, "planned_repaving": (date(2026, 5, 1), date(2026, 6, 15)),
-          "start_date": date(2026, 5, 20), "exception_recorded": False, "at_approval": False}
+    kw = {
+        "repaved_on": None,
+        "planned_repaving": (date(2026, 5, 1), date(2026, 6, 15)),
+        "start_date": date(2026, 5, 20),
+        "exception_recorded": False,
+        "at_approval": False,
+    }
     assert o.moratorium_violations(end_date=date(2026, 5, 31), **kw) == []
     assert codes(o.moratorium_violations(end_date=date(2026, 6, 1), **kw)) == ["repaving_planned"]
 
 
 # § 303-5C(2) ------------------------------------------------------------------------------------------------------
+
 
 def test_303_5c_2_nearby_patches_must_be_listed():
     assert codes(o.nearby_openings_violations(near_existing_patch=True, nearby_openings="")) == ["required"]
@@ -259,6 +307,7 @@ def test_303_5c_2_nearby_patches_must_be_listed():
 
 
 # § 303-5G: the existing pavement thickness sets the replacement -----------------------------------------------
+
 
 def test_303_5g_paved_surface_needs_existing_thickness():
     assert codes(o.pavement_violations(surface="concrete", existing_pavement_inches=None)) == ["required"]
@@ -273,8 +322,14 @@ REQUESTED = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)  # Monday
 
 
 def ticket(start, **kw):
-    args = {"ticket_number": "20261234567", "requested_at": REQUESTED, "legal_start": None, "emergency": False,
-            "at_approval": False, **kw}
+    args = {
+        "ticket_number": "20261234567",
+        "requested_at": REQUESTED,
+        "legal_start": None,
+        "emergency": False,
+        "at_approval": False,
+        **kw,
+    }
     return o.diggers_ticket_violations(start_date=start, **args)
 
 
@@ -315,6 +370,7 @@ def test_182_0175_missing_ticket_warns_at_application():
 
 # § 303-1C ----------------------------------------------------------------------------------------------------------
 
+
 def underground(depth, **kw):
     args = {"underground_utility": True, "plans_filed": True, "plans_approved": True, "at_approval": True, **kw}
     return o.underground_violations(depth_feet=depth, **args)
@@ -336,13 +392,21 @@ def test_303_1c_3_plans_filed_and_approved_before_construction():
 
 
 def test_303_1c_does_not_apply_to_other_work():
-    assert o.underground_violations(underground_utility=False, depth_feet=None, plans_filed=False,
-                                    plans_approved=False, at_approval=True) == []
+    assert (
+        o.underground_violations(
+            underground_utility=False, depth_feet=None, plans_filed=False, plans_approved=False, at_approval=True
+        )
+        == []
+    )
 
 
 def test_every_message_cites_its_section():
-    violations = [*insurance(per_person=Decimal(0)), *winter(date(2026, 12, 1), date(2026, 12, 1)),
-                  *ticket(date(2026, 6, 2)), *underground(Decimal(1))]
+    violations = [
+        *insurance(per_person=Decimal(0)),
+        *winter(date(2026, 12, 1), date(2026, 12, 1)),
+        *ticket(date(2026, 6, 2)),
+        *underground(Decimal(1)),
+    ]
     assert all(v.citation and v.citation in v.message for v in violations)
 
 

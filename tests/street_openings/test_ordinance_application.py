@@ -14,8 +14,9 @@ def test_303_4a_private_excavation_needs_a_permit_and_village_work_does_not():
 
 
 def test_303_4a_application_must_name_street_location_nature_and_method():
-    complete = dict(street="Henni Street", location_description="100 block", work_description="Water lateral",
-                    method="Open cut")
+    complete = dict(
+        street="Henni Street", location_description="100 block", work_description="Water lateral", method="Open cut"
+    )
     assert ordinance.application_violations(**complete) == []
     for field in complete:
         errors = ordinance.application_violations(**{**complete, field: "  "})
@@ -35,9 +36,17 @@ def test_303_5e_3_work_may_not_start_before_the_utilities_are_located():
     requested = datetime(2026, 6, 1, 9, 0, tzinfo=CHICAGO)
 
     def codes(start):
-        return [v.code for v in ordinance.diggers_ticket_violations(
-            ticket_number="20261234567", requested_at=requested, legal_start=None, start_date=start,
-            emergency=False, at_approval=True)]
+        return [
+            v.code
+            for v in ordinance.diggers_ticket_violations(
+                ticket_number="20261234567",
+                requested_at=requested,
+                legal_start=None,
+                start_date=start,
+                emergency=False,
+                at_approval=True,
+            )
+        ]
 
     assert codes(date(2026, 6, 3)) == ["before_legal_start"]
     assert codes(date(2026, 6, 4)) == []

@@ -22,12 +22,22 @@ APPLY = "/street-openings/apply/"
 
 def form_data(street, org=None, **overrides):
     data = {
-        "street": street.pk, "location_description": "In front of 118 Henni Street",
-        "work_description": "New sewer lateral", "method": "Open cut", "start_date": "2026-05-11",
-        "end_date": "2026-05-13", "surface": "bituminous", "existing_pavement_inches": "3",
-        "insurance_per_person": "500000", "insurance_per_accident": "500000", "insurance_property_damage": "500000",
-        "insurance_expires": "2027-01-31", "annual_bond": "1", "statement_signed_by": "Carl Brandt",
-        "statement_undertakings": list(ordinance.UNDERTAKINGS), "diggers_hotline_ticket": "20261234567",
+        "street": street.pk,
+        "location_description": "In front of 118 Henni Street",
+        "work_description": "New sewer lateral",
+        "method": "Open cut",
+        "start_date": "2026-05-11",
+        "end_date": "2026-05-13",
+        "surface": "bituminous",
+        "existing_pavement_inches": "3",
+        "insurance_per_person": "500000",
+        "insurance_per_accident": "500000",
+        "insurance_property_damage": "500000",
+        "insurance_expires": "2027-01-31",
+        "annual_bond": "1",
+        "statement_signed_by": "Carl Brandt",
+        "statement_undertakings": list(ordinance.UNDERTAKINGS),
+        "diggers_hotline_ticket": "20261234567",
         "diggers_hotline_requested_at": "2026-05-04T09:00",
     }
     if org is not None:
@@ -51,8 +61,9 @@ def test_contractor_applies_on_the_web(spring, client, contractor, contractor_or
 
 def test_form_shows_the_same_messages_as_the_rules(spring, client, contractor, street, bond):
     client.force_login(contractor)
-    response = client.post(APPLY, form_data(street, insurance_per_person="499999", start_date="2026-11-16",
-                                            end_date="2026-11-20"))
+    response = client.post(
+        APPLY, form_data(street, insurance_per_person="499999", start_date="2026-11-16", end_date="2026-11-20")
+    )
     assert response.status_code == 400
     page = response.content.decode()
     assert "Liability insurance must be at least $500,000 per person (§ 303-4G)" in page
@@ -67,11 +78,18 @@ def test_form_errors_name_their_fields(spring, contractor, street, bond):
     assert "§ 303-4B" in form.errors["method"][0]
 
 
-def test_303_5i_warning_shown_before_submission_and_must_be_acknowledged(spring, client, contractor, street, bond,
-                                                                       clerk, contractor_org):
-    StreetImprovement.objects.create(street=street, description="Overlay", decided_on=date(2023, 4, 1),
-                                     work_begins_on=date(2023, 6, 1), repaved_on=date(2023, 6, 15),
-                                     recorded_by=clerk, recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO))
+def test_303_5i_warning_shown_before_submission_and_must_be_acknowledged(
+    spring, client, contractor, street, bond, clerk, contractor_org
+):
+    StreetImprovement.objects.create(
+        street=street,
+        description="Overlay",
+        decided_on=date(2023, 4, 1),
+        work_begins_on=date(2023, 6, 1),
+        repaved_on=date(2023, 6, 15),
+        recorded_by=clerk,
+        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
+    )
     client.force_login(contractor)
     first = client.post(APPLY, form_data(street, contractor_org))
     assert first.status_code == 400
@@ -87,13 +105,29 @@ def test_303_5a_winter_emergency_warns_before_submission(client, contractor, con
 
     from permits.models import AnnualBond
 
-    AnnualBond.objects.create(organization=contractor_org, year=2026, surety="S", amount=1, recorded_by=clerk,
-                              recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="S",
+        amount=1,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
     client.force_login(contractor)
     with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO), tick=False):
-        response = client.post(APPLY, form_data(street, contractor_org, emergency="on", emergency_began_on="2026-12-01",
-                                                start_date="2026-12-01", end_date="2026-12-02",
-                                                diggers_hotline_ticket="", diggers_hotline_requested_at=""))
+        response = client.post(
+            APPLY,
+            form_data(
+                street,
+                contractor_org,
+                emergency="on",
+                emergency_began_on="2026-12-01",
+                start_date="2026-12-01",
+                end_date="2026-12-02",
+                diggers_hotline_ticket="",
+                diggers_hotline_requested_at="",
+            ),
+        )
     assert response.status_code == 400
     assert "must determine it an emergency before the permit is approved (§ 303-5A)" in response.content.decode()
 
@@ -138,12 +172,16 @@ def test_inspector_may_not_start_the_review_from_the_page(application, client, i
     assert application.status == Status.SUBMITTED
 
 
-def test_refused_approval_lists_every_reason_on_the_page(spring, client, contractor, contractor_org, street, clerk,
-                                                          dpw_director):
+def test_refused_approval_lists_every_reason_on_the_page(
+    spring, client, contractor, contractor_org, street, clerk, dpw_director
+):
     from .conftest import valid_data
 
-    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(
-        street, diggers_hotline_ticket="", annual_bond=False))
+    permit = so.apply_for_street_opening(
+        applicant=contractor,
+        organization=contractor_org,
+        data=valid_data(street, diggers_hotline_ticket="", annual_bond=False),
+    )
     so.begin_review(permit=permit, by=clerk)
     client.force_login(dpw_director)
     page = client.post(reverse("permits:street_opening_act", args=[permit.number, "approve"]), follow=True)
@@ -159,12 +197,25 @@ def test_permit_pdf_has_number_dates_conditions_notices_and_status_link(issued, 
     assert response.content.startswith(b"%PDF")
     from django.template.loader import render_to_string
 
-    html = render_to_string("pdf/street_opening_permit.html", {
-        "permit": issued, "so": issued.street_opening, "tickets": issued.street_opening.tickets.all(),
-        "renewals": [], "SITE_URL": settings.SITE_URL})
-    for text in (issued.number, "Brandt Excavating LLC", "June 3, 2026", "One lane open each way",
-                 "24 hours before excavation", "12 hours before",
-                 f"https://permits.theresa.example{issued.get_public_url()}"):
+    html = render_to_string(
+        "pdf/street_opening_permit.html",
+        {
+            "permit": issued,
+            "so": issued.street_opening,
+            "tickets": issued.street_opening.tickets.all(),
+            "renewals": [],
+            "SITE_URL": settings.SITE_URL,
+        },
+    )
+    for text in (
+        issued.number,
+        "Brandt Excavating LLC",
+        "June 3, 2026",
+        "One lane open each way",
+        "24 hours before excavation",
+        "12 hours before",
+        f"https://permits.theresa.example{issued.get_public_url()}",
+    ):
         assert text in html
 
 
@@ -175,8 +226,10 @@ def test_pdf_is_not_available_before_issue(approved, client, contractor):
 
 def test_permittee_adds_a_ticket_and_an_inspector_verifies_it(application, client, contractor, inspector):
     client.force_login(contractor)
-    response = client.post(reverse("permits:street_opening_add_ticket", args=[application.number]), {
-        "number": "20265550000", "contractor": "Sub Boring Co", "requested_at": "2026-05-04T08:00"})
+    response = client.post(
+        reverse("permits:street_opening_add_ticket", args=[application.number]),
+        {"number": "20265550000", "contractor": "Sub Boring Co", "requested_at": "2026-05-04T08:00"},
+    )
     assert response.status_code == 302
     ticket = application.street_opening.tickets.get(number="20265550000")
     client.force_login(contractor)
@@ -191,8 +244,10 @@ def test_permittee_adds_a_ticket_and_an_inspector_verifies_it(application, clien
 
 def test_permittee_asks_for_renewal_and_the_clerk_renews(issued, client, contractor, clerk):
     client.force_login(contractor)
-    response = client.post(reverse("permits:street_opening_request_renewal", args=[issued.number]),
-                           {"work_begun_on": "2026-05-11", "note": "Rain"})
+    response = client.post(
+        reverse("permits:street_opening_request_renewal", args=[issued.number]),
+        {"work_begun_on": "2026-05-11", "note": "Rain"},
+    )
     assert response.status_code == 302
     client.force_login(clerk)
     client.post(reverse("permits:street_opening_act", args=[issued.number, "renew"]), {"work_begun_on": "2026-05-11"})
@@ -202,13 +257,16 @@ def test_permittee_asks_for_renewal_and_the_clerk_renews(issued, client, contrac
 
 def test_board_member_records_a_determination_from_the_page(application, client, board_member):
     client.force_login(board_member)
-    client.post(reverse("permits:street_opening_act", args=[application.number, "emergency"]),
-                {"reason": "Water main break under the street"})
+    client.post(
+        reverse("permits:street_opening_act", args=[application.number, "emergency"]),
+        {"reason": "Water main break under the street"},
+    )
     assert application.street_opening.emergency_determination.determined_by == board_member
 
 
-def test_my_applications_query_count_does_not_grow(spring, client, contractor, contractor_org, street, bond,
-                                                   django_assert_max_num_queries):
+def test_my_applications_query_count_does_not_grow(
+    spring, client, contractor, contractor_org, street, bond, django_assert_max_num_queries
+):
     from .conftest import valid_data
 
     for _ in range(3):
@@ -223,29 +281,43 @@ def test_my_applications_query_count_does_not_grow(spring, client, contractor, c
         assert client.get("/permits/").status_code == 200
 
 
-def test_permit_page_query_count_does_not_grow_with_tickets(application, client, contractor,
-                                                            django_assert_max_num_queries):
+def test_permit_page_query_count_does_not_grow_with_tickets(
+    application, client, contractor, django_assert_max_num_queries
+):
     client.force_login(contractor)
     client.get(application.get_absolute_url())
     with django_assert_max_num_queries(30) as before:
         client.get(application.get_absolute_url())
     count = len(before)
     for n in range(5):
-        so.add_diggers_ticket(permit=application, by=contractor, number=f"2026000{n}", contractor=f"Sub {n}",
-                              requested_at=datetime(2026, 5, 4, 8, 0, tzinfo=CHICAGO))
+        so.add_diggers_ticket(
+            permit=application,
+            by=contractor,
+            number=f"2026000{n}",
+            contractor=f"Sub {n}",
+            requested_at=datetime(2026, 5, 4, 8, 0, tzinfo=CHICAGO),
+        )
     with django_assert_max_num_queries(count):
         client.get(application.get_absolute_url())
 
 
-def test_303_5h_contractor_reports_an_emergency_and_the_clerk_is_told(spring, client, contractor, contractor_org,
-                                                                     street, clerk):
+def test_303_5h_contractor_reports_an_emergency_and_the_clerk_is_told(
+    spring, client, contractor, contractor_org, street, clerk
+):
     from permits.models import EmergencyReport, Notice
 
     client.force_login(contractor)
     assert client.get(reverse("permits:street_opening_report_emergency")).status_code == 200
-    response = client.post(reverse("permits:street_opening_report_emergency"), {
-        "organization": contractor_org.pk, "street": street.pk, "location_description": "Henni at Mill",
-        "began_on": "2026-05-04"}, follow=True)
+    response = client.post(
+        reverse("permits:street_opening_report_emergency"),
+        {
+            "organization": contractor_org.pk,
+            "street": street.pk,
+            "location_description": "Henni at Mill",
+            "began_on": "2026-05-04",
+        },
+        follow=True,
+    )
     assert "Apply for the permit by Tuesday, May 5, 2026 (§ 303-5H)" in response.content.decode()
     report = EmergencyReport.objects.get()
     assert report.organization == contractor_org and report.recorded_by == contractor
@@ -254,5 +326,6 @@ def test_303_5h_contractor_reports_an_emergency_and_the_clerk_is_told(spring, cl
 
 def test_outsider_cannot_report_for_a_company(spring, outsider, contractor_org, street):
     with pytest.raises(PermissionDenied):
-        so.report_emergency(by=outsider, street=street, location_description="x", began_on=date(2026, 5, 4),
-                            organization=contractor_org)
+        so.report_emergency(
+            by=outsider, street=street, location_description="x", began_on=date(2026, 5, 4), organization=contractor_org
+        )

@@ -38,6 +38,7 @@ def codes(error):
 
 # Applying --------------------------------------------------------------------------------------------------------
 
+
 def test_contractor_applies_and_the_permit_is_submitted_with_the_scheduled_fee(application):
     application.refresh_from_db()
     assert application.status == Status.SUBMITTED
@@ -51,8 +52,14 @@ def test_contractor_applies_and_the_permit_is_submitted_with_the_scheduled_fee(a
 
 
 def test_every_broken_rule_is_reported_at_once_and_nothing_is_stored(spring, street, contractor):
-    data = valid_data(street, insurance_per_person=Decimal(499999), statement_signed_by="",
-                      start_date=date(2026, 11, 16), end_date=date(2026, 11, 20), method="")
+    data = valid_data(
+        street,
+        insurance_per_person=Decimal(499999),
+        statement_signed_by="",
+        start_date=date(2026, 11, 16),
+        end_date=date(2026, 11, 20),
+        method="",
+    )
     with pytest.raises(so.RulesBroken) as error:
         so.apply_for_street_opening(applicant=contractor, data=data)
     assert {"insurance_too_low", "signature_required", "frozen_ground", "required"} <= codes(error)
@@ -62,8 +69,14 @@ def test_every_broken_rule_is_reported_at_once_and_nothing_is_stored(spring, str
 def test_resident_may_apply_without_an_organization(spring, street, resident, clerk):
     from permits.models import AnnualBond
 
-    AnnualBond.objects.create(principal_user=resident, year=2026, surety="S", amount=1000, recorded_by=clerk,
-                              recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
+    AnnualBond.objects.create(
+        principal_user=resident,
+        year=2026,
+        surety="S",
+        amount=1000,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
     permit = so.apply_for_street_opening(applicant=resident, data=valid_data(street))
     assert permit.organization is None and permit.status == Status.SUBMITTED
 
@@ -73,8 +86,9 @@ def test_outsider_cannot_apply_for_a_company_it_is_not_on(spring, street, outsid
         so.apply_for_street_opening(applicant=outsider, organization=contractor_org, data=valid_data(street))
 
 
-def test_303_4h_2_revoked_company_cannot_apply_until_the_anniversary(spring, street, contractor, contractor_org,
-                                                                   bond, dpw_director):
+def test_303_4h_2_revoked_company_cannot_apply_until_the_anniversary(
+    spring, street, contractor, contractor_org, bond, dpw_director
+):
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
     revocation = so.revoke_applicant(permit=permit, by=dpw_director, reason="Settled patch not corrected")
     assert revocation.until == date(2027, 5, 4)
@@ -82,9 +96,14 @@ def test_303_4h_2_revoked_company_cannot_apply_until_the_anniversary(spring, str
         so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
     assert codes(error) == {"applicant_revoked"}
     spring.move_to(datetime(2027, 5, 4, 9, 0, tzinfo=CHICAGO))
-    later = valid_data(street, start_date=date(2027, 5, 11), end_date=date(2027, 5, 12),
-                       insurance_expires=date(2028, 1, 1), annual_bond=False,
-                       diggers_hotline_requested_at=datetime(2027, 5, 4, 8, 0, tzinfo=CHICAGO))
+    later = valid_data(
+        street,
+        start_date=date(2027, 5, 11),
+        end_date=date(2027, 5, 12),
+        insurance_expires=date(2028, 1, 1),
+        annual_bond=False,
+        diggers_hotline_requested_at=datetime(2027, 5, 4, 8, 0, tzinfo=CHICAGO),
+    )
     assert so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=later)
 
 
@@ -104,26 +123,41 @@ def test_who_may_not_revoke(application, persona, request):
         so.revoke_applicant(permit=application, by=request.getfixturevalue(persona), reason="x")
 
 
-def test_303_5h_late_emergency_filing_is_accepted_and_flagged_to_the_clerk(spring, street, contractor,
-                                                                          contractor_org, bond, clerk):
+def test_303_5h_late_emergency_filing_is_accepted_and_flagged_to_the_clerk(
+    spring, street, contractor, contractor_org, bond, clerk
+):
     # Began Thursday April 30; due Friday May 1; filed Monday May 4: late.
-    data = valid_data(street, emergency=True, emergency_began_on=date(2026, 4, 30), start_date=date(2026, 4, 30),
-                      end_date=date(2026, 5, 5), diggers_hotline_ticket="")
+    data = valid_data(
+        street,
+        emergency=True,
+        emergency_began_on=date(2026, 4, 30),
+        start_date=date(2026, 4, 30),
+        end_date=date(2026, 5, 5),
+        diggers_hotline_ticket="",
+    )
     mail.outbox.clear()
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
     assert permit.street_opening.late_filing_flagged_at is not None
     assert Notice.objects.filter(to=clerk.email, template="street_opening_late_emergency").count() == 1
 
 
-def test_303_5h_emergency_filed_on_the_next_business_day_is_not_flagged(spring, street, contractor,
-                                                                        contractor_org, bond, clerk):
-    data = valid_data(street, emergency=True, emergency_began_on=date(2026, 5, 1), start_date=date(2026, 5, 1),
-                      end_date=date(2026, 5, 5), diggers_hotline_ticket="")
+def test_303_5h_emergency_filed_on_the_next_business_day_is_not_flagged(
+    spring, street, contractor, contractor_org, bond, clerk
+):
+    data = valid_data(
+        street,
+        emergency=True,
+        emergency_began_on=date(2026, 5, 1),
+        start_date=date(2026, 5, 1),
+        end_date=date(2026, 5, 5),
+        diggers_hotline_ticket="",
+    )
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
     assert permit.street_opening.late_filing_flagged_at is None
 
 
 # Review, approval, issue -----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("persona", ["clerk", "dpw_director"])
 def test_clerk_or_dpw_may_start_the_review(application, persona, request):
@@ -149,8 +183,7 @@ def test_303_1c_2_only_the_dpw_director_approves_the_location(under_review, pers
         so.approve_street_opening(permit=under_review, by=request.getfixturevalue(persona))
 
 
-def test_approval_is_refused_with_every_reason_at_once(spring, street, contractor, contractor_org, clerk,
-                                                       dpw_director):
+def test_approval_is_refused_with_every_reason_at_once(spring, street, contractor, contractor_org, clerk, dpw_director):
     data = valid_data(street, diggers_hotline_ticket="", annual_bond=False, insurance_expires=date(2026, 5, 20))
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
     so.begin_review(permit=permit, by=clerk)
@@ -161,29 +194,47 @@ def test_approval_is_refused_with_every_reason_at_once(spring, street, contracto
     assert permit.status == Status.UNDER_REVIEW
 
 
-def test_303_4h_3_per_permit_bond_uploaded_allows_approval(spring, street, contractor, contractor_org, clerk,
-                                                          dpw_director):
-    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org,
-                                         data=valid_data(street, annual_bond=False))
+def test_303_4h_3_per_permit_bond_uploaded_allows_approval(
+    spring, street, contractor, contractor_org, clerk, dpw_director
+):
+    permit = so.apply_for_street_opening(
+        applicant=contractor, organization=contractor_org, data=valid_data(street, annual_bond=False)
+    )
     file_certificate(permit, contractor)
-    services.upload_document(permit=permit, kind="bond", by=contractor,
-                             upload=SimpleUploadedFile("bond.pdf", PDF, content_type="application/pdf"))
+    services.upload_document(
+        permit=permit,
+        kind="bond",
+        by=contractor,
+        upload=SimpleUploadedFile("bond.pdf", PDF, content_type="application/pdf"),
+    )
     so.begin_review(permit=permit, by=clerk)
     assert so.approve_street_opening(permit=permit, by=dpw_director).status == Status.APPROVED
 
 
-def test_303_5a_winter_emergency_needs_a_determination_before_approval(street, contractor, contractor_org, clerk,
-                                                                       dpw_director, board_member):
+def test_303_5a_winter_emergency_needs_a_determination_before_approval(
+    street, contractor, contractor_org, clerk, dpw_director, board_member
+):
     import time_machine
 
     from permits.models import AnnualBond
 
-    AnnualBond.objects.create(organization=contractor_org, year=2026, surety="S", amount=1000, recorded_by=clerk,
-                              recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO))
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="S",
+        amount=1000,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
     with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO), tick=False):
-        data = valid_data(street, emergency=True, emergency_began_on=date(2026, 12, 1), start_date=date(2026, 12, 1),
-                          end_date=date(2026, 12, 3),
-                          diggers_hotline_requested_at=datetime(2026, 12, 1, 7, 0, tzinfo=CHICAGO))
+        data = valid_data(
+            street,
+            emergency=True,
+            emergency_began_on=date(2026, 12, 1),
+            start_date=date(2026, 12, 1),
+            end_date=date(2026, 12, 3),
+            diggers_hotline_requested_at=datetime(2026, 12, 1, 7, 0, tzinfo=CHICAGO),
+        )
         permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
         file_certificate(permit, contractor)
         so.begin_review(permit=permit, by=clerk)
@@ -198,11 +249,18 @@ def test_303_5a_winter_emergency_needs_a_determination_before_approval(street, c
         assert so.approve_street_opening(permit=permit, by=dpw_director).status == Status.APPROVED
 
 
-def test_303_5i_repaved_street_needs_an_exception_before_approval(application, clerk, dpw_director, president,
-                                                                  contractor, street):
-    StreetImprovement.objects.create(street=street, description="Mill and overlay", decided_on=date(2023, 4, 1),
-                                     work_begins_on=date(2023, 6, 1), repaved_on=date(2023, 6, 15),
-                                     recorded_by=clerk, recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO))
+def test_303_5i_repaved_street_needs_an_exception_before_approval(
+    application, clerk, dpw_director, president, contractor, street
+):
+    StreetImprovement.objects.create(
+        street=street,
+        description="Mill and overlay",
+        decided_on=date(2023, 4, 1),
+        work_begins_on=date(2023, 6, 1),
+        repaved_on=date(2023, 6, 15),
+        recorded_by=clerk,
+        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
+    )
     so.begin_review(permit=application, by=clerk)
     with pytest.raises(so.RulesBroken) as error:
         so.approve_street_opening(permit=application, by=dpw_director)
@@ -214,8 +272,9 @@ def test_303_5i_repaved_street_needs_an_exception_before_approval(application, c
     assert so.approve_street_opening(permit=application, by=dpw_director).status == Status.APPROVED
 
 
-def test_303_1c_underground_plans_must_be_filed_and_approved(spring, street, contractor, contractor_org, bond,
-                                                             clerk, dpw_director):
+def test_303_1c_underground_plans_must_be_filed_and_approved(
+    spring, street, contractor, contractor_org, bond, clerk, dpw_director
+):
     data = valid_data(street, underground_utility=True, underground_depth_feet=Decimal("3.5"))
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
     file_certificate(permit, contractor)
@@ -223,8 +282,12 @@ def test_303_1c_underground_plans_must_be_filed_and_approved(spring, street, con
     with pytest.raises(so.RulesBroken) as error:
         so.approve_street_opening(permit=permit, by=dpw_director, approve_plans=True)
     assert codes(error) == {"plans_missing"}
-    services.upload_document(permit=permit, kind="plans", by=contractor,
-                             upload=SimpleUploadedFile("plans.pdf", PDF, content_type="application/pdf"))
+    services.upload_document(
+        permit=permit,
+        kind="plans",
+        by=contractor,
+        upload=SimpleUploadedFile("plans.pdf", PDF, content_type="application/pdf"),
+    )
     with pytest.raises(so.RulesBroken) as error:
         so.approve_street_opening(permit=permit, by=dpw_director, approve_plans=False)
     assert codes(error) == {"plans_not_approved"}
@@ -234,8 +297,10 @@ def test_303_1c_underground_plans_must_be_filed_and_approved(spring, street, con
 
 def test_303_1c_1_shallow_underground_construction_is_refused_at_application(spring, street, contractor):
     with pytest.raises(so.RulesBroken) as error:
-        so.apply_for_street_opening(applicant=contractor, data=valid_data(
-            street, underground_utility=True, underground_depth_feet=Decimal("2.99")))
+        so.apply_for_street_opening(
+            applicant=contractor,
+            data=valid_data(street, underground_utility=True, underground_depth_feet=Decimal("2.99")),
+        )
     assert "too_shallow" in codes(error)
 
 
@@ -263,6 +328,7 @@ def test_issuing_twice_is_refused(issued, clerk):
 
 # Tickets ------------------------------------------------------------------------------------------------------------
 
+
 def test_inspector_verifies_a_ticket_once(application, inspector):
     ticket = application.street_opening.tickets.get()
     so.verify_ticket(ticket=ticket, by=inspector)
@@ -280,21 +346,33 @@ def test_others_may_not_verify_tickets(application, persona, request):
 
 
 def test_182_0175_emergency_adds_its_ticket_after_filing(spring, street, contractor, contractor_org, bond):
-    data = valid_data(street, emergency=True, emergency_began_on=date(2026, 5, 4), start_date=date(2026, 5, 4),
-                      diggers_hotline_ticket="")
+    data = valid_data(
+        street,
+        emergency=True,
+        emergency_began_on=date(2026, 5, 4),
+        start_date=date(2026, 5, 4),
+        diggers_hotline_ticket="",
+    )
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
-    ticket = so.add_diggers_ticket(permit=permit, by=contractor, number="20269990001",
-                                   requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO))
+    ticket = so.add_diggers_ticket(
+        permit=permit, by=contractor, number="20269990001", requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO)
+    )
     assert ticket.contractor == "Brandt Excavating LLC"
 
 
 def test_outsider_cannot_add_a_ticket(application, outsider):
     with pytest.raises(PermissionDenied):
-        so.add_diggers_ticket(permit=application, by=outsider, number="1",
-                              requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO), contractor="Other Co")
+        so.add_diggers_ticket(
+            permit=application,
+            by=outsider,
+            number="1",
+            requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO),
+            contractor="Other Co",
+        )
 
 
 # Renewal ------------------------------------------------------------------------------------------------------------
+
 
 def test_303_4e_renewal_adds_30_days_and_the_renewal_fee(issued, clerk):
     renewal = so.renew_street_opening(permit=issued, by=clerk, work_begun_on=date(2026, 5, 11))
@@ -331,12 +409,15 @@ def test_permittee_requests_a_renewal_and_the_clerk_is_told(issued, contractor_s
 
 # § 303-5I: Board decisions and notices --------------------------------------------------------------------------
 
+
 def test_303_5i_board_decision_less_than_30_days_ahead_is_refused(street, clerk):
     with pytest.raises(so.RulesBroken):
-        so.record_street_improvement(street=street, by=clerk, description="Repave", decided_on=date(2026, 5, 4),
-                                     work_begins_on=date(2026, 6, 2))
-    assert so.record_street_improvement(street=street, by=clerk, description="Repave", decided_on=date(2026, 5, 4),
-                                        work_begins_on=date(2026, 6, 3))
+        so.record_street_improvement(
+            street=street, by=clerk, description="Repave", decided_on=date(2026, 5, 4), work_begins_on=date(2026, 6, 2)
+        )
+    assert so.record_street_improvement(
+        street=street, by=clerk, description="Repave", decided_on=date(2026, 5, 4), work_begins_on=date(2026, 6, 3)
+    )
 
 
 def test_303_5i_notices_go_to_utilities_and_abutting_owners_once(spring, street, clerk, contractor):
@@ -346,8 +427,9 @@ def test_303_5i_notices_go_to_utilities_and_abutting_owners_once(spring, street,
     ParcelFactory(street=street, owner_email="olga@example.com")
     ParcelFactory(street=street, owner_email="")
     ParcelFactory()  # another street: not abutting
-    improvement = so.record_street_improvement(street=street, by=clerk, description="Repave",
-                                               decided_on=date(2026, 5, 4), work_begins_on=date(2026, 6, 15))
+    improvement = so.record_street_improvement(
+        street=street, by=clerk, description="Repave", decided_on=date(2026, 5, 4), work_begins_on=date(2026, 6, 15)
+    )
     with pytest.raises(PermissionDenied):
         so.send_improvement_notices(improvement=improvement, by=contractor)
     sent = so.send_improvement_notices(improvement=improvement, by=clerk)
@@ -360,21 +442,36 @@ def test_303_5i_notices_go_to_utilities_and_abutting_owners_once(spring, street,
 
 
 def test_303_5i_application_on_a_street_to_be_repaved_is_warned(spring, street, contractor, clerk):
-    StreetImprovement.objects.create(street=street, description="Repave", decided_on=date(2026, 4, 1),
-                                     work_begins_on=date(2026, 5, 15), recorded_by=clerk,
-                                     recorded_at=datetime(2026, 4, 1, tzinfo=CHICAGO))
-    checked = so.check_application(valid_data(street), applicant=contractor,
-                                   organization=None, today=date(2026, 5, 4),
-                                   now=datetime(2026, 5, 4, 10, tzinfo=CHICAGO))
+    StreetImprovement.objects.create(
+        street=street,
+        description="Repave",
+        decided_on=date(2026, 4, 1),
+        work_begins_on=date(2026, 5, 15),
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 4, 1, tzinfo=CHICAGO),
+    )
+    checked = so.check_application(
+        valid_data(street),
+        applicant=contractor,
+        organization=None,
+        today=date(2026, 5, 4),
+        now=datetime(2026, 5, 4, 10, tzinfo=CHICAGO),
+    )
     assert "repaving_planned" in {w.code for w in checked.warnings}
 
 
 # § 303-5H: emergencies reported with no application ------------------------------------------------------------
 
+
 def test_303_5h_unfiled_emergency_is_flagged_once_after_the_next_business_day(spring, street, clerk):
-    EmergencyReport.objects.create(reported_by_name="Uma Steffen", street=street, location_description="Mill St",
-                                   began_on=date(2026, 4, 30), reported_at=datetime(2026, 4, 30, tzinfo=CHICAGO),
-                                   recorded_by=clerk)
+    EmergencyReport.objects.create(
+        reported_by_name="Uma Steffen",
+        street=street,
+        location_description="Mill St",
+        began_on=date(2026, 4, 30),
+        reported_at=datetime(2026, 4, 30, tzinfo=CHICAGO),
+        recorded_by=clerk,
+    )
     assert so.flag_unfiled_emergencies(today=date(2026, 5, 1)) == (0, 0)  # Friday: still due today
     assert so.flag_unfiled_emergencies(today=date(2026, 5, 4)) == (1, 1)
     assert so.flag_unfiled_emergencies(today=date(2026, 5, 4)) == (0, 0)
@@ -382,16 +479,21 @@ def test_303_5h_unfiled_emergency_is_flagged_once_after_the_next_business_day(sp
 
 
 def test_303_5h_emergency_application_links_the_report(spring, street, clerk, contractor, contractor_org, bond):
-    report = so.report_emergency(by=clerk, street=street, location_description="Henni", began_on=date(2026, 5, 4),
-                                 organization=contractor_org)
-    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(
-        street, emergency=True, emergency_began_on=date(2026, 5, 4), start_date=date(2026, 5, 4)))
+    report = so.report_emergency(
+        by=clerk, street=street, location_description="Henni", began_on=date(2026, 5, 4), organization=contractor_org
+    )
+    permit = so.apply_for_street_opening(
+        applicant=contractor,
+        organization=contractor_org,
+        data=valid_data(street, emergency=True, emergency_began_on=date(2026, 5, 4), start_date=date(2026, 5, 4)),
+    )
     report.refresh_from_db()
     assert report.permit == permit
     assert so.flag_unfiled_emergencies(today=date(2026, 5, 6)) == (0, 0)
 
 
 # Jobs' services -------------------------------------------------------------------------------------------------------
+
 
 def test_303_4d_expire_after_the_last_valid_day_only(approved):
     assert so.expire_lapsed_street_openings(today=date(2026, 6, 3)) == (0, 0)
@@ -441,11 +543,20 @@ _ = timedelta
 
 def test_182_0175_one_ticket_per_contractor(application, contractor):
     with pytest.raises(so.RulesBroken) as error:
-        so.add_diggers_ticket(permit=application, by=contractor, number="20260000001",
-                              requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO))
+        so.add_diggers_ticket(
+            permit=application,
+            by=contractor,
+            number="20260000001",
+            requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO),
+        )
     assert codes(error) == {"ticket_duplicate"}
-    assert so.add_diggers_ticket(permit=application, by=contractor, number="20260000002", contractor="Sub Boring",
-                                 requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO))
+    assert so.add_diggers_ticket(
+        permit=application,
+        by=contractor,
+        number="20260000002",
+        contractor="Sub Boring",
+        requested_at=datetime(2026, 5, 4, 6, 0, tzinfo=CHICAGO),
+    )
 
 
 def test_303_4f_2_no_fee_in_the_schedule_refuses_cleanly_and_stores_nothing(spring, street, contractor):
