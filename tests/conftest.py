@@ -10,6 +10,8 @@ from tests.factories import OrganizationFactory, UserFactory
 
 @pytest.fixture(autouse=True)
 def _test_settings(settings, tmp_path):
+    # Every test creates persona users: PBKDF2 at full strength was most of the suite's time.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.AXES_ENABLED = False

@@ -70,12 +70,6 @@ ALL_PERSONAS = PUBLIC_PERSONAS + STAFF_PERSONAS
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # Hundreds of persona users are created here; PBKDF2 at full strength made this folder take minutes.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _fresh_cache():
     # Rate limits (DRF's anonymous throttle, allauth's login limit) count in the cache, which outlives a test.
     from django.core.cache import cache

@@ -16,12 +16,6 @@ CHICAGO = ZoneInfo("America/Chicago")
 TODAY = date(2026, 5, 4)  # a Monday, outside the frozen-ground season
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # Every test creates several persona users; PBKDF2 at full strength is most of this folder's run time.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def spring():
     with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False) as traveller:
