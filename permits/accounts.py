@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from .models import Membership, Organization
+from permits.models import Membership, Organization
 
 
 @transaction.atomic

@@ -10,9 +10,9 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from . import services, workflow
-from .forms import PaymentForm, add_service_errors
-from .models import (
+from permits import services, workflow
+from permits.forms import PaymentForm, add_service_errors
+from permits.models import (
     Document,
     FeeItem,
     JobRun,
@@ -26,9 +26,9 @@ from .models import (
     Status,
     Street,
 )
-from .parcel_import import import_parcels
-from .roles import Role, has_role
-from .selectors import with_paid_total
+from permits.parcel_import import import_parcels
+from permits.roles import Role, has_role
+from permits.selectors import with_paid_total
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -353,7 +353,4 @@ class JobRunAdmin(admin.ModelAdmin):
         return False
 
 
-from . import (
-    admin_field,  # noqa: E402,F401  (street opening field records)
-    admin_street_opening,  # noqa: E402,F401  (street opening records)
-)
+from permits import admin_field, admin_street_opening

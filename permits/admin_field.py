@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from . import field_work
-from .models import DefectNotice, Guarantee, Inspection, PavementRestoration, PermitteeNotice
+from permits import field_work
+from permits.models import DefectNotice, Guarantee, Inspection, PavementRestoration, PermitteeNotice
 
 
 class FieldRecordAdmin(admin.ModelAdmin):

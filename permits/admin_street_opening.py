@@ -7,9 +7,9 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
-from . import ordinance
-from . import street_openings as so
-from .models import (
+from permits import ordinance
+from permits import street_openings as so
+from permits.models import (
     AnnualBond,
     ApplicantRevocation,
     DiggersTicket,

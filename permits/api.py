@@ -2,8 +2,8 @@
 
 from rest_framework import serializers, viewsets
 
-from .models import Permit, PermitEvent
-from .selectors import permits_visible_to
+from permits.models import Permit, PermitEvent
+from permits.selectors import permits_visible_to
 
 
 class PermitEventSerializer(serializers.ModelSerializer):

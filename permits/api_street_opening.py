@@ -14,13 +14,13 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from . import ordinance
-from . import street_openings as so_services
-from .api import PermitEventSerializer
-from .api_errors import error_response, parse_each_field
-from .models import Organization, PermitKind, Street, Surface
-from .models.street_opening import TrafficControl
-from .selectors import permits_visible_to
+from permits import ordinance
+from permits import street_openings as so_services
+from permits.api import PermitEventSerializer
+from permits.api_errors import error_response, parse_each_field
+from permits.models import Organization, PermitKind, Street, Surface
+from permits.models.street_opening import TrafficControl
+from permits.selectors import permits_visible_to
 
 MONEY = {"max_digits": 12, "decimal_places": 2, "required": False, "allow_null": True}
 

@@ -2,8 +2,8 @@ from django.urls import include, path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from .api import PermitViewSet
-from .api_street_opening import StreetOpeningViewSet
+from permits.api import PermitViewSet
+from permits.api_street_opening import StreetOpeningViewSet
 
 router = DefaultRouter()
 router.register("permits", PermitViewSet, basename="permit")

@@ -7,7 +7,7 @@ class PermitsConfig(AppConfig):
     verbose_name = "Permits"
 
     def ready(self):
-        from .role_permissions import sync_role_permissions
+        from permits.role_permissions import sync_role_permissions
 
         # After every app's migrate (no sender): on a fresh database the permit types' apps get their permissions
         # after this app does, and each staff role must get theirs too. The sync is idempotent and cheap.

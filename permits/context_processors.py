@@ -1,6 +1,6 @@
 from django.conf import settings
 
-from .roles import is_village_staff
+from permits.roles import is_village_staff
 
 
 def village(request):

@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from .models import Membership, Organization, Parcel, Street
-from .roles import Role
+from permits.models import Membership, Organization, Parcel, Street
+from permits.roles import Role
 
 STREETS = [
     "Highland Avenue",

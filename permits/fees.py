@@ -6,7 +6,7 @@ from datetime import date
 
 from django.db.models import Q
 
-from .models import FeeItem
+from permits.models import FeeItem
 
 
 class FeeNotConfigured(Exception):

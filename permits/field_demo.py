@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from . import field_work, services, workflow
-from .models import Organization, Permit, PermitKind, Status, Street
+from permits import field_work, services, workflow
+from permits.models import Organization, Permit, PermitKind, Status, Street
 
 DEMO_LOCATION = "Juneau Street, 300 block (field demo)"
 

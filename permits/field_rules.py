@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from .business_days import is_business_day
-from .ordinance import in_frozen_ground_season, revocation_ends
-from .violations import Violation
+from permits.business_days import is_business_day
+from permits.ordinance import in_frozen_ground_season, revocation_ends
+from permits.violations import Violation
 
 CENT = Decimal("0.01")
 

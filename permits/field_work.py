@@ -16,9 +16,9 @@ from django.db import transaction
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from . import field_rules as rules
-from . import ordinance, services, workflow
-from .models import (
+from permits import field_rules as rules
+from permits import ordinance, services, workflow
+from permits.models import (
     DefectNotice,
     Document,
     Guarantee,
@@ -30,7 +30,7 @@ from .models import (
     Status,
     StreetOpening,
 )
-from .roles import Role, has_role, is_village_staff
+from permits.roles import Role, has_role, is_village_staff
 
 INSPECTORS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # DPW inspectors log inspections from a phone
 DEFECT_RECORDERS = (Role.DPW_DIRECTOR,)  # § 303-4H(4): the DPW records defects for the Board
@@ -94,7 +94,7 @@ def may_act_as_permittee(user, permit: Permit) -> bool:
 def _revoke_permittee(*, permit: Permit, reason: str, today: date):
     """§ 303-4H(2): the one-year revocation, through the application half's service (the one place revocations are
     made, so the application rules see them)."""
-    from .street_openings import revoke_applicant
+    from permits.street_openings import revoke_applicant
 
     return revoke_applicant(permit=permit, by=None, reason=reason, today=today)
 

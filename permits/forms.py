@@ -1,8 +1,8 @@
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .models import Document, Organization, Payment
-from .uploads import inspect_upload
+from permits.models import Document, Organization, Payment
+from permits.uploads import inspect_upload
 
 
 class SignupDetailsForm(forms.Form):
@@ -39,7 +39,7 @@ class SignupDetailsForm(forms.Form):
         return data
 
     def signup(self, request, user):
-        from .accounts import complete_signup_details
+        from permits.accounts import complete_signup_details
 
         complete_signup_details(user=user, data=self.cleaned_data)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
-from . import field_rules as rules
-from .models import DefectNotice, PermitteeNotice
+from permits import field_rules as rules
+from permits.models import DefectNotice, PermitteeNotice
 
 DECIMAL = {"inputmode": "decimal", "class": "form-control form-control-lg", "autocomplete": "off"}
 LOCAL_DATETIME = "%Y-%m-%dT%H:%M"

@@ -8,10 +8,10 @@ from decimal import Decimal
 from django import forms
 from django.utils import timezone
 
-from . import ordinance
-from .models import Organization, Payment, Street, Surface
-from .models.street_opening import TrafficControl
-from .street_openings import check_application
+from permits import ordinance
+from permits.models import Organization, Payment, Street, Surface
+from permits.models.street_opening import TrafficControl
+from permits.street_openings import check_application
 
 DATE = forms.DateInput(attrs={"type": "date"})
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")

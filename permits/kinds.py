@@ -6,7 +6,7 @@ tells people to apply at the Village office.
 
 from dataclasses import dataclass
 
-from .models import PermitKind
+from permits.models import PermitKind
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from .business_days import add_business_days, next_business_day
-from .violations import Violation
+from permits.business_days import add_business_days, next_business_day
+from permits.violations import Violation
 
 # --- Constants, each citing its clause -------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 
-from .models import Parcel, Street
+from permits.models import Parcel, Street
 
 COLUMNS = ["tax_key", "site_address", "owner_name", "owner_mailing_address", "land_use", "street", "corner_lot"]
 OPTIONAL = ["owner_email", "crosswalk_adjacent"]

@@ -4,7 +4,7 @@ Permissions exist only after post_migrate creates them, so the groups get theirs
 migration that creates the groups. Workflow authority (who may approve, issue, revoke) is in workflow.AUTHORITY.
 """
 
-from .roles import Role
+from permits.roles import Role
 
 APPS = ("permits", "sidewalks", "obstructions")
 # Public records are never deleted (Wis. Stat. § 19.21); only these reference tables may lose a row.

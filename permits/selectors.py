@@ -8,8 +8,8 @@ from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum,
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from .models import Membership, Payment, Permit
-from .roles import is_village_staff
+from permits.models import Membership, Payment, Permit
+from permits.roles import is_village_staff
 
 
 def with_paid_total(qs: QuerySet[Permit]) -> QuerySet[Permit]:

@@ -11,20 +11,11 @@ from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from . import workflow
-from .fees import fee_in_force
-from .models import (
-    NUMBER_PREFIX,
-    Document,
-    Notice,
-    NumberSequence,
-    Payment,
-    Permit,
-    PermitEvent,
-    Status,
-)
-from .roles import Role, has_role
-from .uploads import inspect_upload
+from permits import workflow
+from permits.fees import fee_in_force
+from permits.models import NUMBER_PREFIX, Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
+from permits.roles import Role, has_role
+from permits.uploads import inspect_upload
 
 
 def next_number(prefix: str, year: int) -> str:
@@ -153,7 +144,7 @@ def send_notice(permit: Permit | None, *, to: str, template: str, context: dict)
     """Render templates/emails/<template>_subject.txt and .txt, log the notice, and send it once committed."""
     if not to:
         return None
-    from .tasks import deliver_notice
+    from permits.tasks import deliver_notice
 
     subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
     body = render_to_string(f"emails/{template}.txt", context)

@@ -11,9 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.utils import timezone
 
-from . import ordinance, services
-from . import street_openings as so
-from .models import AnnualBond, Organization, Permit, PermitKind, Street
+from permits import ordinance, services
+from permits import street_openings as so
+from permits.models import AnnualBond, Organization, Permit, PermitKind, Street
 
 CERTIFICATE = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"  # a stand-in certificate of insurance
 

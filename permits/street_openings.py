@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from . import ordinance, services, workflow
-from .fees import FeeNotConfigured
-from .models import (
+from permits import ordinance, services, workflow
+from permits.fees import FeeNotConfigured
+from permits.models import (
     AnnualBond,
     ApplicantRevocation,
     DiggersTicket,
@@ -35,7 +35,7 @@ from .models import (
     StreetImprovement,
     StreetOpening,
 )
-from .roles import Role, has_role
+from permits.roles import Role, has_role
 
 FEE_CODE = "street_opening"
 RENEWAL_FEE_CODE = "street_opening_renewal"

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.utils import timezone
 
-from .models import Notice
+from permits.models import Notice
 
 
 @shared_task
@@ -18,7 +18,4 @@ def deliver_notice(notice_id: int) -> bool:
     return Notice.objects.filter(pk=notice_id, sent_at__isnull=True).update(sent_at=timezone.now()) == 1
 
 
-from . import (
-    tasks_field,  # noqa: E402,F401  (street opening field jobs, found by autodiscovery through here)
-    tasks_street_opening,  # noqa: E402,F401  (street opening jobs, found by autodiscovery through here)
-)
+from permits import tasks_field, tasks_street_opening

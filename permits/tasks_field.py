@@ -9,8 +9,8 @@ from datetime import date, datetime
 from celery import shared_task
 from django.utils import timezone
 
-from . import field_work
-from .models import JobRun
+from permits import field_work
+from permits.models import JobRun
 
 
 def _run(name: str, service, **kwargs) -> dict:

@@ -8,8 +8,8 @@ from datetime import date
 from celery import shared_task
 from django.utils import timezone
 
-from . import street_openings as so_services
-from .models import JobRun
+from permits import street_openings as so_services
+from permits.models import JobRun
 
 
 def _run(name: str, today_iso: str | None, service) -> dict:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from permits import views
 
 app_name = "permits"
 urlpatterns = [
@@ -17,7 +17,7 @@ urlpatterns = [
 ]
 
 # Street opening permits (§ 303-4, § 303-5)
-from . import views_street_opening as street_opening  # noqa: E402
+from permits import views_street_opening as street_opening  # noqa: E402
 
 urlpatterns += [
     path("street-openings/apply/", street_opening.apply, name="street_opening_apply"),
@@ -41,7 +41,7 @@ urlpatterns += [
 ]
 
 # Street opening field work: inspections, the permittee's notices, pavement, completion, defects (§ 303-4H, § 303-5)
-from . import views_field as field  # noqa: E402
+from permits import views_field as field  # noqa: E402
 
 urlpatterns += [
     path("field/", field.inspections, name="field_inspections"),

@@ -6,14 +6,14 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import accounts, services
-from .forms import AddMemberForm, DocumentForm
-from .kinds import PERMIT_TYPES, apply_url_for
-from .models import Organization, Payment, Permit, Status
-from .pdf import render_pdf
-from .roles import Role, has_role, is_village_staff
-from .selectors import get_permit_for, permits_visible_to
-from .workflow import is_applicant_side
+from permits import accounts, services
+from permits.forms import AddMemberForm, DocumentForm
+from permits.kinds import PERMIT_TYPES, apply_url_for
+from permits.models import Organization, Payment, Permit, Status
+from permits.pdf import render_pdf
+from permits.roles import Role, has_role, is_village_staff
+from permits.selectors import get_permit_for, permits_visible_to
+from permits.workflow import is_applicant_side
 
 PAGE_SIZE = 25
 

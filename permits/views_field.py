@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import field_rules, field_work
-from .field_work import FieldRulesBroken
-from .forms_field import (
+from permits import field_rules, field_work
+from permits.field_work import FieldRulesBroken
+from permits.forms_field import (
     INSPECTION_FORMS,
     DefectNoticeForm,
     PermanentPavementForm,
@@ -26,9 +26,9 @@ from .forms_field import (
     VillageRepairForm,
     add_violations,
 )
-from .models import DefectNotice, Inspection, PermitKind, Status
-from .roles import has_role
-from .selectors import get_permit_for
+from permits.models import DefectNotice, Inspection, PermitKind, Status
+from permits.roles import has_role
+from permits.selectors import get_permit_for
 
 PAGE_SIZE = 20
 

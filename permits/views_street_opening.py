@@ -10,9 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import ordinance, services
-from . import street_openings as so_services
-from .forms_street_opening import (
+from permits import ordinance, services
+from permits import street_openings as so_services
+from permits.forms_street_opening import (
     ApproveForm,
     EmergencyReportForm,
     ReasonForm,
@@ -23,11 +23,11 @@ from .forms_street_opening import (
     TicketForm,
     add_violations,
 )
-from .models import DiggersTicket, PermitKind, Status
-from .pdf import render_pdf
-from .roles import is_village_staff
-from .selectors import get_permit_for
-from .workflow import IllegalTransition, is_applicant_side
+from permits.models import DiggersTicket, PermitKind, Status
+from permits.pdf import render_pdf
+from permits.roles import is_village_staff
+from permits.selectors import get_permit_for
+from permits.workflow import IllegalTransition, is_applicant_side
 
 
 def _get_street_opening(user, number):

@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from .models import Permit, PermitEvent, Status
-from .roles import Role, has_role
+from permits.models import Permit, PermitEvent, Status
+from permits.roles import Role, has_role
 
 TRANSITIONS: dict[str, set[str]] = {
     Status.DRAFT: {Status.SUBMITTED, Status.WITHDRAWN},

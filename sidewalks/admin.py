@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import (
+from sidewalks.models import (
     ChargeHearing,
     ChargePayment,
     RubbishCase,
@@ -123,4 +123,4 @@ class RubbishCaseAdmin(ReadOnlyAdmin):
 
 
 # Sidewalk permits, surveys and Board orders register their admin in admin_sidewalk.py:
-from . import admin_sidewalk  # noqa: E402,F401
+from sidewalks import admin_sidewalk  # noqa: E402,F401

@@ -10,9 +10,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from permits.roles import Role, has_role
-
-from . import services
-from .models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
+from sidewalks import services
+from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
 
 
 class NoDeleteAdmin(admin.ModelAdmin):

@@ -22,9 +22,8 @@ from permits.api_errors import citation_of, error_response, parse_each_field
 from permits.models import Organization, Parcel, PermitKind
 from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
-
-from . import services
-from .models.sidewalk import Material, Work
+from sidewalks import services
+from sidewalks.models.sidewalk import Material, Work
 
 FEET = {"max_digits": 5, "decimal_places": 2, "min_value": 0}
 INCHES = {"max_digits": 4, "decimal_places": 2, "min_value": 0}

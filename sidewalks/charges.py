@@ -44,9 +44,8 @@ from django.utils import timezone
 
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import next_number, send_notice
-
-from . import charge_rules
-from .models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
+from sidewalks import charge_rules
+from sidewalks.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
 
 S = SpecialCharge.Status
 DESCRIPTION_MAX = 280  # the roll line adds " (SC-YYYY-NNNN)" within its 300 characters

@@ -11,9 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from permits.models import Parcel
-
-from . import charges, snow
-from .models import ChargePayment, SnowCase, Snowfall, SpecialCharge
+from sidewalks import charges, snow
+from sidewalks.models import ChargePayment, SnowCase, Snowfall, SpecialCharge
 
 DEMO_NOTE = "Demo snowfall (loaded by sidewalks.charges_demo)"
 

@@ -8,10 +8,9 @@ from decimal import Decimal
 from django import forms
 
 from permits.models import Organization, Parcel, Permit, PermitKind
-
-from . import services
-from .models import SidewalkOrder
-from .models.sidewalk import Material, Work
+from sidewalks import services
+from sidewalks.models import SidewalkOrder
+from sidewalks.models.sidewalk import Material, Work
 
 DATE = forms.DateInput(attrs={"type": "date"})
 FEET = {"min": "0", "step": "0.1", "inputmode": "decimal"}

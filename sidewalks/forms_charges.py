@@ -8,9 +8,8 @@ from django import forms
 from django.core import signing
 
 from permits.models import Parcel
-
-from . import charge_rules
-from .models import ChargePayment, Snowfall
+from sidewalks import charge_rules
+from sidewalks.models import ChargePayment, Snowfall
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 DATE_WIDGET = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")

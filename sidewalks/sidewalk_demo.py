@@ -13,9 +13,8 @@ from django.utils import timezone
 
 from permits.models import Organization, Parcel, Payment, Street
 from permits.services import record_payment
-
-from . import services
-from .models import SidewalkPermit, SidewalkSurvey
+from sidewalks import services
+from sidewalks.models import SidewalkPermit, SidewalkSurvey
 
 MARKER = "Demo sidewalk data"
 CONTRACTOR_PARCEL = "266-1116-1001"

@@ -14,10 +14,9 @@ from permits.fees import FeeNotConfigured, fee_in_force
 from permits.models import Parcel
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import next_number, send_notice
-
-from . import charge_rules
-from .charges import add_charge
-from .models import RubbishCase, SnowCase, Snowfall, SpecialCharge
+from sidewalks import charge_rules
+from sidewalks.charges import add_charge
+from sidewalks.models import RubbishCase, SnowCase, Snowfall, SpecialCharge
 
 DPW_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 

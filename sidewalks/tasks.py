@@ -9,8 +9,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from permits.models import JobRun
-
-from . import charge_rules, charges, tax_roll
+from sidewalks import charge_rules, charges, tax_roll
 
 
 @shared_task

@@ -26,10 +26,9 @@ from django.utils import timezone
 from permits.models import JobRun
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role
-
-from . import charge_rules
-from .charges import hearing_errors_for
-from .models import SpecialCharge, TaxRollBatch, TaxRollLine
+from sidewalks import charge_rules
+from sidewalks.charges import hearing_errors_for
+from sidewalks.models import SpecialCharge, TaxRollBatch, TaxRollLine
 
 S = SpecialCharge.Status
 CSV_COLUMNS = ["tax_key", "owner", "source", "description", "amount", "citation", "charge", "route", "incurred_on"]

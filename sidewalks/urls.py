@@ -4,7 +4,7 @@ app_name = "sidewalks"
 urlpatterns: list = []
 
 # Sidewalk permits (§ 303-3C, § 303-3D), surveys (§ 303-3E) and Board orders (Wis. Stat. § 66.0907)
-from . import views as sidewalk_views  # noqa: E402
+from sidewalks import views as sidewalk_views  # noqa: E402
 
 urlpatterns += [
     path("apply/", sidewalk_views.apply, name="apply"),
@@ -25,7 +25,7 @@ urlpatterns += [
 ]
 
 # Special charges and the tax roll (Wis. Stat. § 66.0627, §§ 70.65, 74.03), snow and ice (§ 303-8), rubbish (§ 303-2)
-from . import views_charges, views_snow  # noqa: E402
+from sidewalks import views_charges, views_snow  # noqa: E402
 
 urlpatterns += [
     path("charges/", views_charges.charges, name="charges"),

@@ -21,9 +21,8 @@ from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import get_permit_for
 from permits.services import record_payment
 from permits.workflow import is_applicant_side
-
-from . import forms, services
-from .models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey
+from sidewalks import forms, services
+from sidewalks.models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey
 
 PAGE_SIZE = 25
 

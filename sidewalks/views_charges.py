@@ -19,16 +19,10 @@ from permits.forms import add_service_errors
 from permits.models import JobRun, Parcel
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
-
-from . import charge_rules, tasks, tax_roll
-from . import charges as ledger
-from .forms_charges import (
-    BuildRollForm,
-    BulkHearingForm,
-    ChargePaymentForm,
-    HearingForm,
-)
-from .models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
+from sidewalks import charge_rules, tasks, tax_roll
+from sidewalks import charges as ledger
+from sidewalks.forms_charges import BuildRollForm, BulkHearingForm, ChargePaymentForm, HearingForm
+from sidewalks.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 
 PAGE_SIZE = 25
 

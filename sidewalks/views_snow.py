@@ -15,10 +15,9 @@ from django.views.decorators.http import require_POST
 
 from permits.forms import add_service_errors
 from permits.roles import Role, has_role, is_village_staff
-
-from . import charge_rules, snow
-from .charges import charges_for_work
-from .forms_charges import (
+from sidewalks import charge_rules, snow
+from sidewalks.charges import charges_for_work
+from sidewalks.forms_charges import (
     AssignParcelForm,
     ClearingForm,
     CloseCaseForm,
@@ -29,7 +28,7 @@ from .forms_charges import (
     StaffSnowReportForm,
     UnoccupiedForm,
 )
-from .models import RubbishCase, SnowCase, Snowfall
+from sidewalks.models import RubbishCase, SnowCase, Snowfall
 
 PAGE_SIZE = 25
 REPORTS_PER_HOUR = 5  # per address of the reporter: the public form is not a way to flood the DPW

@@ -1,6 +1,6 @@
 """Models of the permit core (core.py) and of each street permit (one module each)."""
 
-from .core import (  # noqa: F401  (explicit names for readers and linters)
+from permits.models.core import (
     NUMBER_PREFIX,
     Document,
     FeeItem,
@@ -17,7 +17,7 @@ from .core import (  # noqa: F401  (explicit names for readers and linters)
     Status,
     Street,
 )
-from .street_opening import (  # noqa: F401,E402
+from permits.models.street_opening import (
     AnnualBond,
     ApplicantRevocation,
     DiggersTicket,
@@ -29,4 +29,10 @@ from .street_opening import (  # noqa: F401,E402
     StreetOpening,
     Surface,
 )
-from .street_opening_field import DefectNotice, Guarantee, Inspection, PavementRestoration, PermitteeNotice  # noqa: F401,E402
+from permits.models.street_opening_field import (  # noqa: F401,E402
+    DefectNotice,
+    Guarantee,
+    Inspection,
+    PavementRestoration,
+    PermitteeNotice,
+)

@@ -190,7 +190,7 @@ class StatusGuardedModel(models.Model):
         return instance
 
     def save(self, *args, **kwargs):
-        from ..workflow import IllegalTransition
+        from permits.workflow import IllegalTransition
 
         if not self._state.adding and self.status != getattr(self, "_loaded_status", self.status):
             raise IllegalTransition(

@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from .core import Organization, Permit, Street
+from permits.models.core import Organization, Permit, Street
 
 AMOUNT = {"max_digits": 12, "decimal_places": 2}
 

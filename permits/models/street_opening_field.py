@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from .core import Document, Permit
+from permits.models.core import Document, Permit
 
 INCHES = {"max_digits": 6, "decimal_places": 2, "null": True, "blank": True}
 AMOUNT = {"max_digits": 12, "decimal_places": 2}
@@ -264,7 +264,7 @@ class DefectNotice(models.Model):
     @property
     def repair_bill(self):
         """§ 303-4H(2): labor, materials and equipment plus 20% administration, or None before the repair."""
-        from ..field_rules import village_repair_bill
+        from permits.field_rules import village_repair_bill
 
         if self.village_repaired_on is None:
             return None

@@ -1,7 +1,7 @@
 """Models of the sidewalks app: the special-charge ledger, tax roll, snow and rubbish (charges.py) and sidewalk
 permits, surveys and Board orders (sidewalk.py). The app imports the core from permits/, never the other way round."""
 
-from .charges import (  # noqa: F401  (explicit names for readers and linters)
+from sidewalks.models.charges import (
     ChargeHearing,
     ChargePayment,
     RubbishCase,
@@ -11,4 +11,11 @@ from .charges import (  # noqa: F401  (explicit names for readers and linters)
     TaxRollBatch,
     TaxRollLine,
 )
-from .sidewalk import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock  # noqa: F401
+from sidewalks.models.sidewalk import (  # noqa: F401
+    BoardWaiver,
+    SidewalkInspection,
+    SidewalkOrder,
+    SidewalkPermit,
+    SidewalkSurvey,
+    SurveyBlock,
+)

@@ -12,9 +12,8 @@ from django.db.models import Q
 from django.urls import reverse
 
 from permits.models import Parcel, Permit, Street
-
-from .. import ordinance
-from .charges import SpecialCharge
+from sidewalks import ordinance
+from sidewalks.models.charges import SpecialCharge
 
 
 class Work(models.TextChoices):

@@ -9,8 +9,7 @@ from rest_framework.authtoken.models import Token
 
 from permits.models import Status
 from permits.services import record_payment, upload_document
-
-from .conftest import ALL_PERSONAS, STAFF_PERSONAS, permit_in
+from tests.permits.conftest import ALL_PERSONAS, STAFF_PERSONAS, permit_in
 
 pytestmark = pytest.mark.django_db
 

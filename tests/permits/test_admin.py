@@ -5,8 +5,7 @@ from django.contrib.admin.sites import site
 from django.urls import reverse
 
 from permits.models import Permit, Status
-
-from .conftest import permit_in
+from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from django.core import mail
 from django.urls import reverse
 
 from permits.models import Membership, Organization, Payment, Permit, Status
-
-from .conftest import permit_in
+from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
 

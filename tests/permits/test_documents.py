@@ -8,8 +8,7 @@ from django.urls import reverse
 from permits.models import Document, Status
 from permits.services import upload_document
 from permits.uploads import MAX_UPLOAD_BYTES
-
-from .conftest import permit_in
+from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
 

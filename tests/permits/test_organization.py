@@ -7,8 +7,7 @@ from django.urls import reverse
 from permits.accounts import add_member
 from permits.models import Membership, Status
 from tests.factories import UserFactory
-
-from .conftest import permit_in
+from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
 

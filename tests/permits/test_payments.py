@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from permits.models import Payment, Permit, PermitEvent, Status
 from permits.services import record_payment
-
-from .conftest import permit_in
+from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
 

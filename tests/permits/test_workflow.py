@@ -16,8 +16,7 @@ from permits.workflow import (
     transition,
 )
 from tests.factories import PermitFactory
-
-from .conftest import STAFF_PERSONAS, permit_in
+from tests.permits.conftest import STAFF_PERSONAS, permit_in
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from django.urls import reverse
 from sidewalks.charge_rules import hearing_notice_field_errors
 from sidewalks.models import ChargeHearing, SpecialCharge
 from tests.factories import ParcelFactory
-
-from .conftest import make_charge
+from tests.sidewalks_charges.conftest import make_charge
 
 pytestmark = pytest.mark.django_db
 HEARING = {"hearing_on": "2026-06-21", "published_on": "2026-06-01", "mailed_on": "2026-06-11", "place": "Village Hall"}

@@ -18,8 +18,7 @@ from sidewalks.charges import (
 )
 from sidewalks.models import ChargePayment, SpecialCharge, TaxRollBatch, TaxRollLine
 from sidewalks.tax_roll import build_tax_roll
-
-from .conftest import BILLED, LATE, make_charge, make_delinquent
+from tests.sidewalks_charges.conftest import BILLED, LATE, make_charge, make_delinquent
 
 S = SpecialCharge.Status
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,7 @@ from sidewalks.models import (
     TaxRollBatch,
 )
 from tests.factories import ParcelFactory
-
-from .conftest import LATE, make_charge, make_delinquent
+from tests.sidewalks_charges.conftest import LATE, make_charge, make_delinquent
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,7 @@ import pytest
 from django.urls import reverse
 
 from sidewalks.charges import record_charge_payment
-
-from .conftest import make_charge
+from tests.sidewalks_charges.conftest import make_charge
 
 pytestmark = pytest.mark.django_db
 

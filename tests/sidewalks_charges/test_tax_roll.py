@@ -21,8 +21,7 @@ from sidewalks.tax_roll import (
     transfer_tax_roll,
 )
 from tests.factories import ParcelFactory
-
-from .conftest import LATE, make_charge, make_delinquent
+from tests.sidewalks_charges.conftest import LATE, make_charge, make_delinquent
 
 S = SpecialCharge.Status
 pytestmark = pytest.mark.django_db

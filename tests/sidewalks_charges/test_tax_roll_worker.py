@@ -19,8 +19,7 @@ from permits.models import JobRun
 from sidewalks.models import SpecialCharge, TaxRollLine
 from sidewalks.tasks import build_tax_roll, mark_delinquent_charges
 from tests.factories import ParcelFactory
-
-from .conftest import LATE, make_charge
+from tests.sidewalks_charges.conftest import LATE, make_charge
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 YEAR = 2026

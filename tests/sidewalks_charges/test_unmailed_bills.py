@@ -7,8 +7,7 @@ from django.core import mail
 from sidewalks.charges import mark_delinquent_charges
 from sidewalks.models import SpecialCharge
 from tests.factories import ParcelFactory
-
-from .conftest import BILLED, make_charge
+from tests.sidewalks_charges.conftest import BILLED, make_charge
 
 
 def test_303_6f_2_a_bill_no_one_could_email_still_falls_due_and_becomes_delinquent(db):

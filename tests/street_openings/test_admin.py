@@ -3,8 +3,7 @@ from datetime import date, datetime
 import pytest
 
 from permits.models import StreetImprovement
-
-from .conftest import CHICAGO
+from tests.street_openings.conftest import CHICAGO
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from permits.models import Permit, StreetOpening
-
-from .conftest import other_org_permit
+from tests.street_openings.conftest import other_org_permit
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,7 @@ from permits.tasks_street_opening import (
     lift_ended_revocations,
     remind_expiring_street_openings,
 )
-
-from .conftest import CHICAGO
+from tests.street_openings.conftest import CHICAGO
 
 pytestmark = pytest.mark.django_db
 
@@ -99,8 +98,7 @@ def test_expire_job_on_a_real_worker_is_idempotent(
     real_worker, street, contractor, contractor_org, clerk, dpw_director
 ):
     from permits.models import AnnualBond, FeeItem
-
-    from .conftest import file_certificate, valid_data
+    from tests.street_openings.conftest import file_certificate, valid_data
 
     # A transactional test may follow another that flushed the fee rows the data migration seeded.
     FeeItem.objects.get_or_create(

@@ -14,8 +14,7 @@ from permits import field_work, ordinance
 from permits import street_openings as so
 from permits.field_work import FieldRulesBroken
 from permits.models import Status
-
-from .conftest import file_certificate, valid_data
+from tests.street_openings.conftest import file_certificate, valid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -150,7 +149,7 @@ def api(contractor):
 
 
 def api_body(**overrides):
-    from .test_api import body
+    from tests.street_openings.test_api import body
 
     return body(**overrides)
 

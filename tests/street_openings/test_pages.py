@@ -12,8 +12,7 @@ from permits import ordinance
 from permits import street_openings as so
 from permits.forms_street_opening import StreetOpeningForm
 from permits.models import Permit, Status, StreetImprovement
-
-from .conftest import CHICAGO, other_org_permit
+from tests.street_openings.conftest import CHICAGO, other_org_permit
 
 pytestmark = pytest.mark.django_db
 
@@ -175,7 +174,7 @@ def test_inspector_may_not_start_the_review_from_the_page(application, client, i
 def test_refused_approval_lists_every_reason_on_the_page(
     spring, client, contractor, contractor_org, street, clerk, dpw_director
 ):
-    from .conftest import valid_data
+    from tests.street_openings.conftest import valid_data
 
     permit = so.apply_for_street_opening(
         applicant=contractor,
@@ -267,7 +266,7 @@ def test_board_member_records_a_determination_from_the_page(application, client,
 def test_my_applications_query_count_does_not_grow(
     spring, client, contractor, contractor_org, street, bond, django_assert_max_num_queries
 ):
-    from .conftest import valid_data
+    from tests.street_openings.conftest import valid_data
 
     for _ in range(3):
         so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))

@@ -24,8 +24,7 @@ from permits.models import (
 )
 from permits.workflow import IllegalTransition
 from tests.factories import ParcelFactory, UserFactory
-
-from .conftest import CHICAGO, file_certificate, valid_data
+from tests.street_openings.conftest import CHICAGO, file_certificate, valid_data
 
 pytestmark = pytest.mark.django_db
 
