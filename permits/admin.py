@@ -11,7 +11,10 @@ from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from permits import services, workflow
+from permits.errors import RulesBroken
 from permits.forms import PaymentForm, add_service_errors
+from permits.kinds import import_type_modules
+from permits.ledger import admin as ledger_admin  # noqa: F401  (the core ledger's back office)
 from permits.models import (
     Document,
     FeeItem,
@@ -96,8 +99,8 @@ def _transition_action(target: str, label: str):
             try:
                 workflow.transition(permit, target, by=request.user, reason=f"Bulk action: {label}")
                 done += 1
-            except workflow.IllegalTransition as error:
-                modeladmin.message_user(request, str(error), messages.ERROR)
+            except (workflow.IllegalTransition, RulesBroken) as error:
+                modeladmin.message_user(request, f"{permit.number}: {error}", messages.ERROR)
         if done:
             modeladmin.message_user(request, f"{done} permit(s) marked {Status(target).label.lower()}.")
 
@@ -208,6 +211,9 @@ class PermitAdmin(SimpleHistoryAdmin):
                 )
             except workflow.IllegalTransition as error:
                 messages.error(request, str(error))
+            except RulesBroken as error:
+                for violation in error.violations:
+                    messages.error(request, violation.message)
             else:
                 messages.success(request, f"{permit.number} is now {permit.get_status_display().lower()}.")
             return redirect("admin:permits_permit_change", pk)
@@ -353,4 +359,5 @@ class JobRunAdmin(admin.ModelAdmin):
         return False
 
 
-from permits import admin_field, admin_street_opening
+# Each permit type's back office, from the registry.
+import_type_modules("admin")

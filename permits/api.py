@@ -1,8 +1,10 @@
 """The API's shared parts: the permit read serializers every permit type reuses, and the caller's permits."""
 
-from rest_framework import serializers, viewsets
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import filters, serializers, viewsets
 
-from permits.models import Permit, PermitEvent
+from permits.models import Parcel, Permit, PermitEvent
+from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
 
 
@@ -46,3 +48,44 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return permits_visible_to(self.request.user).prefetch_related("events").order_by("-created_at")
+
+
+class ParcelSerializer(serializers.ModelSerializer):
+    address = serializers.CharField(source="site_address")
+    street = serializers.CharField(source="street.name")
+
+    class Meta:
+        model = Parcel
+        fields = [
+            "tax_key",
+            "address",
+            "land_use",
+            "street",
+            "owner_name",
+            "corner_lot",
+            "crosswalk_adjacent",
+            "owner_mailing_address",
+        ]
+        read_only_fields = fields
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is None or not is_village_staff(request.user):
+            data.pop("owner_mailing_address")  # public records, but kept to staff to deter mailing-list harvesting
+        return data
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Find parcels by address, owner or tax key (?search=TEXT)"),
+    retrieve=extend_schema(summary="One parcel by its tax key number"),
+)
+class ParcelViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = ParcelSerializer
+    lookup_field = "tax_key"
+    lookup_value_regex = "[^/]+"
+    filter_backends = [filters.SearchFilter]
+    search_fields = ["site_address", "owner_name", "tax_key"]
+
+    def get_queryset(self):
+        return Parcel.objects.select_related("street").order_by("street__name", "site_address", "tax_key")

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from permits import workflow
 from permits.fees import fee_in_force
-from permits.models import NUMBER_PREFIX, Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
+from permits.kinds import number_prefix
+from permits.models import Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
 from permits.roles import Role, has_role
 from permits.uploads import inspect_upload
 
@@ -37,7 +38,7 @@ def create_permit(*, kind: str, applicant, organization=None, today: date | None
     today = today or timezone.localdate()
     if organization is not None and not organization.memberships.filter(user=applicant).exists():
         raise PermissionDenied("You may apply for an organization only if you are on its staff.")
-    number = next_number(NUMBER_PREFIX[kind], today.year)
+    number = next_number(number_prefix(kind), today.year)
     return Permit.objects.create(kind=kind, number=number, applicant=applicant, organization=organization, **fields)
 
 

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.utils import timezone
 
+from permits import kinds
+from permits.jobs import run_job, today_from
 from permits.models import Notice
 
 
@@ -18,4 +20,17 @@ def deliver_notice(notice_id: int) -> bool:
     return Notice.objects.filter(pk=notice_id, sent_at__isnull=True).update(sent_at=timezone.now()) == 1
 
 
-from permits import tasks_field, tasks_street_opening
+def expire_lapsed(*, today) -> tuple[int, int]:
+    """Every permit type with a validity period (its record's `expires`) ends the permits past it."""
+    considered = done = 0
+    for permit_type in kinds.online_types():
+        if permit_type.expires and permit_type.expire_lapsed is not None:
+            total, expired = permit_type.expire_lapsed(today=today)
+            considered, done = considered + total, done + expired
+    return considered, done
+
+
+@shared_task
+def expire_lapsed_permits(today_iso: str | None = None) -> dict:
+    """§ 303-4D and each type's validity: permits past their validity become expired (nightly, idempotent)."""
+    return run_job("permits.expire_lapsed", expire_lapsed, today=today_from(today_iso))

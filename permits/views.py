@@ -6,9 +6,8 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import accounts, services
+from permits import accounts, kinds, services
 from permits.forms import AddMemberForm, DocumentForm
-from permits.kinds import PERMIT_TYPES, apply_url_for
 from permits.models import Organization, Payment, Permit, Status
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
@@ -19,7 +18,7 @@ PAGE_SIZE = 25
 
 
 def home(request):
-    types = [(t, apply_url_for(t)) for t in PERMIT_TYPES]
+    types = [(t, kinds.apply_url_for(t)) for t in kinds.all_types()]
     return render(request, "permits/home.html", {"types": types})
 
 
@@ -37,7 +36,7 @@ def start(request):
 
 @login_required
 def apply(request):
-    types = [(t, apply_url_for(t)) for t in PERMIT_TYPES]
+    types = [(t, kinds.apply_url_for(t)) for t in kinds.all_types()]
     return render(request, "permits/apply.html", {"types": types})
 
 
@@ -66,9 +65,14 @@ def office(request):
         "page": page,
         "status": status,
         "statuses": Status.choices,
-        "is_clerk": has_role(request.user, Role.CLERK),
+        "queues": kinds.work_queues_for(request.user),
     }
     return render(request, "permits/office.html", context)
+
+
+def _detail_template(permit) -> str | None:
+    permit_type = kinds.get_type(permit.kind)
+    return permit_type.detail_template if permit_type else None
 
 
 @login_required
@@ -76,6 +80,7 @@ def detail(request, number):
     permit = get_permit_for(request.user, number)
     context = {
         "permit": permit,
+        "detail_template": _detail_template(permit),
         "events": permit.events.select_related("actor").all(),
         "documents": permit.documents.all(),
         "payments": permit.payments.all(),
@@ -100,6 +105,7 @@ def upload(request, number):
         return redirect(permit)
     context = {
         "permit": permit,
+        "detail_template": _detail_template(permit),
         "events": permit.events.select_related("actor").all(),
         "documents": permit.documents.all(),
         "payments": permit.payments.all(),

@@ -1,8 +1,9 @@
 """The permit status table and transition(): the only code that writes Permit.status.
 
-Every entry point (views, admin actions, the API, Celery tasks, the shell) goes through transition(): it checks the
-table and who may act, updates the row only if its status is still the one it read (two clerks cannot both approve),
-stamps the dates and writes the timeline row, all in one transaction.
+Every entry point (views, admin actions, the API, Celery tasks, the shell) goes through transition(). It checks the
+table, asks the permit type's record (permits.kinds) who may act and what its rules refuse, updates the row only if
+its status is still the one it read (two clerks cannot both approve), stamps the dates the type asks for, and writes
+the timeline row, all in one transaction.
 """
 
 from __future__ import annotations
@@ -10,8 +11,14 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from permits import kinds
+from permits.errors import IllegalTransition, RulesBroken, Violation
+from permits.kinds import APPLICANT
 from permits.models import Permit, PermitEvent, Status
 from permits.roles import Role, has_role
+from permits.state import actor_label
+
+__all__ = ["IllegalTransition", "RulesBroken", "transition", "may_transition", "allowed_targets", "blockers_for"]
 
 TRANSITIONS: dict[str, set[str]] = {
     Status.DRAFT: {Status.SUBMITTED, Status.WITHDRAWN},
@@ -28,27 +35,24 @@ TRANSITIONS: dict[str, set[str]] = {
     Status.REVOKED: {Status.CLOSED},
 }
 
-APPLICANT = "applicant"
-# Who may move a permit INTO each status. The applicant means the applicant or a member of its organization.
-AUTHORITY: dict[str, set[str]] = {
-    Status.SUBMITTED: {APPLICANT},
-    Status.WITHDRAWN: {APPLICANT, Role.CLERK},
-    Status.UNDER_REVIEW: {Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR},
-    Status.APPROVED: {Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR, Role.BOARD},
-    Status.DENIED: {Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR, Role.BOARD},
-    Status.ISSUED: {Role.CLERK},
-    Status.ACTIVE: {APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR},
-    Status.COMPLETED: {APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.BUILDING_INSPECTOR},
-    Status.CLOSED: {Role.CLERK, Role.DPW_DIRECTOR},
-    Status.EXPIRED: {Role.CLERK},
-    Status.REVOKED: {
-        Role.CLERK,
-        Role.DPW_DIRECTOR,
-        Role.BUILDING_INSPECTOR,
-        Role.POLICE_CHIEF,
-        Role.BOARD,
-        Role.PRESIDENT,
-    },
+# Who may move a permit INTO each status, for a type whose record sets no authority of its own (the office-only
+# types). The applicant means the applicant or a member of its organization.
+AUTHORITY: dict[str, frozenset[str]] = {
+    Status.SUBMITTED: frozenset({APPLICANT}),
+    Status.WITHDRAWN: frozenset({APPLICANT, Role.CLERK}),
+    Status.UNDER_REVIEW: frozenset({Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR}),
+    Status.APPROVED: frozenset({Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR, Role.BOARD}),
+    Status.DENIED: frozenset({Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR, Role.BOARD}),
+    Status.ISSUED: frozenset({Role.CLERK}),
+    Status.ACTIVE: frozenset({APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
+    Status.COMPLETED: frozenset(
+        {APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.BUILDING_INSPECTOR}
+    ),
+    Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
+    Status.EXPIRED: frozenset({Role.CLERK}),
+    Status.REVOKED: frozenset(
+        {Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR, Role.POLICE_CHIEF, Role.BOARD, Role.PRESIDENT}
+    ),
 }
 
 DATE_STAMPS = {
@@ -57,10 +61,6 @@ DATE_STAMPS = {
     Status.COMPLETED: "completed_on",
     Status.CLOSED: "closed_on",
 }
-
-
-class IllegalTransition(Exception):
-    """A status change the table, the actor's role or a concurrent change does not allow."""
 
 
 def is_applicant_side(user, permit: Permit) -> bool:
@@ -73,35 +73,43 @@ def is_applicant_side(user, permit: Permit) -> bool:
     return permit.organization.memberships.filter(user=user).exists()
 
 
+def authority_for(permit: Permit) -> dict[str, frozenset[str]]:
+    permit_type = kinds.get_type(permit.kind)
+    return dict(permit_type.authority) if permit_type and permit_type.authority else AUTHORITY
+
+
 def may_transition(user, permit: Permit, to: str) -> bool:
-    """Whether `user` may move `permit` to `to` now. `user=None` is the system (a scheduled job)."""
+    """Whether the table and the type's authority let `user` move `permit` to `to` now (its rules aside).
+    `user=None` is the system (a scheduled job)."""
     if to not in TRANSITIONS.get(permit.status, set()):
         return False
     if user is None:
         return True
-    allowed = AUTHORITY.get(to, set())
+    allowed = authority_for(permit).get(to, frozenset())
     if APPLICANT in allowed and is_applicant_side(user, permit):
         return True
-    return has_role(user, *(allowed - {APPLICANT}))
+    roles = allowed - {APPLICANT}
+    return bool(roles) and has_role(user, *roles)
 
 
 def allowed_targets(user, permit: Permit) -> list[str]:
     return [to for to in Status.values if may_transition(user, permit, to)]
 
 
-def actor_label(user) -> str:
-    if user is None:
-        return "Theresa Permits (scheduled job)"
-    full = user.get_full_name()
-    return f"{full} ({user.username})" if full else user.username
+def blockers_for(permit: Permit, to: str, *, today=None) -> list[Violation]:
+    """What the permit type's rules refuse about moving `permit` to `to` now (empty when nothing does)."""
+    permit_type = kinds.get_type(permit.kind)
+    if permit_type is None or permit_type.blockers is None:
+        return []
+    return [v for v in permit_type.blockers(permit, Status(to), today=today or timezone.localdate()) if not v.warning]
 
 
 def transition(permit: Permit, to: str, *, by, reason: str = "", today=None, extra: dict | None = None) -> Permit:
     """Move `permit` to status `to`, as `by` (None for the system), recording why.
 
-    `extra` holds other Permit fields to write in the same update (e.g. expires_on on approval).
-    Raises IllegalTransition when the table or the actor's role forbids it, or when someone else changed the permit
-    first.
+    Raises IllegalTransition when the table or the type's authority forbids it, or when someone else changed the
+    permit first; RulesBroken (every reason at once, each citing its section) when the type's rules refuse it.
+    `extra` holds other Permit fields to write in the same update.
     """
     to = Status(to)
     if not may_transition(by, permit, to):
@@ -112,14 +120,21 @@ def transition(permit: Permit, to: str, *, by, reason: str = "", today=None, ext
         raise IllegalTransition(f"You may not mark {permit.number} {to.label.lower()}.")
     now = timezone.now()
     today = today or timezone.localdate()
-    changes = {"status": to, **(extra or {})}
-    if to == Status.SUBMITTED:
-        changes["submitted_at"] = now
-    stamp = DATE_STAMPS.get(to)
-    if stamp:
-        changes[stamp] = today
+    permit_type = kinds.get_type(permit.kind)
     old = permit.status
     with transaction.atomic():
+        broken = blockers_for(permit, to, today=today)
+        if broken:
+            raise RulesBroken(broken)
+        changes = {"status": to}
+        if permit_type is not None and permit_type.stamps is not None:
+            changes.update(permit_type.stamps(permit, to, today=today))
+        changes.update(extra or {})
+        if to == Status.SUBMITTED:
+            changes["submitted_at"] = now
+        stamp = DATE_STAMPS.get(to)
+        if stamp:
+            changes[stamp] = today
         updated = Permit.objects.filter(pk=permit.pk, status=old).update(**changes)
         if updated != 1:
             raise IllegalTransition(f"{permit.number} was changed by someone else just now; reload and try again.")

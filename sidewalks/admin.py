@@ -1,104 +1,200 @@
-"""Back office of the special-charge ledger, the tax roll, snow and rubbish. Read-only: every change goes through
-the services (sidewalks.charges, sidewalks.tax_roll, sidewalks.snow) and their pages, and public records are never
-deleted (Wis. Stat. § 19.21)."""
+"""Back office for sidewalk permits, inspections, Board waivers, surveys and orders, and the snow and rubbish cases.
 
-from django.contrib import admin, messages
+Status and audit fields are read-only; every change of state goes through sidewalks.services and the staff pages
+(sidewalks:orders, sidewalks:surveys); public records are never deleted (Wis. Stat. § 19.21).
+"""
+
+from django import forms
+from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
+from permits.admin_base import NoDeleteAdmin, ReadOnlyAdmin
+from permits.roles import Role, has_role
+from sidewalks import services
 from sidewalks.models import (
-    ChargeHearing,
-    ChargePayment,
+    BoardWaiver,
     RubbishCase,
+    SidewalkInspection,
+    SidewalkOrder,
+    SidewalkPermit,
+    SidewalkSurvey,
     SnowCase,
     Snowfall,
-    SpecialCharge,
-    TaxRollBatch,
-    TaxRollLine,
+    SurveyBlock,
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    # The list links to the page where the work is done (build and certify, log clearing, record a payment).
-    work_page: tuple[str, str] | None = None
+@admin.register(SidewalkPermit)
+class SidewalkPermitAdmin(ReadOnlyAdmin):
+    list_display = [
+        "permit",
+        "parcel",
+        "work",
+        "width_feet",
+        "thickness_inches",
+        "material",
+        "pour_date",
+        "work_suspended",
+    ]
+    list_filter = ["work", "material", "village_contract", "work_suspended"]
+    search_fields = ["permit__number", "parcel__tax_key", "parcel__site_address"]
+    list_select_related = ["permit", "parcel"]
+    readonly_fields = ["page"]
 
-    def changelist_view(self, request, extra_context=None):
-        if self.work_page and request.method == "GET":
-            url_name, label = self.work_page
-            messages.info(
-                request, format_html('Records are read-only here: <a href="{}">{}</a>.', reverse(url_name), label)
-            )
-        return super().changelist_view(request, extra_context)
+    @admin.display(description="Permit page")
+    def page(self, obj):
+        return format_html('<a href="{}">{}</a>', obj.get_absolute_url(), obj.permit.number)
 
-    def has_add_permission(self, request, obj=None):
-        return False
+
+@admin.register(SidewalkInspection)
+class SidewalkInspectionAdmin(ReadOnlyAdmin):
+    list_display = ["permit", "stage", "result", "citations", "inspected_at", "inspector"]
+    list_filter = ["stage", "result"]
+    search_fields = ["permit__number"]
+    list_select_related = ["permit", "inspector"]
+
+
+class BoardWaiverForm(forms.ModelForm):
+    class Meta:
+        model = BoardWaiver
+        fields = ["kind", "parcel", "resolution_number", "adopted_on", "ayes", "nays", "seats", "reason"]
+
+    def clean(self):
+        data = super().clean()
+        if all(data.get(k) is not None for k in ("kind", "ayes", "nays", "seats")):
+            for field, message in services.waiver_errors(
+                kind=data["kind"],
+                resolution_number=data.get("resolution_number", ""),
+                ayes=data["ayes"],
+                nays=data["nays"],
+                seats=data["seats"],
+            ).items():
+                self.add_error(field, message)
+        return data
+
+
+@admin.register(BoardWaiver)
+class BoardWaiverAdmin(NoDeleteAdmin):
+    """The clerk records a waiver the Board adopted, with its vote; once recorded it is a public record."""
+
+    form = BoardWaiverForm
+    list_display = ["resolution_number", "kind", "parcel", "adopted_on", "ayes", "nays", "seats", "is_effective"]
+    list_filter = ["kind"]
+    search_fields = ["resolution_number", "parcel__tax_key", "parcel__site_address"]
+    list_select_related = ["parcel"]
+    raw_id_fields = ["parcel"]
+
+    @admin.display(boolean=True, description="Effective")
+    def is_effective(self, obj):
+        return obj.is_effective
+
+    def has_add_permission(self, request):
+        return has_role(request.user, Role.CLERK) and super().has_add_permission(request)
 
     def has_change_permission(self, request, obj=None):
-        return False
+        return obj is None and super().has_change_permission(request, obj)
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    def save_model(self, request, obj, form, change):
+        obj.recorded_by = request.user
+        super().save_model(request, obj, form, change)
 
 
-class ReadOnlyInline(admin.TabularInline):
+class SurveyBlockInline(admin.TabularInline):
+    model = SurveyBlock
     extra = 0
     can_delete = False
+    fields = readonly_fields = [
+        "parcel",
+        "block_number",
+        "vertical_inches",
+        "horizontal_inches",
+        "deterioration_inches",
+        "defective",
+        "defects",
+    ]
 
     def has_add_permission(self, request, obj=None):
         return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
 
+@admin.register(SidewalkSurvey)
+class SidewalkSurveyAdmin(ReadOnlyAdmin):
+    list_display = ["street", "surveyed_on", "inspector", "orders_proposed_on", "page"]
+    list_filter = ["street"]
+    list_select_related = ["street", "inspector"]
+    inlines = [SurveyBlockInline]
 
-class ChargePaymentInline(ReadOnlyInline):
-    model = ChargePayment
-    fields = readonly_fields = ["receipt_number", "amount", "method", "reference", "received_at", "received_by"]
-
-
-@admin.register(SpecialCharge)
-class SpecialChargeAdmin(ReadOnlyAdmin):
-    work_page = ("sidewalks:charges", "record payments and hearings on the special charges pages")
-    list_display = ["number", "parcel", "source", "amount", "status", "incurred_on", "due_on", "page_link"]
-    list_filter = ["status", "source", "route"]
-    search_fields = ["number", "parcel__tax_key", "parcel__site_address", "parcel__owner_name"]
-    list_select_related = ["parcel"]
-    date_hierarchy = "incurred_on"
-    inlines = [ChargePaymentInline]
-    readonly_fields = ["work_record_link"]
-
-    @admin.display(description="Page")
-    def page_link(self, obj):
+    @admin.display(description="Survey page")
+    def page(self, obj):
         return format_html('<a href="{}">Open</a>', obj.get_absolute_url())
 
-    @admin.display(description="Work record")
-    def work_record_link(self, obj):
-        record = obj.work_record
-        if record is None:
-            return "-"
-        url = getattr(record, "get_absolute_url", None)
-        return format_html('<a href="{}">{}</a>', url(), record) if url else str(record)
 
+@admin.register(SidewalkOrder)
+class SidewalkOrderAdmin(NoDeleteAdmin):
+    """Orders move through the staff page (adopt, serve, owner or Village work, charge); here the clerk may only
+    record that an order belongs to the Highland Avenue / Theresa Lane project (§ 303-3B(2)) before it is charged."""
 
-@admin.register(ChargeHearing)
-class ChargeHearingAdmin(ReadOnlyAdmin):
-    list_display = ["hearing_on", "published_on", "mailed_on", "recorded_by"]
+    list_display = [
+        "number",
+        "parcel",
+        "work",
+        "status",
+        "estimated_cost",
+        "resolution_number",
+        "owner_deadline",
+        "charge",
+    ]
+    list_filter = ["status", "work", "reason", "highland_theresa_project"]
+    search_fields = ["number", "parcel__tax_key", "parcel__site_address", "resolution_number"]
+    list_select_related = ["parcel", "charge"]
+    readonly_fields = [
+        "number",
+        "page",
+        "parcel",
+        "survey",
+        "reason",
+        "work",
+        "blocks_total",
+        "blocks_defective",
+        "quantity",
+        "unit",
+        "fee_code",
+        "unit_price",
+        "estimated_cost",
+        "status",
+        "resolution_number",
+        "adopted_on",
+        "service_method",
+        "served_on",
+        "service_proof",
+        "owner_deadline",
+        "owner_permit",
+        "village_cost",
+        "village_done_on",
+        "charge",
+        "created_by",
+        "created_at",
+    ]
+    fields = ["number", "page", "highland_theresa_project"] + readonly_fields[2:]
 
+    def has_add_permission(self, request):
+        return False  # orders come from surveys (or the Board), through the services
 
-class TaxRollLineInline(ReadOnlyInline):
-    model = TaxRollLine
-    fields = readonly_fields = ["tax_key", "owner", "source", "description", "amount", "citation"]
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and (obj.status == SidewalkOrder.Status.CHARGED or not has_role(request.user, Role.CLERK)):
+            return self.readonly_fields + ["highland_theresa_project"]
+        return self.readonly_fields
 
+    @admin.display(description="Staff page")
+    def page(self, obj):
+        return format_html('<a href="{}">{}</a>', reverse("sidewalks:order", args=[obj.number]), "Open")
 
-@admin.register(TaxRollBatch)
-class TaxRollBatchAdmin(ReadOnlyAdmin):
-    work_page = ("sidewalks:tax_rolls", "build, certify and download the roll on the tax roll page")
-    list_display = ["year", "state", "built_at", "certified_at", "certified_by", "transferred_on", "page_link"]
-    inlines = [TaxRollLineInline]
-
-    @admin.display(description="Page")
-    def page_link(self, obj):
-        return format_html('<a href="{}">Build, certify, download</a>', reverse("sidewalks:tax_roll", args=[obj.year]))
+    def save_model(self, request, obj, form, change):
+        # Only the one editable field is written, so a concurrent status change is never overwritten.
+        SidewalkOrder.objects.filter(pk=obj.pk).exclude(status=SidewalkOrder.Status.CHARGED).update(
+            highland_theresa_project=obj.highland_theresa_project
+        )
 
 
 @admin.register(Snowfall)
@@ -120,7 +216,3 @@ class RubbishCaseAdmin(ReadOnlyAdmin):
     work_page = ("sidewalks:rubbish_cases", "serve notices and log removals on the rubbish page")
     list_display = ["number", "parcel", "served_at", "deadline_at", "status", "removal_cost"]
     list_filter = ["status"]
-
-
-# Sidewalk permits, surveys and Board orders register their admin in admin_sidewalk.py:
-from sidewalks import admin_sidewalk  # noqa: E402,F401

@@ -14,13 +14,12 @@ from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import filters, mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
 from permits.api_errors import citation_of, error_response, parse_each_field
 from permits.models import Organization, Parcel, PermitKind
-from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
 from sidewalks import services
 from sidewalks.models.sidewalk import Material, Work
@@ -199,44 +198,3 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             )
         permit = self.get_queryset().get(pk=permit.pk)
         return Response(SidewalkPermitSerializer(permit).data, status=status.HTTP_201_CREATED)
-
-
-class ParcelSerializer(serializers.ModelSerializer):
-    address = serializers.CharField(source="site_address")
-    street = serializers.CharField(source="street.name")
-
-    class Meta:
-        model = Parcel
-        fields = [
-            "tax_key",
-            "address",
-            "land_use",
-            "street",
-            "owner_name",
-            "corner_lot",
-            "crosswalk_adjacent",
-            "owner_mailing_address",
-        ]
-        read_only_fields = fields
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        request = self.context.get("request")
-        if request is None or not is_village_staff(request.user):
-            data.pop("owner_mailing_address")  # public records, but kept to staff to deter mailing-list harvesting
-        return data
-
-
-@extend_schema_view(
-    list=extend_schema(summary="Find parcels by address, owner or tax key (?search=TEXT)"),
-    retrieve=extend_schema(summary="One parcel by its tax key number"),
-)
-class ParcelViewSet(viewsets.ReadOnlyModelViewSet):
-    serializer_class = ParcelSerializer
-    lookup_field = "tax_key"
-    lookup_value_regex = "[^/]+"
-    filter_backends = [filters.SearchFilter]
-    search_fields = ["site_address", "owner_name", "tax_key"]
-
-    def get_queryset(self):
-        return Parcel.objects.select_related("street").order_by("street__name", "site_address", "tax_key")

@@ -21,7 +21,7 @@ from permits.fees import fee_in_force
 from permits.models import Parcel, Permit, PermitKind, Status
 from permits.roles import Role, has_role
 from permits.services import create_permit, next_number, record_event, send_notice, submit_permit
-from sidewalks import ordinance
+from sidewalks import rules as ordinance
 from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
 from sidewalks.models.sidewalk import Work
 
@@ -692,7 +692,7 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
     """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907), 100% the
     owner's unless the order was recorded as part of the Highland Avenue / Theresa Lane project. Charged once: the
     order holds a one-to-one link to its charge and moves only from "done by the Village"."""
-    from sidewalks.charges import add_charge
+    from permits.ledger.services import add_charge
 
     today = today or timezone.localdate()
     if not has_role(by, Role.CLERK):

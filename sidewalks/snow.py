@@ -1,5 +1,5 @@
 """Snow and ice (§ 303-8) and rubbish (§ 303-2): the DPW's records and the Village's work, billed through the
-special-charge ledger (sidewalks.charges.add_charge)."""
+special-charge ledger (permits.ledger.services.add_charge)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from permits.fees import FeeNotConfigured, fee_in_force
+from permits.ledger.models import SpecialCharge
+from permits.ledger.services import add_charge
 from permits.models import Parcel
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import next_number, send_notice
-from sidewalks import charge_rules
-from sidewalks.charges import add_charge
-from sidewalks.models import RubbishCase, SnowCase, Snowfall, SpecialCharge
+from sidewalks import snow_rules
+from sidewalks.models import RubbishCase, SnowCase, Snowfall
 
 DPW_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 
@@ -98,10 +99,10 @@ def report_snow_case(
 
 def _notify_owner(case: SnowCase) -> None:
     """§ 303-8B: the written notice to the owner, unless the lot is unoccupied or abandoned (or already noticed)."""
-    if not charge_rules.written_notice_required(case.unoccupied) or case.owner_notified_at is not None:
+    if not snow_rules.written_notice_required(case.unoccupied) or case.owner_notified_at is not None:
         return
     parcel = case.parcel
-    deadline = charge_rules.owner_clearing_deadline(case.snowfall.stopped_at) if case.snowfall else None
+    deadline = snow_rules.owner_clearing_deadline(case.snowfall.stopped_at) if case.snowfall else None
     send_notice(
         None,
         to=parcel.owner_email,
@@ -110,7 +111,7 @@ def _notify_owner(case: SnowCase) -> None:
             "case": case,
             "parcel": parcel,
             "deadline": deadline,
-            "walks": charge_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent),
+            "walks": snow_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent),
         },
     )
     case.owner_notified_at = timezone.now()
@@ -176,7 +177,7 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     if case.parcel_id is None:
         errors["parcel"] = ["Match the report to a parcel first: the charge is levied against it."]
     stopped = case.snowfall.stopped_at if case.snowfall_id else None
-    rule_errors = charge_rules.village_clearing_errors(stopped, at)
+    rule_errors = snow_rules.village_clearing_errors(stopped, at)
     if rule_errors:
         errors["at"] = rule_errors
     if case.status != SnowCase.Status.OPEN:
@@ -235,9 +236,9 @@ def serve_rubbish_notice(
     if not has_role(by, *RUBBISH_ROLES):
         raise PermissionDenied("Only the Village Board's designees (DPW, Clerk-Treasurer) serve rubbish notices.")
     served_at = served_at or timezone.now()
-    deadline_at = deadline_at or served_at + charge_rules.RUBBISH_DEFAULT_PERIOD
+    deadline_at = deadline_at or served_at + snow_rules.RUBBISH_DEFAULT_PERIOD
     errors = {}
-    for message in charge_rules.rubbish_notice_errors(served_at, deadline_at):
+    for message in snow_rules.rubbish_notice_errors(served_at, deadline_at):
         errors["deadline_at"] = message
     if not description.strip():
         errors["description"] = "Describe the rubbish or dirt to be removed."
@@ -286,7 +287,7 @@ def log_rubbish_removal(*, case: RubbishCase, cost, by, at: datetime | None = No
             errors["cost"] = "The cost cannot be negative."
     except (InvalidOperation, ValueError):
         errors["cost"] = "The cost must be a number of dollars."
-    if not charge_rules.village_may_remove_rubbish(case.deadline_at, at):
+    if not snow_rules.village_may_remove_rubbish(case.deadline_at, at):
         errors["at"] = (
             f"The owner or occupant has until {timezone.localtime(case.deadline_at):%B %-d, %Y %-I:%M %p} to remove "
             "it: the Village removes rubbish only after the notice's deadline (§ 303-2)."

@@ -14,10 +14,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from permits.forms import add_service_errors
+from permits.ledger.services import charges_for_work
 from permits.roles import Role, has_role, is_village_staff
-from sidewalks import charge_rules, snow
-from sidewalks.charges import charges_for_work
-from sidewalks.forms_charges import (
+from sidewalks import snow, snow_rules
+from sidewalks.forms_snow import (
     AssignParcelForm,
     ClearingForm,
     CloseCaseForm,
@@ -105,7 +105,7 @@ def snow_office(request):
                 try:
                     snowfall = snow.record_snowfall(by=request.user, **snowfall_form.cleaned_data)
                 except ValidationError as exc:
-                    _add_errors(snowfall_form, exc)
+                    add_service_errors(snowfall_form, exc)
                 else:
                     messages.success(request, f"{snowfall} recorded.")
                     return redirect("sidewalks:snow")
@@ -140,9 +140,9 @@ def _clock(case: SnowCase, now):
         return None
     stopped = case.snowfall.stopped_at
     return {
-        "owner_deadline": charge_rules.owner_clearing_deadline(stopped),
-        "may_clear": charge_rules.village_may_clear(stopped, now),
-        "hours": charge_rules.hours_of_violation(stopped, case.cleared_at or now),
+        "owner_deadline": snow_rules.owner_clearing_deadline(stopped),
+        "may_clear": snow_rules.village_may_clear(stopped, now),
+        "hours": snow_rules.hours_of_violation(stopped, case.cleared_at or now),
     }
 
 
@@ -183,9 +183,7 @@ def _render_case(
         {
             "case": case,
             "clock": _clock(case, timezone.now()),
-            "walks": charge_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent)
-            if parcel
-            else [],
+            "walks": snow_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent) if parcel else [],
             "charges": charges_for_work(case),
             "dpw": dpw and case.status == SnowCase.Status.OPEN,
             "clearing_form": clearing_form

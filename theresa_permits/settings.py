@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -258,56 +259,51 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# The beat schedule: every scheduled job of the village, declared here. Times are America/Chicago.
-CELERY_BEAT_SCHEDULE: dict = {}
-# Special charges (sidewalks/tasks.py): delinquency each night; the year's draft tax roll before the cutoff.
-from celery.schedules import crontab as _crontab  # noqa: E402
-
-CELERY_BEAT_SCHEDULE["sidewalks-mark-delinquent-charges"] = {
-    "task": "sidewalks.tasks.mark_delinquent_charges",
-    "schedule": _crontab(hour=1, minute=15),
-}
-CELERY_BEAT_SCHEDULE["sidewalks-build-tax-roll"] = {
-    "task": "sidewalks.tasks.build_tax_roll",
-    "schedule": _crontab(hour=1, minute=45),
-}
-# Street openings (permits/tasks_street_opening.py): nightly, each idempotent.
-CELERY_BEAT_SCHEDULE["street-openings-expire-lapsed"] = {
-    "task": "permits.tasks_street_opening.expire_lapsed_street_openings",
-    "schedule": _crontab(hour=0, minute=5),
-}
-CELERY_BEAT_SCHEDULE["street-openings-remind-expiring"] = {
-    "task": "permits.tasks_street_opening.remind_expiring_street_openings",
-    "schedule": _crontab(hour=7, minute=0),
-}
-CELERY_BEAT_SCHEDULE["street-openings-flag-unfiled-emergencies"] = {
-    "task": "permits.tasks_street_opening.flag_unfiled_emergencies",
-    "schedule": _crontab(hour=0, minute=20),
-}
-CELERY_BEAT_SCHEDULE["street-openings-lift-ended-revocations"] = {
-    "task": "permits.tasks_street_opening.lift_ended_revocations",
-    "schedule": _crontab(hour=0, minute=25),
-}
-# Street opening field work (permits/tasks_field.py): nightly flags, notice reminders every 15 minutes.
-CELERY_BEAT_SCHEDULE["field-flag-winter-patches"] = {
-    "task": "permits.tasks_field.flag_winter_patches_not_replaced",
-    "schedule": _crontab(hour=0, minute=35),
-}
-CELERY_BEAT_SCHEDULE["field-flag-pavement-overdue"] = {
-    "task": "permits.tasks_field.flag_permanent_pavement_overdue",
-    "schedule": _crontab(hour=0, minute=40),
-}
-CELERY_BEAT_SCHEDULE["field-end-guarantees"] = {
-    "task": "permits.tasks_field.end_guarantees",
-    "schedule": _crontab(hour=0, minute=45),
-}
-CELERY_BEAT_SCHEDULE["field-flag-defects-past-deadline"] = {
-    "task": "permits.tasks_field.flag_defects_past_deadline",
-    "schedule": _crontab(hour=0, minute=50),
-}
-CELERY_BEAT_SCHEDULE["field-send-notice-reminders"] = {
-    "task": "permits.tasks_field.send_due_notice_reminders",
-    "schedule": _crontab(minute="*/15"),
+# The beat schedule: every scheduled job of the village, declared here, one dict. Times are America/Chicago; each
+# job is idempotent and records a JobRun.
+CELERY_BEAT_SCHEDULE = {
+    # Every permit type with a validity period (permits.kinds: `expires`), § 303-4D for street openings.
+    "permits-expire-lapsed": {"task": "permits.tasks.expire_lapsed_permits", "schedule": crontab(hour=0, minute=5)},
+    # The ledger (permits/ledger/tasks.py): delinquency each night; the year's draft tax roll before the cutoff.
+    "ledger-mark-delinquent-charges": {
+        "task": "permits.ledger.tasks.mark_delinquent_charges",
+        "schedule": crontab(hour=1, minute=15),
+    },
+    "ledger-build-tax-roll": {"task": "permits.ledger.tasks.build_tax_roll", "schedule": crontab(hour=1, minute=45)},
+    # Street openings (permits/street_opening/tasks.py).
+    "street-openings-remind-expiring": {
+        "task": "permits.street_opening.tasks.remind_expiring_street_openings",
+        "schedule": crontab(hour=7, minute=0),
+    },
+    "street-openings-flag-unfiled-emergencies": {
+        "task": "permits.street_opening.tasks.flag_unfiled_emergencies",
+        "schedule": crontab(hour=0, minute=20),
+    },
+    "street-openings-lift-ended-revocations": {
+        "task": "permits.street_opening.tasks.lift_ended_revocations",
+        "schedule": crontab(hour=0, minute=25),
+    },
+    # Street opening field work (permits/street_opening/field/tasks.py): nightly flags, reminders every 15 minutes.
+    "field-flag-winter-patches": {
+        "task": "permits.street_opening.field.tasks.flag_winter_patches_not_replaced",
+        "schedule": crontab(hour=0, minute=35),
+    },
+    "field-flag-pavement-overdue": {
+        "task": "permits.street_opening.field.tasks.flag_permanent_pavement_overdue",
+        "schedule": crontab(hour=0, minute=40),
+    },
+    "field-end-guarantees": {
+        "task": "permits.street_opening.field.tasks.end_guarantees",
+        "schedule": crontab(hour=0, minute=45),
+    },
+    "field-flag-defects-past-deadline": {
+        "task": "permits.street_opening.field.tasks.flag_defects_past_deadline",
+        "schedule": crontab(hour=0, minute=50),
+    },
+    "field-send-notice-reminders": {
+        "task": "permits.street_opening.field.tasks.send_due_notice_reminders",
+        "schedule": crontab(minute="*/15"),
+    },
 }
 
 # Special charges: certification cutoff for the tax roll (month, day).
@@ -321,10 +317,3 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
-
-# Extra demo data, one loader per permit type (each a function taking no arguments), run by `manage.py load_demo`.
-DEMO_LOADERS: list[str] = []
-DEMO_LOADERS.append("sidewalks.charges_demo.load")
-DEMO_LOADERS.append("permits.street_opening_demo.load")
-DEMO_LOADERS.append("permits.field_demo.load")
-DEMO_LOADERS.append("sidewalks.sidewalk_demo.load")

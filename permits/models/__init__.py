@@ -1,7 +1,11 @@
-"""Models of the permit core (core.py) and of each street permit (one module each)."""
+"""Models of the permit core (core.py) and of the ledger (permits/ledger/models.py).
 
+Each permit type keeps its models in its own package (permits/<type>/models.py) with the `permits` app label and
+their tables; they are loaded here from the registry's list, so that Django finds them while it loads the app.
+"""
+
+from permits.kinds import import_type_modules
 from permits.models.core import (
-    NUMBER_PREFIX,
     Document,
     FeeItem,
     JobRun,
@@ -14,25 +18,29 @@ from permits.models.core import (
     Permit,
     PermitEvent,
     PermitKind,
+    StateChange,
     Status,
     Street,
 )
-from permits.models.street_opening import (
-    AnnualBond,
-    ApplicantRevocation,
-    DiggersTicket,
-    EmergencyDetermination,
-    EmergencyReport,
-    MoratoriumException,
-    Renewal,
-    StreetImprovement,
-    StreetOpening,
-    Surface,
-)
-from permits.models.street_opening_field import (  # noqa: F401,E402
-    DefectNotice,
-    Guarantee,
-    Inspection,
-    PavementRestoration,
-    PermitteeNotice,
-)
+
+__all__ = [
+    "Document",
+    "FeeItem",
+    "JobRun",
+    "Membership",
+    "Notice",
+    "NumberSequence",
+    "Organization",
+    "Parcel",
+    "Payment",
+    "Permit",
+    "PermitEvent",
+    "PermitKind",
+    "StateChange",
+    "Status",
+    "Street",
+]
+
+import permits.ledger.models  # noqa: E402,F401  (the core's ledger; its models need Parcel above)
+
+import_type_modules("models")

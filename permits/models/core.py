@@ -6,6 +6,8 @@ import uuid
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -138,14 +140,6 @@ class PermitKind(models.TextChoices):
     SIDEWALK = "sidewalk", "Sidewalk construction or repair"
     STREET_PRIVILEGE = "street_privilege", "Street privilege (moving a building, construction materials)"
     STREET_USE = "street_use", "Street use (block party, event)"
-
-
-NUMBER_PREFIX = {
-    PermitKind.STREET_OPENING: "SO",
-    PermitKind.SIDEWALK: "SW",
-    PermitKind.STREET_PRIVILEGE: "SP",
-    PermitKind.STREET_USE: "SU",
-}
 
 
 class Status(models.TextChoices):
@@ -425,3 +419,26 @@ class JobRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.started_at:%Y-%m-%d %H:%M}: {self.state}"
+
+
+class StateChange(models.Model):
+    """The audit row of a state change of a record other than a permit (a special charge, a sidewalk order, a snow or
+    rubbish case, a tax-roll batch): who, when, from, to and why. Written only by permits.state.change_state."""
+
+    record_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+")
+    record_id = models.PositiveBigIntegerField()
+    record = GenericForeignKey("record_type", "record_id")
+    field = models.CharField(max_length=40, default="status")
+    from_state = models.CharField(max_length=40)
+    to_state = models.CharField(max_length=40)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True)
+    actor_label = models.CharField(max_length=200)
+    at = models.DateTimeField()
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["record_type", "record_id", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.record_type.model} {self.record_id}: {self.from_state} -> {self.to_state}"

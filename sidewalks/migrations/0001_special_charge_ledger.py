@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import sidewalks.models.charges
+import permits.ledger.models
 
 
 class Migration(migrations.Migration):
@@ -285,11 +285,11 @@ class Migration(migrations.Migration):
                 ("transferred_on", models.DateField(blank=True, editable=False, null=True)),
                 (
                     "csv_file",
-                    models.FileField(blank=True, editable=False, upload_to=sidewalks.models.charges.tax_roll_upload_to),
+                    models.FileField(blank=True, editable=False, upload_to=permits.ledger.models.tax_roll_upload_to),
                 ),
                 (
                     "pdf_file",
-                    models.FileField(blank=True, editable=False, upload_to=sidewalks.models.charges.tax_roll_upload_to),
+                    models.FileField(blank=True, editable=False, upload_to=permits.ledger.models.tax_roll_upload_to),
                 ),
                 (
                     "certified_by",

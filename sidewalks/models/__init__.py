@@ -1,17 +1,8 @@
-"""Models of the sidewalks app: the special-charge ledger, tax roll, snow and rubbish (charges.py) and sidewalk
-permits, surveys and Board orders (sidewalk.py). The app imports the core from permits/, never the other way round."""
+"""Models of the sidewalks app: sidewalk permits, surveys and Board orders (sidewalk.py) and the owners' snow and
+rubbish cases (snow.py). The app imports the core from permits/ (the ledger it bills through among it), never the
+other way round."""
 
-from sidewalks.models.charges import (
-    ChargeHearing,
-    ChargePayment,
-    RubbishCase,
-    SnowCase,
-    Snowfall,
-    SpecialCharge,
-    TaxRollBatch,
-    TaxRollLine,
-)
-from sidewalks.models.sidewalk import (  # noqa: F401
+from sidewalks.models.sidewalk import (
     BoardWaiver,
     SidewalkInspection,
     SidewalkOrder,
@@ -19,3 +10,16 @@ from sidewalks.models.sidewalk import (  # noqa: F401
     SidewalkSurvey,
     SurveyBlock,
 )
+from sidewalks.models.snow import RubbishCase, SnowCase, Snowfall
+
+__all__ = [
+    "BoardWaiver",
+    "RubbishCase",
+    "SidewalkInspection",
+    "SidewalkOrder",
+    "SidewalkPermit",
+    "SidewalkSurvey",
+    "SnowCase",
+    "Snowfall",
+    "SurveyBlock",
+]

@@ -11,9 +11,9 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from permits.ledger.models import SpecialCharge
 from permits.models import Parcel, Permit, Street
-from sidewalks import ordinance
-from sidewalks.models.charges import SpecialCharge
+from sidewalks import rules as ordinance
 
 
 class Work(models.TextChoices):

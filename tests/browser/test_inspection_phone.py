@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import staff_user
 from tests.factories import OrganizationFactory, PermitFactory, UserFactory
-from tests.street_openings_field.conftest import add_detail, issue
+from tests.permits.street_opening.field.conftest import add_detail, issue
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 375, "height": 812}

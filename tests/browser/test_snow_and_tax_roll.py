@@ -15,11 +15,12 @@ from django.conf import settings
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from permits.ledger import rules as charge_rules
+from permits.ledger.models import SpecialCharge, TaxRollBatch
+from permits.ledger.services import mark_delinquent_charges
 from permits.models import FeeItem
 from permits.roles import Role
-from sidewalks import charge_rules
-from sidewalks.charges import mark_delinquent_charges
-from sidewalks.models import SnowCase, Snowfall, SpecialCharge, TaxRollBatch
+from sidewalks.models import SnowCase, Snowfall
 from tests.factories import ParcelFactory, StreetFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -116,7 +117,7 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
 
     # 3. The clerk builds the roll, previews it, certifies it and downloads the CSV.
     _log_in(page, live_server, "clerk")
-    page.goto(f"{live_server.url}/sidewalks/tax-roll/")
+    page.goto(f"{live_server.url}/tax-roll/")
     axe_check(page, "tax rolls")
     page.get_by_label("Tax year").fill(str(year))
     page.get_by_role("button", name="Build or rebuild the roll").click()
@@ -138,7 +139,7 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
 
     # 4. The owner sees the charge on their parcel, why, and the snow case it came from.
     _log_in(page, live_server, "owner")
-    page.goto(f"{live_server.url}/sidewalks/charges/parcel/266-1116-1000/")
+    page.goto(f"{live_server.url}/charges/parcel/266-1116-1000/")
     assert page.get_by_role("heading", name="Special charges on 102 Highland Avenue").is_visible()
     axe_check(page, "owner's parcel charges")
     page.get_by_role("link", name=re.compile(case.number)).click()
@@ -147,8 +148,8 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
 
 
 def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_server, axe_check):
+    from permits.ledger.services import add_charge
     from sidewalks import snow
-    from sidewalks.charges import add_charge
 
     dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
     parcel = ParcelFactory(site_address="204 Main Street", owner_email="owner@example.com")
@@ -190,7 +191,7 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
 
     # The clerk: every charge, one charge with its payment and hearing forms, the parcel's page.
     _log_in(page, live_server, "clerk")
-    page.goto(f"{live_server.url}/sidewalks/charges/")
+    page.goto(f"{live_server.url}/charges/")
     axe_check(page, "all charges")
     page.get_by_role("link", name=repair.number).click()
     assert page.get_by_text("cannot be certified to the tax roll yet").is_visible()
@@ -203,7 +204,7 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     page.get_by_role("button", name="Record payment").click()
     assert page.get_by_text(re.compile(r"Payment recorded: receipt RC-\d{4}-\d{4}")).is_visible()
     axe_check(page, "charge paid")
-    page.goto(f"{live_server.url}/sidewalks/charges/parcel/{parcel.tax_key}/")
+    page.goto(f"{live_server.url}/charges/parcel/{parcel.tax_key}/")
     axe_check(page, "parcel charges (clerk)")
     assert SpecialCharge.objects.filter(status="paid").count() == 1
 
@@ -213,10 +214,10 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
     from the charge page; § 303-8B: the DPW flags a lot unoccupied, and no written notice goes out."""
     from datetime import date
 
+    from permits.ledger.models import ChargeHearing
+    from permits.ledger.services import add_charge, record_charge_payment
     from permits.models import Notice
     from sidewalks import snow
-    from sidewalks.charges import add_charge, record_charge_payment
-    from sidewalks.models import ChargeHearing
 
     dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
     today = timezone.localdate()
@@ -247,7 +248,7 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
     payment = record_charge_payment(charge=paid, amount="75.00", method="cash", by=clerk)
 
     _log_in(page, live_server, "clerk")
-    page.goto(f"{live_server.url}/sidewalks/charges/")
+    page.goto(f"{live_server.url}/charges/")
     page.get_by_role("link", name="Board hearings").click()
     assert page.get_by_role("heading", name="Board hearings on sidewalk-repair charges").is_visible()
     axe_check(page, "Board hearings for many charges")

@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from allauth.account.models import EmailAddress
 
-from permits.models import AnnualBond, Permit, Status
+from permits.models import Permit, Status
+from permits.street_opening.models import AnnualBond
 from tests.factories import FeeItemFactory, StreetFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -167,8 +168,8 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
 ):
     from datetime import date
 
-    from permits import street_openings as so
-    from tests.street_openings.conftest import valid_data
+    from permits.street_opening import services as so
+    from tests.permits.street_opening.conftest import valid_data
 
     EmailAddress.objects.create(user=contractor, email=contractor.email, verified=True, primary=True)
     street = StreetFactory(name="Henni Street")

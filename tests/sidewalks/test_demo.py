@@ -1,7 +1,7 @@
 import pytest
 
 from permits.demo import load_demo
-from sidewalks import sidewalk_demo
+from sidewalks import demo as sidewalk_demo
 from sidewalks.models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SurveyBlock
 
 pytestmark = pytest.mark.django_db

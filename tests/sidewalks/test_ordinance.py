@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from sidewalks import ordinance as o
+from sidewalks import rules as o
 
 MONDAY = date(2026, 6, 1)
 

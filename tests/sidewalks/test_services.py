@@ -6,9 +6,10 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from permits.ledger.models import SpecialCharge
 from permits.models import Notice, Permit, PermitKind, Status
 from sidewalks import services
-from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SpecialCharge
+from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit
 from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at
 
 pytestmark = pytest.mark.django_db

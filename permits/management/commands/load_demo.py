@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from permits import kinds
 from permits.demo import ACCOUNTS, load_demo
 
 
@@ -9,10 +10,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         load_demo()
-        for hook in getattr(settings, "DEMO_LOADERS", []):
-            from django.utils.module_loading import import_string
-
-            import_string(hook)()
+        for loader in kinds.demo_loaders():  # each permit type's demo data, from the registry
+            loader()
         self.stdout.write("Demo data loaded. Accounts (password: DEMO_PASSWORD, default 'theresa-demo-2026'):")
         for username, first, last, role in ACCOUNTS:
             self.stdout.write(f"  {username:<11} {first} {last}: {role.value if role else 'public applicant'}")

@@ -1,0 +1,60 @@
+"""Back office of the special-charge ledger and the tax roll. Read-only: every change goes through the services
+(permits.ledger.services, permits.ledger.tax_roll) and their pages; public records are never deleted (Wis. Stat.
+§ 19.21)."""
+
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+
+from permits.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch, TaxRollLine
+
+
+class ChargePaymentInline(ReadOnlyInline):
+    model = ChargePayment
+    fields = readonly_fields = ["receipt_number", "amount", "method", "reference", "received_at", "received_by"]
+
+
+@admin.register(SpecialCharge)
+class SpecialChargeAdmin(ReadOnlyAdmin):
+    work_page = ("ledger:charges", "record payments and hearings on the special charges pages")
+    list_display = ["number", "parcel", "source", "amount", "status", "incurred_on", "due_on", "page_link"]
+    list_filter = ["status", "source", "route"]
+    search_fields = ["number", "parcel__tax_key", "parcel__site_address", "parcel__owner_name"]
+    list_select_related = ["parcel"]
+    date_hierarchy = "incurred_on"
+    inlines = [ChargePaymentInline]
+    readonly_fields = ["work_record_link"]
+
+    @admin.display(description="Page")
+    def page_link(self, obj):
+        return format_html('<a href="{}">Open</a>', obj.get_absolute_url())
+
+    @admin.display(description="Work record")
+    def work_record_link(self, obj):
+        record = obj.work_record
+        if record is None:
+            return "-"
+        url = getattr(record, "get_absolute_url", None)
+        return format_html('<a href="{}">{}</a>', url(), record) if url else str(record)
+
+
+@admin.register(ChargeHearing)
+class ChargeHearingAdmin(ReadOnlyAdmin):
+    list_display = ["hearing_on", "published_on", "mailed_on", "recorded_by"]
+
+
+class TaxRollLineInline(ReadOnlyInline):
+    model = TaxRollLine
+    fields = readonly_fields = ["tax_key", "owner", "source", "description", "amount", "citation"]
+
+
+@admin.register(TaxRollBatch)
+class TaxRollBatchAdmin(ReadOnlyAdmin):
+    work_page = ("ledger:tax_rolls", "build, certify and download the roll on the tax roll page")
+    list_display = ["year", "state", "built_at", "certified_at", "certified_by", "transferred_on", "page_link"]
+    inlines = [TaxRollLineInline]
+
+    @admin.display(description="Page")
+    def page_link(self, obj):
+        return format_html('<a href="{}">Build, certify, download</a>', reverse("ledger:tax_roll", args=[obj.year]))

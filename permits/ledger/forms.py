@@ -1,0 +1,69 @@
+"""Forms of the special-charge and tax-roll pages. They validate input; permits.ledger.rules decides."""
+
+from __future__ import annotations
+
+from django import forms
+
+from permits.ledger import rules as charge_rules
+from permits.ledger.models import ChargePayment
+
+DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+DATE_WIDGET = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class ChargePaymentForm(forms.Form):
+    amount = forms.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        label="Amount ($)",
+        help_text="The full balance: no installments (Wis. Stat. § 66.0627(2)).",
+    )
+    method = forms.ChoiceField(choices=ChargePayment.Method.choices)
+    reference = forms.CharField(max_length=60, required=False, label="Check number or card reference")
+
+
+class BuildRollForm(forms.Form):
+    year = forms.IntegerField(min_value=2000, max_value=2100, label="Tax year")
+
+
+class HearingForm(forms.Form):
+    hearing_on = forms.DateField(widget=DATE_WIDGET, label="Board hearing date")
+    published_on = forms.DateField(widget=DATE_WIDGET, label="Class 1 notice published on")
+    mailed_on = forms.DateField(widget=DATE_WIDGET, label="Notice mailed on")
+    place = forms.CharField(max_length=200, required=False)
+
+
+class BulkHearingForm(forms.Form):
+    """Wis. Stat. § 66.0627(3)(b): one Board hearing on several charges. Notices too late are refused, field by field."""
+
+    hearing_on = forms.DateField(widget=DATE_WIDGET, label="Board hearing date")
+    published_on = forms.DateField(
+        widget=DATE_WIDGET,
+        label="Class 1 notice published on",
+        help_text="At least 20 days before the hearing (Wis. Stat. § 66.0627(3)(b)).",
+    )
+    mailed_on = forms.DateField(
+        widget=DATE_WIDGET,
+        label="Notice mailed on",
+        help_text="At least 10 days before the hearing (Wis. Stat. § 66.0627(3)(b)).",
+    )
+    place = forms.CharField(max_length=200, required=False)
+    charges = forms.ModelMultipleChoiceField(
+        queryset=None,
+        to_field_name="number",
+        widget=forms.MultipleHiddenInput,
+        error_messages={"required": "Select at least one charge the hearing covered."},
+    )
+
+    def __init__(self, *args, eligible=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["charges"].queryset = eligible
+
+    def clean(self):
+        data = super().clean()
+        if all(data.get(f) for f in ("hearing_on", "published_on", "mailed_on")):
+            for field, message in charge_rules.hearing_notice_field_errors(
+                data["hearing_on"], data["published_on"], data["mailed_on"]
+            ).items():
+                self.add_error(field, message)
+        return data

@@ -1,0 +1,231 @@
+"""The Village's special-charge ledger, which every enforcement path bills through (snow and ice, rubbish, sidewalk
+orders, obstructions), its hearings and the special-charges tax roll (Wis. Stat. § 66.0627, §§ 70.65, 74.03).
+
+The tables keep the names they had when the ledger lived in the sidewalks app (db_table below): the move into the
+core changed no data.
+
+What the database can guarantee is a constraint here: amounts are never negative, a charge is on a tax roll at most
+once, one roll per year.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+from permits.models import Parcel
+
+
+class SpecialCharge(models.Model):
+    """One charge against a parcel for work the Village did for its owner. Not payable in installments
+    (Wis. Stat. § 66.0627(2)); unpaid when due it is delinquent and goes on the tax roll (§ 66.0627(4))."""
+
+    class Source(models.TextChoices):
+        SNOW_ICE = "snow_ice", "Snow and ice removal (§ 303-8B)"
+        RUBBISH = "rubbish", "Rubbish or dirt removal (§ 303-2)"
+        SIDEWALK_REPAIR = "sidewalk_repair", "Sidewalk repair or replacement (§ 303-3)"
+        OBSTRUCTION_REMOVAL = "obstruction_removal", "Obstruction removal (§ 303-6F)"
+        PERMIT_DEFICIENCY = "permit_deficiency", "Repair of a permittee's deficient work (§ 303-4H(2))"
+
+    class Route(models.TextChoices):
+        SPECIAL_CHARGE_66_0627 = "special_charge_66_0627", "Special charge, Wis. Stat. § 66.0627"
+        SPECIAL_TAX_66_0907 = "special_tax_66_0907", "Special tax, Wis. Stat. § 66.0907"
+        SPECIAL_ASSESSMENT_66_0703 = "special_assessment_66_0703", "Special assessment, Wis. Stat. § 66.0703"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Recorded, not billed yet"
+        BILLED = "billed", "Billed"
+        PAID = "paid", "Paid"
+        DELINQUENT = "delinquent", "Delinquent"
+        CERTIFIED = "certified", "Certified to the tax roll"
+        ON_ROLL = "on_roll", "On the tax roll"
+        PAID_ON_ROLL = "paid_on_roll", "Paid on the tax roll"
+
+    number = models.CharField(max_length=20, unique=True, editable=False)
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="special_charges")
+    source = models.CharField(max_length=30, choices=Source.choices)
+    route = models.CharField(max_length=40, choices=Route.choices)
+    # The work record the charge came from (a snow case, a rubbish case, a Board order ...), whatever its model.
+    work_content_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    work_object_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    work_record = GenericForeignKey("work_content_type", "work_object_id")
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    description = models.CharField(max_length=300)
+    citation = models.CharField(max_length=80, help_text="Section that authorises the charge, e.g. § 303-8B")
+    incurred_on = models.DateField()
+    billed_on = models.DateField(null=True, blank=True, editable=False)
+    due_on = models.DateField(null=True, blank=True, editable=False)
+    delinquent_on = models.DateField(null=True, blank=True, editable=False)
+    paid_on = models.DateField(null=True, blank=True, editable=False)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.BILLED, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "sidewalks_specialcharge"  # kept from the sidewalks app (no data moved)
+        ordering = ["-incurred_on", "-pk"]
+        indexes = [
+            models.Index(fields=["status", "due_on"]),
+            models.Index(fields=["parcel", "-incurred_on"]),
+            models.Index(fields=["work_content_type", "work_object_id"]),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gte=0), name="special_charge_amount_not_negative"),
+            models.CheckConstraint(
+                condition=Q(
+                    status__in=["pending", "billed", "paid", "delinquent", "certified", "on_roll", "paid_on_roll"]
+                ),
+                name="special_charge_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(due_on__isnull=True) | Q(billed_on__isnull=False) & Q(due_on__gte=models.F("billed_on")),
+                name="special_charge_due_after_billed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}: ${self.amount} against {self.parcel.tax_key}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ledger:charge_detail", args=[self.number])
+
+    @property
+    def amount_paid(self) -> Decimal:
+        annotated = getattr(self, "paid_total", None)
+        if annotated is not None:
+            return annotated
+        return self.payments.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
+
+    @property
+    def balance_due(self) -> Decimal:
+        return max(self.amount - self.amount_paid, Decimal("0.00"))
+
+    @property
+    def is_open(self) -> bool:
+        return self.status not in {self.Status.PAID, self.Status.PAID_ON_ROLL}
+
+
+class ChargePayment(models.Model):
+    """A payment of a special charge to the Clerk-Treasurer, with its numbered receipt (RC-YYYY-NNNN)."""
+
+    class Method(models.TextChoices):
+        CASH = "cash", "Cash"
+        CHECK = "check", "Check"
+        CARD = "card", "Card"
+        TAX_BILL = "tax_bill", "Collected on the tax bill"
+
+    charge = models.ForeignKey(SpecialCharge, on_delete=models.PROTECT, related_name="payments")
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    method = models.CharField(max_length=10, choices=Method.choices)
+    reference = models.CharField(max_length=60, blank=True)
+    receipt_number = models.CharField(max_length=20, unique=True, editable=False)
+    received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    received_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "sidewalks_chargepayment"  # kept from the sidewalks app (no data moved)
+        ordering = ["-received_at"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="charge_payment_amount_positive")]
+
+    def __str__(self) -> str:
+        return f"Receipt {self.receipt_number}: ${self.amount}"
+
+
+class ChargeHearing(models.Model):
+    """Wis. Stat. § 66.0627(3)(b): the Board's public hearing before a sidewalk-repair (or street-tarring) charge,
+    with the class 1 notice published and the copy mailed to each interested person."""
+
+    hearing_on = models.DateField("Board hearing date")
+    published_on = models.DateField("class 1 notice published on")
+    mailed_on = models.DateField("notice mailed on")
+    place = models.CharField(max_length=200, blank=True)
+    notes = models.TextField(blank=True)
+    charges = models.ManyToManyField(SpecialCharge, related_name="hearings", blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "sidewalks_chargehearing"  # kept from the sidewalks app (no data moved)
+        ordering = ["-hearing_on"]
+
+    def __str__(self) -> str:
+        return f"Board hearing of {self.hearing_on:%Y-%m-%d}"
+
+
+def tax_roll_upload_to(instance: TaxRollBatch, filename: str) -> str:
+    return f"tax_roll/{instance.year}/{filename}"
+
+
+class TaxRollBatch(models.Model):
+    """The year's special-charges roll (Wis. Stat. §§ 70.65, 74.03). A certified batch is frozen."""
+
+    class State(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        CERTIFIED = "certified", "Certified"
+
+    year = models.PositiveIntegerField(unique=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.DRAFT, editable=False)
+    built_at = models.DateTimeField(null=True, blank=True, editable=False)
+    certified_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    certified_at = models.DateTimeField(null=True, blank=True, editable=False)
+    transferred_on = models.DateField(null=True, blank=True, editable=False)
+    csv_file = models.FileField(upload_to=tax_roll_upload_to, blank=True, editable=False)
+    pdf_file = models.FileField(upload_to=tax_roll_upload_to, blank=True, editable=False)
+
+    class Meta:
+        db_table = "sidewalks_taxrollbatch"  # kept from the sidewalks app (no data moved)
+        ordering = ["-year"]
+        constraints = [
+            models.CheckConstraint(condition=Q(state__in=["draft", "certified"]), name="tax_roll_batch_state_known"),
+            models.CheckConstraint(
+                condition=Q(state="draft") | Q(certified_at__isnull=False, certified_by__isnull=False),
+                name="tax_roll_batch_certified_has_who_and_when",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Special-charges tax roll {self.year} ({self.get_state_display().lower()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ledger:tax_roll", args=[self.year])
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.state == self.State.CERTIFIED
+
+
+class TaxRollLine(models.Model):
+    """One charge on one roll, with what the county's tax software needs, copied when the line was written."""
+
+    batch = models.ForeignKey(TaxRollBatch, on_delete=models.PROTECT, related_name="lines")
+    charge = models.ForeignKey(SpecialCharge, on_delete=models.PROTECT, related_name="roll_lines")
+    tax_key = models.CharField(max_length=40)
+    owner = models.CharField(max_length=200)
+    source = models.CharField(max_length=30)
+    description = models.CharField(max_length=300)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    citation = models.CharField(max_length=80)
+
+    class Meta:
+        db_table = "sidewalks_taxrollline"  # kept from the sidewalks app (no data moved)
+        ordering = ["tax_key", "charge_id"]
+        constraints = [
+            # A charge appears on a roll at most once, and so can never be certified twice: the database says so.
+            models.UniqueConstraint(fields=["charge"], name="tax_roll_line_charge_once"),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="tax_roll_line_amount_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tax_key}: ${self.amount} ({self.batch.year})"

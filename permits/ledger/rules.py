@@ -1,0 +1,142 @@
+"""Rules of the special-charge ledger and the special-charges tax roll (Wis. Stat. § 66.0627, §§ 70.65, 74.03).
+
+Each rule is a small pure function: dates, datetimes, Decimals and plain values in; no clock, no database. The
+docstring begins with its section; the messages users see cite it too.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+# --- Due dates, delinquency, installments (Wis. Stat. § 66.0627) ----------------------------------------------
+
+# § 66.0627(4): a special charge unpaid by the date the Board sets is delinquent. The Board of Theresa has not set a
+# period in Chapter 303, so bills give 30 days; change it here if the Board adopts another.
+SPECIAL_CHARGE_PAYMENT_DAYS = 30
+# § 303-6F(1): an obstruction-removal bill is payable within 10 calendar days from receipt. Receipt is presumed
+# 3 days after mailing (the usual presumption for first-class mail), so the due date is mailing + 13 days.
+OBSTRUCTION_PAYMENT_DAYS = 10
+MAIL_RECEIPT_DAYS = 3
+
+
+def charge_due_on(billed_on: date, source: str) -> date:
+    """§ 66.0627(4) / § 303-6F(1): the day by which a billed special charge must be paid in full."""
+    if source == "obstruction_removal":
+        return billed_on + timedelta(days=MAIL_RECEIPT_DAYS + OBSTRUCTION_PAYMENT_DAYS)
+    return billed_on + timedelta(days=SPECIAL_CHARGE_PAYMENT_DAYS)
+
+
+def is_delinquent(due_on: date | None, today: date) -> bool:
+    """§ 66.0627(4): unpaid after the due date, the charge is delinquent (the due date itself is still on time)."""
+    return due_on is not None and today > due_on
+
+
+def payment_errors(amount: Decimal, balance: Decimal) -> list[str]:
+    """§ 66.0627(2): a special charge is not payable in installments: a payment settles the whole balance."""
+    if amount <= 0:
+        return ["The amount must be more than $0.00."]
+    if amount != balance:
+        return [
+            (
+                f"A special charge is not payable in installments (Wis. Stat. § 66.0627(2)): the payment must be the "
+                f"full balance of ${balance}."
+            )
+        ]
+    return []
+
+
+# --- The hearing before a sidewalk-repair charge (Wis. Stat. § 66.0627(3)(b)) --------------------------------
+
+PUBLISHED_NOTICE_DAYS = 20  # § 66.0627(3)(b)1: class 1 notice published at least 20 days before the hearing
+MAILED_NOTICE_DAYS = 10  # § 66.0627(3)(b)2: copy mailed at least 10 days before the hearing
+SOURCES_NEEDING_HEARING = frozenset({"sidewalk_repair", "street_tarring"})
+
+
+def needs_hearing(source: str) -> bool:
+    """§ 66.0627(3)(b): sidewalk, curb or gutter repair and street tarring are charged only after a Board hearing."""
+    return source in SOURCES_NEEDING_HEARING
+
+
+def hearing_notice_field_errors(hearing_on: date, published_on: date, mailed_on: date) -> dict[str, str]:
+    """§ 66.0627(3)(b): the class 1 notice is published at least 20 days, and a copy mailed at least 10 days, before
+    the hearing. "At least 20 days before" counts whole days between the two dates: published on the 1st for a
+    hearing on the 21st is 20 days and suffices; on the 2nd (19 days) does not. Keyed by the form field at fault."""
+    errors = {}
+    if (hearing_on - published_on).days < PUBLISHED_NOTICE_DAYS:
+        errors["published_on"] = (
+            f"The class 1 notice was published {(hearing_on - published_on).days} days before the hearing; "
+            f"Wis. Stat. § 66.0627(3)(b) requires at least {PUBLISHED_NOTICE_DAYS}."
+        )
+    if (hearing_on - mailed_on).days < MAILED_NOTICE_DAYS:
+        errors["mailed_on"] = (
+            f"The notice was mailed {(hearing_on - mailed_on).days} days before the hearing; "
+            f"Wis. Stat. § 66.0627(3)(b) requires at least {MAILED_NOTICE_DAYS}."
+        )
+    return errors
+
+
+def hearing_notice_errors(hearing_on: date, published_on: date, mailed_on: date) -> list[str]:
+    """§ 66.0627(3)(b): the same rule as hearing_notice_field_errors, as a list of messages."""
+    return list(hearing_notice_field_errors(hearing_on, published_on, mailed_on).values())
+
+
+def certification_errors(source: str, hearings: list[tuple[date, date, date]], today: date) -> list[str]:
+    """§ 66.0627(3)(b): a charge needing a hearing may be certified only after a held hearing (on or before today)
+    whose notices were timely. `hearings` are (hearing_on, published_on, mailed_on) of the hearings covering it."""
+    if not needs_hearing(source):
+        return []
+    held = [h for h in hearings if h[0] <= today]
+    if any(not hearing_notice_errors(*h) for h in held):
+        return []
+    if not held:
+        return ["No Board hearing has been held on this charge (Wis. Stat. § 66.0627(3)(b))."]
+    return hearing_notice_errors(*held[0])
+
+
+# --- The tax roll (Wis. Stat. §§ 70.65, 74.03) -------------------------------------------------------------------
+
+TRANSFER_MONTH_DAY = (12, 8)  # § 74.03: the clerk delivers the roll to the treasurer by December 8
+
+
+def tax_roll_cutoff(year: int, setting: str) -> date:
+    """§§ 70.65, 74.03: no statute fixes the day special charges are certified; the village's cutoff is the setting
+    TAX_ROLL_CUTOFF ("MM-DD", default "11-15"). A malformed setting fails loudly."""
+    try:
+        month, day = (int(part) for part in setting.split("-"))
+        return date(year, month, day)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"TAX_ROLL_CUTOFF must look like MM-DD (e.g. 11-15), not {setting!r}") from exc
+
+
+def roll_year_for(delinquent_on: date, setting: str) -> int:
+    """§ 66.0627(4): a delinquent charge goes on the current or the next tax roll: on this year's when it was
+    delinquent by the cutoff, otherwise on next year's."""
+    cutoff = tax_roll_cutoff(delinquent_on.year, setting)
+    return delinquent_on.year if delinquent_on <= cutoff else delinquent_on.year + 1
+
+
+def transfer_deadline(year: int) -> date:
+    """§ 74.03 / § 70.65: the roll with its special charges goes to the treasurer by December 8."""
+    return date(year, *TRANSFER_MONTH_DAY)
+
+
+# A cell beginning with one of these is read by a spreadsheet as a formula (CSV injection).
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: str) -> str:
+    """CSV export rule (the roll goes to the county's tax software and is opened in spreadsheets): a cell beginning
+    with =, +, -, @, tab or carriage return is prefixed with an apostrophe so it is read as text, never run."""
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
+
+
+ROLL_BUILD_WINDOW_DAYS = 30
+
+
+def is_roll_build_window(today: date, setting: str) -> bool:
+    """§§ 70.65, 74.03: the nightly job drafts the year's roll during the 30 days up to and including the village's
+    certification cutoff (TAX_ROLL_CUTOFF), so the clerk reviews a current draft before certifying."""
+    cutoff = tax_roll_cutoff(today.year, setting)
+    return cutoff - timedelta(days=ROLL_BUILD_WINDOW_DAYS) <= today <= cutoff

@@ -1,0 +1,259 @@
+"""The special-charge ledger: the one way any enforcement path bills the Village's work to a parcel.
+
+CONTRACT (other code relies on it; change it only together with its callers)
+-------------------------------------------------------------------------------
+    from permits.ledger.services import add_charge, record_hearing
+    from permits.ledger.models import SpecialCharge, ChargeHearing
+
+    add_charge(*, parcel, source, route, amount, incurred_on, description, citation,
+               work_record=None, by, bill_now=True, today=None) -> SpecialCharge
+        parcel       permits.models.Parcel the charge is levied against
+        source       SpecialCharge.Source: snow_ice, rubbish, sidewalk_repair, obstruction_removal, permit_deficiency
+        route        SpecialCharge.Route: special_charge_66_0627, special_tax_66_0907, special_assessment_66_0703
+        amount       Decimal >= 0 (a database constraint refuses a negative amount)
+        incurred_on  date the Village did the work
+        description  what was done, as the owner and the tax roll read it (at most 280 characters)
+        citation     section authorising the charge, e.g. "§ 303-8B", "§ 303-3B(1); Wis. Stat. § 66.0907"
+        work_record  any model instance the charge came from (generic foreign key), or None
+        by           the user recording it (Village staff), or None for the system
+        bill_now     True: billed today (due date set, bill emailed to the owner of record where an email is known);
+                     False: recorded as "pending" and billed later with bill_charge(charge, by=..., today=...)
+        today        the service reads timezone.localdate() when not given
+    Raises django.core.exceptions.ValidationError (field -> message) for bad input, PermissionDenied for non-staff.
+
+    record_hearing(*, hearing_on, published_on, mailed_on, charges, by, place="", notes="") -> ChargeHearing
+        Wis. Stat. § 66.0627(3)(b): the Board's hearing on sidewalk-repair (or street-tarring) charges. Any dates are
+        recorded as they happened, but a sidewalk_repair charge is certified to the tax roll only when covered by a
+        held hearing whose class 1 notice was published >= 20 days and mailed >= 10 days before it
+        (permits.ledger.rules.hearing_notice_errors / certification_errors). Clerk only.
+
+    charges_for_work(work_record) -> QuerySet[SpecialCharge]: the charges that came from a work record.
+-------------------------------------------------------------------------------
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+
+from django.contrib.contenttypes.models import ContentType
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from permits.ledger import rules as charge_rules
+from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
+from permits.roles import Role, has_role, is_village_staff
+from permits.services import next_number, send_notice
+
+S = SpecialCharge.Status
+DESCRIPTION_MAX = 280  # the roll line adds " (SC-YYYY-NNNN)" within its 300 characters
+
+
+class ChargeStateError(Exception):
+    """The charge is no longer in a state that allows this (someone else acted first, or it is on a frozen roll)."""
+
+
+def _move(charge: SpecialCharge, *, from_states: set[str], to: str, **fields) -> None:
+    # Conditional UPDATE: two clerks (or a clerk and the nightly job) cannot both move the same charge.
+    updated = SpecialCharge.objects.filter(pk=charge.pk, status__in=from_states).update(status=to, **fields)
+    if updated != 1:
+        charge.refresh_from_db()
+        raise ChargeStateError(
+            f"Charge {charge.number} is {charge.get_status_display().lower()}: it cannot become {to}."
+        )
+    charge.refresh_from_db()
+
+
+def add_charge(
+    *,
+    parcel,
+    source: str,
+    route: str,
+    amount,
+    incurred_on: date,
+    description: str,
+    citation: str,
+    work_record=None,
+    by,
+    bill_now: bool = True,
+    today: date | None = None,
+) -> SpecialCharge:
+    """Record a charge against `parcel` for the Village's work (see the contract above)."""
+    today = today or timezone.localdate()
+    if by is not None and not is_village_staff(by):
+        raise PermissionDenied("Only Village staff record special charges.")
+    errors = {}
+    try:
+        amount = Decimal(str(amount)).quantize(Decimal("0.01"))
+    except (InvalidOperation, ValueError):
+        errors["amount"] = "The amount must be a number of dollars."
+    else:
+        if amount < 0:
+            errors["amount"] = "The amount of a special charge cannot be negative."
+    if source not in SpecialCharge.Source.values:
+        errors["source"] = f"Unknown source {source!r}."
+    if route not in SpecialCharge.Route.values:
+        errors["route"] = f"Unknown statutory route {route!r}."
+    if not description.strip():
+        errors["description"] = "Say what the Village did: it is printed on the bill and the tax roll."
+    elif len(description.strip()) > DESCRIPTION_MAX:
+        errors["description"] = f"Keep the description to {DESCRIPTION_MAX} characters: it is printed on the tax roll."
+    if not citation.strip():
+        errors["citation"] = "Cite the section that authorises the charge."
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        charge = SpecialCharge(
+            number=next_number("SC", today.year),
+            parcel=parcel,
+            source=source,
+            route=route,
+            amount=amount,
+            incurred_on=incurred_on,
+            description=description.strip(),
+            citation=citation.strip(),
+            created_by=by,
+            status=S.PENDING,
+        )
+        if work_record is not None:
+            charge.work_content_type = ContentType.objects.get_for_model(work_record)
+            charge.work_object_id = work_record.pk
+        charge.save()
+        if bill_now:
+            bill_charge(charge, by=by, today=today)
+    return charge
+
+
+def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> SpecialCharge:
+    """Bill a pending charge to the owner of record: due date set (§ 66.0627(4)), bill emailed where an email is
+    known. The PDF bill is at ledger:charge_bill_pdf. § 303-6F(2): a bill that is not mailed or not received does
+    not stop the charge from going on the roll."""
+    today = today or timezone.localdate()
+    with transaction.atomic():
+        _move(
+            charge,
+            from_states={S.PENDING},
+            to=S.BILLED,
+            billed_on=today,
+            due_on=charge_rules.charge_due_on(today, charge.source),
+        )
+        send_notice(
+            None,
+            to=charge.parcel.owner_email,
+            template="special_charge_bill",
+            context={"charge": charge, "parcel": charge.parcel},
+        )
+    return charge
+
+
+def charges_for_work(work_record) -> QuerySet[SpecialCharge]:
+    return SpecialCharge.objects.filter(
+        work_content_type=ContentType.objects.get_for_model(work_record), work_object_id=work_record.pk
+    )
+
+
+def record_hearing(
+    *, hearing_on: date, published_on: date, mailed_on: date, charges, by, place: str = "", notes: str = ""
+) -> ChargeHearing:
+    """Record the Board's § 66.0627(3)(b) hearing on the charges it covered."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("Only the Clerk-Treasurer records Board hearings.")
+    errors = {}
+    if published_on > hearing_on:
+        errors["published_on"] = "The notice cannot be published after the hearing (Wis. Stat. § 66.0627(3)(b))."
+    if mailed_on > hearing_on:
+        errors["mailed_on"] = "The notice cannot be mailed after the hearing (Wis. Stat. § 66.0627(3)(b))."
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        hearing = ChargeHearing.objects.create(
+            hearing_on=hearing_on,
+            published_on=published_on,
+            mailed_on=mailed_on,
+            place=place,
+            notes=notes,
+            recorded_by=by,
+        )
+        hearing.charges.set(list(charges))
+    return hearing
+
+
+def hearing_errors_for(charge: SpecialCharge, today: date) -> list[str]:
+    hearings = [(h.hearing_on, h.published_on, h.mailed_on) for h in charge.hearings.all()]
+    return charge_rules.certification_errors(charge.source, hearings, today)
+
+
+def record_charge_payment(
+    *, charge: SpecialCharge, amount, method: str, reference: str = "", by, today: date | None = None
+) -> ChargePayment:
+    """The Clerk-Treasurer receives the full balance (§ 66.0627(2): no installments) and issues receipt RC-YYYY-NNNN.
+    Paid before the roll is certified, the charge leaves the draft roll; paid after, it is "paid on roll"."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("Only the Clerk-Treasurer records payments.")
+    today = today or timezone.localdate()
+    charge.refresh_from_db()  # decide on the charge as it is now, not as the caller last read it
+    try:
+        amount = Decimal(str(amount))
+    except (InvalidOperation, ValueError):
+        raise ValidationError({"amount": "The amount must be a number of dollars."}) from None
+    errors = {}
+    if not charge.is_open or charge.status == S.PENDING:
+        errors["amount"] = f"Charge {charge.number} is {charge.get_status_display().lower()}: nothing is due."
+    else:
+        for message in charge_rules.payment_errors(amount, charge.balance_due):
+            errors["amount"] = message
+    if method in {ChargePayment.Method.CHECK, ChargePayment.Method.CARD} and not reference.strip():
+        errors["reference"] = "A check number or card reference is required for a check or card payment."
+    if errors:
+        raise ValidationError(errors)
+    now = timezone.now()
+    with transaction.atomic():
+        on_roll = charge.status in {S.CERTIFIED, S.ON_ROLL}
+        _move(
+            charge,
+            from_states={S.CERTIFIED, S.ON_ROLL} if on_roll else {S.BILLED, S.DELINQUENT},
+            to=S.PAID_ON_ROLL if on_roll else S.PAID,
+            paid_on=today,
+        )
+        if not on_roll:
+            # Paid before certification: off the draft roll (a certified roll is never touched).
+            TaxRollLine.objects.filter(charge=charge, batch__state="draft").delete()
+        payment = ChargePayment.objects.create(
+            charge=charge,
+            amount=amount,
+            method=method,
+            reference=reference.strip(),
+            receipt_number=next_number("RC", today.year),
+            received_by=by,
+            received_at=now,
+        )
+    return payment
+
+
+def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
+    """§ 66.0627(4): every billed charge unpaid after its due date becomes delinquent (a lien as of that date), and
+    the owner of record is told, where an email is known, that it goes on the tax roll. Idempotent: a second run
+    finds nothing to do. Returns (items_total, items_done)."""
+    today = today or timezone.localdate()
+    candidates = list(SpecialCharge.objects.filter(status=S.BILLED, due_on__lt=today).select_related("parcel"))
+    done = 0
+    for charge in candidates:
+        if not charge_rules.is_delinquent(charge.due_on, today):
+            continue
+        with transaction.atomic():
+            # The day after the due date is the day it became delinquent, whenever the job ran.
+            moved = SpecialCharge.objects.filter(pk=charge.pk, status=S.BILLED).update(
+                status=S.DELINQUENT, delinquent_on=charge.due_on + timedelta(days=1)
+            )
+            if moved:
+                charge.refresh_from_db()
+                send_notice(
+                    None,
+                    to=charge.parcel.owner_email,
+                    template="special_charge_delinquent",
+                    context={"charge": charge, "parcel": charge.parcel},
+                )
+        done += moved
+    return len(candidates), done

@@ -1,0 +1,268 @@
+"""The special-charges tax roll (Wis. Stat. §§ 66.0627(4), 70.65, 74.03): build, certify, transfer, export.
+
+Building is idempotent and safe to interrupt: lines are written in small committed chunks, and the database's unique
+constraint on TaxRollLine.charge (and on TaxRollBatch.year) means a second run, or a run after a worker was killed
+halfway, never puts a charge on a roll twice. A certified batch is frozen: nothing here changes it again except the
+transfer date.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Sum
+from django.utils import timezone
+
+from permits.jobs import start_job
+from permits.ledger import rules as charge_rules
+from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine
+from permits.ledger.services import hearing_errors_for
+from permits.models import JobRun
+from permits.pdf import render_pdf
+from permits.roles import Role, has_role
+
+S = SpecialCharge.Status
+CSV_COLUMNS = ["tax_key", "owner", "source", "description", "amount", "citation", "charge", "route", "incurred_on"]
+BUILD_JOB = "sidewalks.build_tax_roll"
+
+
+class FrozenRoll(Exception):
+    """The year's roll is certified: it is never rebuilt."""
+
+
+@dataclass
+class RollPlan:
+    eligible: list[SpecialCharge] = field(default_factory=list)
+    held_back: list[tuple[SpecialCharge, list[str]]] = field(default_factory=list)
+
+
+def plan_roll(*, year: int, today: date) -> RollPlan:
+    """Which delinquent charges go on `year`'s roll, and which are held back and why."""
+    setting = settings.TAX_ROLL_CUTOFF
+    candidates = (
+        SpecialCharge.objects.filter(status=S.DELINQUENT, delinquent_on__isnull=False)
+        .exclude(roll_lines__batch__state=TaxRollBatch.State.CERTIFIED)
+        .select_related("parcel")
+        .prefetch_related("hearings")
+        .order_by("parcel__tax_key", "number")
+    )
+    plan = RollPlan()
+    for charge in candidates:
+        # § 66.0627(4): the current roll when delinquent by the cutoff, else the next one.
+        if charge_rules.roll_year_for(charge.delinquent_on, setting) > year:
+            continue
+        reasons = hearing_errors_for(charge, today)
+        if reasons:
+            plan.held_back.append((charge, reasons))
+        else:
+            plan.eligible.append(charge)
+    return plan
+
+
+def _line_values(charge: SpecialCharge) -> dict:
+    return {
+        "tax_key": charge.parcel.tax_key,
+        "owner": charge.parcel.owner_name,
+        "source": charge.source,
+        "description": f"{charge.description} ({charge.number})",
+        "amount": charge.amount,
+        "citation": charge.citation,
+    }
+
+
+def build_tax_roll(
+    *,
+    year: int,
+    today: date | None = None,
+    chunk_size: int = 25,
+    on_line: Callable[[int], None] | None = None,
+    chunk_pause: float = 0.0,
+) -> TaxRollBatch:
+    """Build (or rebuild, unchanged) `year`'s draft roll and its CSV and PDF. Records a JobRun with progress.
+
+    `on_line(n)` is called after the n-th line is written (tests inject a fault there); `chunk_pause` seconds are
+    slept after each committed chunk (drills: lets an operator kill a worker mid-batch)."""
+    today = today or timezone.localdate()
+    try:
+        with transaction.atomic():
+            batch, _ = TaxRollBatch.objects.get_or_create(year=year)
+    except IntegrityError:  # a concurrent run created it first
+        batch = TaxRollBatch.objects.get(year=year)
+    if batch.is_frozen:
+        raise FrozenRoll(
+            f"The {year} roll was certified on {timezone.localdate(batch.certified_at):%B %-d, %Y}; "
+            "it is frozen and is not rebuilt."
+        )
+    run = start_job(BUILD_JOB)
+    try:
+        plan = plan_roll(year=year, today=today)
+        JobRun.objects.filter(pk=run.pk).update(items_total=len(plan.eligible))
+        eligible_ids = {c.pk for c in plan.eligible}
+        # Charges no longer eligible (paid, held back) leave this draft roll.
+        TaxRollLine.objects.filter(batch=batch, batch__state=TaxRollBatch.State.DRAFT).exclude(
+            charge_id__in=eligible_ids
+        ).delete()
+        written = 0
+        for start in range(0, len(plan.eligible), chunk_size):
+            with transaction.atomic():
+                # Lock the batch row for the chunk: a certification (which locks it too) cannot interleave.
+                if TaxRollBatch.objects.select_for_update().get(pk=batch.pk).is_frozen:
+                    raise FrozenRoll(f"The {year} roll was certified while it was being built; the build stopped.")
+                for charge in plan.eligible[start : start + chunk_size]:
+                    _write_line(batch, charge)
+                    written += 1
+                    if on_line is not None:
+                        on_line(written)
+                JobRun.objects.filter(pk=run.pk).update(items_done=written)
+            if chunk_pause:
+                time.sleep(chunk_pause)
+        write_files(batch)
+        TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(built_at=timezone.now())
+        JobRun.objects.filter(pk=run.pk).update(
+            state=JobRun.State.FINISHED,
+            finished_at=timezone.now(),
+            message=f"{written} charges on the {year} roll; {len(plan.held_back)} held back.",
+        )
+    except BaseException as exc:
+        JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FAILED, finished_at=timezone.now(), message=str(exc))
+        raise
+    batch.refresh_from_db()
+    return batch
+
+
+def _write_line(batch: TaxRollBatch, charge: SpecialCharge) -> None:
+    values = _line_values(charge)
+    line = TaxRollLine.objects.filter(charge=charge).select_related("batch").first()
+    if line is None:
+        try:
+            with transaction.atomic():
+                TaxRollLine.objects.create(batch=batch, charge=charge, **values)
+        except IntegrityError:
+            pass  # another run wrote it meanwhile: the constraint kept it single
+        return
+    if line.batch.is_frozen:
+        return
+    changed = {k: v for k, v in {"batch_id": batch.pk, **values}.items() if getattr(line, k) != v}
+    if changed:  # an unchanged line is not written again: a rebuild changes nothing
+        TaxRollLine.objects.filter(pk=line.pk, batch__state=TaxRollBatch.State.DRAFT).update(**changed)
+
+
+def roll_lines(batch: TaxRollBatch):
+    return batch.lines.select_related("charge").order_by("tax_key", "charge__number")
+
+
+def render_csv(batch: TaxRollBatch) -> bytes:
+    """The county's file: columns begin tax_key,owner,source,description,amount,citation; no cell runs as a formula."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for line in roll_lines(batch):
+        row = [
+            line.tax_key,
+            line.owner,
+            line.source,
+            line.description,
+            f"{line.amount:.2f}",
+            line.citation,
+            line.charge.number,
+            line.charge.route,
+            line.charge.incurred_on.isoformat(),
+        ]
+        writer.writerow([charge_rules.csv_safe(cell) for cell in row])
+    return out.getvalue().encode("utf-8")
+
+
+def render_roll_pdf(batch: TaxRollBatch) -> bytes:
+    lines = list(roll_lines(batch))
+    total = sum((line.amount for line in lines), Decimal("0.00"))
+    return render_pdf(
+        "pdf/tax_roll.html",
+        {
+            "batch": batch,
+            "lines": lines,
+            "total": total,
+            "transfer_deadline": charge_rules.transfer_deadline(batch.year),
+            "certified_on": timezone.localdate(batch.certified_at) if batch.certified_at else None,
+        },
+    )
+
+
+def write_files(batch: TaxRollBatch) -> None:
+    """(Re)write the CSV and PDF under MEDIA_ROOT/tax_roll/<year>/ with stable names."""
+    for field_name, name, content in (
+        ("csv_file", f"special-charges-{batch.year}.csv", render_csv(batch)),
+        ("pdf_file", f"special-charges-{batch.year}.pdf", render_roll_pdf(batch)),
+    ):
+        file = getattr(batch, field_name)
+        storage = file.storage
+        path = f"tax_roll/{batch.year}/{name}"
+        if storage.exists(path):
+            storage.delete(path)
+        saved = storage.save(path, ContentFile(content))
+        TaxRollBatch.objects.filter(pk=batch.pk).update(**{field_name: saved})
+    batch.refresh_from_db()
+
+
+def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> TaxRollBatch:
+    """The Clerk-Treasurer certifies the draft roll (§ 70.65): every line is re-checked, the batch and its charges
+    change state together, and the batch is frozen."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("Only the Clerk-Treasurer certifies the tax roll (Wis. Stat. § 70.65).")
+    today = today or timezone.localdate()
+    with transaction.atomic():
+        # The batch row is locked while its lines are checked and certified: no build or second clerk interleaves.
+        batch = TaxRollBatch.objects.select_for_update().get(pk=batch.pk)
+        lines = list(batch.lines.select_related("charge").prefetch_related("charge__hearings"))
+        errors = []
+        if batch.is_frozen:
+            errors.append(f"The {batch.year} roll is already certified.")
+        if not lines:
+            errors.append("The roll has no charges: build it first.")
+        for line in lines:
+            if line.charge.status != S.DELINQUENT:
+                errors.append(f"{line.charge.number} is {line.charge.get_status_display().lower()}: rebuild the roll.")
+            for reason in hearing_errors_for(line.charge, today):
+                errors.append(f"{line.charge.number}: {reason}")
+        if errors:
+            raise ValidationError(errors)
+        TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(
+            state=TaxRollBatch.State.CERTIFIED, certified_by=by, certified_at=timezone.now()
+        )
+        moved = SpecialCharge.objects.filter(pk__in=[line.charge_id for line in lines], status=S.DELINQUENT).update(
+            status=S.CERTIFIED
+        )
+        if moved != len(lines):
+            raise ValidationError("A charge changed while certifying (paid meanwhile?): rebuild the roll and retry.")
+        batch.refresh_from_db()
+        write_files(batch)
+    return batch
+
+
+def transfer_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> TaxRollBatch:
+    """§ 74.03: the certified roll is delivered to the treasurer (by December 8): its charges are now on the roll."""
+    if not has_role(by, Role.CLERK):
+        raise PermissionDenied("Only the Clerk-Treasurer transfers the tax roll.")
+    today = today or timezone.localdate()
+    if not batch.is_frozen or batch.transferred_on:
+        raise ValidationError("Only a certified roll not yet transferred can be transferred.")
+    with transaction.atomic():
+        TaxRollBatch.objects.filter(pk=batch.pk, transferred_on__isnull=True).update(transferred_on=today)
+        SpecialCharge.objects.filter(roll_lines__batch=batch, status=S.CERTIFIED).update(status=S.ON_ROLL)
+    batch.refresh_from_db()
+    return batch
+
+
+def batches_with_totals():
+    return TaxRollBatch.objects.annotate(line_count=Count("lines"), total=Sum("lines__amount")).select_related(
+        "certified_by"
+    )

@@ -1,0 +1,402 @@
+"""Pages of the special-charge ledger and the tax roll: the clerk's, and each owner's view of their own parcel."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+from django.http import FileResponse, Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from permits.forms import add_service_errors
+from permits.ledger import rules as charge_rules
+from permits.ledger import services as ledger
+from permits.ledger import tasks, tax_roll
+from permits.ledger.forms import BuildRollForm, BulkHearingForm, ChargePaymentForm, HearingForm
+from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
+from permits.models import JobRun, Parcel
+from permits.pdf import render_pdf
+from permits.roles import Role, has_role, is_village_staff
+
+PAGE_SIZE = 25
+
+
+def _error_messages(exc: ValidationError) -> list[str]:
+    if hasattr(exc, "message_dict"):
+        return [m for msgs in exc.message_dict.values() for m in msgs]
+    return list(exc.messages)
+
+
+def charges_visible_to(user) -> QuerySet[SpecialCharge]:
+    """Village staff see every charge; an owner with a portal account sees the charges against their parcels."""
+    qs = (
+        SpecialCharge.objects.select_related("parcel", "work_content_type")
+        .prefetch_related("work_record")
+        .annotate(paid_total=Coalesce(Sum("payments__amount"), Value(Decimal("0.00")), output_field=DecimalField()))
+    )
+    if not getattr(user, "is_authenticated", False):
+        return qs.none()
+    if is_village_staff(user):
+        return qs
+    return qs.filter(parcel__owners=user)
+
+
+def _parcel_for(user, tax_key: str) -> Parcel:
+    parcel = Parcel.objects.filter(tax_key=tax_key).first()
+    if parcel is None or not (is_village_staff(user) or parcel.owners.filter(pk=user.pk).exists()):
+        raise Http404("No such parcel")
+    return parcel
+
+
+def _charge_for(user, number: str) -> SpecialCharge:
+    charge = charges_visible_to(user).filter(number=number).first()
+    if charge is None:
+        raise Http404("No such charge")
+    return charge
+
+
+def _require_clerk(user) -> None:
+    if not has_role(user, Role.CLERK):
+        raise PermissionDenied
+
+
+@login_required
+def charges(request):
+    """Staff: every charge, filterable by status and searchable by tax key, address or owner. Owners: their own."""
+    qs = charges_visible_to(request.user)
+    status = request.GET.get("status", "")
+    if status in SpecialCharge.Status.values:
+        qs = qs.filter(status=status)
+    q = request.GET.get("q", "").strip()
+    if q:
+        qs = qs.filter(
+            Q(parcel__tax_key__icontains=q)
+            | Q(parcel__site_address__icontains=q)
+            | Q(parcel__owner_name__icontains=q)
+            | Q(number__iexact=q)
+        )
+    page = Paginator(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    parcels = None if is_village_staff(request.user) else request.user.parcels.all()
+    query = "&".join(f"{k}={v}" for k, v in (("status", status), ("q", q)) if v)
+    return render(
+        request,
+        "permits/ledger/charges.html",
+        {
+            "page": page,
+            "status": status,
+            "q": q,
+            "statuses": SpecialCharge.Status.choices,
+            "query": query,
+            "parcels": parcels,
+            "staff": is_village_staff(request.user),
+            "perms_clerk": has_role(request.user, Role.CLERK),
+        },
+    )
+
+
+@login_required
+def parcel_charges(request, tax_key):
+    """Everything owed on a parcel and why, with the work records it came from."""
+    parcel = _parcel_for(request.user, tax_key)
+    qs = charges_visible_to(request.user).filter(parcel=parcel).order_by("-incurred_on", "-pk")
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    open_total = qs.exclude(status__in=[SpecialCharge.Status.PAID, SpecialCharge.Status.PAID_ON_ROLL]).aggregate(
+        total=Sum("amount")
+    )["total"]
+    return render(
+        request,
+        "permits/ledger/parcel_charges.html",
+        {
+            "parcel": parcel,
+            "page": page,
+            "open_total": open_total or 0,
+            "staff": is_village_staff(request.user),
+        },
+    )
+
+
+@login_required
+def charge_detail(request, number):
+    charge = _charge_for(request.user, number)
+    return render(
+        request,
+        "permits/ledger/charge_detail.html",
+        _charge_context(request, charge, ChargePaymentForm(initial={"amount": charge.balance_due, "method": "cash"})),
+    )
+
+
+def _charge_context(request, charge, form):
+    return {
+        "charge": charge,
+        "payments": charge.payments.select_related("received_by"),
+        "hearings": charge.hearings.all(),
+        "clerk": has_role(request.user, Role.CLERK),
+        "roll_lines": charge.roll_lines.select_related("batch"),
+        "form": form,
+        "may_take_payment": has_role(request.user, Role.CLERK)
+        and charge.is_open
+        and charge.status != SpecialCharge.Status.PENDING,
+        "staff": is_village_staff(request.user),
+        "may_see_receipts": has_role(request.user, Role.CLERK)
+        or charge.parcel.owners.filter(pk=request.user.pk).exists(),
+        "hearing_form": HearingForm()
+        if has_role(request.user, Role.CLERK) and charge_rules.needs_hearing(charge.source)
+        else None,
+    }
+
+
+@login_required
+@require_POST
+def charge_payment(request, number):
+    _require_clerk(request.user)
+    charge = _charge_for(request.user, number)
+    form = ChargePaymentForm(request.POST)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                payment = ledger.record_charge_payment(charge=charge, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, f"Payment recorded: receipt {payment.receipt_number}.")
+            return redirect(charge)
+    return render(request, "permits/ledger/charge_detail.html", _charge_context(request, charge, form), status=400)
+
+
+@login_required
+@require_POST
+def charge_hearing(request, number):
+    _require_clerk(request.user)
+    charge = _charge_for(request.user, number)
+    form = HearingForm(request.POST)
+    if form.is_valid():
+        try:
+            with transaction.atomic():
+                ledger.record_hearing(charges=[charge], by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            for message in _error_messages(exc):
+                messages.error(request, message)
+        else:
+            problems = charge_rules.hearing_notice_errors(
+                form.cleaned_data["hearing_on"], form.cleaned_data["published_on"], form.cleaned_data["mailed_on"]
+            )
+            for problem in problems:
+                messages.warning(request, f"Recorded, but this hearing does not allow certification: {problem}")
+            if not problems:
+                messages.success(request, "Hearing recorded.")
+    else:
+        messages.error(request, "Give the hearing, publication and mailing dates.")
+    return redirect(charge)
+
+
+def _hearing_candidates() -> QuerySet[SpecialCharge]:
+    """Charges a § 66.0627(3)(b) hearing may cover: those needing one that are not paid or already on a roll."""
+    return SpecialCharge.objects.filter(
+        source__in=charge_rules.SOURCES_NEEDING_HEARING,
+        status__in=[SpecialCharge.Status.PENDING, SpecialCharge.Status.BILLED, SpecialCharge.Status.DELINQUENT],
+    )
+
+
+@login_required
+def hearings(request):
+    """Wis. Stat. § 66.0627(3)(b): the clerk records one Board hearing for the many sidewalk-repair charges it covered,
+    chosen with checkboxes from a year's charges (by default those no hearing covers yet)."""
+    _require_clerk(request.user)
+    from django.utils import timezone
+
+    try:
+        year = int(request.GET.get("year") or timezone.localdate().year)
+    except ValueError:
+        year = timezone.localdate().year
+    uncovered = request.GET.get("uncovered", "1") == "1"
+    eligible = _hearing_candidates()
+    form = BulkHearingForm(eligible=eligible)
+    status = 200
+    if request.method == "POST":
+        form = BulkHearingForm(request.POST, eligible=eligible)
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            chosen = list(data.pop("charges"))
+            try:
+                with transaction.atomic():
+                    ledger.record_hearing(charges=chosen, by=request.user, **data)
+            except ValidationError as exc:
+                add_service_errors(form, exc)
+            else:
+                messages.success(
+                    request,
+                    f"Hearing of {data['hearing_on']:%B %-d, %Y} recorded for "
+                    f"{len(chosen)} charge{'s' if len(chosen) != 1 else ''}.",
+                )
+                return redirect(f"{request.path}?year={year}&uncovered={int(uncovered)}")
+        status = 400
+    qs = eligible.filter(incurred_on__year=year).select_related("parcel").annotate(hearing_count=Count("hearings"))
+    if uncovered:
+        qs = qs.filter(hearing_count=0)
+    page = Paginator(qs.order_by("parcel__tax_key", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    selected = set(request.POST.getlist("charges")) if request.method == "POST" else set()
+    return render(
+        request,
+        "permits/ledger/hearings.html",
+        {
+            "form": form,
+            "page": page,
+            "year": year,
+            "uncovered": uncovered,
+            "selected": selected,
+            "query": f"year={year}&uncovered={int(uncovered)}",
+            "recent": _recent_hearings(),
+        },
+        status=status,
+    )
+
+
+def _recent_hearings():
+    return ChargeHearing.objects.annotate(charge_count=Count("charges")).order_by("-hearing_on", "-pk")[:5]
+
+
+@login_required
+def charge_bill_pdf(request, number):
+    charge = _charge_for(request.user, number)
+    pdf = render_pdf("pdf/charge_bill.html", {"charge": charge, "parcel": charge.parcel})
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="bill-{charge.number}.pdf"'
+    return response
+
+
+@login_required
+def charge_receipt_pdf(request, number, receipt_number):
+    """The receipt of a special-charge payment: for the Clerk-Treasurer and the parcel's owners; 404 to anyone else."""
+    payment = (
+        ChargePayment.objects.select_related("charge__parcel", "received_by")
+        .filter(charge__number=number, receipt_number=receipt_number)
+        .first()
+    )
+    user = request.user
+    if payment is None or not (has_role(user, Role.CLERK) or payment.charge.parcel.owners.filter(pk=user.pk).exists()):
+        raise Http404("No such receipt")
+    charge = payment.charge
+    pdf = render_pdf("pdf/charge_receipt.html", {"payment": payment, "charge": charge, "parcel": charge.parcel})
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="receipt-{payment.receipt_number}.pdf"'
+    return response
+
+
+# --- The tax roll (clerk) -----------------------------------------------------------------------------------------
+
+
+@login_required
+def tax_rolls(request):
+    _require_clerk(request.user)
+    page = Paginator(tax_roll.batches_with_totals().order_by("-year"), PAGE_SIZE).get_page(request.GET.get("page"))
+    from django.utils import timezone
+
+    form = BuildRollForm(initial={"year": timezone.localdate().year})
+    runs = JobRun.objects.filter(name=tax_roll.BUILD_JOB)[:5]
+    return render(request, "permits/ledger/tax_rolls.html", {"page": page, "form": form, "runs": runs})
+
+
+@login_required
+@require_POST
+def tax_roll_build(request):
+    _require_clerk(request.user)
+    form = BuildRollForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the tax year to build.")
+        return redirect("ledger:tax_rolls")
+    year = form.cleaned_data["year"]
+    if TaxRollBatch.objects.filter(year=year, state=TaxRollBatch.State.CERTIFIED).exists():
+        messages.error(request, f"The {year} roll is certified: it is frozen and is not rebuilt.")
+        return redirect("ledger:tax_roll", year=year)
+    # Built by the worker once this request commits (at once in the embedded demo); progress shows in the job run.
+    transaction.on_commit(lambda: tasks.build_tax_roll.delay(year))
+    messages.success(request, f"Building the {year} roll. Rebuilding never adds a charge twice.")
+    return redirect("ledger:tax_roll", year=year)
+
+
+@login_required
+def tax_roll_detail(request, year):
+    _require_clerk(request.user)
+    batch = TaxRollBatch.objects.filter(year=year).select_related("certified_by").first()
+    lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50).get_page(request.GET.get("page"))
+    held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(year=year, today=_today()).held_back
+    total = batch.lines.aggregate(total=Sum("amount"))["total"] if batch else None
+    run = JobRun.objects.filter(name=tax_roll.BUILD_JOB).first()
+    return render(
+        request,
+        "permits/ledger/tax_roll.html",
+        {
+            "year": year,
+            "batch": batch,
+            "page": lines,
+            "held_back": held_back,
+            "total": total or 0,
+            "run": run,
+            "transfer_deadline": charge_rules.transfer_deadline(year),
+        },
+    )
+
+
+def _today():
+    from django.utils import timezone
+
+    return timezone.localdate()
+
+
+@login_required
+@require_POST
+def tax_roll_certify(request, year):
+    _require_clerk(request.user)
+    batch = get_object_or_404(TaxRollBatch, year=year)
+    try:
+        with transaction.atomic():
+            tax_roll.certify_tax_roll(batch=batch, by=request.user)
+    except ValidationError as exc:
+        for message in _error_messages(exc):
+            messages.error(request, message)
+    else:
+        messages.success(request, f"The {year} special-charges roll is certified and frozen.")
+    return redirect("ledger:tax_roll", year=year)
+
+
+@login_required
+@require_POST
+def tax_roll_transfer(request, year):
+    _require_clerk(request.user)
+    batch = get_object_or_404(TaxRollBatch, year=year)
+    try:
+        with transaction.atomic():
+            tax_roll.transfer_tax_roll(batch=batch, by=request.user)
+    except ValidationError as exc:
+        for message in _error_messages(exc):
+            messages.error(request, message)
+    else:
+        messages.success(request, f"The {year} roll is recorded as delivered to the treasurer.")
+    return redirect("ledger:tax_roll", year=year)
+
+
+@login_required
+def tax_roll_file(request, year, kind):
+    _require_clerk(request.user)
+    batch = get_object_or_404(TaxRollBatch, year=year)
+    if kind not in {"csv", "pdf"}:
+        raise Http404("No such file")
+    filename = f"special-charges-{year}{'' if batch.is_frozen else '-draft'}.{kind}"
+    content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/pdf"
+    if not batch.is_frozen:
+        # A draft changes as charges are paid: it is rendered as it stands now. A certified roll is its frozen file.
+        content = tax_roll.render_csv(batch) if kind == "csv" else tax_roll.render_roll_pdf(batch)
+        response = HttpResponse(content, content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+    file = batch.csv_file if kind == "csv" else batch.pdf_file
+    response = FileResponse(file.open("rb"), content_type=content_type, as_attachment=True, filename=filename)
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

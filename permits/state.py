@@ -1,0 +1,59 @@
+"""The one audited state change for records other than permits (special charges, sidewalk orders, snow and rubbish
+cases, tax-roll batches). Permits change status only through permits.workflow.transition().
+
+Like transition(): a conditional UPDATE (two clerks, or a clerk and a nightly job, cannot both move a record), and a
+StateChange row with who, when, from, to and why in the same transaction.
+"""
+
+from __future__ import annotations
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
+from django.utils import timezone
+
+from permits.errors import IllegalTransition
+from permits.models import StateChange
+
+
+def actor_label(user) -> str:
+    if user is None:
+        return "Theresa Permits (scheduled job)"
+    full = user.get_full_name()
+    return f"{full} ({user.username})" if full else user.username
+
+
+def change_state(record, *, to: str, from_states, by, reason: str = "", field: str = "status", **fields):
+    """Move `record` from one of `from_states` to `to` (its `field`), writing `fields` in the same UPDATE and a
+    StateChange row. `by=None` is the system (a scheduled job). Raises IllegalTransition when the record is no longer
+    in one of `from_states` (someone else acted first, or it is frozen)."""
+    model = type(record)
+    now = timezone.now()
+    with transaction.atomic():
+        current = model.objects.filter(pk=record.pk).values_list(field, flat=True).first()
+        updated = model.objects.filter(pk=record.pk, **{f"{field}__in": list(from_states)}).update(
+            **{field: to}, **fields
+        )
+        if updated != 1:
+            record.refresh_from_db()
+            label = getattr(record, f"get_{field}_display", lambda: current)()
+            raise IllegalTransition(f"{record} is {str(label).lower()}: it cannot become {to}.")
+        StateChange.objects.create(
+            record_type=ContentType.objects.get_for_model(model),
+            record_id=record.pk,
+            field=field,
+            from_state=current or "",
+            to_state=to,
+            actor=by,
+            actor_label=actor_label(by),
+            at=now,
+            reason=reason,
+        )
+    record.refresh_from_db()
+    return record
+
+
+def history_of(record):
+    """The record's state changes, oldest first (one query)."""
+    return StateChange.objects.filter(
+        record_type=ContentType.objects.get_for_model(type(record)), record_id=record.pk
+    ).select_related("actor")

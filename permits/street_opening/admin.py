@@ -1,0 +1,147 @@
+"""Back office for the street opening records. Status and audit fields are read-only; acts go through the
+services (permits.street_opening.services); public records are never deleted."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.utils import timezone
+from simple_history.admin import SimpleHistoryAdmin
+
+from permits.street_opening import rules as ordinance
+from permits.street_opening import services as so
+from permits.street_opening.field import admin as field_admin  # noqa: F401  (the field half's back office)
+from permits.street_opening.models import (
+    AnnualBond,
+    ApplicantRevocation,
+    DiggersTicket,
+    EmergencyDetermination,
+    EmergencyReport,
+    MoratoriumException,
+    Renewal,
+    StreetImprovement,
+    StreetOpening,
+)
+
+
+class NoDelete:
+    def has_delete_permission(self, request, obj=None):
+        return False  # public records (Wis. Stat. § 19.21)
+
+
+class ReadOnly(NoDelete):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class TicketInline(ReadOnly, admin.TabularInline):
+    model = DiggersTicket
+    extra = 0
+    fields = readonly_fields = ["number", "contractor", "requested_at", "legal_start", "verified_by", "verified_at"]
+
+
+@admin.register(StreetOpening)
+class StreetOpeningAdmin(ReadOnly, SimpleHistoryAdmin):
+    list_display = ["permit", "surface", "emergency", "late_filing_flagged_at", "annual_bond", "insurance_expires"]
+    list_filter = ["surface", "emergency", "annual_bond", "underground_utility"]
+    search_fields = ["permit__number", "permit__street__name", "permit__location_description"]
+    list_select_related = ["permit"]
+    inlines = [TicketInline]
+
+
+@admin.register(AnnualBond)
+class AnnualBondAdmin(NoDelete, SimpleHistoryAdmin):
+    """§ 303-4H(5): the Clerk-Treasurer records the annual bonds filed (January 1 to December 31 of `year`)."""
+
+    list_display = ["year", "organization", "principal_user", "surety", "amount", "recorded_at"]
+    list_filter = ["year"]
+    search_fields = ["organization__name", "surety", "bond_number"]
+    readonly_fields = ["recorded_by", "recorded_at"]
+    raw_id_fields = ["principal_user"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.recorded_by, obj.recorded_at = request.user, timezone.now()
+        super().save_model(request, obj, form, change)
+
+
+class StreetImprovementForm(forms.ModelForm):
+    class Meta:
+        model = StreetImprovement
+        fields = ["street", "description", "decided_on", "work_begins_on", "repaved_on"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("decided_on") and data.get("work_begins_on"):
+            for v in ordinance.board_decision_violations(
+                decided_on=data["decided_on"], work_begins_on=data["work_begins_on"]
+            ):
+                self.add_error(v.field, v.message)
+        return data
+
+
+@admin.register(StreetImprovement)
+class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
+    """§ 303-5I: the Board's repaving decisions; the clerk sends the notices from here."""
+
+    form = StreetImprovementForm
+    list_display = ["street", "description", "decided_on", "work_begins_on", "repaved_on", "notices_sent_at"]
+    list_filter = ["street"]
+    readonly_fields = ["notices_sent_at", "recorded_by", "recorded_at"]
+    actions = ["send_notices"]
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        # A new decision goes through the service: only the Board, the President or the clerk record it.
+        created = so.record_street_improvement(
+            street=obj.street,
+            by=request.user,
+            description=obj.description,
+            decided_on=obj.decided_on,
+            work_begins_on=obj.work_begins_on,
+        )
+        if obj.repaved_on:
+            so.record_repaving_done(improvement=created, by=request.user, repaved_on=obj.repaved_on)
+        obj.pk = created.pk
+
+    @admin.action(description="Send the § 303-5I notices to utilities and abutting owners")
+    def send_notices(self, request, queryset):
+        for improvement in queryset:
+            try:
+                sent = so.send_improvement_notices(improvement=improvement, by=request.user)
+            except PermissionDenied as error:
+                self.message_user(request, str(error), messages.ERROR)
+                return
+            mail = ", ".join(p.site_address for p in sent.to_mail) or "none"
+            self.message_user(
+                request, f"{improvement.street}: {len(sent.emailed)} notices emailed; to mail by post: {mail}."
+            )
+
+
+@admin.register(EmergencyReport)
+class EmergencyReportAdmin(NoDelete, admin.ModelAdmin):
+    """§ 303-5H: emergencies the Village office was told of; flagged when no application follows in time."""
+
+    list_display = ["street", "location_description", "organization", "began_on", "reported_at", "permit", "flagged_at"]
+    readonly_fields = ["recorded_by", "reported_at", "permit", "flagged_at"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.recorded_by, obj.reported_at = request.user, timezone.now()
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(ApplicantRevocation)
+class ApplicantRevocationAdmin(ReadOnly, admin.ModelAdmin):
+    """§ 303-4H(2): made from the permit's Village actions page (or by the defect-notice job), never by hand."""
+
+    list_display = ["organization", "user", "revoked_on", "until", "lifted_at", "permit"]
+    list_filter = [("until", admin.DateFieldListFilter)]
+
+
+for model in (DiggersTicket, EmergencyDetermination, MoratoriumException, Renewal):
+    admin.site.register(model, type(f"{model.__name__}Admin", (ReadOnly, admin.ModelAdmin), {}))

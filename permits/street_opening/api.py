@@ -1,0 +1,233 @@
+"""The street opening API, for utilities that file many permits.
+
+POST /api/v1/street-openings/ creates and submits an application; GET lists the caller's own; GET .../{number}/
+shows one with its status and timeline. A request that breaks rules gets HTTP 400 with every broken rule at once,
+each with its citation: the same rule functions and messages as the web form.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.response import Response
+
+from permits.api import PermitEventSerializer
+from permits.api_errors import error_response, parse_each_field
+from permits.models import Organization, PermitKind, Street
+from permits.selectors import permits_visible_to
+from permits.street_opening import rules as ordinance
+from permits.street_opening import services as so_services
+from permits.street_opening.models import Surface, TrafficControl
+
+MONEY = {"max_digits": 12, "decimal_places": 2, "required": False, "allow_null": True}
+
+
+class StreetOpeningCreateSerializer(serializers.Serializer):
+    """The application. Fields are optional in the schema so that every missing item is reported at once, with the
+    section that requires it."""
+
+    street = serializers.CharField(required=False, allow_blank=True, help_text="Street name from the Village's list")
+    location_description = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    work_description = serializers.CharField(required=False, allow_blank=True)
+    method = serializers.CharField(required=False, allow_blank=True)
+    start_date = serializers.DateField(required=False, allow_null=True)
+    end_date = serializers.DateField(required=False, allow_null=True)
+    surface = serializers.ChoiceField(choices=Surface.choices, required=False, allow_blank=True)
+    existing_pavement_inches = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True)
+    emergency = serializers.BooleanField(required=False, default=False)
+    emergency_began_on = serializers.DateField(
+        required=False, allow_null=True, help_text="Emergencies: the day the work began (default: today)"
+    )
+    utility_interruption = serializers.BooleanField(required=False, default=False)
+    near_existing_patch = serializers.BooleanField(required=False, default=False)
+    nearby_openings = serializers.CharField(required=False, allow_blank=True, default="")
+    map_latitude = serializers.DecimalField(max_digits=9, decimal_places=6, required=False, allow_null=True)
+    map_longitude = serializers.DecimalField(max_digits=9, decimal_places=6, required=False, allow_null=True)
+    insurance_per_person = serializers.DecimalField(**MONEY)
+    insurance_per_accident = serializers.DecimalField(**MONEY)
+    insurance_property_damage = serializers.DecimalField(**MONEY)
+    insurance_expires = serializers.DateField(required=False, allow_null=True)
+    annual_bond = serializers.BooleanField(
+        required=False, default=False, help_text="True: the annual bond on file; false: a bond for this permit"
+    )
+    statement_signed_by = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="Full name of the signer of the § 303-4H(1) statement",
+    )
+    statement_undertakings = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ordinance.UNDERTAKINGS)),
+        required=False,
+        help_text="Undertakings accepted; omitted, signing accepts the whole statement of § 303-4H(1)",
+    )
+    diggers_hotline_ticket = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
+    diggers_hotline_requested_at = serializers.DateTimeField(required=False, allow_null=True)
+    diggers_hotline_legal_start = serializers.DateField(required=False, allow_null=True)
+    underground_utility = serializers.BooleanField(required=False, default=False)
+    underground_depth_feet = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True)
+    lanes_open_each_way = serializers.IntegerField(
+        required=False,
+        default=1,
+        min_value=0,
+        max_value=9,
+        help_text="Lanes of traffic kept open in each direction; 0 needs the DPW's approval (§ 303-5B(3))",
+    )
+    traffic_control = serializers.ChoiceField(
+        choices=TrafficControl.choices,
+        required=False,
+        default=TrafficControl.NONE,
+        help_text="none, flagman or temporary_signal: required when no lane is open each way (§ 303-5B(3))",
+    )
+    organization = serializers.CharField(
+        required=False, allow_blank=True, help_text="Company name, if you are on the staff of several"
+    )
+
+
+class DiggersTicketSerializer(serializers.Serializer):
+    number = serializers.CharField()
+    contractor = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    legal_start = serializers.DateField()
+    verification = serializers.CharField(source="verification_label")
+
+
+class StreetOpeningSerializer(serializers.Serializer):
+    number = serializers.CharField()
+    status = serializers.CharField()
+    street = serializers.CharField(source="street.name", default=None)
+    location_description = serializers.CharField()
+    work_description = serializers.CharField()
+    method = serializers.CharField(source="street_opening.method")
+    start_date = serializers.DateField()
+    end_date = serializers.DateField()
+    surface = serializers.CharField(source="street_opening.surface")
+    existing_pavement_inches = serializers.DecimalField(
+        source="street_opening.existing_pavement_inches", max_digits=5, decimal_places=2
+    )
+    emergency = serializers.BooleanField(source="street_opening.emergency")
+    utility_interruption = serializers.BooleanField(source="street_opening.utility_interruption")
+    insurance_per_person = serializers.DecimalField(
+        source="street_opening.insurance_per_person", max_digits=12, decimal_places=2
+    )
+    insurance_per_accident = serializers.DecimalField(
+        source="street_opening.insurance_per_accident", max_digits=12, decimal_places=2
+    )
+    insurance_property_damage = serializers.DecimalField(
+        source="street_opening.insurance_property_damage", max_digits=12, decimal_places=2
+    )
+    insurance_expires = serializers.DateField(source="street_opening.insurance_expires")
+    annual_bond = serializers.BooleanField(source="street_opening.annual_bond")
+    statement_signed_by = serializers.CharField(source="street_opening.statement_signed_by")
+    statement_signed_at = serializers.DateTimeField(source="street_opening.statement_signed_at")
+    dpw_conditions = serializers.CharField(source="street_opening.dpw_conditions")
+    lanes_open_each_way = serializers.IntegerField(source="street_opening.lanes_open_each_way")
+    traffic_control = serializers.CharField(source="street_opening.traffic_control")
+    lane_closure_approved_at = serializers.DateTimeField(source="street_opening.lane_closure_approved_at")
+    underground_utility = serializers.BooleanField(source="street_opening.underground_utility")
+    emergency_work_approved_at = serializers.DateTimeField(source="street_opening.emergency_work_approved_at")
+    diggers_hotline_tickets = DiggersTicketSerializer(source="street_opening.tickets.all", many=True)
+    fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    submitted_at = serializers.DateTimeField()
+    approved_on = serializers.DateField()
+    issued_on = serializers.DateField()
+    expires_on = serializers.DateField()
+    timeline = PermitEventSerializer(source="events.all", many=True)
+
+
+class CreatedSerializer(StreetOpeningSerializer):
+    warnings = serializers.ListField(child=serializers.DictField(), read_only=True)
+
+
+def parse_application(raw) -> tuple[dict, list[dict]]:
+    return parse_each_field(StreetOpeningCreateSerializer(), raw)
+
+
+def _resolve(values: dict, user) -> tuple[dict, Organization | None, list[dict]]:
+    errors = []
+    name = (values.get("street") or "").strip()
+    street = Street.objects.filter(name__iexact=name).first() if name else None
+    if name and street is None:
+        errors.append(
+            {
+                "field": "street",
+                "code": "unknown_street",
+                "citation": "§ 303-4B",
+                "message": f"No street named {name!r} in the Village's street list (§ 303-4B)",
+            }
+        )
+    values = {**values, "street": street}
+    if values.get("statement_undertakings") is None and (values.get("statement_signed_by") or "").strip():
+        values["statement_undertakings"] = list(ordinance.UNDERTAKINGS)
+    orgs = Organization.objects.filter(memberships__user=user)
+    wanted = (values.pop("organization", "") or "").strip()
+    organization = orgs.filter(name__iexact=wanted).first() if wanted else orgs.order_by("pk").first()
+    if wanted and organization is None:
+        errors.append(
+            {
+                "field": "organization",
+                "code": "not_a_member",
+                "citation": "",
+                "message": "You are not on the staff of that organization",
+            }
+        )
+    return values, organization, errors
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Your street opening applications"),
+    retrieve=extend_schema(summary="One street opening permit with its status and timeline"),
+)
+class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = StreetOpeningSerializer
+    lookup_field = "number"
+
+    def get_queryset(self):
+        user = self.request.user
+        qs = permits_visible_to(user).filter(kind=PermitKind.STREET_OPENING)
+        if self.action == "list":
+            qs = qs.filter(Q(applicant=user) | Q(organization__memberships__user=user)).distinct()
+        return (
+            qs.select_related("street_opening")
+            .prefetch_related("events", "street_opening__tickets")
+            .order_by("-created_at")
+        )
+
+    @extend_schema(
+        summary="Apply for a street opening permit (creates and submits it)",
+        request=StreetOpeningCreateSerializer,
+        responses={
+            201: CreatedSerializer,
+            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
+        },
+    )
+    def create(self, request):
+        now = timezone.now()
+        today = timezone.localdate(now)
+        values, errors = parse_application(request.data)
+        values, organization, more = _resolve(values, request.user)
+        errors += more
+        checked = so_services.check_application(
+            values, applicant=request.user, organization=organization, today=today, now=now
+        )
+        if errors:
+            # A malformed field stops the service; still report every rule the well-formed fields break.
+            malformed = {e["field"] for e in errors}
+            return error_response(errors + [v.as_dict() for v in checked.errors if v.field not in malformed])
+        try:
+            permit = so_services.apply_for_street_opening(
+                applicant=request.user, organization=organization, data=values, today=today
+            )
+        except so_services.RulesBroken as broken:
+            return error_response([v.as_dict() for v in broken.violations])
+        except PermissionDenied as denied:
+            return error_response(
+                [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(denied)}],
+                status.HTTP_403_FORBIDDEN,
+            )
+        body = StreetOpeningSerializer(self.get_queryset().get(pk=permit.pk)).data
+        body["warnings"] = [w.as_dict() for w in checked.warnings]
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -1,0 +1,160 @@
+"""Demo street openings in different states for the demo contractor and utility. Safe to load twice: each demo
+application is found by its location before it is created."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.utils import timezone
+
+from permits import services
+from permits.models import Organization, Permit, PermitKind, Street
+from permits.street_opening import rules as ordinance
+from permits.street_opening import services as so
+from permits.street_opening.models import AnnualBond
+
+CERTIFICATE = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"  # a stand-in certificate of insurance
+
+
+def _next_april(today: date) -> date:
+    year = today.year if (today.month, today.day) < (4, 6) else today.year + 1
+    return date(year, 4, 13)
+
+
+def _data(street: str, location: str, work: str, start: date, days: int, signer: str, **extra) -> dict:
+    return {
+        "street": Street.objects.get(name=street),
+        "location_description": location,
+        "work_description": work,
+        "method": "Open cut with saw-cut edges; mechanical compaction in 12-inch lifts",
+        "start_date": start,
+        "end_date": start + timedelta(days=days),
+        "surface": "bituminous",
+        "existing_pavement_inches": Decimal(3),
+        "insurance_per_person": Decimal(1000000),
+        "insurance_per_accident": Decimal(1000000),
+        "insurance_property_damage": Decimal(500000),
+        "insurance_expires": start + timedelta(days=400),
+        "annual_bond": True,
+        "statement_signed_by": signer,
+        "statement_undertakings": list(ordinance.UNDERTAKINGS),
+        **extra,
+    }
+
+
+@transaction.atomic
+def load() -> dict:
+    User = get_user_model()
+    users = {
+        u.username: u for u in User.objects.filter(username__in=["contractor", "utility", "clerk", "dpw", "board"])
+    }
+    if len(users) < 5:
+        return {}
+    today = timezone.localdate()
+    contractor = Organization.objects.get(name="Brandt Excavating LLC")
+    utility = Organization.objects.get(name="Rock River Gas & Electric")
+    april = _next_april(today)
+    for org, year in ((contractor, april.year), (utility, today.year), (utility, today.year + 1)):
+        AnnualBond.objects.get_or_create(
+            organization=org,
+            year=year,
+            defaults={
+                "surety": "Badger State Surety Co.",
+                "amount": Decimal(25000),
+                "recorded_by": users["clerk"],
+                "recorded_at": timezone.now(),
+            },
+        )
+    requested = timezone.make_aware(datetime.combine(today, time(8, 0)))
+    plans = [
+        (
+            "submitted",
+            contractor,
+            users["contractor"],
+            _data("Henni Street", "In front of 118 Henni Street", "New sewer lateral", april, 3, "Carl Brandt"),
+        ),
+        (
+            "under_review",
+            contractor,
+            users["contractor"],
+            _data(
+                "Main Street",
+                "204 to 212 Main Street",
+                "Water service replacement",
+                april + timedelta(days=7),
+                5,
+                "Carl Brandt",
+            ),
+        ),
+        (
+            "approved",
+            utility,
+            users["utility"],
+            _data(
+                "Mill Street",
+                "Mill Street at Church Street",
+                "Gas leak repair",
+                today,
+                2,
+                "Uma Steffen",
+                emergency=True,
+                emergency_began_on=today,
+                diggers_hotline_ticket="20260001111",
+                diggers_hotline_requested_at=requested,
+            ),
+        ),
+        (
+            "issued",
+            utility,
+            users["utility"],
+            _data(
+                "Church Street",
+                "Church Street, 100 block",
+                "Water main break",
+                today,
+                3,
+                "Uma Steffen",
+                emergency=True,
+                emergency_began_on=today,
+                diggers_hotline_ticket="20260002222",
+                diggers_hotline_requested_at=requested,
+            ),
+        ),
+    ]
+    created = []
+    for state, org, user, data in plans:
+        if Permit.objects.filter(
+            kind=PermitKind.STREET_OPENING, location_description=data["location_description"], organization=org
+        ).exists():
+            continue
+        permit = so.apply_for_street_opening(applicant=user, organization=org, data=data, today=today)
+        services.upload_document(
+            permit=permit,
+            kind="insurance",
+            by=user,
+            upload=SimpleUploadedFile("certificate-of-insurance.pdf", CERTIFICATE, content_type="application/pdf"),
+        )
+        if state in ("under_review", "approved", "issued"):
+            so.begin_review(permit=permit, by=users["clerk"], today=today)
+        if state in ("approved", "issued"):
+            if ordinance.in_frozen_ground_season(today):
+                so.record_emergency_determination(
+                    permit=permit, by=users["board"], reason="Active leak: danger to life and property"
+                )
+            so.approve_street_opening(
+                permit=permit,
+                by=users["dpw"],
+                today=today,
+                conditions="Keep one lane open each way; flagger at the intersection.",
+            )
+        if state == "issued":
+            services.record_payment(
+                permit=permit, amount=permit.balance_due, method="check", reference="4410", by=users["clerk"]
+            )
+            so.issue_street_opening(permit=permit, by=users["clerk"], today=today)
+        created.append(permit.number)
+    return {"street_openings": created}

@@ -1,0 +1,280 @@
+"""Forms of the field pages. They check input; the rules in field_rules.py decide pass or fail (a failing
+measurement is a valid inspection that fails, logged with the sections it broke)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+
+from permits.street_opening.field import rules
+from permits.street_opening.field.models import DefectNotice, PermitteeNotice
+
+DECIMAL = {"inputmode": "decimal", "class": "form-control form-control-lg", "autocomplete": "off"}
+LOCAL_DATETIME = "%Y-%m-%dT%H:%M"
+
+
+def _inches(label: str, help_text: str, required: bool = True, max_digits: int = 6, places: int = 2):
+    return forms.DecimalField(
+        label=label,
+        help_text=help_text,
+        required=required,
+        min_value=0,
+        max_digits=max_digits,
+        decimal_places=places,
+        widget=forms.NumberInput(attrs={**DECIMAL, "step": "any"}),
+    )
+
+
+def _yes(label: str, help_text: str = "", initial: bool = False):
+    return forms.BooleanField(label=label, help_text=help_text, required=False, initial=initial)
+
+
+class DateTimeLocalInput(forms.DateTimeInput):
+    input_type = "datetime-local"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs={"class": "form-control form-control-lg", **(attrs or {})}, format=LOCAL_DATETIME)
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+    def __init__(self, attrs=None):
+        super().__init__(attrs={"class": "form-control form-control-lg", **(attrs or {})}, format="%Y-%m-%d")
+
+
+class InspectionForm(forms.Form):
+    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    photo = forms.FileField(label="Photo (optional; JPEG, PNG or PDF, at most 10 MB)", required=False)
+
+
+class BackfillForm(InspectionForm):
+    largest_stone_inches = _inches(
+        "Largest stone (inches)", "No stone over 8 inches in its greatest dimension (§ 303-5E(1))."
+    )
+    cinders_or_ashes = _yes("Cinders or ashes found", "§ 303-5E(1)")
+    refuse = _yes("Refuse found", "§ 303-5E(1)")
+    organic_matter = _yes("Vegetable or organic matter found", "§ 303-5E(1)")
+    frozen_lumps = _yes("Frozen lumps found", "§ 303-5E(1)")
+    field_order = [
+        "largest_stone_inches",
+        "cinders_or_ashes",
+        "refuse",
+        "organic_matter",
+        "frozen_lumps",
+        "notes",
+        "photo",
+    ]
+
+
+class CompactionForm(InspectionForm):
+    lift_inches = _inches("Lift thickness (inches)", "At most 12 inches per layer (§ 303-5E(4)).")
+    compaction_percent = _inches(
+        "Compaction (% of Modified Proctor maximum dry density)",
+        "At least 95.0% (§ 303-5E(4)); a failed test is retested at the permittee's cost (§ 303-5E(5)).",
+        max_digits=5,
+        places=1,
+    )
+    mechanical = _yes("Compacted mechanically", "Required (§ 303-5E(4)).", initial=True)
+    flooded = _yes("Compacted by flooding", "Not permitted (§ 303-5E(4)).")
+    field_order = ["lift_inches", "compaction_percent", "mechanical", "flooded", "notes", "photo"]
+
+
+class PavementForm(InspectionForm):
+    SURFACES = [("bituminous", "Bituminous (asphalt)"), ("concrete", "Concrete")]
+    surface = forms.ChoiceField(label="Pavement", choices=SURFACES, widget=forms.RadioSelect)
+    existing_pavement_inches = _inches(
+        "Existing pavement depth (inches)", "Leave empty to use the depth on the application.", required=False
+    )
+    three_inch_stone_inches = _inches(
+        "3-inch crushed stone (inches)", "At least 4 inches (§ 303-5G(1)).", required=False
+    )
+    three_quarter_stone_inches = _inches(
+        "3/4-inch crushed stone (inches)", "At least 4 inches (§ 303-5G(1)).", required=False
+    )
+    depth_inches = _inches(
+        "New pavement depth (inches)",
+        "Bituminous: existing depth or 2 1/2 inches, whichever is "
+        "greater (§ 303-5G(2)). Concrete: existing depth or 7 inches (§ 303-5G(3)).",
+    )
+    base_layer_inches = _inches(
+        "Thickest bituminous base layer (inches)", "At most 1 1/2 inches (§ 303-5G(2)).", required=False
+    )
+    top_layer_inches = _inches("Bituminous top layer (inches)", "At most 1 inch (§ 303-5G(2)).", required=False)
+    straightedge_deviation_inches = _inches(
+        "Deviation under a 10-foot straightedge (inches)",
+        "At most 1/4 inch = 0.25 (§ 303-5G(2)).",
+        required=False,
+        max_digits=5,
+        places=3,
+    )
+    calcium_chloride = _yes("Concrete contains calcium chloride", "Not allowed (§ 303-5G(3)).")
+    poured_on = forms.DateField(label="Concrete poured on", required=False, widget=DateInput())
+    opened_to_traffic_on = forms.DateField(
+        label="Opened to traffic on",
+        required=False,
+        widget=DateInput(),
+        help_text="Protected from traffic at least 3 days (§ 303-5G(3)).",
+    )
+    field_order = [
+        "surface",
+        "existing_pavement_inches",
+        "three_inch_stone_inches",
+        "three_quarter_stone_inches",
+        "depth_inches",
+        "base_layer_inches",
+        "top_layer_inches",
+        "straightedge_deviation_inches",
+        "calcium_chloride",
+        "poured_on",
+        "opened_to_traffic_on",
+        "notes",
+        "photo",
+    ]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("surface") == "bituminous":
+            for name in ("base_layer_inches", "top_layer_inches", "straightedge_deviation_inches"):
+                if data.get(name) is None:
+                    self.add_error(name, "Measure this for bituminous pavement (§ 303-5G(2)).")
+        return data
+
+
+class TrenchForm(InspectionForm):
+    excavated_ahead_feet = _inches(
+        "Trench open ahead of the pipe (feet)", "At most 250 feet (§ 303-5B(1)).", max_digits=7, places=1
+    )
+    unfilled_feet = _inches(
+        "Trench left unfilled over laid pipe (feet)", "At most 500 feet (§ 303-5B(1)).", max_digits=7, places=1
+    )
+    special_permission = _yes("DPW gave special permission for more", "§ 303-5B(1)")
+    field_order = ["excavated_ahead_feet", "unfilled_feet", "special_permission", "notes", "photo"]
+
+
+class UndergroundDepthForm(InspectionForm):
+    cover_feet = _inches(
+        "Established grade to top of construction (feet)",
+        "At least 3 feet (§ 303-1C(1)); checked before it is covered (§ 303-1C(4)).",
+        max_digits=5,
+    )
+    covered_before_check = _yes("Already covered before this check", "Not allowed once the DPW asks (§ 303-1C(4)).")
+    field_order = ["cover_feet", "covered_before_check", "notes", "photo"]
+
+
+class FinalForm(InspectionForm):
+    surface_restored = forms.TypedChoiceField(
+        label="Surface back in the condition it was in before the work?",
+        coerce=lambda v: v == "yes",
+        choices=[("yes", "Yes, restored"), ("no", "No")],
+        widget=forms.RadioSelect,
+        help_text="Otherwise the Village restores it at the permittee's expense (§ 303-1C(8)).",
+    )
+    field_order = ["surface_restored", "notes", "photo"]
+
+
+INSPECTION_FORMS = {
+    "backfill": BackfillForm,
+    "compaction": CompactionForm,
+    "pavement": PavementForm,
+    "trench": TrenchForm,
+    "underground_depth": UndergroundDepthForm,
+    "final": FinalForm,
+}
+
+
+class PlanWorkForm(forms.Form):
+    work_starts_at = forms.DateTimeField(
+        label="Excavation begins", widget=DateTimeLocalInput(), input_formats=[LOCAL_DATETIME]
+    )
+    outage_at = forms.DateTimeField(
+        label="Utility service to private properties goes off (if it will)",
+        required=False,
+        widget=DateTimeLocalInput(),
+        input_formats=[LOCAL_DATETIME],
+    )
+    backfill_at = forms.DateTimeField(
+        label="Backfilling or surface restoration begins (if known)",
+        required=False,
+        widget=DateTimeLocalInput(),
+        input_formats=[LOCAL_DATETIME],
+    )
+
+
+class PermitteeNoticeForm(forms.Form):
+    kind = forms.ChoiceField(label="Which notice", choices=PermitteeNotice.Kind.choices, widget=forms.RadioSelect)
+    planned_work_at = forms.DateTimeField(
+        label="When the work it announces begins", widget=DateTimeLocalInput(), input_formats=[LOCAL_DATETIME]
+    )
+    given_at = forms.DateTimeField(
+        label="When you gave the notice",
+        required=False,
+        widget=DateTimeLocalInput(),
+        input_formats=[LOCAL_DATETIME],
+        help_text="Leave empty for now.",
+    )
+    given_to = forms.CharField(label="To whom", max_length=300)
+    method = forms.ChoiceField(label="How", choices=PermitteeNotice.Method.choices)
+
+    def clean_given_at(self):
+        return self.cleaned_data.get("given_at") or timezone.now()
+
+
+class TemporaryPavementForm(forms.Form):
+    placed_on = forms.DateField(label="Temporary surface placed on", widget=DateInput())
+    depth_inches = _inches("Cold mix depth (inches)", "At least 3 inches (§ 303-5G(4)).", max_digits=5)
+
+
+class PermanentPavementForm(forms.Form):
+    completed_on = forms.DateField(label="Permanent pavement completed on", widget=DateInput())
+
+
+class DefectNoticeForm(forms.Form):
+    defect = forms.CharField(label="Defect", widget=forms.Textarea(attrs={"rows": 3}))
+    work_to_be_done = forms.CharField(label="Work to be done", widget=forms.Textarea(attrs={"rows": 3}))
+    estimated_cost = forms.DecimalField(
+        label="Estimated cost ($)",
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
+    )
+    deadline = forms.DateField(label="Correct by", widget=DateInput())
+    addressed_to = forms.ChoiceField(
+        label="Addressed to", choices=DefectNotice.Addressee.choices, widget=forms.RadioSelect
+    )
+    addressee_name = forms.CharField(label="Surety's name (for a notice to the surety)", required=False)
+    addressee_email = forms.EmailField(label="Surety's email", required=False)
+    served_on = forms.DateField(label="Served on", widget=DateInput())
+
+
+class VillageRepairForm(forms.Form):
+    repaired_on = forms.DateField(label="Village repaired on", widget=DateInput())
+    labor = forms.DecimalField(
+        label="Labor ($)",
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
+    )
+    materials = forms.DecimalField(
+        label="Materials ($)",
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
+    )
+    equipment = forms.DecimalField(
+        label="Equipment ($)",
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
+        help_text="The bill adds 20% for administration (§ 303-4H(2)).",
+    )
+
+
+def add_violations(form: forms.Form, violations: list[rules.Violation]) -> None:
+    """Each broken rule as an error on its field (or the whole form), citing its section."""
+    for v in violations:
+        form.add_error(v.field if v.field in form.fields else None, v.message)

@@ -1,0 +1,887 @@
+"""Verbs of the field half of a street opening: inspections, the permittee's notices, pavement restoration,
+completion and the one-year guarantee, defect notices, the Village's repair and its bill.
+
+Views, the admin, tasks and the demo loader all call these. Each reads the clock once and passes `today`/`now`
+down to the pure rules in field_rules.py; each runs in a transaction and stores nothing when a rule is broken.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from permits import services, workflow
+from permits.models import Document, Permit, PermitKind, Status
+from permits.roles import Role, has_role, is_village_staff
+from permits.street_opening import rules as ordinance
+from permits.street_opening.field import rules
+from permits.street_opening.field.models import (
+    DefectNotice,
+    Guarantee,
+    Inspection,
+    PavementRestoration,
+    PermitteeNotice,
+)
+from permits.street_opening.models import StreetOpening
+
+INSPECTORS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # DPW inspectors log inspections from a phone
+DEFECT_RECORDERS = (Role.DPW_DIRECTOR,)  # § 303-4H(4): the DPW records defects for the Board
+CORRECTION_CHECKERS = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
+NOTICE_RECEIVERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)  # may record a notice received by phone
+INSPECTABLE = (Status.ISSUED, Status.ACTIVE, Status.COMPLETED)
+WORK_UNDER_WAY = (Status.APPROVED, Status.ISSUED, Status.ACTIVE)
+
+MEASURED_FIELDS = {
+    "backfill": ["largest_stone_inches", "cinders_or_ashes", "refuse", "organic_matter", "frozen_lumps"],
+    "compaction": ["lift_inches", "compaction_percent", "mechanical", "flooded"],
+    "pavement": [
+        "surface",
+        "existing_pavement_inches",
+        "three_inch_stone_inches",
+        "three_quarter_stone_inches",
+        "depth_inches",
+        "base_layer_inches",
+        "top_layer_inches",
+        "straightedge_deviation_inches",
+        "calcium_chloride",
+        "poured_on",
+        "opened_to_traffic_on",
+    ],
+    "trench": ["excavated_ahead_feet", "unfilled_feet", "special_permission"],
+    "underground_depth": ["cover_feet"],  # covered_before_check is kept in the failures it causes
+    "final": ["surface_restored"],
+}
+
+
+class FieldRulesBroken(Exception):
+    """Raised with every broken rule at once; nothing was stored."""
+
+    def __init__(self, violations: list[rules.Violation]):
+        self.violations = violations
+        super().__init__("; ".join(v.message for v in violations))
+
+
+def _require(user, roles, what: str) -> None:
+    if user is None or not has_role(user, *roles):
+        raise PermissionDenied(f"You may not {what}.")
+
+
+def detail_of(permit: Permit):
+    """The application's details (the other half's StreetOpening), or None for a permit without them."""
+    try:
+        return permit.street_opening
+    except StreetOpening.DoesNotExist:  # a bare permit (tests, or an office-made record)
+        return None
+
+
+def is_emergency(permit: Permit) -> bool:
+    detail = detail_of(permit)
+    return bool(detail and detail.emergency)
+
+
+def may_act_as_permittee(user, permit: Permit) -> bool:
+    return workflow.is_applicant_side(user, permit)
+
+
+def _revoke_permittee(*, permit: Permit, reason: str, today: date):
+    """§ 303-4H(2): the one-year revocation, through the application half's service (the one place revocations are
+    made, so the application rules see them)."""
+    from permits.street_opening.services import revoke_applicant
+
+    return revoke_applicant(permit=permit, by=None, reason=reason, today=today)
+
+
+# --- Inspections -----------------------------------------------------------------------------------------------
+
+
+def with_application_defaults(permit: Permit, kind: str, values: dict) -> dict:
+    """A pavement inspection takes the surface and existing depth from the application unless measured."""
+    values = dict(values)
+    detail = detail_of(permit)
+    if kind == "pavement" and detail is not None:
+        values["surface"] = values.get("surface") or detail.surface
+        if values.get("existing_pavement_inches") is None:
+            values["existing_pavement_inches"] = detail.existing_pavement_inches
+    return values
+
+
+def evaluate_inspection(permit: Permit, kind: str, values: dict) -> list[rules.Violation]:
+    """The rules of `kind` applied to the measured values (forms call this to show the same messages)."""
+    return rules.inspection_violations(kind, with_application_defaults(permit, kind, values))
+
+
+def log_inspection(
+    *,
+    permit: Permit,
+    kind: str,
+    by,
+    values: dict,
+    notes: str = "",
+    photo=None,
+    at: datetime | None = None,
+    today: date | None = None,
+) -> Inspection:
+    """Log what an inspector measured, pass or fail with the failing sections. A failed compaction test adds the
+    retest fee (§ 303-5E(5)) and keeps the permit from being completed until a later test passes."""
+    _require(by, INSPECTORS, "log inspections (DPW inspectors and the Director of Public Works only)")
+    if kind not in MEASURED_FIELDS:
+        raise ValueError(f"Unknown inspection kind: {kind}")
+    if permit.kind != PermitKind.STREET_OPENING or permit.status not in INSPECTABLE:
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    None,
+                    "not_inspectable",
+                    "§ 303-4A",
+                    f"{permit.number} is {permit.get_status_display().lower()}: only issued street opening work is inspected "
+                    "(§ 303-4A).",
+                )
+            ]
+        )
+    now = timezone.now()
+    at = at or now
+    today = today or timezone.localdate(now)
+    values = with_application_defaults(permit, kind, values)
+    violations = rules.inspection_violations(kind, values)
+    passed = not violations
+    measured = {field: values.get(field) for field in MEASURED_FIELDS[kind]}
+    if kind == "pavement":
+        measured["surface"] = measured["surface"] or ""
+    with transaction.atomic():
+        photo_doc = None
+        if photo is not None:
+            photo_doc = services.upload_document(permit=permit, kind=Document.Kind.PHOTO, upload=photo, by=by)
+        inspection = Inspection.objects.create(
+            permit=permit,
+            kind=kind,
+            inspector=by,
+            at=at,
+            result=Inspection.Result.PASS if passed else Inspection.Result.FAIL,
+            failures=[v.as_dict() for v in violations],
+            notes=notes.strip(),
+            photo=photo_doc,
+            **measured,
+        )
+        label = Inspection.Kind(kind).label
+        citations = ", ".join(sorted({v.citation for v in violations}))
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Inspection: {label}: {'passed' if passed else 'failed (' + citations + ')'}"
+            + (f". {notes.strip()}" if notes.strip() else ""),
+        )
+        if rules.retest_is_charged(kind=kind, passed=passed):
+            services.add_fee(
+                permit,
+                fee_code=rules.RETEST_FEE_CODE,
+                by=by,
+                today=today,
+                reason="Compaction test failed: the backfill must be recompacted and retested at the permittee's "
+                "cost (§ 303-5E(5))",
+            )
+            Inspection.objects.filter(pk=inspection.pk).update(retest_fee_charged=True)
+            inspection.retest_fee_charged = True
+        if permit.status == Status.ISSUED:
+            # An inspection in the field is evidence the work is under way.
+            workflow.transition(permit, Status.ACTIVE, by=by, today=today, reason="Work under way: inspected on site")
+        if not passed:
+            services.send_notice(
+                permit,
+                to=permit.applicant.email,
+                template="field_inspection_failed",
+                context={"permit": permit, "inspection": inspection, "violations": violations},
+            )
+    return inspection
+
+
+def compaction_failure_open(permit: Permit) -> bool:
+    """§ 303-5E(5): whether the latest compaction test of the permit failed."""
+    results = [
+        (at, result == Inspection.Result.PASS)
+        for at, result in permit.inspections.filter(kind=Inspection.Kind.COMPACTION).values_list("at", "result")
+    ]
+    return rules.compaction_failure_open(results)
+
+
+def permits_to_inspect(*, today: date) -> QuerySet[Permit]:
+    """The inspector's list: street openings with work under way, those with work or backfilling announced for
+    today first, then by number. One query for the rows, whatever their number."""
+    announced_today = PermitteeNotice.objects.filter(
+        permit=OuterRef("pk"),
+        planned_work_at__date=today,
+    )
+    compactions = Inspection.objects.filter(permit=OuterRef("pk"), kind=Inspection.Kind.COMPACTION)
+    return (
+        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=(Status.ISSUED, Status.ACTIVE))
+        .select_related("street", "organization", "applicant")
+        .annotate(
+            work_today=Exists(announced_today),
+            last_inspected_at=Max("inspections__at"),
+            latest_compaction=compactions.order_by("-at", "-pk").values("result")[:1],
+        )
+        .order_by("-work_today", "number")
+    )
+
+
+# --- Notices the permittee gives -------------------------------------------------------------------------------
+
+
+def _pending(permit: Permit, kind: str) -> PermitteeNotice | None:
+    return permit.permittee_notices.filter(kind=kind, given_at__isnull=True).first()
+
+
+def schedule_notice_reminders(
+    *,
+    permit: Permit,
+    by,
+    work_starts_at: datetime,
+    outage_at: datetime | None = None,
+    backfill_at: datetime | None = None,
+) -> list[PermitteeNotice]:
+    """Record when each step is planned and the notices it needs, each with a reminder a day before it is due.
+    Planning again moves the pending notices (one pending notice per kind)."""
+    if not (may_act_as_permittee(by, permit) or has_role(by, *NOTICE_RECEIVERS)):
+        raise PermissionDenied("Only the permittee plans the work and its notices.")
+    detail = detail_of(permit)
+    kinds = rules.required_notices(
+        utility_interruption=bool(detail and detail.utility_interruption) or outage_at is not None,
+        emergency=bool(detail and detail.emergency),
+    )
+    planned = {
+        "dpw_excavation": work_starts_at,
+        "affected_parties": work_starts_at,
+        "utility_outage": outage_at or work_starts_at,
+        "dpw_backfill": backfill_at,
+    }
+    out = []
+    with transaction.atomic():
+        for kind in kinds:
+            at = planned[kind]
+            if at is None:
+                continue
+            at = timezone.localtime(at)
+            fields = {
+                "planned_work_at": at,
+                "due_by": rules.notice_due_by(kind, at),
+                "reminder_at": rules.notice_reminder_at(kind, at),
+            }
+            notice = _pending(permit, kind)
+            if notice is None:
+                notice = PermitteeNotice.objects.create(permit=permit, kind=kind, **fields)
+            else:
+                PermitteeNotice.objects.filter(pk=notice.pk).update(reminder_sent_at=None, **fields)
+                notice.refresh_from_db()
+            out.append(notice)
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Work planned to begin {timezone.localtime(work_starts_at):%B %-d, %Y at %-I:%M %p}; "
+            "notices due: " + ", ".join(PermitteeNotice.Kind(k).label for k in kinds if planned[k]),
+        )
+    return out
+
+
+def record_permittee_notice(
+    *,
+    permit: Permit,
+    by,
+    kind: str,
+    planned_work_at: datetime,
+    given_to: str,
+    method: str,
+    given_at: datetime | None = None,
+) -> PermitteeNotice:
+    """The permittee records a notice it gave: to whom, how, for which planned work; on time or late per its rule."""
+    if not (may_act_as_permittee(by, permit) or has_role(by, *NOTICE_RECEIVERS)):
+        raise PermissionDenied("Only the permittee (or the Village office that received it) records a notice.")
+    now = timezone.now()
+    given_at = given_at or now
+    errors = []
+    if kind not in rules.NOTICE_RULES:
+        errors.append(rules.Violation("kind", "invalid", "§ 303-5F", "Choose which notice you gave (§ 303-5F)."))
+    if not given_to.strip():
+        citation = rules.NOTICE_RULES[kind].citation if kind in rules.NOTICE_RULES else "§ 303-5F"
+        errors.append(rules.Violation("given_to", "required", citation, f"Say whom you notified ({citation})."))
+    if given_at > now:
+        errors.append(
+            rules.Violation(
+                "given_at",
+                "future",
+                "§ 303-5F",
+                "A notice is recorded once given: the time given cannot be in the future (§ 303-5F).",
+            )
+        )
+    if method not in PermitteeNotice.Method.values:
+        errors.append(rules.Violation("method", "invalid", "§ 303-5F", "Say how the notice was given (§ 303-5F)."))
+    if permit.status not in WORK_UNDER_WAY + (Status.COMPLETED,):
+        errors.append(
+            rules.Violation(
+                None,
+                "not_open",
+                "§ 303-4A",
+                f"{permit.number} is {permit.get_status_display().lower()}: notices are for approved work (§ 303-4A).",
+            )
+        )
+    if errors:
+        raise FieldRulesBroken(errors)
+    planned_work_at = timezone.localtime(planned_work_at)
+    timeliness = rules.notice_timeliness(
+        kind, given_at=given_at, planned_at=planned_work_at, emergency=is_emergency(permit)
+    )
+    fields = {
+        "planned_work_at": planned_work_at,
+        "due_by": rules.notice_due_by(kind, planned_work_at),
+        "given_at": given_at,
+        "given_to": given_to.strip(),
+        "method": method,
+        "timeliness": timeliness,
+        "recorded_by": by,
+    }
+    with transaction.atomic():
+        notice = _pending(permit, kind)
+        if notice is None:
+            notice = PermitteeNotice.objects.create(permit=permit, kind=kind, **fields)
+        else:
+            PermitteeNotice.objects.filter(pk=notice.pk).update(**fields)
+            notice.refresh_from_db()
+        rule = rules.NOTICE_RULES[kind]
+        text = f"Notice given: {rule.label} ({rule.citation}), to {notice.given_to}: {notice.get_timeliness_display().lower()}"
+        if timeliness == rules.LATE:
+            text += ". " + rules.notice_late_message(kind, timezone.localtime(notice.due_by))
+        services.record_event(permit, by=by, reason=text)
+    return notice
+
+
+def send_due_notice_reminders(*, now: datetime) -> tuple[int, int]:
+    """Remind the permittee of each notice still to give once its reminder time has come. Returns (due, sent);
+    a conditional update makes a second run send nothing."""
+    due = list(
+        PermitteeNotice.objects.filter(
+            given_at__isnull=True,
+            reminder_sent_at__isnull=True,
+            reminder_at__lte=now,
+            permit__status__in=WORK_UNDER_WAY,
+        ).select_related("permit", "permit__applicant")
+    )
+    sent = 0
+    for notice in due:
+        with transaction.atomic():
+            if (
+                PermitteeNotice.objects.filter(pk=notice.pk, reminder_sent_at__isnull=True).update(reminder_sent_at=now)
+                != 1
+            ):
+                continue
+            rule = rules.NOTICE_RULES[notice.kind]
+            services.send_notice(
+                notice.permit,
+                to=notice.permit.applicant.email,
+                template="field_notice_reminder",
+                context={
+                    "permit": notice.permit,
+                    "notice": notice,
+                    "rule": rule,
+                    "due_by": timezone.localtime(notice.due_by),
+                    "planned": timezone.localtime(notice.planned_work_at),
+                },
+            )
+            sent += 1
+    return len(due), sent
+
+
+# --- Pavement restoration (§ 303-5G(4)) ------------------------------------------------------------------------
+
+
+def _needs_pavement(permit: Permit) -> bool:
+    detail = detail_of(permit)
+    return detail is None or detail.surface in ordinance.PAVED_SURFACES
+
+
+def restoration_for(permit: Permit) -> PavementRestoration:
+    """The permit's restoration record, created with its § 303-5G(4) due date on first use."""
+    restoration = PavementRestoration.objects.filter(permit=permit).first()
+    if restoration is not None:
+        return restoration
+    permit_date = rules.permit_date_of(issued_on=permit.issued_on, approved_on=permit.approved_on)
+    if permit_date is None:
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    None,
+                    "not_issued",
+                    "§ 303-5G(4)",
+                    "The permit has no date yet: pavement is due 60 days after it (§ 303-5G(4)).",
+                )
+            ]
+        )
+    restoration, _ = PavementRestoration.objects.get_or_create(
+        permit=permit, defaults={"permanent_due_on": rules.permanent_pavement_due(permit_date=permit_date)}
+    )
+    return restoration
+
+
+def _require_permittee_or_dpw(by, permit: Permit, what: str) -> None:
+    if not (may_act_as_permittee(by, permit) or has_role(by, *INSPECTORS)):
+        raise PermissionDenied(f"Only the permittee or the DPW may {what}.")
+
+
+def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inches: Decimal) -> PavementRestoration:
+    """§ 303-5G(4): a winter emergency's temporary cold-mix surface (3 inches or more); the permanent pavement is
+    then due by the following June 1."""
+    _require_permittee_or_dpw(by, permit, "record the temporary surface")
+    errors = rules.temporary_surface_violations(
+        depth_inches=depth_inches, emergency=is_emergency(permit), placed_on=placed_on
+    )
+    if errors:
+        raise FieldRulesBroken(errors)
+    with transaction.atomic():
+        restoration = restoration_for(permit)
+        due = rules.permanent_pavement_due(permit_date=permit.issued_on or placed_on, temporary_placed_on=placed_on)
+        PavementRestoration.objects.filter(pk=restoration.pk).update(
+            temporary_placed_on=placed_on, temporary_depth_inches=depth_inches, permanent_due_on=due
+        )
+        restoration.refresh_from_db()
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Temporary cold-mix surface of {depth_inches} inches placed "
+            f"{placed_on:%B %-d, %Y}; permanent pavement due by {due:%B %-d, %Y} (§ 303-5G(4))",
+        )
+    return restoration
+
+
+def record_permanent_pavement(*, permit: Permit, by, completed_on: date) -> PavementRestoration:
+    """§ 303-5G(4): the permanent pavement is in."""
+    _require_permittee_or_dpw(by, permit, "record the permanent pavement")
+    with transaction.atomic():
+        restoration = restoration_for(permit)
+        PavementRestoration.objects.filter(pk=restoration.pk).update(permanent_completed_on=completed_on)
+        restoration.refresh_from_db()
+        late = rules.is_pavement_overdue(due_on=restoration.permanent_due_on, completed_on=None, today=completed_on)
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Permanent pavement completed {completed_on:%B %-d, %Y}"
+            + (f", after its due date {restoration.permanent_due_on:%B %-d, %Y}" if late else "")
+            + " (§ 303-5G(4))",
+        )
+    return restoration
+
+
+def completion_blockers(permit: Permit) -> list[rules.Violation]:
+    errors = []
+    so = getattr(permit, "street_opening", None)
+    if so is not None:
+        for v in ordinance.emergency_underground_violations(
+            emergency=so.emergency,
+            underground_utility=so.underground_utility,
+            work_approved=so.emergency_work_approved_at is not None,
+        ):  # § 303-1C(7): the DPW's after-the-fact approval comes before completion
+            errors.append(rules.Violation(v.field, v.code, v.citation, v.message))
+    if compaction_failure_open(permit):
+        errors.append(
+            rules.Violation(
+                None,
+                "compaction_failed",
+                "§ 303-5E(5)",
+                "The last compaction test failed: recompact and pass a retest before reporting completion (§ 303-5E(5)).",
+            )
+        )
+    restoration = PavementRestoration.objects.filter(permit=permit).first()
+    if restoration and restoration.is_winter_patch and restoration.permanent_completed_on is None:
+        errors.append(
+            rules.Violation(
+                None,
+                "temporary_surface",
+                "§ 303-5G(4)",
+                f"The temporary winter surface must be replaced with permanent pavement (by "
+                f"{restoration.permanent_due_on:%B %-d, %Y}) before the work is complete (§ 303-5G(4)).",
+            )
+        )
+    return errors
+
+
+def report_completion(*, permit: Permit, by, today: date | None = None) -> Guarantee:
+    """The permittee reports the work and the restoration complete: the permit becomes completed and the one-year
+    guarantee of § 303-4H(3) starts that day. Reporting completion also records the permanent pavement as done that
+    day when it was not recorded before (the report says the surface is restored)."""
+    if not workflow.may_transition(by, permit, Status.COMPLETED):
+        if Status.COMPLETED not in workflow.TRANSITIONS.get(permit.status, set()):
+            raise FieldRulesBroken(
+                [
+                    rules.Violation(
+                        None,
+                        "not_open",
+                        "§ 303-4H(3)",
+                        f"{permit.number} is {permit.get_status_display().lower()}: it cannot be reported complete (§ 303-4H(3)).",
+                    )
+                ]
+            )
+        raise PermissionDenied("Only the permittee or the Village reports completion.")
+    today = today or timezone.localdate()
+    errors = completion_blockers(permit)
+    if errors:
+        raise FieldRulesBroken(errors)
+    with transaction.atomic():
+        if _needs_pavement(permit) and (permit.issued_on or permit.approved_on):
+            restoration = restoration_for(permit)
+            PavementRestoration.objects.filter(pk=restoration.pk, permanent_completed_on__isnull=True).update(
+                permanent_completed_on=today
+            )
+        workflow.transition(
+            permit,
+            Status.COMPLETED,
+            by=by,
+            today=today,
+            reason="Work and surface restoration reported complete; one-year guarantee begins (§ 303-4H(3))",
+        )
+        guarantee, _ = Guarantee.objects.get_or_create(
+            permit=permit, defaults={"completed_on": today, "ends_on": rules.guarantee_ends_on(today)}
+        )
+    return guarantee
+
+
+# --- Guarantee, defects, the Village's repair -----------------------------------------------------------------
+
+
+def record_defect_notice(
+    *,
+    permit: Permit,
+    by,
+    defect: str,
+    work_to_be_done: str,
+    estimated_cost,
+    deadline: date | None,
+    addressed_to: str,
+    addressee_name: str = "",
+    addressee_email: str = "",
+    served_on: date | None = None,
+) -> DefectNotice:
+    """§ 303-4H(4): the DPW records the written notice of a defect within the guarantee year, to the permittee or
+    its surety, with the defect, the work to be done, its cost and the deadline; the notice is emailed."""
+    _require(by, DEFECT_RECORDERS, "record defect notices (Director of Public Works)")
+    now = timezone.now()
+    served_on = served_on or timezone.localdate(now)
+    guarantee = Guarantee.objects.filter(permit=permit).first()
+    completed_on = guarantee.completed_on if guarantee else permit.completed_on
+    errors = rules.defect_notice_violations(
+        completed_on=completed_on,
+        found_on=served_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+        addressed_to=addressed_to,
+    )
+    if errors:
+        raise FieldRulesBroken(errors)
+    if addressed_to == DefectNotice.Addressee.PERMITTEE:
+        addressee_name = addressee_name.strip() or (
+            permit.organization.name
+            if permit.organization
+            else permit.applicant.get_full_name() or permit.applicant.email
+        )
+        addressee_email = addressee_email.strip() or permit.applicant.email
+    elif not addressee_name.strip():
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    "addressee_name",
+                    "required",
+                    "§ 303-4H(4)",
+                    "Name the surety the notice is addressed to (§ 303-4H(4)).",
+                )
+            ]
+        )
+    with transaction.atomic():
+        notice = DefectNotice.objects.create(
+            permit=permit,
+            defect=defect.strip(),
+            work_to_be_done=work_to_be_done.strip(),
+            estimated_cost=Decimal(estimated_cost),
+            deadline=deadline,
+            addressed_to=addressed_to,
+            addressee_name=addressee_name.strip(),
+            addressee_email=addressee_email.strip(),
+            served_on=served_on,
+            recorded_by=by,
+            recorded_at=now,
+        )
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Defect notice to {notice.addressee_name}: {notice.defect}; "
+            f"correct by {deadline:%B %-d, %Y}, estimated ${notice.estimated_cost} (§ 303-4H(4))",
+        )
+        services.send_notice(
+            permit,
+            to=notice.addressee_email,
+            template="field_defect_notice",
+            context={"permit": permit, "notice": notice},
+        )
+        if permit.applicant.email and permit.applicant.email != notice.addressee_email:
+            services.send_notice(
+                permit,
+                to=permit.applicant.email,
+                template="field_defect_notice",
+                context={"permit": permit, "notice": notice},
+            )
+    return notice
+
+
+def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = None) -> DefectNotice:
+    """§ 303-4H(4): the DPW confirms the permittee (or surety) corrected the defect."""
+    _require(by, CORRECTION_CHECKERS, "confirm a correction (DPW)")
+    corrected_on = corrected_on or timezone.localdate()
+    if corrected_on < notice.served_on:
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    "corrected_on",
+                    "before_notice",
+                    "§ 303-4H(4)",
+                    "A correction cannot predate the notice (§ 303-4H(4)).",
+                )
+            ]
+        )
+    with transaction.atomic():
+        if (
+            DefectNotice.objects.filter(
+                pk=notice.pk, corrected_on__isnull=True, village_repaired_on__isnull=True
+            ).update(corrected_on=corrected_on)
+            == 1
+        ):
+            late = corrected_on > notice.deadline
+            services.record_event(
+                notice.permit,
+                by=by,
+                reason=f"Defect corrected {corrected_on:%B %-d, %Y}"
+                + (" (after the deadline)" if late else "")
+                + " (§ 303-4H(4))",
+            )
+    notice.refresh_from_db()
+    return notice
+
+
+def flag_defects_past_deadline(*, today: date) -> tuple[int, int]:
+    """§ 303-4H(2): a defect not corrected by its deadline: flag it, revoke the permittee's right to permits for one
+    year and tell the DPW to have the Village repair it. Returns (considered, flagged); a second run flags nothing."""
+    due = list(
+        DefectNotice.objects.filter(
+            corrected_on__isnull=True,
+            village_repaired_on__isnull=True,
+            past_deadline_on__isnull=True,
+            deadline__lt=today,
+        ).select_related("permit", "permit__applicant", "permit__organization")
+    )
+    flagged = 0
+    for notice in due:
+        if not rules.is_defect_past_deadline(deadline=notice.deadline, corrected_on=notice.corrected_on, today=today):
+            continue
+        with transaction.atomic():
+            if (
+                DefectNotice.objects.filter(
+                    pk=notice.pk, past_deadline_on__isnull=True, corrected_on__isnull=True
+                ).update(past_deadline_on=today)
+                != 1
+            ):
+                continue
+            reason = (
+                f"Defect noticed {notice.served_on:%B %-d, %Y} not corrected by {notice.deadline:%B %-d, %Y}: "
+                "the Village repairs it and bills labor, materials and equipment plus 20% (§ 303-4H(2))"
+            )
+            services.record_event(notice.permit, by=None, reason=reason)
+            _revoke_permittee(permit=notice.permit, reason=reason, today=today)
+            for email in _dpw_emails():
+                services.send_notice(
+                    notice.permit,
+                    to=email,
+                    template="field_defect_past_deadline",
+                    context={"permit": notice.permit, "notice": notice},
+                )
+            flagged += 1
+    return len(due), flagged
+
+
+def _dpw_emails() -> list[str]:
+    User = get_user_model()
+    return list(
+        User.objects.filter(groups__name=Role.DPW_DIRECTOR, is_active=True)
+        .exclude(email="")
+        .values_list("email", flat=True)
+        .distinct()
+    )
+
+
+def record_village_repair(
+    *,
+    notice: DefectNotice,
+    by,
+    repaired_on: date,
+    labor,
+    materials,
+    equipment,
+) -> DefectNotice:
+    """§ 303-4H(2) (and § 303-1C(8) for a utility's surface): the Village repaired what was not corrected by the
+    deadline and bills labor, materials and equipment plus 20% for administration, added to the permit's balance."""
+    _require(by, DEFECT_RECORDERS, "record the Village's repair (Director of Public Works)")
+    if not rules.is_defect_past_deadline(deadline=notice.deadline, corrected_on=notice.corrected_on, today=repaired_on):
+        raise FieldRulesBroken(
+            [
+                rules.Violation(
+                    "repaired_on",
+                    "not_past_deadline",
+                    "§ 303-4H(2)",
+                    f"The permittee has until {notice.deadline:%B %-d, %Y} to correct the defect; the Village repairs only "
+                    "what is not corrected by then (§ 303-4H(2)).",
+                )
+            ]
+        )
+    try:
+        bill = rules.village_repair_bill(labor=labor, materials=materials, equipment=equipment)
+    except ValueError as error:
+        raise FieldRulesBroken([rules.Violation("repair_labor", "negative", "§ 303-4H(2)", str(error))]) from None
+    now = timezone.now()
+    with transaction.atomic():
+        if (
+            DefectNotice.objects.filter(pk=notice.pk, billed_at__isnull=True).update(
+                village_repaired_on=repaired_on,
+                repair_labor=bill.labor,
+                repair_materials=bill.materials,
+                repair_equipment=bill.equipment,
+                billed_at=now,
+            )
+            != 1
+        ):
+            notice.refresh_from_db()
+            return notice  # already billed: nothing twice
+        Permit.objects.filter(pk=notice.permit_id).update(fee_amount=F("fee_amount") + bill.total)
+        notice.refresh_from_db()
+        permit = notice.permit
+        permit.refresh_from_db(fields=["fee_amount"])
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Village repair billed: labor ${bill.labor}, materials ${bill.materials}, equipment "
+            f"${bill.equipment}, administration 20% ${bill.administration}; total ${bill.total} (§ 303-4H(2))",
+        )
+        services.send_notice(
+            permit,
+            to=notice.addressee_email or permit.applicant.email,
+            template="field_village_repair_bill",
+            context={"permit": permit, "notice": notice, "bill": bill},
+        )
+    return notice
+
+
+# --- Scheduled work (called by tasks_field.py) ------------------------------------------------------------------
+
+
+def open_missing_restorations(*, today: date) -> int:
+    """Create the § 303-5G(4) restoration record of every issued paved street opening that has none."""
+    missing = (
+        Permit.objects.filter(
+            kind=PermitKind.STREET_OPENING,
+            status__in=(Status.ISSUED, Status.ACTIVE, Status.COMPLETED),
+            pavement_restoration__isnull=True,
+        )
+        .filter(Q(issued_on__isnull=False) | Q(approved_on__isnull=False))
+        .select_related("street_opening")
+    )
+    created = 0
+    for permit in missing:
+        if not _needs_pavement(permit):
+            continue
+        permit_date = rules.permit_date_of(issued_on=permit.issued_on, approved_on=permit.approved_on)
+        _, made = PavementRestoration.objects.get_or_create(
+            permit=permit, defaults={"permanent_due_on": rules.permanent_pavement_due(permit_date=permit_date)}
+        )
+        created += made
+    return created
+
+
+def _flag_overdue(qs, *, today: date, what: str) -> tuple[int, int]:
+    due = list(
+        qs.filter(permanent_completed_on__isnull=True, overdue=False, permanent_due_on__lt=today).select_related(
+            "permit", "permit__applicant"
+        )
+    )
+    flagged = 0
+    for restoration in due:
+        if not rules.is_pavement_overdue(due_on=restoration.permanent_due_on, completed_on=None, today=today):
+            continue
+        with transaction.atomic():
+            if (
+                PavementRestoration.objects.filter(pk=restoration.pk, overdue=False).update(
+                    overdue=True, overdue_flagged_on=today
+                )
+                != 1
+            ):
+                continue
+            services.record_event(
+                restoration.permit,
+                by=None,
+                reason=f"{what} overdue: due {restoration.permanent_due_on:%B %-d, %Y} (§ 303-5G(4))",
+            )
+            services.send_notice(
+                restoration.permit,
+                to=restoration.permit.applicant.email,
+                template="field_pavement_overdue",
+                context={"permit": restoration.permit, "restoration": restoration, "what": what},
+            )
+            flagged += 1
+    return len(due), flagged
+
+
+def flag_winter_patches_not_replaced(*, today: date) -> tuple[int, int]:
+    """§ 303-5G(4): temporary winter surfaces not replaced by the following June 1 (flagged from June 2)."""
+    return _flag_overdue(
+        PavementRestoration.objects.filter(temporary_placed_on__isnull=False),
+        today=today,
+        what="Temporary winter surface not replaced by June 1",
+    )
+
+
+def flag_permanent_pavement_overdue(*, today: date) -> tuple[int, int]:
+    """§ 303-5G(4): permanent pavement not in within 60 days of the permit date."""
+    open_missing_restorations(today=today)
+    return _flag_overdue(
+        PavementRestoration.objects.filter(temporary_placed_on__isnull=True), today=today, what="Permanent pavement"
+    )
+
+
+def end_guarantees(*, today: date) -> tuple[int, int]:
+    """§ 303-4H(3): guarantees end the day after the anniversary of completion; a completed permit with no open defect
+    is then closed. Returns (considered, ended)."""
+    due = list(Guarantee.objects.filter(ended=False, ends_on__lt=today).select_related("permit"))
+    ended = 0
+    for guarantee in due:
+        if rules.guarantee_in_force(completed_on=guarantee.completed_on, today=today):
+            continue
+        with transaction.atomic():
+            if Guarantee.objects.filter(pk=guarantee.pk, ended=False).update(ended=True, ended_at=timezone.now()) != 1:
+                continue
+            permit = guarantee.permit
+            services.record_event(
+                permit, by=None, reason=f"One-year guarantee ended {guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3))"
+            )
+            open_defects = permit.defect_notices.filter(corrected_on__isnull=True, village_repaired_on__isnull=True)
+            if permit.status == Status.COMPLETED and not open_defects.exists():
+                workflow.transition(
+                    permit,
+                    Status.CLOSED,
+                    by=None,
+                    today=today,
+                    reason="Guarantee year over with no open defect (§ 303-4H(3))",
+                )
+            ended += 1
+    return len(due), ended
+
+
+def may_see_field_page(user, permit: Permit) -> bool:
+    return is_village_staff(user) or may_act_as_permittee(user, permit)

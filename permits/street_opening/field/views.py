@@ -1,0 +1,293 @@
+"""Field pages of a street opening, built for a phone: the inspector's list and inspection forms, and the
+permittee's notices, pavement and completion. Views are thin: fetch through the access helper, bind the form, call
+one service in field_work.py, message, redirect."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from permits.models import PermitKind, Status
+from permits.roles import has_role
+from permits.selectors import get_permit_for
+from permits.street_opening.field import rules as field_rules
+from permits.street_opening.field import services as field_work
+from permits.street_opening.field.forms import (
+    INSPECTION_FORMS,
+    DefectNoticeForm,
+    PermanentPavementForm,
+    PermitteeNoticeForm,
+    PlanWorkForm,
+    TemporaryPavementForm,
+    VillageRepairForm,
+    add_violations,
+)
+from permits.street_opening.field.models import DefectNotice, Inspection
+from permits.street_opening.field.services import FieldRulesBroken
+
+PAGE_SIZE = 20
+
+
+def _street_opening_for(user, number):
+    permit = get_permit_for(user, number)  # 404 for anyone who may not see it
+    if permit.kind != PermitKind.STREET_OPENING:
+        raise Http404("Not a street opening permit")
+    return permit
+
+
+def _field_url(permit) -> str:
+    return reverse("permits:field_permit", args=[permit.number])
+
+
+def _require_inspector(user) -> None:
+    if not has_role(user, *field_work.INSPECTORS):
+        raise PermissionDenied
+
+
+@login_required
+def inspections(request):
+    """The inspector's list: street openings with work under way, work announced for today first."""
+    _require_inspector(request.user)
+    today = timezone.localdate()
+    page = Paginator(field_work.permits_to_inspect(today=today), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "permits/street_opening/field/inspections.html", {"page": page, "today": today})
+
+
+def _permit_context(request, permit, **forms):
+    user = request.user
+    is_permittee = field_work.may_act_as_permittee(user, permit)
+    context = {
+        "permit": permit,
+        "inspections": Paginator(permit.inspections.select_related("inspector", "photo"), PAGE_SIZE).get_page(
+            request.GET.get("page")
+        ),
+        "notices": permit.permittee_notices.all(),
+        "restoration": getattr(permit, "pavement_restoration", None),
+        "guarantee": getattr(permit, "guarantee", None),
+        "defects": permit.defect_notices.all(),
+        "is_inspector": has_role(user, *field_work.INSPECTORS),
+        "is_dpw_director": has_role(user, *field_work.DEFECT_RECORDERS),
+        "is_permittee": is_permittee,
+        "can_log": has_role(user, *field_work.INSPECTORS) and permit.status in field_work.INSPECTABLE,
+        "permittee_forms": is_permittee and permit.status in field_work.WORK_UNDER_WAY,
+        "can_complete": is_permittee and permit.status in (Status.ISSUED, Status.ACTIVE),
+        "kinds": Inspection.Kind.choices,
+        "notice_rules": field_rules.NOTICE_RULES.values(),
+        "blockers": field_work.completion_blockers(permit),
+        "plan_form": PlanWorkForm(prefix="plan"),
+        "notice_form": PermitteeNoticeForm(prefix="notice"),
+        "temporary_form": TemporaryPavementForm(prefix="temp"),
+        "permanent_form": PermanentPavementForm(prefix="perm"),
+    }
+    context.update(forms)
+    return context
+
+
+@login_required
+def permit_page(request, number):
+    """One street opening's field record; its forms depend on who is looking."""
+    permit = _street_opening_for(request.user, number)
+    return render(request, "permits/street_opening/field/permit.html", _permit_context(request, permit))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def inspect(request, number, kind):
+    _require_inspector(request.user)
+    permit = _street_opening_for(request.user, number)
+    form_class = INSPECTION_FORMS.get(kind)
+    if form_class is None:
+        raise Http404("No such inspection")
+    initial = {}
+    detail = field_work.detail_of(permit)
+    if kind == "pavement" and detail is not None and detail.surface in ("bituminous", "concrete"):
+        initial["surface"] = detail.surface
+    form = form_class(request.POST or None, request.FILES or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        notes, photo = data.pop("notes", ""), data.pop("photo", None)
+        try:
+            inspection = field_work.log_inspection(
+                permit=permit, kind=kind, by=request.user, values=data, notes=notes, photo=photo
+            )
+        except FieldRulesBroken as broken:
+            add_violations(form, broken.violations)
+        except ValidationError as error:  # the photo's type or size (permits.uploads)
+            form.add_error("photo", error)
+        else:
+            label = inspection.get_kind_display()
+            if inspection.result == Inspection.Result.PASS:
+                messages.success(request, f"{label}: passed.")
+            else:
+                detail_text = " ".join(f["message"] for f in inspection.failures)
+                messages.error(request, f"{label}: FAILED. {detail_text}")
+            return redirect(_field_url(permit))
+    context = {
+        "permit": permit,
+        "form": form,
+        "kind": kind,
+        "label": Inspection.Kind(kind).label,
+        "citation": field_rules.INSPECTION_CITATIONS[kind],
+    }
+    return render(request, "permits/street_opening/field/inspect.html", context, status=400 if form.errors else 200)
+
+
+def _bound_or_error(request, permit, form, service, success: str, form_name: str):
+    """Run `service(form.cleaned_data)` for a valid form; otherwise show the permit page with the form's errors."""
+    if form.is_valid():
+        try:
+            service(form.cleaned_data)
+        except FieldRulesBroken as broken:
+            add_violations(form, broken.violations)
+        else:
+            messages.success(request, success)
+            return redirect(_field_url(permit))
+    return render(
+        request,
+        "permits/street_opening/field/permit.html",
+        _permit_context(request, permit, **{form_name: form}),
+        status=400,
+    )
+
+
+@login_required
+@require_POST
+def plan_work(request, number):
+    permit = _street_opening_for(request.user, number)
+    form = PlanWorkForm(request.POST, prefix="plan")
+    return _bound_or_error(
+        request,
+        permit,
+        form,
+        lambda d: field_work.schedule_notice_reminders(permit=permit, by=request.user, **d),
+        "Work planned. You will be reminded a day before each notice is due.",
+        "plan_form",
+    )
+
+
+@login_required
+@require_POST
+def give_notice(request, number):
+    permit = _street_opening_for(request.user, number)
+    form = PermitteeNoticeForm(request.POST, prefix="notice")
+
+    def record(d):
+        notice = field_work.record_permittee_notice(permit=permit, by=request.user, **d)
+        if notice.timeliness == "late":
+            messages.warning(request, field_rules.notice_late_message(notice.kind, timezone.localtime(notice.due_by)))
+
+    return _bound_or_error(request, permit, form, record, "Notice recorded.", "notice_form")
+
+
+@login_required
+@require_POST
+def temporary_pavement(request, number):
+    permit = _street_opening_for(request.user, number)
+    form = TemporaryPavementForm(request.POST, prefix="temp")
+    return _bound_or_error(
+        request,
+        permit,
+        form,
+        lambda d: field_work.record_temporary_pavement(permit=permit, by=request.user, **d),
+        "Temporary surface recorded.",
+        "temporary_form",
+    )
+
+
+@login_required
+@require_POST
+def permanent_pavement(request, number):
+    permit = _street_opening_for(request.user, number)
+    form = PermanentPavementForm(request.POST, prefix="perm")
+    return _bound_or_error(
+        request,
+        permit,
+        form,
+        lambda d: field_work.record_permanent_pavement(permit=permit, by=request.user, **d),
+        "Permanent pavement recorded.",
+        "permanent_form",
+    )
+
+
+@login_required
+@require_POST
+def report_completion(request, number):
+    permit = _street_opening_for(request.user, number)
+    try:
+        guarantee = field_work.report_completion(permit=permit, by=request.user)
+    except FieldRulesBroken as broken:
+        for v in broken.violations:
+            messages.error(request, v.message)
+    else:
+        messages.success(
+            request, f"Completion reported. The work is guaranteed until {guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3))."
+        )
+    return redirect(_field_url(permit))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def defect_notice(request, number):
+    """The DPW records a written defect notice (§ 303-4H(4))."""
+    if not has_role(request.user, *field_work.DEFECT_RECORDERS):
+        raise PermissionDenied
+    permit = _street_opening_for(request.user, number)
+    form = DefectNoticeForm(
+        request.POST or None, initial={"served_on": timezone.localdate(), "addressed_to": "permittee"}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            field_work.record_defect_notice(permit=permit, by=request.user, **form.cleaned_data)
+        except FieldRulesBroken as broken:
+            add_violations(form, broken.violations)
+        else:
+            messages.success(request, "Defect notice recorded and sent.")
+            return redirect(_field_url(permit))
+    return render(
+        request,
+        "permits/street_opening/field/defect.html",
+        {"permit": permit, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def village_repair(request, number, pk):
+    """The DPW records the Village's repair of an uncorrected defect and bills it plus 20% (§ 303-4H(2))."""
+    if not has_role(request.user, *field_work.DEFECT_RECORDERS):
+        raise PermissionDenied
+    permit = _street_opening_for(request.user, number)
+    notice = get_object_or_404(DefectNotice, pk=pk, permit=permit)
+    form = VillageRepairForm(request.POST or None, initial={"repaired_on": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            notice = field_work.record_village_repair(notice=notice, by=request.user, **form.cleaned_data)
+        except FieldRulesBroken as broken:
+            add_violations(form, broken.violations)
+        else:
+            messages.success(request, f"Village repair billed: ${notice.repair_total} (§ 303-4H(2)).")
+            return redirect(_field_url(permit))
+    return render(
+        request,
+        "permits/street_opening/field/repair.html",
+        {"permit": permit, "notice": notice, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_POST
+def defect_corrected(request, number, pk):
+    permit = _street_opening_for(request.user, number)
+    notice = get_object_or_404(DefectNotice, pk=pk, permit=permit)
+    field_work.record_correction(notice=notice, by=request.user)
+    messages.success(request, "Correction recorded.")
+    return redirect(_field_url(permit))

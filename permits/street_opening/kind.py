@@ -1,0 +1,35 @@
+"""The street opening permit in the registry (permits.kinds): § 303-4, § 303-5 and § 303-1C."""
+
+from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.models import PermitKind
+from permits.roles import Role
+from permits.street_opening import api, demo, services, urls, workflow
+from permits.street_opening.field import demo as field_demo
+
+PERMIT_TYPE = PermitType(
+    kind=PermitKind.STREET_OPENING,
+    title="Street opening or excavation permit",
+    citation="§ 303-4",
+    who_needs_it="You will dig in, tunnel under or open a street, alley, sidewalk, terrace or Village easement: "
+    "utility lines, sewer or water laterals, any trench in the right-of-way. Not needed for work the Village does "
+    "itself (§ 303-4C). No openings November 15 to April 1 except emergencies (§ 303-5A).",
+    prefix="SO",
+    fee_code=services.FEE_CODE,
+    apply_url="permits:street_opening_apply",
+    detail_template="permits/street_opening/_detail.html",
+    urls=tuple(urls.urlpatterns),
+    work_queues=(
+        WorkQueue(
+            "Street opening inspections",
+            "permits:field_inspections",
+            (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR, Role.CLERK),
+        ),
+    ),
+    demo_loaders=(demo.load, field_demo.load),
+    api_routes=(ApiRoute("street-openings", api.StreetOpeningViewSet, "street-opening"),),
+    authority=workflow.AUTHORITY,
+    blockers=workflow.blockers,
+    stamps=workflow.stamps,
+    expires=True,
+    expire_lapsed=services.expire_lapsed_street_openings,
+)

@@ -1,0 +1,870 @@
+"""Street opening permits, application to issue (§ 303-4, § 303-5, § 303-1C): the verbs.
+
+Views, the API, admin actions and Celery tasks all call these. Each reads the clock once and passes `today` to the
+pure rules of permits.street_opening.rules; each runs in a transaction and stores nothing when a rule refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from permits import services, workflow
+from permits.access import require_role
+from permits.errors import RulesBroken, Violation, errors_only
+from permits.fees import FeeNotConfigured
+from permits.models import Document, Organization, Parcel, Permit, PermitKind, Status, Street
+from permits.roles import Role, has_role
+from permits.street_opening import rules as ordinance
+from permits.street_opening.models import (
+    AnnualBond,
+    ApplicantRevocation,
+    DiggersTicket,
+    EmergencyDetermination,
+    EmergencyReport,
+    MoratoriumException,
+    Renewal,
+    StreetImprovement,
+    StreetOpening,
+)
+
+FEE_CODE = "street_opening"
+RENEWAL_FEE_CODE = "street_opening_renewal"
+
+REVIEWERS = (Role.CLERK, Role.DPW_DIRECTOR)  # § 303-4B: the clerk or the DPW decides completeness
+APPROVERS = (Role.DPW_DIRECTOR,)  # § 303-1C(2): the DPW approves the location and sets conditions
+ISSUERS = (Role.CLERK,)  # § 303-4F(2): the clerk receives the fee and issues
+RENEWERS = (Role.CLERK, Role.DPW_DIRECTOR)  # § 303-4E
+BOARD_DESIGNEES = (Role.BOARD, Role.PRESIDENT, Role.DPW_DIRECTOR)  # § 303-5A, § 303-5I: "the Board or its designee"
+BOARD_RECORDERS = (Role.BOARD, Role.PRESIDENT, Role.CLERK)  # the Board's decision, recorded from its minutes
+REVOKERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT)  # § 303-4H(2)
+VERIFIERS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # Diggers Hotline tickets
+ACTIVE_STATUSES = (Status.APPROVED, Status.ISSUED, Status.ACTIVE)
+
+
+def _require(user, roles, what: str) -> None:
+    require_role(user, *roles, action=what)
+
+
+# --- Facts the rules need, read from the database ----------------------------------------------------------------
+
+
+def active_revocation_until(*, user, organization, today: date) -> date | None:
+    """§ 303-4H(2): the latest end of a revocation still running for the applicant or its organization."""
+    subject = Q(user=user)
+    if organization is not None:
+        subject |= Q(organization=organization)
+    revocation = (
+        ApplicantRevocation.objects.filter(subject, lifted_at__isnull=True, until__gt=today).order_by("-until").first()
+    )
+    return revocation.until if revocation else None
+
+
+def annual_bond_years(*, user, organization) -> set[int]:
+    subject = Q(principal_user=user) if organization is None else Q(organization=organization)
+    return set(AnnualBond.objects.filter(subject).values_list("year", flat=True))
+
+
+def street_repaving_facts(street: Street | None) -> tuple[date | None, tuple[date, date] | None]:
+    """§ 303-5I: (the latest repaving date, (decided_on, work_begins_on) of a decided repaving not yet done)."""
+    if street is None:
+        return None, None
+    improvements = list(StreetImprovement.objects.filter(street=street).order_by("-decided_on"))
+    repaved = max((i.repaved_on for i in improvements if i.repaved_on), default=None)
+    planned = next(((i.decided_on, i.work_begins_on) for i in improvements if i.repaved_on is None), None)
+    return repaved, planned
+
+
+@dataclass
+class Checked:
+    errors: list[ordinance.Violation]
+    warnings: list[ordinance.Violation]
+
+
+def check_application(data: dict, *, applicant, organization, today: date, now: datetime) -> Checked:
+    """Every rule an application must meet at submission, with the facts read once. `data` is the cleaned input
+    of the form or the API (field names of the API contract)."""
+    street = data.get("street")
+    repaved_on, planned = street_repaving_facts(street if isinstance(street, Street) else None)
+    emergency = bool(data.get("emergency"))
+    requested_at = data.get("diggers_hotline_requested_at")
+    violations = [
+        *ordinance.revocation_violations(
+            revoked_until=active_revocation_until(user=applicant, organization=organization, today=today), today=today
+        ),
+        *ordinance.application_violations(
+            street=str(street or ""),
+            location_description=data.get("location_description", ""),
+            work_description=data.get("work_description", ""),
+            method=data.get("method", ""),
+        ),
+        *ordinance.date_violations(start_date=data.get("start_date"), end_date=data.get("end_date")),
+        *ordinance.pavement_violations(
+            surface=data.get("surface", ""), existing_pavement_inches=data.get("existing_pavement_inches")
+        ),
+        *ordinance.insurance_violations(
+            per_person=data.get("insurance_per_person"),
+            per_accident=data.get("insurance_per_accident"),
+            property_damage=data.get("insurance_property_damage"),
+            expires=data.get("insurance_expires"),
+            covered_through=data.get("end_date"),
+        ),
+        *ordinance.statement_violations(
+            signed_by=data.get("statement_signed_by", ""),
+            undertakings=data.get("statement_undertakings", ()),
+            signed_at=now,
+        ),
+        *ordinance.bond_violations(
+            annual_bond=bool(data.get("annual_bond")),
+            annual_bond_years=annual_bond_years(user=applicant, organization=organization),
+            per_permit_bond_filed=False,
+            start_date=data.get("start_date"),
+            end_date=data.get("end_date"),
+            at_approval=False,
+        ),
+        *ordinance.winter_violations(
+            start_date=data.get("start_date"),
+            end_date=data.get("end_date"),
+            emergency=emergency,
+            determination_recorded=False,
+            at_approval=False,
+        ),
+        *ordinance.emergency_violations(
+            emergency=emergency, work_began_on=data.get("emergency_began_on"), filed_on=today
+        ),
+        *ordinance.moratorium_violations(
+            repaved_on=repaved_on,
+            planned_repaving=planned,
+            start_date=data.get("start_date"),
+            end_date=data.get("end_date"),
+            exception_recorded=False,
+            at_approval=False,
+        ),
+        *ordinance.nearby_openings_violations(
+            near_existing_patch=bool(data.get("near_existing_patch")), nearby_openings=data.get("nearby_openings", "")
+        ),
+        *ordinance.diggers_ticket_violations(
+            ticket_number=data.get("diggers_hotline_ticket", ""),
+            requested_at=timezone.localtime(requested_at) if requested_at else None,
+            legal_start=data.get("diggers_hotline_legal_start"),
+            start_date=data.get("start_date"),
+            emergency=emergency,
+            at_approval=False,
+        ),
+        *ordinance.underground_violations(
+            underground_utility=bool(data.get("underground_utility")),
+            depth_feet=data.get("underground_depth_feet"),
+            plans_filed=True,  # plans are uploaded on the permit page after filing; checked at approval
+            plans_approved=False,
+            at_approval=False,
+            emergency=emergency,
+        ),
+        *ordinance.lanes_violations(
+            lanes_open_each_way=data.get("lanes_open_each_way"),
+            traffic_control=data.get("traffic_control") or "none",
+            closure_approved=False,
+            at_approval=False,
+        ),
+    ]
+    return Checked([v for v in violations if not v.warning], [v for v in violations if v.warning])
+
+
+def check_approval(
+    permit: Permit, *, today: date, plans_approved: bool, lane_closure_approved: bool = False
+) -> list[ordinance.Violation]:
+    """Every rule that refuses approval (§ 303-4G, § 303-4H, § 303-5A, § 303-5B(3), § 303-5I, § 303-1C,
+    § 182.0175). An emergency underground application needs no prior plan approval (§ 303-1C(7))."""
+    so = permit.street_opening
+    expires_on = ordinance.expiry_date(today)
+    tickets = list(so.tickets.all())
+    ticket = tickets[0] if tickets else None
+    repaved_on, _planned = street_repaving_facts(permit.street)
+    doc_kinds = set(permit.documents.values_list("kind", flat=True))
+    violations = [
+        *ordinance.revocation_violations(
+            revoked_until=active_revocation_until(user=permit.applicant, organization=permit.organization, today=today),
+            today=today,
+        ),
+        *ordinance.insurance_violations(
+            per_person=so.insurance_per_person,
+            per_accident=so.insurance_per_accident,
+            property_damage=so.insurance_property_damage,
+            expires=so.insurance_expires,
+            covered_through=max(expires_on, permit.end_date or expires_on),
+        ),
+        *ordinance.insurance_certificate_violations(certificate_filed=Document.Kind.INSURANCE in doc_kinds),
+        *ordinance.statement_violations(
+            signed_by=so.statement_signed_by, undertakings=so.statement_undertakings, signed_at=so.statement_signed_at
+        ),
+        *ordinance.bond_violations(
+            annual_bond=so.annual_bond,
+            annual_bond_years=annual_bond_years(user=permit.applicant, organization=permit.organization),
+            per_permit_bond_filed=Document.Kind.BOND in doc_kinds,
+            start_date=permit.start_date,
+            end_date=permit.end_date,
+            at_approval=True,
+        ),
+        *ordinance.winter_violations(
+            start_date=permit.start_date,
+            end_date=permit.end_date,
+            emergency=so.emergency,
+            determination_recorded=hasattr(so, "emergency_determination"),
+            at_approval=True,
+        ),
+        *ordinance.moratorium_violations(
+            repaved_on=repaved_on,
+            planned_repaving=None,
+            start_date=permit.start_date,
+            end_date=permit.end_date,
+            exception_recorded=hasattr(so, "moratorium_exception"),
+            at_approval=True,
+        ),
+        *ordinance.diggers_ticket_violations(
+            ticket_number=ticket.number if ticket else "",
+            requested_at=timezone.localtime(ticket.requested_at) if ticket else None,
+            legal_start=ticket.legal_start if ticket else None,
+            start_date=permit.start_date,
+            emergency=so.emergency,
+            at_approval=True,
+        ),
+        *ordinance.underground_violations(
+            underground_utility=so.underground_utility,
+            depth_feet=so.underground_depth_feet,
+            plans_filed=Document.Kind.PLANS in doc_kinds,
+            plans_approved=plans_approved,
+            at_approval=True,
+            emergency=so.emergency,
+        ),
+        *ordinance.lanes_violations(
+            lanes_open_each_way=so.lanes_open_each_way,
+            traffic_control=so.traffic_control,
+            closure_approved=lane_closure_approved or so.lane_closure_approved_at is not None,
+            at_approval=True,
+        ),
+    ]
+    return [v for v in violations if not v.warning]
+
+
+# --- Applying ---------------------------------------------------------------------------------------------------
+
+
+def _clerk_emails() -> list[str]:
+    User = get_user_model()
+    return list(
+        User.objects.filter(groups__name=Role.CLERK.value, is_active=True)
+        .exclude(email="")
+        .values_list("email", flat=True)
+    )
+
+
+def _flag_late_emergency(permit: Permit, so: StreetOpening, *, now: datetime) -> None:
+    """§ 303-5H: a late emergency filing is flagged to the Clerk-Treasurer (recorded, and emailed)."""
+    StreetOpening.objects.filter(pk=so.pk, late_filing_flagged_at__isnull=True).update(late_filing_flagged_at=now)
+    so.late_filing_flagged_at = now
+    deadline = ordinance.emergency_filing_deadline(so.emergency_began_on)
+    services.record_event(
+        permit, by=None, reason=f"Emergency application filed late: due by {deadline:%B %-d, %Y} (§ 303-5H)"
+    )
+    for email in _clerk_emails():
+        services.send_notice(
+            permit,
+            to=email,
+            template="street_opening_late_emergency",
+            context={"permit": permit, "deadline": deadline, "began_on": so.emergency_began_on},
+        )
+
+
+def apply_for_street_opening(
+    *, applicant, data: dict, organization: Organization | None = None, today: date | None = None
+) -> Permit:
+    """Create and submit a street opening application (§ 303-4B), running every rule; all or nothing."""
+    now = timezone.now()
+    today = today or timezone.localdate(now)
+    if organization is not None and not organization.memberships.filter(user=applicant).exists():
+        raise PermissionDenied("You may apply for an organization only if you are on its staff.")
+    data = dict(data)
+    if data.get("emergency") and not data.get("emergency_began_on"):
+        data["emergency_began_on"] = today
+    checked = check_application(data, applicant=applicant, organization=organization, today=today, now=now)
+    if checked.errors:
+        raise RulesBroken(checked.errors)
+    with transaction.atomic():
+        permit = services.create_permit(
+            kind=PermitKind.STREET_OPENING,
+            applicant=applicant,
+            organization=organization,
+            today=today,
+            street=data["street"],
+            location_description=data["location_description"],
+            work_description=data["work_description"],
+            start_date=data["start_date"],
+            end_date=data["end_date"],
+        )
+        so = StreetOpening.objects.create(
+            permit=permit,
+            method=data["method"],
+            surface=data["surface"],
+            existing_pavement_inches=data.get("existing_pavement_inches"),
+            utility_interruption=bool(data.get("utility_interruption")),
+            near_existing_patch=bool(data.get("near_existing_patch")),
+            nearby_openings=data.get("nearby_openings", ""),
+            map_latitude=data.get("map_latitude"),
+            map_longitude=data.get("map_longitude"),
+            emergency=bool(data.get("emergency")),
+            emergency_began_on=data.get("emergency_began_on") if data.get("emergency") else None,
+            insurance_per_person=data["insurance_per_person"],
+            insurance_per_accident=data["insurance_per_accident"],
+            insurance_property_damage=data["insurance_property_damage"],
+            insurance_expires=data["insurance_expires"],
+            annual_bond=bool(data.get("annual_bond")),
+            statement_signed_by=data["statement_signed_by"].strip(),
+            statement_signed_at=now,
+            statement_undertakings=sorted(data.get("statement_undertakings", ())),
+            underground_utility=bool(data.get("underground_utility")),
+            underground_depth_feet=data.get("underground_depth_feet"),
+            lanes_open_each_way=ordinance.MIN_LANES_EACH_WAY
+            if data.get("lanes_open_each_way") is None
+            else data["lanes_open_each_way"],
+            traffic_control=data.get("traffic_control") or "none",
+        )
+        if (data.get("diggers_hotline_ticket") or "").strip():
+            _create_ticket(
+                so,
+                by=applicant,
+                number=data["diggers_hotline_ticket"],
+                requested_at=data["diggers_hotline_requested_at"],
+                legal_start=data.get("diggers_hotline_legal_start"),
+                now=now,
+            )
+        try:
+            services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
+        except FeeNotConfigured as error:  # rolls the whole application back
+            raise RulesBroken([Violation(None, "fee_not_configured", "§ 303-4F(2)", str(error))]) from error
+        if so.emergency:
+            EmergencyReport.objects.filter(street=permit.street, permit__isnull=True, organization=organization).update(
+                permit=permit
+            )
+            if ordinance.is_late_emergency_filing(work_began_on=so.emergency_began_on, filed_on=today):
+                _flag_late_emergency(permit, so, now=now)
+        for warning in checked.warnings:
+            services.record_event(permit, by=None, reason=f"Warning at filing: {warning.message}")
+    return permit
+
+
+def _permittee_name(permit: Permit) -> str:
+    if permit.organization:
+        return permit.organization.name
+    return permit.applicant.get_full_name() or permit.applicant.username
+
+
+def _create_ticket(so, *, by, number, requested_at, legal_start, now, contractor: str = "") -> DiggersTicket:
+    permit = so.permit
+    contractor = contractor or _permittee_name(permit)
+    requested_on = timezone.localtime(requested_at).date()
+    return DiggersTicket.objects.create(
+        street_opening=so,
+        contractor=contractor,
+        number=number.strip(),
+        requested_at=requested_at,
+        legal_start=legal_start or ordinance.diggers_legal_start(requested_on),
+        entered_by=by,
+        entered_at=now,
+    )
+
+
+def add_diggers_ticket(
+    *, permit: Permit, by, number: str, requested_at: datetime, legal_start: date | None = None, contractor: str = ""
+) -> DiggersTicket:
+    """Wis. Stat. § 182.0175: one ticket per contractor, added by the applicant side (an emergency adds it after
+    filing) or by Village staff; shown as entered by applicant until an inspector verifies it."""
+    if not (workflow.is_applicant_side(by, permit) or has_role(by, *REVIEWERS, *VERIFIERS)):
+        raise PermissionDenied("You may not add a ticket to this permit.")
+    so = permit.street_opening
+    errors = errors_only(
+        ordinance.diggers_ticket_violations(
+            ticket_number=number,
+            requested_at=timezone.localtime(requested_at),
+            legal_start=legal_start,
+            start_date=permit.start_date,
+            emergency=so.emergency,
+            at_approval=False,
+        )
+    )
+    contractor = contractor.strip() or _permittee_name(permit)
+    if so.tickets.filter(Q(contractor__iexact=contractor) | Q(number=number.strip())).exists():
+        errors.append(
+            Violation(
+                "number",
+                "ticket_duplicate",
+                "Wis. Stat. § 182.0175",
+                f"This permit already has a ticket for {contractor} or with that number: one ticket per contractor "
+                "(Wis. Stat. § 182.0175)",
+            )
+        )
+    if errors:
+        raise RulesBroken(errors)
+    with transaction.atomic():
+        ticket = _create_ticket(
+            so,
+            by=by,
+            number=number,
+            requested_at=requested_at,
+            legal_start=legal_start,
+            now=timezone.now(),
+            contractor=contractor,
+        )
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Diggers Hotline ticket {ticket.number} added for {ticket.contractor} (entered by applicant)",
+        )
+    return ticket
+
+
+def verify_ticket(*, ticket: DiggersTicket, by) -> DiggersTicket:
+    """An inspector (or the DPW) confirms a ticket with Diggers Hotline; verifying twice changes nothing."""
+    _require(by, VERIFIERS, "verify Diggers Hotline tickets")
+    now = timezone.now()
+    if DiggersTicket.objects.filter(pk=ticket.pk, verified_at__isnull=True).update(verified_by=by, verified_at=now):
+        ticket.verified_by, ticket.verified_at = by, now
+        services.record_event(
+            ticket.street_opening.permit, by=by, reason=f"Diggers Hotline ticket {ticket.number} verified"
+        )
+    return ticket
+
+
+# --- Review, approval, issue -------------------------------------------------------------------------------------
+
+
+def begin_review(*, permit: Permit, by, today: date | None = None) -> Permit:
+    """§ 303-4B: the Clerk-Treasurer or the DPW finds the information sufficient and takes the application up."""
+    _require(by, REVIEWERS, "review street opening applications")
+    return workflow.transition(
+        permit, Status.UNDER_REVIEW, by=by, today=today, reason="Application complete (§ 303-4B)"
+    )
+
+
+def approve_street_opening(
+    *,
+    permit: Permit,
+    by,
+    conditions: str = "",
+    approve_plans: bool = False,
+    approve_lane_closure: bool = False,
+    approve_emergency_work: bool = False,
+    today: date | None = None,
+) -> Permit:
+    """§ 303-1C(2): the DPW approves the location and sets its conditions; valid 30 days from approval (§ 303-4D).
+
+    Refused, with every reason at once, without a Diggers Hotline ticket, insurance through the validity, the
+    bond, the signed statement, or the winter/moratorium determinations the ordinance requires. A closure of every
+    lane in a direction is approved here too (§ 303-5B(3)), recorded as a condition with who and when; so may the
+    emergency underground work be (§ 303-1C(7)).
+    """
+    _require(by, APPROVERS, "approve the location of a street opening (§ 303-1C(2))")
+    now = timezone.now()
+    today = today or timezone.localdate(now)
+    so = permit.street_opening
+    closing = so.lanes_open_each_way < ordinance.MIN_LANES_EACH_WAY
+    # What the DPW approves here is written first; transition() then runs check_approval (permits.street_opening.
+    # workflow) on what is recorded, and a refusal rolls all of it back.
+    with transaction.atomic():
+        conditions = conditions.strip()
+        fields = {}
+        if closing and approve_lane_closure and so.lane_closure_approved_at is None:
+            fields.update(lane_closure_approved_at=now, lane_closure_approved_by=by)
+            closure = (
+                f"Lane closure approved by {by.get_full_name() or by.get_username()} on "
+                f"{timezone.localtime(now):%B %-d, %Y %-I:%M %p}: no lane open in each direction, "
+                f"{so.get_traffic_control_display().lower()} required (§ 303-5B(3))"
+            )
+            conditions = f"{conditions}\n{closure}" if conditions else closure
+        fields["dpw_conditions"] = conditions
+        if so.underground_utility and approve_plans:
+            fields.update(plans_approved_at=now, plans_approved_by=by)
+        if (
+            approve_emergency_work
+            and so.emergency_work_approved_at is None
+            and ordinance.is_emergency_underground(emergency=so.emergency, underground_utility=so.underground_utility)
+        ):
+            fields.update(emergency_work_approved_at=now, emergency_work_approved_by=by)
+        StreetOpening.objects.filter(pk=so.pk).update(**fields)
+        for field, value in fields.items():
+            setattr(so, field, value)
+        workflow.transition(
+            permit,
+            Status.APPROVED,
+            by=by,
+            today=today,
+            reason="Location approved (§ 303-1C(2))"
+            + (f". Conditions: {conditions.strip()}" if conditions.strip() else ""),
+        )
+    return permit
+
+
+def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
+    """§ 303-1C(7): the DPW approves, after the fact, underground construction a utility began in an emergency
+    (recorded with who and when). Until then the permit cannot be completed."""
+    _require(by, APPROVERS, "approve emergency underground construction (§ 303-1C(7))")
+    so = permit.street_opening
+    if not ordinance.is_emergency_underground(emergency=so.emergency, underground_utility=so.underground_utility):
+        raise RulesBroken(
+            [
+                ordinance._error(
+                    None,
+                    "not_emergency_underground",
+                    "§ 303-1C(7)",
+                    "Only emergency underground construction is approved after the fact",
+                )
+            ]
+        )
+    if so.emergency_work_approved_at is not None:
+        return so
+    now = timezone.now()
+    with transaction.atomic():
+        StreetOpening.objects.filter(pk=so.pk, emergency_work_approved_at__isnull=True).update(
+            emergency_work_approved_at=now, emergency_work_approved_by=by
+        )
+        so.emergency_work_approved_at, so.emergency_work_approved_by = now, by
+        services.record_event(
+            permit,
+            by=by,
+            reason="Emergency underground construction approved by the Director of Public Works (§ 303-1C(7))",
+        )
+    return so
+
+
+def issue_street_opening(*, permit: Permit, by, today: date | None = None) -> Permit:
+    """§ 303-4F(2): the Clerk-Treasurer issues the permit once its fee is paid."""
+    _require(by, ISSUERS, "issue street opening permits")
+    # transition() refuses an unpaid fee (§ 303-4F(2), permits.street_opening.workflow).
+    transition = workflow.transition(permit, Status.ISSUED, by=by, today=today, reason="Fee paid; permit issued")
+    services.send_notice(
+        permit, to=permit.applicant.email, template="street_opening_issued", context={"permit": permit}
+    )
+    return transition
+
+
+def renew_street_opening(
+    *, permit: Permit, by, work_begun_on: date | None = None, note: str = "", today: date | None = None
+) -> Renewal:
+    """§ 303-4E: a 30-day renewal, at the discretion of the clerk or the DPW, only if work has begun, with the renewal
+    fee; the insurance must stay in force through the renewed period (§ 303-4G)."""
+    _require(by, RENEWERS, "renew street opening permits (§ 303-4E)")
+    now = timezone.now()
+    today = today or timezone.localdate(now)
+    so = permit.street_opening
+    begun = work_begun_on or so.work_begun_on
+    errors = ordinance.renewal_violations(
+        status=permit.status, work_begun=begun is not None, expires_on=permit.expires_on, today=today
+    )
+    if not errors:
+        new_expiry = ordinance.renewed_expiry(permit.expires_on)
+        errors = errors_only(
+            ordinance.insurance_violations(
+                per_person=so.insurance_per_person,
+                per_accident=so.insurance_per_accident,
+                property_damage=so.insurance_property_damage,
+                expires=so.insurance_expires,
+                covered_through=new_expiry,
+            )
+        )
+    if errors:
+        raise RulesBroken(errors)
+    with transaction.atomic():
+        renewal = Renewal.objects.create(
+            street_opening=so,
+            previous_expires_on=permit.expires_on,
+            new_expires_on=new_expiry,
+            work_begun_on=begun,
+            granted_by=by,
+            granted_at=now,
+            note=note,
+        )
+        StreetOpening.objects.filter(pk=so.pk).update(work_begun_on=begun)
+        Permit.objects.filter(pk=permit.pk).update(expires_on=new_expiry)
+        permit.expires_on = new_expiry
+        services.add_fee(
+            permit,
+            fee_code=RENEWAL_FEE_CODE,
+            by=by,
+            today=today,
+            reason=f"Renewed to {new_expiry:%B %-d, %Y} (§ 303-4E); renewal fee added",
+        )
+    return renewal
+
+
+def request_renewal(*, permit: Permit, by, work_begun_on: date, note: str = "") -> None:
+    """§ 303-4E: the permittee's written request for a renewal, sent to the Clerk-Treasurer."""
+    if not workflow.is_applicant_side(by, permit):
+        raise PermissionDenied("Only the permittee may ask for a renewal.")
+    StreetOpening.objects.filter(pk=permit.street_opening.pk).update(work_begun_on=work_begun_on)
+    services.record_event(
+        permit, by=by, reason=f"Renewal requested (§ 303-4E); work began {work_begun_on:%B %-d, %Y}. {note}".strip()
+    )
+    for email in _clerk_emails():
+        services.send_notice(
+            permit, to=email, template="street_opening_renewal_request", context={"permit": permit, "note": note}
+        )
+
+
+# --- Board determinations --------------------------------------------------------------------------------------
+
+
+def record_emergency_determination(*, permit: Permit, by, reason: str) -> EmergencyDetermination:
+    """§ 303-5A: the Board or its designee determines a winter opening an emergency; who, when and why are kept."""
+    _require(by, BOARD_DESIGNEES, "determine emergency excavations (§ 303-5A)")
+    if not reason.strip():
+        raise RulesBroken([Violation("reason", "required", "§ 303-5A", "Say why it is an emergency (§ 303-5A)")])
+    with transaction.atomic():
+        determination, _ = EmergencyDetermination.objects.get_or_create(
+            street_opening=permit.street_opening,
+            defaults={"determined_by": by, "determined_at": timezone.now(), "reason": reason.strip()},
+        )
+        services.record_event(permit, by=by, reason=f"Determined an emergency excavation (§ 303-5A): {reason.strip()}")
+    return determination
+
+
+def grant_moratorium_exception(*, permit: Permit, by, reason: str) -> MoratoriumException:
+    """§ 303-5I: the Board or its designee records why opening a recently repaved street is absolutely essential."""
+    _require(by, BOARD_DESIGNEES, "grant moratorium exceptions (§ 303-5I)")
+    if not reason.strip():
+        raise RulesBroken(
+            [Violation("reason", "required", "§ 303-5I", "Say why the opening is absolutely essential (§ 303-5I)")]
+        )
+    with transaction.atomic():
+        exception, _ = MoratoriumException.objects.get_or_create(
+            street_opening=permit.street_opening,
+            defaults={"granted_by": by, "granted_at": timezone.now(), "reason": reason.strip()},
+        )
+        services.record_event(permit, by=by, reason=f"Moratorium exception (§ 303-5I): {reason.strip()}")
+    return exception
+
+
+def record_street_improvement(
+    *, street: Street, by, description: str, decided_on: date, work_begins_on: date
+) -> StreetImprovement:
+    """§ 303-5I: record the Board's decision to improve or repave a street, at least 30 days before the work."""
+    _require(by, BOARD_RECORDERS, "record Board decisions")
+    errors = ordinance.board_decision_violations(decided_on=decided_on, work_begins_on=work_begins_on)
+    if errors:
+        raise RulesBroken(errors)
+    return StreetImprovement.objects.create(
+        street=street,
+        description=description,
+        decided_on=decided_on,
+        work_begins_on=work_begins_on,
+        recorded_by=by,
+        recorded_at=timezone.now(),
+    )
+
+
+def record_repaving_done(*, improvement: StreetImprovement, by, repaved_on: date) -> StreetImprovement:
+    """§ 303-5I: the repaving date starts the five-year moratorium."""
+    _require(by, BOARD_RECORDERS + (Role.DPW_DIRECTOR,), "record repaving")
+    StreetImprovement.objects.filter(pk=improvement.pk).update(repaved_on=repaved_on)
+    improvement.repaved_on = repaved_on
+    return improvement
+
+
+@dataclass
+class ImprovementNotices:
+    emailed: list[str]
+    to_mail: list[Parcel]  # abutting owners with no email on file: the clerk mails these
+
+
+def send_improvement_notices(*, improvement: StreetImprovement, by) -> ImprovementNotices:
+    """§ 303-5I: immediately after the decision the clerk notifies in writing every utility and every owner of
+    property abutting the street that excavation there must be completed within 30 days. Sent once."""
+    _require(by, (Role.CLERK,), "send the notices of § 303-5I")
+    with transaction.atomic():
+        claimed = StreetImprovement.objects.filter(pk=improvement.pk, notices_sent_at__isnull=True).update(
+            notices_sent_at=timezone.now()
+        )
+        if not claimed:
+            return ImprovementNotices([], [])
+        deadline = ordinance.excavation_deadline_after_notice(improvement.decided_on)
+        context = {"improvement": improvement, "deadline": deadline}
+        recipients: dict[str, str] = {}
+        for org in Organization.objects.filter(kind=Organization.Kind.UTILITY).prefetch_related("memberships__user"):
+            members = [m for m in org.memberships.all() if m.user.email]
+            for m in [m for m in members if m.is_manager] or members:
+                recipients.setdefault(m.user.email, org.name)
+        to_mail = []
+        for parcel in Parcel.objects.filter(street=improvement.street).order_by("site_address"):
+            if parcel.owner_email:
+                recipients.setdefault(parcel.owner_email, parcel.owner_name)
+            else:
+                to_mail.append(parcel)
+        for email, name in recipients.items():
+            services.send_notice(
+                None, to=email, template="street_opening_repaving_notice", context={**context, "name": name}
+            )
+    return ImprovementNotices(list(recipients), to_mail)
+
+
+# --- Emergencies (§ 303-5H) --------------------------------------------------------------------------------------
+
+
+def report_emergency(
+    *,
+    by,
+    street: Street,
+    location_description: str,
+    began_on: date,
+    organization: Organization | None = None,
+    reported_by_name: str = "",
+) -> EmergencyReport:
+    """§ 303-5H: the Village office is told at once of emergency work begun without a permit (by the utility's or
+    contractor's staff online, or by the clerk taking the call). The application stays due by the next business
+    day; the clerk is emailed now."""
+    if organization is not None and not (organization.memberships.filter(user=by).exists() or has_role(by, *REVIEWERS)):
+        raise PermissionDenied("You may report for an organization only if you are on its staff.")
+    report = EmergencyReport.objects.create(
+        organization=organization,
+        reported_by_name=reported_by_name or by.get_full_name() or by.username,
+        street=street,
+        location_description=location_description,
+        began_on=began_on,
+        reported_at=timezone.now(),
+        recorded_by=by,
+    )
+    for email in _clerk_emails():
+        services.send_notice(
+            None,
+            to=email,
+            template="street_opening_emergency_reported",
+            context={"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
+        )
+    return report
+
+
+def flag_unfiled_emergencies(*, today: date) -> tuple[int, int]:
+    """§ 303-5H: emergencies reported with no application by the next business day are flagged to the clerk.
+    Returns (items considered, items flagged); a second run flags nothing."""
+    pending = list(
+        EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True).select_related("street")
+    )
+    late = [r for r in pending if today > ordinance.emergency_filing_deadline(r.began_on)]
+    flagged = 0
+    for report in late:
+        with transaction.atomic():
+            if not EmergencyReport.objects.filter(pk=report.pk, flagged_at__isnull=True).update(
+                flagged_at=timezone.now()
+            ):
+                continue
+            for email in _clerk_emails():
+                services.send_notice(
+                    None,
+                    to=email,
+                    template="street_opening_emergency_unfiled",
+                    context={"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
+                )
+            flagged += 1
+    return len(late), flagged
+
+
+# --- Revocation (§ 303-4H(2)) -------------------------------------------------------------------------------------
+
+
+def revoke_applicant(*, permit: Permit, by, reason: str, today: date | None = None) -> ApplicantRevocation:
+    """§ 303-4H(2): deficiencies not corrected on notice revoke the permittee's right to obtain a street opening
+    permit for one year. The permittee is the permit's organization, or its applicant when there is none.
+    `by=None` is the system (a scheduled job of the defect notices)."""
+    if by is not None:
+        _require(by, REVOKERS, "revoke the right to obtain permits (§ 303-4H(2))")
+    now = timezone.now()
+    today = today or timezone.localdate(now)
+    if not reason.strip():
+        raise RulesBroken([Violation("reason", "required", "§ 303-4H(2)", "Say why (§ 303-4H(2))")])
+    subject = {"organization": permit.organization} if permit.organization else {"user": permit.applicant}
+    with transaction.atomic():
+        existing = ApplicantRevocation.objects.filter(**subject, permit=permit, lifted_at__isnull=True).first()
+        if existing:
+            return existing
+        revocation = ApplicantRevocation.objects.create(
+            **subject,
+            permit=permit,
+            revoked_on=today,
+            until=ordinance.revocation_ends(today),
+            reason=reason.strip(),
+            revoked_by=by,
+            revoked_at=now,
+        )
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Right to obtain street opening permits revoked until "
+            f"{revocation.until:%B %-d, %Y} (§ 303-4H(2)): {reason.strip()}",
+        )
+    return revocation
+
+
+def lift_ended_revocations(*, today: date) -> tuple[int, int]:
+    """§ 303-4H(2): a revocation ends one year after it began. Returns (considered, lifted)."""
+    due = list(
+        ApplicantRevocation.objects.filter(lifted_at__isnull=True, until__lte=today).values_list("pk", flat=True)
+    )
+    lifted = ApplicantRevocation.objects.filter(pk__in=due, lifted_at__isnull=True).update(lifted_at=timezone.now())
+    return len(due), lifted
+
+
+# --- Validity (§ 303-4D) ---------------------------------------------------------------------------------------
+
+
+def expire_lapsed_street_openings(*, today: date) -> tuple[int, int]:
+    """§ 303-4D: permits past their validity become expired (the system acts, by=None)."""
+    lapsed = list(
+        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=ACTIVE_STATUSES, expires_on__lt=today)
+    )
+    done = 0
+    for permit in lapsed:
+        try:
+            workflow.transition(
+                permit,
+                Status.EXPIRED,
+                by=None,
+                today=today,
+                reason=f"Validity ended {permit.expires_on:%B %-d, %Y} (§ 303-4D)",
+            )
+            done += 1
+        except workflow.IllegalTransition:
+            continue  # changed meanwhile by someone else
+    return len(lapsed), done
+
+
+REMINDER_LEAD = timedelta(days=5)
+
+
+def remind_expiring_street_openings(*, today: date) -> tuple[int, int]:
+    """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder)."""
+    due = list(
+        StreetOpening.objects.select_related("permit__applicant")
+        .filter(
+            permit__status__in=ACTIVE_STATUSES,
+            permit__expires_on__gte=today,
+            permit__expires_on__lte=today + REMINDER_LEAD,
+        )
+        .exclude(expiry_reminder_for=F("permit__expires_on"))
+    )
+    sent = 0
+    for so in due:
+        permit = so.permit
+        with transaction.atomic():
+            if (
+                not StreetOpening.objects.filter(pk=so.pk)
+                .exclude(expiry_reminder_for=permit.expires_on)
+                .update(expiry_reminder_for=permit.expires_on)
+            ):
+                continue
+            services.send_notice(
+                permit, to=permit.applicant.email, template="street_opening_expiry_reminder", context={"permit": permit}
+            )
+            sent += 1
+    return len(due), sent

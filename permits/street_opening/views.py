@@ -1,0 +1,258 @@
+"""Pages of the street opening permit: apply, staff actions, tickets, renewal requests, and the permit PDF."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from permits import services
+from permits.models import PermitKind, Status
+from permits.pdf import render_pdf
+from permits.roles import is_village_staff
+from permits.selectors import get_permit_for
+from permits.street_opening import rules as ordinance
+from permits.street_opening import services as so_services
+from permits.street_opening.forms import (
+    ApproveForm,
+    EmergencyReportForm,
+    ReasonForm,
+    RenewalRequestForm,
+    RenewForm,
+    StaffPaymentForm,
+    StreetOpeningForm,
+    TicketForm,
+    add_violations,
+)
+from permits.street_opening.models import DiggersTicket
+from permits.workflow import IllegalTransition, is_applicant_side
+
+
+def _get_street_opening(user, number):
+    permit = get_permit_for(user, number)
+    if permit.kind != PermitKind.STREET_OPENING:
+        raise Http404("Not a street opening permit")
+    return permit
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def apply(request):
+    form = StreetOpeningForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            permit = so_services.apply_for_street_opening(
+                applicant=request.user, organization=data.get("organization"), data=data
+            )
+        except so_services.RulesBroken as error:
+            add_violations(form, error.violations)
+        else:
+            messages.success(request, f"Application {permit.number} submitted. The fee is ${permit.fee_amount}.")
+            return redirect(permit)
+    context = {"form": form, "exemption": ordinance.VILLAGE_WORK_EXEMPTION}
+    return render(request, "permits/street_opening/apply.html", context, status=400 if form.errors else 200)
+
+
+def _manage_context(request, permit, **forms):
+    so = permit.street_opening
+    return {
+        "permit": permit,
+        "so": so,
+        "tickets": so.tickets.select_related("verified_by"),
+        "approve_form": forms.get("approve_form") or ApproveForm(),
+        "payment_form": forms.get("payment_form") or StaffPaymentForm(initial={"amount": permit.balance_due}),
+        "renew_form": forms.get("renew_form") or RenewForm(initial={"work_begun_on": so.work_begun_on}),
+        "reason_form": forms.get("reason_form") or ReasonForm(),
+        "approval_blockers": so_services.check_approval(permit, today=timezone.localdate(), plans_approved=True)
+        if permit.status == Status.UNDER_REVIEW
+        else [],
+    }
+
+
+@login_required
+def manage(request, number):
+    """Village staff: the actions on one street opening, each calling one service."""
+    if not is_village_staff(request.user):
+        raise PermissionDenied
+    permit = _get_street_opening(request.user, number)
+    return render(request, "permits/street_opening/manage.html", _manage_context(request, permit))
+
+
+def _act(request, permit, action) -> bool:
+    """Run one service; on a refusal, show why (every broken rule) and return False."""
+    try:
+        action()
+    except so_services.RulesBroken as error:
+        for v in error.violations:
+            messages.error(request, v.message)
+        return False
+    except (PermissionDenied, IllegalTransition) as error:
+        messages.error(request, str(error) or "You may not do that.")
+        return False
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+        return False
+    return True
+
+
+@login_required
+@require_POST
+def act(request, number, action):
+    if not is_village_staff(request.user):
+        raise PermissionDenied
+    permit = _get_street_opening(request.user, number)
+    user = request.user
+    reason_form = ReasonForm(request.POST)
+    reason = reason_form.data.get("reason", "")
+    actions = {
+        "review": (lambda: so_services.begin_review(permit=permit, by=user), "Review started."),
+        "issue": (lambda: so_services.issue_street_opening(permit=permit, by=user), "Permit issued."),
+        "emergency": (
+            lambda: so_services.record_emergency_determination(permit=permit, by=user, reason=reason),
+            "Emergency determination recorded (§ 303-5A).",
+        ),
+        "moratorium": (
+            lambda: so_services.grant_moratorium_exception(permit=permit, by=user, reason=reason),
+            "Moratorium exception recorded (§ 303-5I).",
+        ),
+        "revoke_applicant": (
+            lambda: so_services.revoke_applicant(permit=permit, by=user, reason=reason),
+            "Right to obtain permits revoked for one year (§ 303-4H(2)).",
+        ),
+        "emergency_work": (
+            lambda: so_services.approve_emergency_underground_work(permit=permit, by=user),
+            "Emergency underground construction approved (§ 303-1C(7)).",
+        ),
+    }
+    if action == "approve":
+        form = ApproveForm(request.POST)
+        form.is_valid()
+        call = (
+            lambda: so_services.approve_street_opening(permit=permit, by=user, **form.cleaned_data),
+            "Location approved; the permit is valid for 30 days (§ 303-4D).",
+        )
+    elif action == "payment":
+        form = StaffPaymentForm(request.POST)
+        if not form.is_valid():
+            return render(
+                request,
+                "permits/street_opening/manage.html",
+                _manage_context(request, permit, payment_form=form),
+                status=400,
+            )
+        call = (lambda: services.record_payment(permit=permit, by=user, **form.cleaned_data), "Payment recorded.")
+    elif action == "renew":
+        form = RenewForm(request.POST)
+        if not form.is_valid():
+            return render(
+                request,
+                "permits/street_opening/manage.html",
+                _manage_context(request, permit, renew_form=form),
+                status=400,
+            )
+        call = (
+            lambda: so_services.renew_street_opening(permit=permit, by=user, **form.cleaned_data),
+            "Renewed for 30 days; the renewal fee was added (§ 303-4E).",
+        )
+    elif action in actions:
+        call = actions[action]
+    else:
+        raise Http404("No such action")
+    if _act(request, permit, call[0]):
+        messages.success(request, call[1])
+    return redirect("permits:street_opening_manage", number=permit.number)
+
+
+@login_required
+@require_POST
+def verify_ticket(request, number, pk):
+    permit = _get_street_opening(request.user, number)
+    ticket = get_object_or_404(DiggersTicket, pk=pk, street_opening__permit=permit)
+    if _act(request, permit, lambda: so_services.verify_ticket(ticket=ticket, by=request.user)):
+        messages.success(request, f"Ticket {ticket.number} verified.")
+    return redirect(permit)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def add_ticket(request, number):
+    permit = _get_street_opening(request.user, number)
+    if not (is_applicant_side(request.user, permit) or is_village_staff(request.user)):
+        raise PermissionDenied
+    form = TicketForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            so_services.add_diggers_ticket(permit=permit, by=request.user, **form.cleaned_data)
+        except so_services.RulesBroken as error:
+            add_violations(form, error.violations)
+        else:
+            messages.success(request, "Ticket added. It shows as entered by applicant until an inspector verifies it.")
+            return redirect(permit)
+    return render(
+        request,
+        "permits/street_opening/add_ticket.html",
+        {"permit": permit, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def request_renewal(request, number):
+    permit = _get_street_opening(request.user, number)
+    if not is_applicant_side(request.user, permit):
+        raise PermissionDenied
+    form = RenewalRequestForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        so_services.request_renewal(permit=permit, by=request.user, **form.cleaned_data)
+        messages.success(request, "Renewal requested. The Clerk-Treasurer or the DPW decides (§ 303-4E).")
+        return redirect(permit)
+    return render(
+        request,
+        "permits/street_opening/request_renewal.html",
+        {"permit": permit, "form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+def permit_pdf(request, number):
+    """The issued permit, to keep on site: number, permittee, location, validity, conditions, notices, status link."""
+    permit = _get_street_opening(request.user, number)
+    if permit.issued_on is None:
+        raise Http404("The permit is not issued yet")
+    so = permit.street_opening
+    pdf = render_pdf(
+        "pdf/street_opening_permit.html",
+        {
+            "permit": permit,
+            "so": so,
+            "tickets": so.tickets.all(),
+            "renewals": so.renewals.all(),
+        },
+    )
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_emergency(request):
+    form = EmergencyReportForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        report = so_services.report_emergency(by=request.user, **form.cleaned_data)
+        deadline = ordinance.emergency_filing_deadline(report.began_on)
+        messages.success(
+            request, f"The Village office has been told. Apply for the permit by {deadline:%A, %B %-d, %Y} (§ 303-5H)."
+        )
+        return redirect("permits:street_opening_apply")
+    return render(
+        request, "permits/street_opening/report_emergency.html", {"form": form}, status=400 if form.errors else 200
+    )

@@ -1,0 +1,123 @@
+"""Street openings in the core workflow: who may move a permit into each status, what refuses a transition and what
+a transition stamps. permits.workflow.transition() asks these on every path (pages, admin, API, jobs, shell), so the
+generic back office refuses exactly what the street opening's own verbs refuse."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db.models import Sum
+
+from permits.errors import Violation
+from permits.kinds import APPLICANT
+from permits.models import Permit, Status
+from permits.roles import Role
+from permits.street_opening import rules
+
+AUTHORITY = {
+    Status.SUBMITTED: frozenset({APPLICANT}),
+    Status.WITHDRAWN: frozenset({APPLICANT, Role.CLERK}),
+    # § 303-4B: the Clerk-Treasurer or the Director of Public Works finds the application sufficient.
+    Status.UNDER_REVIEW: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
+    # § 303-1C(2): the Director of Public Works approves the location and sets the conditions.
+    Status.APPROVED: frozenset({Role.DPW_DIRECTOR}),
+    Status.DENIED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
+    # § 303-4F(2): the Clerk-Treasurer receives the fee and issues the permit.
+    Status.ISSUED: frozenset({Role.CLERK}),
+    Status.ACTIVE: frozenset({APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
+    # § 303-4H(3): the permittee reports the work complete, or the Village records it.
+    Status.COMPLETED: frozenset({APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
+    Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
+    Status.EXPIRED: frozenset({Role.CLERK}),  # § 303-4D (the nightly job acts as the system)
+    # § 303-4H(2): the clerk, the DPW or the Board (or its President) revoke.
+    Status.REVOKED: frozenset({Role.CLERK, Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT}),
+}
+
+
+def balance_due(permit: Permit):
+    """The fee still owed, from the payments as stored now (never a list's annotation, which may be stale)."""
+    paid = permit.payments.aggregate(total=Sum("amount"))["total"] or 0
+    return max(permit.fee_amount - paid, 0)
+
+
+def fee_unpaid_violations(permit: Permit) -> list[Violation]:
+    """§ 303-4F(2): the permit is issued once its fee is paid."""
+    due = balance_due(permit)
+    if due > 0:
+        return [Violation(None, "fee_unpaid", "§ 303-4F(2)", f"The fee is not paid: ${due:.2f} is due (§ 303-4F(2))")]
+    return []
+
+
+def _missing_detail(permit: Permit) -> list[Violation]:
+    return [
+        Violation(
+            None,
+            "no_application",
+            "§ 303-4B",
+            f"{permit.number} has no street opening application on file: it cannot be approved (§ 303-4B)",
+        )
+    ]
+
+
+def close_violations(permit: Permit) -> list[Violation]:
+    """§ 303-4H(3): a completed permit is closed when its one-year guarantee is over with no defect open."""
+    from permits.street_opening.field.models import Guarantee
+
+    if permit.status != Status.COMPLETED:
+        return []  # an expired or revoked permit is closed by the office
+    errors = []
+    if not Guarantee.objects.filter(permit=permit, ended=True).exists():
+        errors.append(
+            Violation(
+                None,
+                "guarantee_running",
+                "§ 303-4H(3)",
+                "The one-year guarantee of the work is still running: the permit closes when it ends (§ 303-4H(3))",
+            )
+        )
+    if permit.defect_notices.filter(corrected_on__isnull=True, village_repaired_on__isnull=True).exists():
+        errors.append(
+            Violation(
+                None,
+                "defect_open",
+                "§ 303-4H(3)",
+                "A defect notice is still open: it must be corrected or repaired first (§ 303-4H(3))",
+            )
+        )
+    return errors
+
+
+def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
+    """The street opening rules that refuse moving `permit` to `to` on `today`."""
+    from permits.street_opening import services
+    from permits.street_opening.field import services as field_services
+
+    if to == Status.APPROVED:
+        if not _has_detail(permit):
+            return _missing_detail(permit)
+        so = permit.street_opening
+        so.refresh_from_db()  # what the approving verb recorded in this transaction, never a stale copy
+        return services.check_approval(
+            permit,
+            today=today,
+            plans_approved=so.plans_approved_at is not None,
+            lane_closure_approved=so.lane_closure_approved_at is not None,
+        )
+    if to == Status.ISSUED:
+        return fee_unpaid_violations(permit)
+    if to == Status.COMPLETED:
+        return field_services.completion_blockers(permit)
+    if to == Status.CLOSED:
+        return close_violations(permit)
+    return []
+
+
+def _has_detail(permit: Permit) -> bool:
+    return hasattr(permit, "street_opening")  # False when the one-to-one row does not exist
+
+
+def stamps(permit: Permit, to: str, *, today: date) -> dict:
+    """§ 303-4D: approval starts the 30-day validity."""
+    if to == Status.APPROVED:
+        return {"expires_on": rules.expiry_date(today)}
+    return {}

@@ -1,0 +1,32 @@
+"""The sidewalk permit in the registry (permits.kinds): § 303-3C and § 303-3D. The sidewalks app's other work
+(surveys and Board orders, snow and ice, rubbish) shows on the office page through this record's work queues."""
+
+from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.models import PermitKind
+from permits.roles import Role
+from sidewalks import api, demo, services, snow_demo, workflow
+
+DPW = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
+
+PERMIT_TYPE = PermitType(
+    kind=PermitKind.SIDEWALK,
+    title="Sidewalk permit",
+    citation="§ 303-3C",
+    who_needs_it="You will lay, remove, replace or repair a public sidewalk. Apply at least three days before the "
+    "work (not needed under a contract with the Village).",
+    prefix="SW",
+    fee_code=services.FEE_CODE,
+    apply_url="sidewalks:apply",
+    detail_template="sidewalks/_detail.html",
+    work_queues=(
+        WorkQueue("Sidewalk inspections", "sidewalks:to_inspect", (*DPW, Role.CLERK)),
+        WorkQueue("Sidewalk surveys", "sidewalks:surveys", (*DPW, Role.CLERK, Role.BOARD, Role.PRESIDENT)),
+        WorkQueue("Sidewalk orders", "sidewalks:orders", (*DPW, Role.CLERK, Role.BOARD, Role.PRESIDENT)),
+        WorkQueue("Snow and ice", "sidewalks:snow", (*DPW, Role.CLERK, Role.POLICE_CHIEF)),
+        WorkQueue("Rubbish", "sidewalks:rubbish_cases", (*DPW, Role.CLERK)),
+    ),
+    demo_loaders=(snow_demo.load, demo.load),
+    api_routes=(ApiRoute("sidewalk-permits", api.SidewalkPermitViewSet, "sidewalk-permit"),),
+    authority=workflow.AUTHORITY,
+    blockers=workflow.blockers,
+)

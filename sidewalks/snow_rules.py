@@ -1,0 +1,85 @@
+"""Rules of the owners' sidewalk duties: snow and ice (§ 303-8) and rubbish (§ 303-2).
+
+Each rule is a small pure function: datetimes and plain values in; no clock, no database. The docstring begins with its
+section; the messages users see cite it too.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+
+# --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
+
+OWNER_CLEARING_WINDOW = timedelta(hours=24)  # § 303-8A
+VILLAGE_WAIT = timedelta(hours=24)  # § 303-8B
+
+
+def owner_clearing_deadline(snow_stopped_at: datetime) -> datetime:
+    """§ 303-8A: the owner or occupant removes snow and ice within 24 hours from the time the snow ceases to fall."""
+    return snow_stopped_at + OWNER_CLEARING_WINDOW
+
+
+def walks_owner_must_clear(corner_lot: bool, crosswalk_adjacent: bool) -> list[str]:
+    """§ 303-8A: every lot clears the sidewalk it fronts; corner lots and lots next to a public crosswalk also clear
+    the public sidewalks serving the corner and the crosswalk."""
+    walks = ["the public sidewalk along the lot's frontage"]
+    if corner_lot:
+        walks.append("the sidewalk along the side street and the corner (corner lot)")
+    if crosswalk_adjacent:
+        walks.append("the sidewalk serving the public crosswalk, up to the curb ramp")
+    return walks
+
+
+def village_may_clear(snow_stopped_at: datetime, at: datetime) -> bool:
+    """§ 303-8B: the Village waits a minimum of 24 hours from the time the snow ceases to fall (24h00 is allowed)."""
+    return at - snow_stopped_at >= VILLAGE_WAIT
+
+
+def written_notice_required(unoccupied: bool) -> bool:
+    """§ 303-8B: before clearing, the Village gives the owner written notice, except that for an unoccupied lot or
+    abandoned property no written notice need be given. Either way the Village waits the 24 hours (village_may_clear)."""
+    return not unoccupied
+
+
+def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> list[str]:
+    """§ 303-8B: the reasons the Village may not (yet) clear a walk at `at`."""
+    if snow_stopped_at is None:
+        return ["Record the snowfall (when the snow stopped) before logging Village clearing (§ 303-8B)."]
+    if not village_may_clear(snow_stopped_at, at):
+        hours = (at - snow_stopped_at).total_seconds() / 3600
+        return [
+            (
+                f"Only {hours:.1f} hours have passed since the snow stopped: the Village must wait at least 24 hours "
+                "before clearing (§ 303-8B)."
+            )
+        ]
+    return []
+
+
+def hours_of_violation(snow_stopped_at: datetime, until: datetime) -> int:
+    """§ 303-8C: a separate offense for each hour or part of an hour the walk stays uncleared after the 24 hours of
+    § 303-8A."""
+    overdue = until - owner_clearing_deadline(snow_stopped_at)
+    if overdue <= timedelta(0):
+        return 0
+    return math.ceil(overdue / timedelta(hours=1))
+
+
+# --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------
+
+# § 303-2 leaves the time to remove rubbish to the notice; 24 hours is the default, as for obstructions (§ 303-6D).
+RUBBISH_DEFAULT_PERIOD = timedelta(hours=24)
+
+
+def rubbish_notice_errors(served_at: datetime, deadline_at: datetime) -> list[str]:
+    """§ 303-2: the notice gives the owner or occupant a time to remove the rubbish, after it is served."""
+    if deadline_at <= served_at:
+        return ["The deadline must be after the notice is served (§ 303-2)."]
+    return []
+
+
+def village_may_remove_rubbish(deadline_at: datetime, at: datetime) -> bool:
+    """§ 303-2: the Village removes rubbish only when the owner or occupant failed to after notice: after the deadline
+    (at the deadline itself the owner still has time)."""
+    return at > deadline_at

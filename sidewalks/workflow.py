@@ -1,0 +1,72 @@
+"""Sidewalk permits in the core workflow (§ 303-3C): who may move a permit into each status and what refuses it.
+permits.workflow.transition() asks these on every path, so the back office refuses what the sidewalk pages refuse."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db.models import Sum
+
+from permits.errors import Violation
+from permits.kinds import APPLICANT
+from permits.models import Permit, Status
+from permits.roles import Role
+
+INSPECTORS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)
+
+AUTHORITY = {
+    Status.SUBMITTED: frozenset({APPLICANT}),
+    Status.WITHDRAWN: frozenset({APPLICANT, Role.CLERK}),
+    # § 303-3C: the Village Clerk-Treasurer reviews and issues sidewalk permits.
+    Status.UNDER_REVIEW: frozenset({Role.CLERK}),
+    Status.APPROVED: frozenset({Role.CLERK}),
+    Status.DENIED: frozenset({Role.CLERK}),
+    Status.ISSUED: frozenset({Role.CLERK}),
+    # The Village's inspectors see the work under way and passed (§ 303-3D).
+    Status.ACTIVE: frozenset({*INSPECTORS, Role.CLERK}),
+    Status.COMPLETED: frozenset({*INSPECTORS, Role.CLERK}),
+    Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
+    Status.EXPIRED: frozenset({Role.CLERK}),
+    Status.REVOKED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
+}
+
+
+def fee_unpaid_violations(permit: Permit) -> list[Violation]:
+    """§ 303-3C: the Chapter 167 fee is paid before the permit is issued."""
+    paid = permit.payments.aggregate(total=Sum("amount"))["total"] or 0
+    due = max(permit.fee_amount - paid, 0)
+    if due > 0:
+        return [
+            Violation(
+                "amount",
+                "fee_unpaid",
+                "§ 303-3C",
+                f"Record the fee payment of ${due:.2f} before issuing the permit (§ 303-3C, Chapter 167).",
+            )
+        ]
+    return []
+
+
+def completion_violations(permit: Permit) -> list[Violation]:
+    """§ 303-3D: the permit stays open until every stage's latest inspection passed."""
+    from sidewalks.services import completion_blockers
+
+    open_stages = completion_blockers(permit)
+    if open_stages:
+        return [
+            Violation(
+                None,
+                "inspections_open",
+                "§ 303-3D",
+                "The permit stays open until every inspection has passed (§ 303-3D): " + "; ".join(open_stages) + ".",
+            )
+        ]
+    return []
+
+
+def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
+    if to == Status.ISSUED:
+        return fee_unpaid_violations(permit)
+    if to == Status.COMPLETED:
+        return completion_violations(permit)
+    return []

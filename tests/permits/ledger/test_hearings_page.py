@@ -1,0 +1,130 @@
+"""Wis. Stat. § 66.0627(3)(b): one Board hearing recorded at once for many sidewalk-repair charges, by the clerk."""
+
+from datetime import date
+
+import pytest
+from django.urls import reverse
+
+from permits.ledger.models import ChargeHearing, SpecialCharge
+from permits.ledger.rules import hearing_notice_field_errors
+from tests.factories import ParcelFactory
+from tests.permits.ledger.conftest import make_charge
+
+pytestmark = pytest.mark.django_db
+HEARING = {"hearing_on": "2026-06-21", "published_on": "2026-06-01", "mailed_on": "2026-06-11", "place": "Village Hall"}
+
+
+def url(**query):
+    from urllib.parse import urlencode
+
+    return reverse("ledger:hearings") + ("?" + urlencode(query) if query else "")
+
+
+def repair(parcel, clerk, **kw):
+    return make_charge(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)", **kw)
+
+
+def test_66_0627_3_b_field_errors_at_the_boundaries():
+    hearing = date(2026, 6, 21)
+    assert hearing_notice_field_errors(hearing, date(2026, 6, 1), date(2026, 6, 11)) == {}  # 20 and 10 days: enough
+    errors = hearing_notice_field_errors(hearing, date(2026, 6, 2), date(2026, 6, 12))  # 19 and 9 days: too late
+    assert set(errors) == {"published_on", "mailed_on"}
+    assert "19 days" in errors["published_on"] and "§ 66.0627(3)(b)" in errors["published_on"]
+    assert "9 days" in errors["mailed_on"] and "§ 66.0627(3)(b)" in errors["mailed_on"]
+    assert set(hearing_notice_field_errors(hearing, date(2026, 5, 31), date(2026, 6, 12))) == {"mailed_on"}
+
+
+def test_66_0627_3_b_clerk_records_one_hearing_for_several_charges(client, clerk, parcel, other_parcel):
+    first, second, third = repair(parcel, clerk), repair(other_parcel, clerk), repair(parcel, clerk)
+    snow = make_charge(parcel, by=clerk)  # snow and ice needs no hearing: not listed
+    client.force_login(clerk)
+    page = client.get(url(year=2026)).content.decode()
+    assert first.number in page and second.number in page and snow.number not in page
+    response = client.post(url(year=2026), {**HEARING, "charges": [first.number, second.number]})
+    assert response.status_code == 302
+    hearing = ChargeHearing.objects.get()
+    assert set(hearing.charges.all()) == {first, second} and hearing.recorded_by == clerk
+    listed = client.get(url(year=2026)).content.decode()  # covered charges leave the default list
+    assert first.number not in listed and third.number in listed
+    assert first.number in client.get(url(year=2026, uncovered=0)).content.decode()
+
+
+def test_66_0627_3_b_published_19_days_before_is_refused_naming_the_field(client, clerk, parcel):
+    charge = repair(parcel, clerk)
+    client.force_login(clerk)
+    response = client.post(
+        url(year=2026), {**HEARING, "published_on": "2026-06-02", "mailed_on": "2026-06-12", "charges": [charge.number]}
+    )
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert "19 days" in form.errors["published_on"][0] and "§ 66.0627(3)(b)" in form.errors["published_on"][0]
+    assert "9 days" in form.errors["mailed_on"][0] and "§ 66.0627(3)(b)" in form.errors["mailed_on"][0]
+    assert not ChargeHearing.objects.exists()
+    assert f'value="{charge.number}" id="charge-{charge.number}" checked' in response.content.decode()
+
+
+def test_66_0627_3_b_no_charge_checked_is_refused(client, clerk, parcel):
+    repair(parcel, clerk)
+    client.force_login(clerk)
+    response = client.post(url(year=2026), HEARING)
+    assert response.status_code == 400 and "charges" in response.context["form"].errors
+    assert not ChargeHearing.objects.exists()
+
+
+def test_66_0627_3_b_charge_not_needing_a_hearing_is_refused(client, clerk, parcel):
+    snow = make_charge(parcel, by=clerk)
+    client.force_login(clerk)
+    response = client.post(url(year=2026), {**HEARING, "charges": [snow.number]})
+    assert response.status_code == 400 and "charges" in response.context["form"].errors
+    assert not ChargeHearing.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "persona",
+    [
+        "dpw_director",
+        "inspector",
+        "building_inspector",
+        "police_chief",
+        "board_member",
+        "president",
+        "resident",
+        "outsider",
+        "contractor",
+    ],
+)
+def test_66_0627_3_b_only_the_clerk_records_hearings(client, request, clerk, parcel, persona):
+    charge = repair(parcel, clerk)
+    client.force_login(request.getfixturevalue(persona))
+    assert client.get(url()).status_code == 403
+    assert client.post(url(year=2026), {**HEARING, "charges": [charge.number]}).status_code == 403
+    assert not ChargeHearing.objects.exists()
+
+
+def test_hearings_page_anonymous_goes_to_login(client):
+    response = client.get(url())
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_hearings_page_is_paginated_and_queries_do_not_grow(client, clerk, django_assert_max_num_queries):
+    client.force_login(clerk)
+
+    def add(n):
+        for _ in range(n):
+            repair(ParcelFactory(), clerk)
+
+    add(2)
+    with django_assert_max_num_queries(12) as few:
+        assert client.get(url(year=2026)).status_code == 200
+    add(30)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get(url(year=2026))
+    assert response.context["page"].paginator.num_pages == 2 and len(response.context["page"]) == 25
+    assert client.get(url(year=2026, page=2)).context["page"].number == 2
+
+
+def test_hearings_page_linked_from_the_charges_and_charge_pages(client, clerk, parcel):
+    charge = repair(parcel, clerk)
+    client.force_login(clerk)
+    assert reverse("ledger:hearings") in client.get(reverse("ledger:charges")).content.decode()
+    assert reverse("ledger:hearings") in client.get(charge.get_absolute_url()).content.decode()

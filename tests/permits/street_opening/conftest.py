@@ -1,0 +1,130 @@
+"""Shared arrangements for street opening tests: a frozen spring Monday and a valid application."""
+
+from datetime import date, datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+
+from permits.models import Organization
+from permits.street_opening import rules as ordinance
+from permits.street_opening import services as so
+from permits.street_opening.models import AnnualBond
+from tests.factories import StreetFactory
+
+CHICAGO = ZoneInfo("America/Chicago")
+TODAY = date(2026, 5, 4)  # a Monday, outside the frozen-ground season
+
+
+@pytest.fixture
+def spring():
+    with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False) as traveller:
+        yield traveller
+
+
+@pytest.fixture
+def street(db):
+    return StreetFactory(name="Henni Street")
+
+
+def valid_data(street, **overrides) -> dict:
+    return {
+        "street": street,
+        "location_description": "In front of 118 Henni Street",
+        "work_description": "New sewer lateral",
+        "method": "Open cut, saw-cut edges",
+        "start_date": date(2026, 5, 11),
+        "end_date": date(2026, 5, 13),
+        "surface": "bituminous",
+        "existing_pavement_inches": Decimal(3),
+        "emergency": False,
+        "utility_interruption": True,
+        "insurance_per_person": Decimal(500000),
+        "insurance_per_accident": Decimal(500000),
+        "insurance_property_damage": Decimal(500000),
+        "insurance_expires": date(2027, 5, 1),
+        "annual_bond": True,
+        "statement_signed_by": "Carl Brandt",
+        "statement_undertakings": list(ordinance.UNDERTAKINGS),
+        "diggers_hotline_ticket": "20261234567",
+        "diggers_hotline_requested_at": datetime(2026, 5, 4, 9, 0, tzinfo=CHICAGO),
+        **overrides,
+    }
+
+
+@pytest.fixture
+def bond(contractor_org, clerk):
+    return AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="Badger Surety",
+        amount=25000,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
+
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def file_certificate(permit, by):
+    """§ 303-4G: the certificate of insurance, uploaded on the permit page."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from permits import services
+
+    services.upload_document(
+        permit=permit,
+        kind="insurance",
+        by=by,
+        upload=SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf"),
+    )
+
+
+@pytest.fixture
+def application(spring, street, contractor, contractor_org, bond):
+    """A submitted application of the contractor's company, its certificate of insurance uploaded."""
+    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
+    file_certificate(permit, contractor)
+    return permit
+
+
+@pytest.fixture
+def under_review(application, clerk):
+    return so.begin_review(permit=application, by=clerk)
+
+
+@pytest.fixture
+def approved(under_review, dpw_director):
+    return so.approve_street_opening(permit=under_review, by=dpw_director, conditions="One lane open each way")
+
+
+@pytest.fixture
+def issued(approved, clerk):
+    from permits import services
+
+    services.record_payment(permit=approved, amount=approved.balance_due, method="cash", by=clerk)
+    approved.refresh_from_db()
+    return so.issue_street_opening(permit=approved, by=clerk)
+
+
+def other_org_permit(street, user_factory_name="rival"):
+    """A permit of another company, for 'cannot see it' tests."""
+    from permits.models import Membership
+    from tests.factories import UserFactory
+
+    rival = UserFactory(username=user_factory_name)
+    org = Organization.objects.create(name="Rival Digging Inc", kind=Organization.Kind.CONTRACTOR)
+    Membership.objects.create(user=rival, organization=org, is_manager=True)
+    AnnualBond.objects.create(
+        organization=org,
+        year=2026,
+        surety="S",
+        amount=1000,
+        recorded_by=rival,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
+    return so.apply_for_street_opening(
+        applicant=rival, organization=org, data=valid_data(street, location_description="Rival's trench")
+    )
