@@ -12,6 +12,8 @@ from rest_framework.fields import SkipField
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from permits.errors import RulesBroken
+
 CITATION = re.compile(r"(?:Wis\. Stat\. )?§\s?\d+[-.]\d+[A-Z]?(?:\(\w+\))*")
 
 
@@ -33,7 +35,14 @@ def _flatten(detail, field: str | None = None):
         yield {"field": field, "code": code, "citation": citation_of(detail), "message": str(detail)}
 
 
+def violations_body(violations) -> dict:
+    """The API's error body for broken rules: each Violation with its field, code, citation and message."""
+    return {"errors": [v.as_dict() for v in violations]}
+
+
 def exception_handler(exc, context):
+    if isinstance(exc, RulesBroken):
+        return Response(violations_body(exc.violations), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}

@@ -1,6 +1,7 @@
 from django import forms
 from django.core.exceptions import ValidationError
 
+from permits.errors import RulesBroken
 from permits.models import Document, Organization, Payment
 from permits.uploads import inspect_upload
 
@@ -94,10 +95,20 @@ class AddMemberForm(forms.Form):
         return email
 
 
+def add_violations(form, violations, aliases: dict | None = None) -> None:
+    """Each broken rule (a Violation) as an error on its field (renamed through `aliases` where the form calls it
+    differently), or on the whole form when the form has no such field; the message cites the section."""
+    for v in violations:
+        field = (aliases or {}).get(v.field, v.field)
+        form.add_error(field if field in form.fields else None, v.message)
+
+
 def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
     """Put a service's ValidationError on the form: each message on the field it names (renamed through `aliases`
     where the form calls it differently), or on the form as a whole when no field of the form matches."""
-    if hasattr(error, "error_dict"):
+    if isinstance(error, RulesBroken):
+        add_violations(form, error.violations, aliases)
+    elif hasattr(error, "error_dict"):
         for field, messages in error.message_dict.items():
             field = (aliases or {}).get(field, field)
             for message in messages:
