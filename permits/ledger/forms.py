@@ -34,7 +34,7 @@ class HearingForm(forms.Form):
 
 
 class BulkHearingForm(forms.Form):
-    """Wis. Stat. § 66.0627(3)(b): one Board hearing on several charges. Notices too late are refused, field by field."""
+    """Wis. Stat. § 66.0627(3)(b): one Board hearing on several charges. Notices too late are refused, by field."""
 
     hearing_on = forms.DateField(widget=DATE_WIDGET, label="Board hearing date")
     published_on = forms.DateField(

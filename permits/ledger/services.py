@@ -21,6 +21,9 @@ CONTRACT (other code relies on it; change it only together with its callers)
         today        the service reads timezone.localdate() when not given
     Raises django.core.exceptions.ValidationError (field -> message) for bad input, PermissionDenied for non-staff.
 
+    Every change of a charge's status goes through permits.state.change_state (a StateChange row: who, when, from,
+    to, why; the charge page shows them); permits.errors.IllegalTransition when the charge changed meanwhile.
+
     record_hearing(*, hearing_on, published_on, mailed_on, charges, by, place="", notes="") -> ChargeHearing
         Wis. Stat. § 66.0627(3)(b): the Board's hearing on sidewalk-repair (or street-tarring) charges. Any dates are
         recorded as they happened, but a sidewalk_repair charge is certified to the tax roll only when covered by a
@@ -37,33 +40,21 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from permits.access import require_role, require_staff
+from permits.errors import IllegalTransition
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
-from permits.roles import Role, has_role, is_village_staff
+from permits.roles import Role
 from permits.services import next_number, send_notice
+from permits.state import change_state
 
 S = SpecialCharge.Status
 DESCRIPTION_MAX = 280  # the roll line adds " (SC-YYYY-NNNN)" within its 300 characters
-
-
-class ChargeStateError(Exception):
-    """The charge is no longer in a state that allows this (someone else acted first, or it is on a frozen roll)."""
-
-
-def _move(charge: SpecialCharge, *, from_states: set[str], to: str, **fields) -> None:
-    # Conditional UPDATE: two clerks (or a clerk and the nightly job) cannot both move the same charge.
-    updated = SpecialCharge.objects.filter(pk=charge.pk, status__in=from_states).update(status=to, **fields)
-    if updated != 1:
-        charge.refresh_from_db()
-        raise ChargeStateError(
-            f"Charge {charge.number} is {charge.get_status_display().lower()}: it cannot become {to}."
-        )
-    charge.refresh_from_db()
 
 
 def add_charge(
@@ -82,8 +73,8 @@ def add_charge(
 ) -> SpecialCharge:
     """Record a charge against `parcel` for the Village's work (see the contract above)."""
     today = today or timezone.localdate()
-    if by is not None and not is_village_staff(by):
-        raise PermissionDenied("Only Village staff record special charges.")
+    if by is not None:
+        require_staff(by, action="record special charges (Village staff record them)")
     errors = {}
     try:
         amount = Decimal(str(amount)).quantize(Decimal("0.01"))
@@ -131,13 +122,17 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
     known. The PDF bill is at ledger:charge_bill_pdf. § 303-6F(2): a bill that is not mailed or not received does
     not stop the charge from going on the roll."""
     today = today or timezone.localdate()
+    due_on = charge_rules.charge_due_on(today, charge.source)
     with transaction.atomic():
-        _move(
+        # Two clerks cannot both bill it: change_state raises IllegalTransition when it is no longer pending.
+        change_state(
             charge,
-            from_states={S.PENDING},
             to=S.BILLED,
+            from_states={S.PENDING},
+            by=by,
+            reason=f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))",
             billed_on=today,
-            due_on=charge_rules.charge_due_on(today, charge.source),
+            due_on=due_on,
         )
         send_notice(
             None,
@@ -158,8 +153,7 @@ def record_hearing(
     *, hearing_on: date, published_on: date, mailed_on: date, charges, by, place: str = "", notes: str = ""
 ) -> ChargeHearing:
     """Record the Board's § 66.0627(3)(b) hearing on the charges it covered."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("Only the Clerk-Treasurer records Board hearings.")
+    require_role(by, Role.CLERK, action="record Board hearings (the Clerk-Treasurer records them)")
     errors = {}
     if published_on > hearing_on:
         errors["published_on"] = "The notice cannot be published after the hearing (Wis. Stat. § 66.0627(3)(b))."
@@ -190,8 +184,7 @@ def record_charge_payment(
 ) -> ChargePayment:
     """The Clerk-Treasurer receives the full balance (§ 66.0627(2): no installments) and issues receipt RC-YYYY-NNNN.
     Paid before the roll is certified, the charge leaves the draft roll; paid after, it is "paid on roll"."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("Only the Clerk-Treasurer records payments.")
+    require_role(by, Role.CLERK, action="record payments of special charges (the Clerk-Treasurer records them)")
     today = today or timezone.localdate()
     charge.refresh_from_db()  # decide on the charge as it is now, not as the caller last read it
     try:
@@ -211,10 +204,17 @@ def record_charge_payment(
     now = timezone.now()
     with transaction.atomic():
         on_roll = charge.status in {S.CERTIFIED, S.ON_ROLL}
-        _move(
+        receipt_number = next_number("RC", today.year)
+        # A clerk and the nightly job (or two clerks) cannot both move it: IllegalTransition if it changed meanwhile.
+        change_state(
             charge,
-            from_states={S.CERTIFIED, S.ON_ROLL} if on_roll else {S.BILLED, S.DELINQUENT},
             to=S.PAID_ON_ROLL if on_roll else S.PAID,
+            from_states={S.CERTIFIED, S.ON_ROLL} if on_roll else {S.BILLED, S.DELINQUENT},
+            by=by,
+            reason=(
+                f"Paid in full{' on the tax roll' if on_roll else ''}: ${amount:.2f}, receipt {receipt_number} "
+                "(Wis. Stat. § 66.0627(2))"
+            ),
             paid_on=today,
         )
         if not on_roll:
@@ -225,7 +225,7 @@ def record_charge_payment(
             amount=amount,
             method=method,
             reference=reference.strip(),
-            receipt_number=next_number("RC", today.year),
+            receipt_number=receipt_number,
             received_by=by,
             received_at=now,
         )
@@ -242,18 +242,24 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
     for charge in candidates:
         if not charge_rules.is_delinquent(charge.due_on, today):
             continue
-        with transaction.atomic():
-            # The day after the due date is the day it became delinquent, whenever the job ran.
-            moved = SpecialCharge.objects.filter(pk=charge.pk, status=S.BILLED).update(
-                status=S.DELINQUENT, delinquent_on=charge.due_on + timedelta(days=1)
-            )
-            if moved:
-                charge.refresh_from_db()
+        try:
+            with transaction.atomic():
+                # The day after the due date is the day it became delinquent, whenever the job ran.
+                change_state(
+                    charge,
+                    to=S.DELINQUENT,
+                    from_states={S.BILLED},
+                    by=None,
+                    reason=f"Delinquent: unpaid after {charge.due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))",
+                    delinquent_on=charge.due_on + timedelta(days=1),
+                )
                 send_notice(
                     None,
                     to=charge.parcel.owner_email,
                     template="special_charge_delinquent",
                     context={"charge": charge, "parcel": charge.parcel},
                 )
-        done += moved
+        except IllegalTransition:
+            continue  # paid (or moved) since the job read it: nothing to do
+        done += 1
     return len(candidates), done

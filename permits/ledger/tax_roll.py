@@ -17,19 +17,22 @@ from datetime import date
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
 
+from permits.access import require_role
+from permits.errors import IllegalTransition
 from permits.jobs import start_job
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine
 from permits.ledger.services import hearing_errors_for
 from permits.models import JobRun
 from permits.pdf import render_pdf
-from permits.roles import Role, has_role
+from permits.roles import Role
+from permits.state import change_state
 
 S = SpecialCharge.Status
 CSV_COLUMNS = ["tax_key", "owner", "source", "description", "amount", "citation", "charge", "route", "incurred_on"]
@@ -216,8 +219,7 @@ def write_files(batch: TaxRollBatch) -> None:
 def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> TaxRollBatch:
     """The Clerk-Treasurer certifies the draft roll (§ 70.65): every line is re-checked, the batch and its charges
     change state together, and the batch is frozen."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("Only the Clerk-Treasurer certifies the tax roll (Wis. Stat. § 70.65).")
+    require_role(by, Role.CLERK, action="certify the tax roll (the Clerk-Treasurer does, Wis. Stat. § 70.65)")
     today = today or timezone.localdate()
     with transaction.atomic():
         # The batch row is locked while its lines are checked and certified: no build or second clerk interleaves.
@@ -235,29 +237,60 @@ def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> T
                 errors.append(f"{line.charge.number}: {reason}")
         if errors:
             raise ValidationError(errors)
-        TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(
-            state=TaxRollBatch.State.CERTIFIED, certified_by=by, certified_at=timezone.now()
+        change_state(
+            batch,
+            field="state",
+            to=TaxRollBatch.State.CERTIFIED,
+            from_states={TaxRollBatch.State.DRAFT},
+            by=by,
+            reason=f"Certified by the Clerk-Treasurer with {len(lines)} charges (Wis. Stat. § 70.65)",
+            certified_by=by,
+            certified_at=timezone.now(),
         )
-        moved = SpecialCharge.objects.filter(pk__in=[line.charge_id for line in lines], status=S.DELINQUENT).update(
-            status=S.CERTIFIED
-        )
-        if moved != len(lines):
-            raise ValidationError("A charge changed while certifying (paid meanwhile?): rebuild the roll and retry.")
-        batch.refresh_from_db()
+        for line in lines:
+            try:
+                change_state(
+                    line.charge,
+                    to=S.CERTIFIED,
+                    from_states={S.DELINQUENT},
+                    by=by,
+                    reason=f"Certified to the {batch.year} tax roll (Wis. Stat. §§ 66.0627(4), 70.65)",
+                )
+            except IllegalTransition as error:  # rolls the whole certification back
+                raise ValidationError(
+                    "A charge changed while certifying (paid meanwhile?): rebuild the roll and retry."
+                ) from error
         write_files(batch)
     return batch
 
 
 def transfer_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> TaxRollBatch:
     """§ 74.03: the certified roll is delivered to the treasurer (by December 8): its charges are now on the roll."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("Only the Clerk-Treasurer transfers the tax roll.")
+    require_role(by, Role.CLERK, action="transfer the tax roll (the Clerk-Treasurer does, Wis. Stat. § 74.03)")
     today = today or timezone.localdate()
-    if not batch.is_frozen or batch.transferred_on:
-        raise ValidationError("Only a certified roll not yet transferred can be transferred.")
     with transaction.atomic():
-        TaxRollBatch.objects.filter(pk=batch.pk, transferred_on__isnull=True).update(transferred_on=today)
-        SpecialCharge.objects.filter(roll_lines__batch=batch, status=S.CERTIFIED).update(status=S.ON_ROLL)
+        # The batch row is locked: two clerks cannot both deliver it.
+        locked = TaxRollBatch.objects.select_for_update().get(pk=batch.pk)
+        if not locked.is_frozen or locked.transferred_on:
+            raise ValidationError("Only a certified roll not yet transferred can be transferred.")
+        # The batch stays certified (frozen); the delivery is on its trail, and each charge is now on the roll.
+        change_state(
+            locked,
+            field="state",
+            to=TaxRollBatch.State.CERTIFIED,
+            from_states={TaxRollBatch.State.CERTIFIED},
+            by=by,
+            reason=f"Delivered to the treasurer on {today:%B %-d, %Y} (Wis. Stat. § 74.03)",
+            transferred_on=today,
+        )
+        for charge in SpecialCharge.objects.filter(roll_lines__batch=batch, status=S.CERTIFIED):
+            change_state(
+                charge,
+                to=S.ON_ROLL,
+                from_states={S.CERTIFIED},
+                by=by,
+                reason=f"On the {batch.year} tax roll delivered to the treasurer on {today:%B %-d, %Y} (§ 74.03)",
+            )
     batch.refresh_from_db()
     return batch
 

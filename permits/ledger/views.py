@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
@@ -15,11 +15,14 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from permits.access import require_role
+from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
 from permits.ledger import rules as charge_rules
 from permits.ledger import services as ledger
 from permits.ledger import tasks, tax_roll
 from permits.ledger.forms import BuildRollForm, BulkHearingForm, ChargePaymentForm, HearingForm
+from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
 from permits.pdf import render_pdf
@@ -60,11 +63,6 @@ def _charge_for(user, number: str) -> SpecialCharge:
     if charge is None:
         raise Http404("No such charge")
     return charge
-
-
-def _require_clerk(user) -> None:
-    if not has_role(user, Role.CLERK):
-        raise PermissionDenied
 
 
 @login_required
@@ -146,6 +144,7 @@ def _charge_context(request, charge, form):
         "staff": is_village_staff(request.user),
         "may_see_receipts": has_role(request.user, Role.CLERK)
         or charge.parcel.owners.filter(pk=request.user.pk).exists(),
+        "history": trail(charge),
         "hearing_form": HearingForm()
         if has_role(request.user, Role.CLERK) and charge_rules.needs_hearing(charge.source)
         else None,
@@ -155,7 +154,7 @@ def _charge_context(request, charge, form):
 @login_required
 @require_POST
 def charge_payment(request, number):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="record payments of special charges (the Clerk-Treasurer does)")
     charge = _charge_for(request.user, number)
     form = ChargePaymentForm(request.POST)
     if form.is_valid():
@@ -164,6 +163,9 @@ def charge_payment(request, number):
                 payment = ledger.record_charge_payment(charge=charge, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_service_errors(form, exc)
+        except IllegalTransition as exc:  # paid or moved by someone else meanwhile
+            charge = _charge_for(request.user, number)
+            form.add_error("amount", str(exc))
         else:
             messages.success(request, f"Payment recorded: receipt {payment.receipt_number}.")
             return redirect(charge)
@@ -173,7 +175,7 @@ def charge_payment(request, number):
 @login_required
 @require_POST
 def charge_hearing(request, number):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="record Board hearings (the Clerk-Treasurer records them)")
     charge = _charge_for(request.user, number)
     form = HearingForm(request.POST)
     if form.is_valid():
@@ -208,7 +210,7 @@ def _hearing_candidates() -> QuerySet[SpecialCharge]:
 def hearings(request):
     """Wis. Stat. § 66.0627(3)(b): the clerk records one Board hearing for the many sidewalk-repair charges it covered,
     chosen with checkboxes from a year's charges (by default those no hearing covers yet)."""
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="record Board hearings (the Clerk-Treasurer records them)")
     from django.utils import timezone
 
     try:
@@ -294,7 +296,7 @@ def charge_receipt_pdf(request, number, receipt_number):
 
 @login_required
 def tax_rolls(request):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="open the tax roll (the Clerk-Treasurer keeps it)")
     page = Paginator(tax_roll.batches_with_totals().order_by("-year"), PAGE_SIZE).get_page(request.GET.get("page"))
     from django.utils import timezone
 
@@ -306,7 +308,7 @@ def tax_rolls(request):
 @login_required
 @require_POST
 def tax_roll_build(request):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="build the tax roll (the Clerk-Treasurer does)")
     form = BuildRollForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Give the tax year to build.")
@@ -323,7 +325,7 @@ def tax_roll_build(request):
 
 @login_required
 def tax_roll_detail(request, year):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="open the tax roll (the Clerk-Treasurer keeps it)")
     batch = TaxRollBatch.objects.filter(year=year).select_related("certified_by").first()
     lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50).get_page(request.GET.get("page"))
     held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(year=year, today=_today()).held_back
@@ -340,6 +342,7 @@ def tax_roll_detail(request, year):
             "total": total or 0,
             "run": run,
             "transfer_deadline": charge_rules.transfer_deadline(year),
+            "history": trail(batch) if batch else [],
         },
     )
 
@@ -353,7 +356,7 @@ def _today():
 @login_required
 @require_POST
 def tax_roll_certify(request, year):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="certify the tax roll (the Clerk-Treasurer does, Wis. Stat. § 70.65)")
     batch = get_object_or_404(TaxRollBatch, year=year)
     try:
         with transaction.atomic():
@@ -369,7 +372,7 @@ def tax_roll_certify(request, year):
 @login_required
 @require_POST
 def tax_roll_transfer(request, year):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="transfer the tax roll (Clerk-Treasurer, Wis. Stat. § 74.03)")
     batch = get_object_or_404(TaxRollBatch, year=year)
     try:
         with transaction.atomic():
@@ -384,7 +387,7 @@ def tax_roll_transfer(request, year):
 
 @login_required
 def tax_roll_file(request, year, kind):
-    _require_clerk(request.user)
+    require_role(request.user, Role.CLERK, action="download the tax roll (the Clerk-Treasurer keeps it)")
     batch = get_object_or_404(TaxRollBatch, year=year)
     if kind not in {"csv", "pdf"}:
         raise Http404("No such file")

@@ -7,9 +7,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
+from permits.errors import IllegalTransition
 from permits.ledger.models import ChargePayment, SpecialCharge, TaxRollBatch, TaxRollLine
 from permits.ledger.services import (
-    ChargeStateError,
     bill_charge,
     charges_for_work,
     mark_delinquent_charges,
@@ -46,7 +46,7 @@ def test_add_charge_pending_then_billed(parcel, clerk):
     assert charge.status == S.PENDING and charge.due_on is None
     bill_charge(charge, by=clerk, today=date(2026, 4, 1))
     assert charge.status == S.BILLED and charge.due_on == date(2026, 5, 1)
-    with pytest.raises(ChargeStateError):
+    with pytest.raises(IllegalTransition):
         bill_charge(charge, by=clerk)
 
 
