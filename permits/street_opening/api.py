@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
 from permits.api_errors import error_response, parse_each_field
+from permits.errors import RulesBroken
 from permits.models import Organization, PermitKind, Street
 from permits.selectors import permits_visible_to
 from permits.street_opening import rules as ordinance
@@ -221,7 +222,7 @@ class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
             permit = so_services.apply_for_street_opening(
                 applicant=request.user, organization=organization, data=values, today=today
             )
-        except so_services.RulesBroken as broken:
+        except RulesBroken as broken:
             return error_response([v.as_dict() for v in broken.violations])
         except PermissionDenied as denied:
             return error_response(

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django import forms
 from django.utils import timezone
 
+from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
 from permits.models import Organization, Payment, Street
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import Surface, TrafficControl
@@ -16,12 +17,6 @@ from permits.street_opening.services import check_application
 DATE = forms.DateInput(attrs={"type": "date"})
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
-
-
-def add_violations(form: forms.Form, violations) -> None:
-    """Each violation becomes an error on its field (or on the form), its message citing the section."""
-    for v in violations:
-        form.add_error(v.field if v.field in form.fields else None, v.message)
 
 
 class StreetOpeningForm(forms.Form):

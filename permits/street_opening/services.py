@@ -48,10 +48,6 @@ VERIFIERS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # Diggers Hotline tickets
 ACTIVE_STATUSES = (Status.APPROVED, Status.ISSUED, Status.ACTIVE)
 
 
-def _require(user, roles, what: str) -> None:
-    require_role(user, *roles, action=what)
-
-
 # --- Facts the rules need, read from the database ----------------------------------------------------------------
 
 
@@ -429,7 +425,7 @@ def add_diggers_ticket(
 
 def verify_ticket(*, ticket: DiggersTicket, by) -> DiggersTicket:
     """An inspector (or the DPW) confirms a ticket with Diggers Hotline; verifying twice changes nothing."""
-    _require(by, VERIFIERS, "verify Diggers Hotline tickets")
+    require_role(by, *VERIFIERS, action="verify Diggers Hotline tickets")
     now = timezone.now()
     if DiggersTicket.objects.filter(pk=ticket.pk, verified_at__isnull=True).update(verified_by=by, verified_at=now):
         ticket.verified_by, ticket.verified_at = by, now
@@ -444,7 +440,7 @@ def verify_ticket(*, ticket: DiggersTicket, by) -> DiggersTicket:
 
 def begin_review(*, permit: Permit, by, today: date | None = None) -> Permit:
     """§ 303-4B: the Clerk-Treasurer or the DPW finds the information sufficient and takes the application up."""
-    _require(by, REVIEWERS, "review street opening applications")
+    require_role(by, *REVIEWERS, action="review street opening applications")
     return workflow.transition(
         permit, Status.UNDER_REVIEW, by=by, today=today, reason="Application complete (§ 303-4B)"
     )
@@ -467,7 +463,7 @@ def approve_street_opening(
     lane in a direction is approved here too (§ 303-5B(3)), recorded as a condition with who and when; so may the
     emergency underground work be (§ 303-1C(7)).
     """
-    _require(by, APPROVERS, "approve the location of a street opening (§ 303-1C(2))")
+    require_role(by, *APPROVERS, action="approve the location of a street opening (§ 303-1C(2))")
     now = timezone.now()
     today = today or timezone.localdate(now)
     so = permit.street_opening
@@ -511,7 +507,7 @@ def approve_street_opening(
 def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
     """§ 303-1C(7): the DPW approves, after the fact, underground construction a utility began in an emergency
     (recorded with who and when). Until then the permit cannot be completed."""
-    _require(by, APPROVERS, "approve emergency underground construction (§ 303-1C(7))")
+    require_role(by, *APPROVERS, action="approve emergency underground construction (§ 303-1C(7))")
     so = permit.street_opening
     if not ordinance.is_emergency_underground(emergency=so.emergency, underground_utility=so.underground_utility):
         raise RulesBroken(
@@ -542,7 +538,7 @@ def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
 
 def issue_street_opening(*, permit: Permit, by, today: date | None = None) -> Permit:
     """§ 303-4F(2): the Clerk-Treasurer issues the permit once its fee is paid."""
-    _require(by, ISSUERS, "issue street opening permits")
+    require_role(by, *ISSUERS, action="issue street opening permits")
     # transition() refuses an unpaid fee (§ 303-4F(2), permits.street_opening.workflow).
     transition = workflow.transition(permit, Status.ISSUED, by=by, today=today, reason="Fee paid; permit issued")
     services.send_notice(
@@ -556,7 +552,7 @@ def renew_street_opening(
 ) -> Renewal:
     """§ 303-4E: a 30-day renewal, at the discretion of the clerk or the DPW, only if work has begun, with the renewal
     fee; the insurance must stay in force through the renewed period (§ 303-4G)."""
-    _require(by, RENEWERS, "renew street opening permits (§ 303-4E)")
+    require_role(by, *RENEWERS, action="renew street opening permits (§ 303-4E)")
     now = timezone.now()
     today = today or timezone.localdate(now)
     so = permit.street_opening
@@ -619,7 +615,7 @@ def request_renewal(*, permit: Permit, by, work_begun_on: date, note: str = "") 
 
 def record_emergency_determination(*, permit: Permit, by, reason: str) -> EmergencyDetermination:
     """§ 303-5A: the Board or its designee determines a winter opening an emergency; who, when and why are kept."""
-    _require(by, BOARD_DESIGNEES, "determine emergency excavations (§ 303-5A)")
+    require_role(by, *BOARD_DESIGNEES, action="determine emergency excavations (§ 303-5A)")
     if not reason.strip():
         raise RulesBroken([Violation("reason", "required", "§ 303-5A", "Say why it is an emergency (§ 303-5A)")])
     with transaction.atomic():
@@ -633,7 +629,7 @@ def record_emergency_determination(*, permit: Permit, by, reason: str) -> Emerge
 
 def grant_moratorium_exception(*, permit: Permit, by, reason: str) -> MoratoriumException:
     """§ 303-5I: the Board or its designee records why opening a recently repaved street is absolutely essential."""
-    _require(by, BOARD_DESIGNEES, "grant moratorium exceptions (§ 303-5I)")
+    require_role(by, *BOARD_DESIGNEES, action="grant moratorium exceptions (§ 303-5I)")
     if not reason.strip():
         raise RulesBroken(
             [Violation("reason", "required", "§ 303-5I", "Say why the opening is absolutely essential (§ 303-5I)")]
@@ -651,7 +647,7 @@ def record_street_improvement(
     *, street: Street, by, description: str, decided_on: date, work_begins_on: date
 ) -> StreetImprovement:
     """§ 303-5I: record the Board's decision to improve or repave a street, at least 30 days before the work."""
-    _require(by, BOARD_RECORDERS, "record Board decisions")
+    require_role(by, *BOARD_RECORDERS, action="record Board decisions")
     errors = ordinance.board_decision_violations(decided_on=decided_on, work_begins_on=work_begins_on)
     if errors:
         raise RulesBroken(errors)
@@ -667,7 +663,7 @@ def record_street_improvement(
 
 def record_repaving_done(*, improvement: StreetImprovement, by, repaved_on: date) -> StreetImprovement:
     """§ 303-5I: the repaving date starts the five-year moratorium."""
-    _require(by, BOARD_RECORDERS + (Role.DPW_DIRECTOR,), "record repaving")
+    require_role(by, *BOARD_RECORDERS, Role.DPW_DIRECTOR, action="record repaving")
     StreetImprovement.objects.filter(pk=improvement.pk).update(repaved_on=repaved_on)
     improvement.repaved_on = repaved_on
     return improvement
@@ -682,7 +678,7 @@ class ImprovementNotices:
 def send_improvement_notices(*, improvement: StreetImprovement, by) -> ImprovementNotices:
     """§ 303-5I: immediately after the decision the clerk notifies in writing every utility and every owner of
     property abutting the street that excavation there must be completed within 30 days. Sent once."""
-    _require(by, (Role.CLERK,), "send the notices of § 303-5I")
+    require_role(by, Role.CLERK, action="send the notices of § 303-5I")
     with transaction.atomic():
         claimed = StreetImprovement.objects.filter(pk=improvement.pk, notices_sent_at__isnull=True).update(
             notices_sent_at=timezone.now()
@@ -778,7 +774,7 @@ def revoke_applicant(*, permit: Permit, by, reason: str, today: date | None = No
     permit for one year. The permittee is the permit's organization, or its applicant when there is none.
     `by=None` is the system (a scheduled job of the defect notices)."""
     if by is not None:
-        _require(by, REVOKERS, "revoke the right to obtain permits (§ 303-4H(2))")
+        require_role(by, *REVOKERS, action="revoke the right to obtain permits (§ 303-4H(2))")
     now = timezone.now()
     today = today or timezone.localdate(now)
     if not reason.strip():

@@ -11,10 +11,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import services
+from permits.access import get_permit_for
+from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.pdf import render_pdf
 from permits.roles import is_village_staff
-from permits.selectors import get_permit_for
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
 from permits.street_opening.forms import (
@@ -33,10 +34,7 @@ from permits.workflow import IllegalTransition, is_applicant_side
 
 
 def _get_street_opening(user, number):
-    permit = get_permit_for(user, number)
-    if permit.kind != PermitKind.STREET_OPENING:
-        raise Http404("Not a street opening permit")
-    return permit
+    return get_permit_for(user, number, kind=PermitKind.STREET_OPENING)
 
 
 @login_required
@@ -49,7 +47,7 @@ def apply(request):
             permit = so_services.apply_for_street_opening(
                 applicant=request.user, organization=data.get("organization"), data=data
             )
-        except so_services.RulesBroken as error:
+        except RulesBroken as error:
             add_violations(form, error.violations)
         else:
             messages.success(request, f"Application {permit.number} submitted. The fee is ${permit.fee_amount}.")
@@ -87,7 +85,7 @@ def _act(request, permit, action) -> bool:
     """Run one service; on a refusal, show why (every broken rule) and return False."""
     try:
         action()
-    except so_services.RulesBroken as error:
+    except RulesBroken as error:
         for v in error.violations:
             messages.error(request, v.message)
         return False
@@ -189,7 +187,7 @@ def add_ticket(request, number):
     if request.method == "POST" and form.is_valid():
         try:
             so_services.add_diggers_ticket(permit=permit, by=request.user, **form.cleaned_data)
-        except so_services.RulesBroken as error:
+        except RulesBroken as error:
             add_violations(form, error.violations)
         else:
             messages.success(request, "Ticket added. It shows as entered by applicant until an inspector verifies it.")

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
+from permits.errors import RulesBroken
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import (
     DefectNotice,
@@ -102,7 +103,7 @@ class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
             try:
                 field_work.record_correction(notice=notice, by=request.user)
                 done += 1
-            except (PermissionDenied, field_work.FieldRulesBroken) as error:
+            except (PermissionDenied, RulesBroken) as error:
                 self.message_user(request, f"{notice}: {error}", messages.ERROR)
         if done:
             self.message_user(request, f"{done} defect notice(s) marked corrected.")

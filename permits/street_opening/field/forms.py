@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
-from permits.street_opening.field import rules
+from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
 from permits.street_opening.field.models import DefectNotice, PermitteeNotice
 
 DECIMAL = {"inputmode": "decimal", "class": "form-control form-control-lg", "autocomplete": "off"}
@@ -272,9 +272,3 @@ class VillageRepairForm(forms.Form):
         widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
         help_text="The bill adds 20% for administration (§ 303-4H(2)).",
     )
-
-
-def add_violations(form: forms.Form, violations: list[rules.Violation]) -> None:
-    """Each broken rule as an error on its field (or the whole form), citing its section."""
-    for v in violations:
-        form.add_error(v.field if v.field in form.fields else None, v.message)

@@ -17,6 +17,8 @@ from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from permits import services, workflow
+from permits.access import require_role
+from permits.errors import RulesBroken
 from permits.models import Document, Permit, PermitKind, Status
 from permits.roles import Role, has_role, is_village_staff
 from permits.street_opening import rules as ordinance
@@ -57,19 +59,6 @@ MEASURED_FIELDS = {
     "underground_depth": ["cover_feet"],  # covered_before_check is kept in the failures it causes
     "final": ["surface_restored"],
 }
-
-
-class FieldRulesBroken(Exception):
-    """Raised with every broken rule at once; nothing was stored."""
-
-    def __init__(self, violations: list[rules.Violation]):
-        self.violations = violations
-        super().__init__("; ".join(v.message for v in violations))
-
-
-def _require(user, roles, what: str) -> None:
-    if user is None or not has_role(user, *roles):
-        raise PermissionDenied(f"You may not {what}.")
 
 
 def detail_of(permit: Permit):
@@ -129,11 +118,11 @@ def log_inspection(
 ) -> Inspection:
     """Log what an inspector measured, pass or fail with the failing sections. A failed compaction test adds the
     retest fee (§ 303-5E(5)) and keeps the permit from being completed until a later test passes."""
-    _require(by, INSPECTORS, "log inspections (DPW inspectors and the Director of Public Works only)")
+    require_role(by, *INSPECTORS, action="log inspections (DPW inspectors and the Director of Public Works only)")
     if kind not in MEASURED_FIELDS:
         raise ValueError(f"Unknown inspection kind: {kind}")
     if permit.kind != PermitKind.STREET_OPENING or permit.status not in INSPECTABLE:
-        raise FieldRulesBroken(
+        raise RulesBroken(
             [
                 rules.Violation(
                     None,
@@ -329,7 +318,7 @@ def record_permittee_notice(
             )
         )
     if errors:
-        raise FieldRulesBroken(errors)
+        raise RulesBroken(errors)
     planned_work_at = timezone.localtime(planned_work_at)
     timeliness = rules.notice_timeliness(
         kind, given_at=given_at, planned_at=planned_work_at, emergency=is_emergency(permit)
@@ -409,7 +398,7 @@ def restoration_for(permit: Permit) -> PavementRestoration:
         return restoration
     permit_date = rules.permit_date_of(issued_on=permit.issued_on, approved_on=permit.approved_on)
     if permit_date is None:
-        raise FieldRulesBroken(
+        raise RulesBroken(
             [
                 rules.Violation(
                     None,
@@ -438,7 +427,7 @@ def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inch
         depth_inches=depth_inches, emergency=is_emergency(permit), placed_on=placed_on
     )
     if errors:
-        raise FieldRulesBroken(errors)
+        raise RulesBroken(errors)
     with transaction.atomic():
         restoration = restoration_for(permit)
         due = rules.permanent_pavement_due(permit_date=permit.issued_on or placed_on, temporary_placed_on=placed_on)
@@ -512,7 +501,7 @@ def report_completion(*, permit: Permit, by, today: date | None = None) -> Guara
     day when it was not recorded before (the report says the surface is restored)."""
     if not workflow.may_transition(by, permit, Status.COMPLETED):
         if Status.COMPLETED not in workflow.TRANSITIONS.get(permit.status, set()):
-            raise FieldRulesBroken(
+            raise RulesBroken(
                 [
                     rules.Violation(
                         None,
@@ -526,7 +515,7 @@ def report_completion(*, permit: Permit, by, today: date | None = None) -> Guara
     today = today or timezone.localdate()
     errors = completion_blockers(permit)
     if errors:
-        raise FieldRulesBroken(errors)
+        raise RulesBroken(errors)
     with transaction.atomic():
         if _needs_pavement(permit) and (permit.issued_on or permit.approved_on):
             restoration = restoration_for(permit)
@@ -564,7 +553,7 @@ def record_defect_notice(
 ) -> DefectNotice:
     """§ 303-4H(4): the DPW records the written notice of a defect within the guarantee year, to the permittee or
     its surety, with the defect, the work to be done, its cost and the deadline; the notice is emailed."""
-    _require(by, DEFECT_RECORDERS, "record defect notices (Director of Public Works)")
+    require_role(by, *DEFECT_RECORDERS, action="record defect notices (Director of Public Works)")
     now = timezone.now()
     served_on = served_on or timezone.localdate(now)
     guarantee = Guarantee.objects.filter(permit=permit).first()
@@ -579,7 +568,7 @@ def record_defect_notice(
         addressed_to=addressed_to,
     )
     if errors:
-        raise FieldRulesBroken(errors)
+        raise RulesBroken(errors)
     if addressed_to == DefectNotice.Addressee.PERMITTEE:
         addressee_name = addressee_name.strip() or (
             permit.organization.name
@@ -588,7 +577,7 @@ def record_defect_notice(
         )
         addressee_email = addressee_email.strip() or permit.applicant.email
     elif not addressee_name.strip():
-        raise FieldRulesBroken(
+        raise RulesBroken(
             [
                 rules.Violation(
                     "addressee_name",
@@ -636,10 +625,10 @@ def record_defect_notice(
 
 def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = None) -> DefectNotice:
     """§ 303-4H(4): the DPW confirms the permittee (or surety) corrected the defect."""
-    _require(by, CORRECTION_CHECKERS, "confirm a correction (DPW)")
+    require_role(by, *CORRECTION_CHECKERS, action="confirm a correction (DPW)")
     corrected_on = corrected_on or timezone.localdate()
     if corrected_on < notice.served_on:
-        raise FieldRulesBroken(
+        raise RulesBroken(
             [
                 rules.Violation(
                     "corrected_on",
@@ -729,9 +718,9 @@ def record_village_repair(
 ) -> DefectNotice:
     """§ 303-4H(2) (and § 303-1C(8) for a utility's surface): the Village repaired what was not corrected by the
     deadline and bills labor, materials and equipment plus 20% for administration, added to the permit's balance."""
-    _require(by, DEFECT_RECORDERS, "record the Village's repair (Director of Public Works)")
+    require_role(by, *DEFECT_RECORDERS, action="record the Village's repair (Director of Public Works)")
     if not rules.is_defect_past_deadline(deadline=notice.deadline, corrected_on=notice.corrected_on, today=repaired_on):
-        raise FieldRulesBroken(
+        raise RulesBroken(
             [
                 rules.Violation(
                     "repaired_on",
@@ -745,7 +734,7 @@ def record_village_repair(
     try:
         bill = rules.village_repair_bill(labor=labor, materials=materials, equipment=equipment)
     except ValueError as error:
-        raise FieldRulesBroken([rules.Violation("repair_labor", "negative", "§ 303-4H(2)", str(error))]) from None
+        raise RulesBroken([rules.Violation("repair_labor", "negative", "§ 303-4H(2)", str(error))]) from None
     now = timezone.now()
     with transaction.atomic():
         if (

@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from permits.access import get_permit_for, require_role
+from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.roles import has_role
-from permits.selectors import get_permit_for
 from permits.street_opening.field import rules as field_rules
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.forms import (
@@ -30,16 +31,12 @@ from permits.street_opening.field.forms import (
     add_violations,
 )
 from permits.street_opening.field.models import DefectNotice, Inspection
-from permits.street_opening.field.services import FieldRulesBroken
 
 PAGE_SIZE = 20
 
 
 def _street_opening_for(user, number):
-    permit = get_permit_for(user, number)  # 404 for anyone who may not see it
-    if permit.kind != PermitKind.STREET_OPENING:
-        raise Http404("Not a street opening permit")
-    return permit
+    return get_permit_for(user, number, kind=PermitKind.STREET_OPENING)  # 404 for anyone who may not see it
 
 
 def _field_url(permit) -> str:
@@ -47,8 +44,7 @@ def _field_url(permit) -> str:
 
 
 def _require_inspector(user) -> None:
-    if not has_role(user, *field_work.INSPECTORS):
-        raise PermissionDenied
+    require_role(user, *field_work.INSPECTORS, action="open the inspectors' pages")
 
 
 @login_required
@@ -117,7 +113,7 @@ def inspect(request, number, kind):
             inspection = field_work.log_inspection(
                 permit=permit, kind=kind, by=request.user, values=data, notes=notes, photo=photo
             )
-        except FieldRulesBroken as broken:
+        except RulesBroken as broken:
             add_violations(form, broken.violations)
         except ValidationError as error:  # the photo's type or size (permits.uploads)
             form.add_error("photo", error)
@@ -144,7 +140,7 @@ def _bound_or_error(request, permit, form, service, success: str, form_name: str
     if form.is_valid():
         try:
             service(form.cleaned_data)
-        except FieldRulesBroken as broken:
+        except RulesBroken as broken:
             add_violations(form, broken.violations)
         else:
             messages.success(request, success)
@@ -222,7 +218,7 @@ def report_completion(request, number):
     permit = _street_opening_for(request.user, number)
     try:
         guarantee = field_work.report_completion(permit=permit, by=request.user)
-    except FieldRulesBroken as broken:
+    except RulesBroken as broken:
         for v in broken.violations:
             messages.error(request, v.message)
     else:
@@ -245,7 +241,7 @@ def defect_notice(request, number):
     if request.method == "POST" and form.is_valid():
         try:
             field_work.record_defect_notice(permit=permit, by=request.user, **form.cleaned_data)
-        except FieldRulesBroken as broken:
+        except RulesBroken as broken:
             add_violations(form, broken.violations)
         else:
             messages.success(request, "Defect notice recorded and sent.")
@@ -270,7 +266,7 @@ def village_repair(request, number, pk):
     if request.method == "POST" and form.is_valid():
         try:
             notice = field_work.record_village_repair(notice=notice, by=request.user, **form.cleaned_data)
-        except FieldRulesBroken as broken:
+        except RulesBroken as broken:
             add_violations(form, broken.violations)
         else:
             messages.success(request, f"Village repair billed: ${notice.repair_total} (§ 303-4H(2)).")

@@ -14,7 +14,7 @@ from permits.models import Status
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.field import services as field_work
-from permits.street_opening.field.services import FieldRulesBroken
+from permits.errors import RulesBroken
 from tests.permits.street_opening.conftest import file_certificate, valid_data
 
 pytestmark = pytest.mark.django_db
@@ -266,7 +266,7 @@ def test_303_1c_7_permit_cannot_be_completed_until_the_dpw_approves_the_work(
 ):
     permit = _issued(emergency_underground, dpw_director, clerk)
     assert codes(field_work.completion_blockers(permit)) == {"emergency_work_not_approved"}
-    with pytest.raises(FieldRulesBroken) as refused:
+    with pytest.raises(RulesBroken) as refused:
         field_work.report_completion(permit=permit, by=contractor, today=date(2026, 5, 8))
     assert "§ 303-1C(7)" in {v.citation for v in refused.value.violations}
     permit.refresh_from_db()

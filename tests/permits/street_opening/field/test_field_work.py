@@ -17,7 +17,7 @@ from permits.street_opening.field.models import (
     PavementRestoration,
     PermitteeNotice,
 )
-from permits.street_opening.field.services import FieldRulesBroken
+from permits.street_opening.field.services import RulesBroken
 from permits.street_opening.models import ApplicantRevocation
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +53,7 @@ def test_303_5e_5_failed_compaction_adds_the_retest_fee_and_holds_the_permit_ope
     assert issued_permit.fee_amount == D("75.00")  # the seeded backfill_retest fee
     assert any("§ 303-5E(5)" in e.reason for e in issued_permit.events.all())
     assert Notice.objects.filter(template="field_inspection_failed", to=contractor.email).exists()
-    with pytest.raises(FieldRulesBroken) as broken:
+    with pytest.raises(RulesBroken) as broken:
         field_work.report_completion(permit=issued_permit, by=contractor)
     assert broken.value.violations[0].citation == "§ 303-5E(5)"
     # a later passing retest releases it
@@ -83,7 +83,7 @@ def test_only_dpw_may_log_inspections(issued_permit, persona, request):
 def test_a_draft_permit_cannot_be_inspected(contractor, inspector):
     from tests.factories import PermitFactory
 
-    with pytest.raises(FieldRulesBroken):
+    with pytest.raises(RulesBroken):
         field_work.log_inspection(
             permit=PermitFactory(applicant=contractor), kind="compaction", by=inspector, values=PASSING_COMPACTION
         )
@@ -183,7 +183,7 @@ def test_outsiders_cannot_record_notices(issued_permit, persona, request):
 
 
 def test_notice_needs_whom_and_how_all_errors_at_once(issued_permit, contractor):
-    with pytest.raises(FieldRulesBroken) as broken:
+    with pytest.raises(RulesBroken) as broken:
         field_work.record_permittee_notice(
             permit=issued_permit,
             by=contractor,
@@ -242,13 +242,13 @@ def test_303_5g_4_winter_emergency_patch_due_next_june_1(make_issued, contractor
         permit=permit, by=contractor, placed_on=datetime.date(2026, 12, 3), depth_inches=D("3")
     )
     assert restoration.permanent_due_on == datetime.date(2027, 6, 1)
-    with pytest.raises(FieldRulesBroken) as broken:
+    with pytest.raises(RulesBroken) as broken:
         field_work.report_completion(permit=permit, by=contractor)
     assert broken.value.violations[0].citation == "§ 303-5G(4)"
 
 
 def test_303_5g_4_temporary_patch_refused_outside_a_winter_emergency(issued_permit, contractor):
-    with pytest.raises(FieldRulesBroken) as broken:
+    with pytest.raises(RulesBroken) as broken:
         field_work.record_temporary_pavement(
             permit=issued_permit, by=contractor, placed_on=datetime.date(2026, 12, 3), depth_inches=D("2")
         )
@@ -323,7 +323,7 @@ def test_only_the_dpw_director_records_defect_notices(issued_permit, contractor,
 
 def test_303_4h_4_defect_after_the_guarantee_year_is_refused(issued_permit, contractor, dpw_director):
     permit = _completed(issued_permit, contractor)
-    with pytest.raises(FieldRulesBroken) as broken:
+    with pytest.raises(RulesBroken) as broken:
         _defect(permit, dpw_director, served_on=datetime.date(2027, 7, 16), deadline=datetime.date(2027, 8, 1))
     assert broken.value.violations[0].code == "outside_guarantee"
     assert not DefectNotice.objects.exists()
@@ -339,7 +339,7 @@ def test_303_4h_2_uncorrected_defect_is_flagged_revoked_and_repaired_with_20_per
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (0, 0)  # idempotent
     revocation = ApplicantRevocation.objects.get()
     assert revocation.organization == permit.organization and revocation.until == datetime.date(2028, 4, 2)
-    with pytest.raises(FieldRulesBroken):  # the Village repairs only after the deadline
+    with pytest.raises(RulesBroken):  # the Village repairs only after the deadline
         field_work.record_village_repair(
             notice=notice,
             by=dpw_director,
