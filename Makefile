@@ -7,13 +7,15 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help demo test test-browser lint fmt migrate run clean
+.PHONY: help demo test test-browser lint fmt bench migrate run clean
 
 help:
 	@echo "make demo          venv, install, migrate, demo data, serve on http://$(HOST):$(PORT)"
 	@echo "make test          venv, install, the whole suite (browser tests skip loudly without /usr/bin/chromium)"
 	@echo "make test-browser  only the browser tests"
-	@echo "make lint / fmt    ruff check / ruff format"
+	@echo "make lint          ruff check and ruff format --check (as CI runs them)"
+	@echo "make fmt           ruff format and the safe ruff fixes"
+	@echo "make bench         the benchmarks (not part of make test)"
 	@echo "make clean         remove the venv and var/"
 
 $(STAMP): requirements.txt
@@ -36,10 +38,15 @@ test-browser: $(STAMP)
 	$(PY) -m pytest tests/browser $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check . || { $(PIP) install --quiet ruff && $(VENV)/bin/ruff check .; }
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 fmt: $(STAMP)
-	$(PIP) install --quiet ruff && $(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: $(STAMP)
+	$(PY) bench/clause_coverage.py
 
 clean:
 	rm -rf $(VENV) var

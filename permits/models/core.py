@@ -177,14 +177,8 @@ class StatusGuardedModel(models.Model):
     class Meta:
         abstract = True
 
-    @classmethod
-    def from_db(cls, db, field_names, values):
-        instance = super().from_db(db, field_names, values)
-        instance._loaded_status = instance.__dict__.get("status")
-        return instance
-
     def save(self, *args, **kwargs):
-        from permits.workflow import IllegalTransition
+        from permits.errors import IllegalTransition
 
         if not self._state.adding and self.status != getattr(self, "_loaded_status", self.status):
             raise IllegalTransition(
@@ -211,6 +205,12 @@ class StatusGuardedModel(models.Model):
         super().refresh_from_db(using=using, fields=fields, from_queryset=from_queryset)
         if fields is None or "status" in fields:
             self._loaded_status = self.__dict__.get("status")
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._loaded_status = instance.__dict__.get("status")
+        return instance
 
 
 class Permit(StatusGuardedModel):

@@ -1,5 +1,5 @@
-"""Forms of the street opening permit. They validate input; the rules of permits.street_opening.rules decide, through the same
-check the API runs (street_openings.check_application), so the web and the API show the same messages."""
+"""Forms of the street opening permit. They validate input; the rules of permits.street_opening.rules decide,
+through the same check the API runs (services.check_application), so the web and the API show the same messages."""
 
 from __future__ import annotations
 

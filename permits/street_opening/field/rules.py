@@ -187,7 +187,8 @@ def straightedge_violations(*, deviation_inches) -> list[Violation]:
                 "straightedge_deviation_inches",
                 "surface_uneven",
                 "§ 303-5G(2)",
-                f"The surface deviates {deviation_inches} inch under a 10-foot straightedge: at most 1/4 inch is allowed "
+                f"The surface deviates {deviation_inches} inch under a 10-foot straightedge: at most 1/4 inch is "
+                "allowed "
                 "(§ 303-5G(2)).",
             )
         ]
@@ -271,7 +272,8 @@ def concrete_violations(
                 "depth_inches",
                 "concrete_too_thin",
                 "§ 303-5G(3)",
-                f"Concrete pavement of {depth_inches} inches is too thin: at least {required} inches (the existing depth "
+                f"Concrete pavement of {depth_inches} inches is too thin: at least {required} inches (the existing "
+                "depth "
                 "or 7 inches, whichever is greater) are required (§ 303-5G(3)).",
             )
         )
@@ -391,7 +393,8 @@ def temporary_surface_violations(*, depth_inches, emergency: bool, placed_on: da
                 "temporary_placed_on",
                 "temporary_not_allowed",
                 "§ 303-5G(4)",
-                "A temporary cold-mix surface is allowed only for an emergency excavation in winter months (November 15 "
+                "A temporary cold-mix surface is allowed only for an emergency excavation in winter months (November "
+                "15 "
                 "to April 1); otherwise replace the pavement permanently (§ 303-5G(4)).",
             )
         )
@@ -434,7 +437,8 @@ def permit_date_of(*, issued_on: date | None, approved_on: date | None) -> date 
 
 
 def is_pavement_overdue(*, due_on: date, completed_on: date | None, today: date) -> bool:
-    """§ 303-5G(4): overdue from the day after the due date when the permanent pavement is not in (June 1 is on time)."""
+    """§ 303-5G(4): overdue from the day after the due date when the permanent pavement is not in (June 1 is on
+    time)."""
     return completed_on is None and today > due_on
 
 
@@ -511,7 +515,8 @@ def defect_notice_violations(
                 "deadline",
                 "deadline_not_after_notice",
                 "§ 303-4H(4)",
-                "The notice must give a time to complete the work: a deadline after the day of the notice (§ 303-4H(4)).",
+                "The notice must give a time to complete the work: a deadline after the day of the notice (§ "
+                "303-4H(4)).",
             )
         )
     if addressed_to not in DEFECT_ADDRESSEES:
@@ -730,7 +735,8 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
                     "surface_restored",
                     "surface_not_restored",
                     "§ 303-1C(8)",
-                    "The surface is not back in the condition it was in before the work; otherwise the Village restores "
+                    "The surface is not back in the condition it was in before the work; otherwise the Village "
+                    "restores "
                     "it at the permittee's expense (§ 303-1C(8), § 303-4F(1)).",
                 )
             ]

@@ -128,7 +128,8 @@ def log_inspection(
                     None,
                     "not_inspectable",
                     "§ 303-4A",
-                    f"{permit.number} is {permit.get_status_display().lower()}: only issued street opening work is inspected "
+                    f"{permit.number} is {permit.get_status_display().lower()}: only issued street opening work is "
+                    "inspected "
                     "(§ 303-4A).",
                 )
             ]
@@ -340,7 +341,8 @@ def record_permittee_notice(
             PermitteeNotice.objects.filter(pk=notice.pk).update(**fields)
             notice.refresh_from_db()
         rule = rules.NOTICE_RULES[kind]
-        text = f"Notice given: {rule.label} ({rule.citation}), to {notice.given_to}: {notice.get_timeliness_display().lower()}"
+        text = f"Notice given: {rule.label} ({rule.citation}), to {notice.given_to}: "
+        f"{notice.get_timeliness_display().lower()}"
         if timeliness == rules.LATE:
             text += ". " + rules.notice_late_message(kind, timezone.localtime(notice.due_by))
         services.record_event(permit, by=by, reason=text)
@@ -478,7 +480,8 @@ def completion_blockers(permit: Permit) -> list[rules.Violation]:
                 None,
                 "compaction_failed",
                 "§ 303-5E(5)",
-                "The last compaction test failed: recompact and pass a retest before reporting completion (§ 303-5E(5)).",
+                "The last compaction test failed: recompact and pass a retest before reporting completion (§ "
+                "303-5E(5)).",
             )
         )
     restoration = PavementRestoration.objects.filter(permit=permit).first()
@@ -507,7 +510,8 @@ def report_completion(*, permit: Permit, by, today: date | None = None) -> Guara
                         None,
                         "not_open",
                         "§ 303-4H(3)",
-                        f"{permit.number} is {permit.get_status_display().lower()}: it cannot be reported complete (§ 303-4H(3)).",
+                        f"{permit.number} is {permit.get_status_display().lower()}: it cannot be reported complete "
+                        "(§ 303-4H(3)).",
                     )
                 ]
             )
@@ -726,7 +730,8 @@ def record_village_repair(
                     "repaired_on",
                     "not_past_deadline",
                     "§ 303-4H(2)",
-                    f"The permittee has until {notice.deadline:%B %-d, %Y} to correct the defect; the Village repairs only "
+                    f"The permittee has until {notice.deadline:%B %-d, %Y} to correct the defect; the Village "
+                    "repairs only "
                     "what is not corrected by then (§ 303-4H(2)).",
                 )
             ]

@@ -10,11 +10,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from permits.errors import RulesBroken
 from permits.models import Status
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.field import services as field_work
-from permits.errors import RulesBroken
 from tests.permits.street_opening.conftest import file_certificate, valid_data
 
 pytestmark = pytest.mark.django_db

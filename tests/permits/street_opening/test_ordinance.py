@@ -1,4 +1,5 @@
-"""Each rule of permits.street_opening.rules at its boundaries: the day before, of and after; the amount below and at."""
+"""Each rule of permits.street_opening.rules at its boundaries: the day before, of and after; the amount below and
+at."""
 
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
