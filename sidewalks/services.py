@@ -2,7 +2,10 @@
 orders under Wis. Stat. § 66.0907 (§ 303-3B(3)). Views, the admin, the API and the demo loader all call these.
 
 Each verb takes keyword-only arguments, checks who acts, asks sidewalks/ordinance.py for the rules, and writes
-in one transaction. Bad input raises ValidationError (field -> message citing the section) and stores nothing.
+in one transaction. Bad input raises ValidationError (field -> message citing the section; RulesBroken for the
+ordinance's rules) and stores nothing. Every change of an order's status goes through permits.state.change_state (a
+StateChange row citing the section; the order page shows the trail); IllegalTransition when the order is no longer in
+a status the change may leave (withdrawn meanwhile, adopted twice, another clerk acted first).
 """
 
 from __future__ import annotations
@@ -11,16 +14,19 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from permits import workflow
-from permits.fees import fee_in_force
+from permits.access import require_role
+from permits.errors import RulesBroken, Violation, raise_if_broken
+from permits.fees import FeeNotConfigured, fee_in_force
 from permits.models import Parcel, Permit, PermitKind, Status
-from permits.roles import Role, has_role
+from permits.roles import Role
 from permits.services import create_permit, next_number, record_event, send_notice, submit_permit
+from permits.state import change_state
 from sidewalks import rules as ordinance
 from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
 from sidewalks.models.sidewalk import Work
@@ -36,16 +42,6 @@ ORDER_CITATION = "§ 303-3B(1); § 303-3B(3); Wis. Stat. § 66.0907"
 def owner_period_days() -> int:
     """Wis. Stat. § 66.0907: the owner's period after service (20 days; verify the current text). A setting."""
     return int(getattr(settings, "SIDEWALK_OWNER_PERIOD_DAYS", ordinance.OWNER_WORK_PERIOD_DAYS))
-
-
-def raise_violations(violations: list[ordinance.Violation]) -> None:
-    """Turn rule violations into one ValidationError listing every broken rule, by field."""
-    if not violations:
-        return
-    errors: dict[str, list[ValidationError]] = {}
-    for v in violations:
-        errors.setdefault(v.field or "__all__", []).append(ValidationError(v.message, code=v.code))
-    raise ValidationError(errors)
 
 
 # --- Waivers --------------------------------------------------------------------------------------------------------
@@ -103,8 +99,7 @@ def record_board_waiver(
     by,
 ) -> BoardWaiver:
     """Record a waiver the Board adopted, with its vote (§ 303-3D(8)(c), § 303-3D(9))."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("The Clerk-Treasurer records the Board's resolutions.")
+    require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
     errors = waiver_errors(kind=kind, resolution_number=resolution_number, ayes=ayes, nays=nays, seats=seats)
     if errors:
         raise ValidationError(errors)
@@ -124,7 +119,7 @@ def record_board_waiver(
 # --- Permits --------------------------------------------------------------------------------------------------------
 
 
-def application_violations(*, parcel: Parcel, today: date, **fields) -> list[ordinance.Violation]:
+def application_violations(*, parcel: Parcel, today: date, **fields) -> list[Violation]:
     """Every § 303-3 rule the application breaks, for the form, the API and the service alike."""
     waiver = width_waiver_for(parcel, today)
     return ordinance.check_application(
@@ -179,7 +174,7 @@ def apply_for_sidewalk_permit(
         pour_date=pour_date,
         village_contract=village_contract,
     )
-    raise_violations(application_violations(parcel=parcel, today=today, **fields))
+    raise_if_broken(application_violations(parcel=parcel, today=today, **fields))
     with transaction.atomic():
         permit = create_permit(
             kind=PermitKind.SIDEWALK,
@@ -200,7 +195,10 @@ def apply_for_sidewalk_permit(
             waiver=width_waiver_for(parcel, today),
             **fields,
         )
-        submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
+        try:
+            submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
+        except FeeNotConfigured as error:  # rolls the whole application back: nothing is stored
+            raise RulesBroken([Violation(None, "fee_not_configured", "§ 303-3C", f"{error} (§ 303-3C)")]) from error
     return permit
 
 
@@ -208,8 +206,7 @@ def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -> P
     """§ 303-3C: the Clerk-Treasurer issues the permit: review, approval and issue through the workflow, once the
     Chapter 167 fee is paid."""
     today = today or timezone.localdate()
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("Only the Village Clerk-Treasurer issues sidewalk permits (§ 303-3C).")
+    require_role(by, Role.CLERK, action="issue sidewalk permits (the Clerk-Treasurer does, § 303-3C)")
     if permit.kind != PermitKind.SIDEWALK:
         raise ValidationError("This is not a sidewalk permit.")
     if permit.balance_due > 0:
@@ -242,7 +239,7 @@ def latest_inspections(permit: Permit) -> dict[str, SidewalkInspection]:
     return latest
 
 
-def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> list[ordinance.Violation]:
+def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> list[Violation]:
     """The § 303-3D rules one inspection stage checks, from what the inspector measured."""
     S = SidewalkInspection.Stage
     detail = permit.sidewalk
@@ -267,9 +264,7 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
                 waived=detail.waiver_id is not None,
             )
             as_built = [
-                ordinance.Violation("form_width_feet", v.code, v.citation, v.message)
-                for v in as_built
-                if v.field == "width_feet"
+                Violation("form_width_feet", v.code, v.citation, v.message) for v in as_built if v.field == "width_feet"
             ]
         return [
             *ordinance.check_forms(
@@ -336,8 +331,9 @@ def record_inspection(
 ) -> SidewalkInspection:
     """A DPW inspector logs one inspection. The rules decide pass or fail; the inspector may also fail it for a
     defect the measurements do not show. A failed curing suspends the work (§ 303-3D(10))."""
-    if not has_role(by, *INSPECTING_ROLES):
-        raise PermissionDenied("Only a DPW inspector or the Director of Public Works inspects sidewalk work.")
+    require_role(
+        by, *INSPECTING_ROLES, action="inspect sidewalk work (DPW inspectors and the Director of Public Works do)"
+    )
     if permit.status not in (Status.ISSUED, Status.ACTIVE):
         raise ValidationError(
             f"{permit.number} is {permit.get_status_display().lower()}: only issued work is inspected."
@@ -398,8 +394,12 @@ def completion_blockers(permit: Permit) -> list[str]:
 def complete_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -> Permit:
     """Mark the work completed once every stage's latest inspection passed."""
     today = today or timezone.localdate()
-    if not has_role(by, *INSPECTING_ROLES, Role.CLERK):
-        raise PermissionDenied("Only the Village's inspectors or the Clerk-Treasurer complete a sidewalk permit.")
+    require_role(
+        by,
+        *INSPECTING_ROLES,
+        Role.CLERK,
+        action="complete a sidewalk permit (the Village's inspectors or the Clerk-Treasurer do)",
+    )
     blockers = completion_blockers(permit)
     if blockers:
         raise ValidationError("The permit stays open until every inspection has passed: " + "; ".join(blockers) + ".")
@@ -412,8 +412,7 @@ def complete_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -
 def start_survey(
     *, street, by, surveyed_on: date | None = None, block_area_sqft=Decimal("20"), notes: str = ""
 ) -> SidewalkSurvey:
-    if not has_role(by, *SURVEYING_ROLES):
-        raise PermissionDenied("Only a DPW inspector or the Director of Public Works surveys sidewalks.")
+    require_role(by, *SURVEYING_ROLES, action="survey sidewalks (DPW inspectors and the Director of Public Works do)")
     return SidewalkSurvey.objects.create(
         street=street,
         inspector=by,
@@ -434,8 +433,7 @@ def record_block(
     by,
 ) -> SurveyBlock:
     """Record (or re-measure) one block; § 303-3E(1) decides whether it is defective."""
-    if not has_role(by, *SURVEYING_ROLES):
-        raise PermissionDenied("Only a DPW inspector or the Director of Public Works surveys sidewalks.")
+    require_role(by, *SURVEYING_ROLES, action="survey sidewalks (DPW inspectors and the Director of Public Works do)")
     if survey.orders_proposed_on is not None:
         raise ValidationError("Orders were already proposed from this survey: start a new survey to re-measure.")
     measures = dict(
@@ -472,8 +470,7 @@ def propose_orders(*, survey: SidewalkSurvey, by, today: date | None = None) -> 
     """§ 303-3E: one proposed order per parcel with a defective block: repair those blocks, or replace the whole
     walk when 80% or more are defective. Quantities and estimates use the unit prices in the fee schedule. Running
     it twice proposes nothing new (one order per survey and parcel, a database constraint)."""
-    if not has_role(by, *SURVEYING_ROLES, Role.CLERK):
-        raise PermissionDenied("Only DPW or the Clerk-Treasurer proposes sidewalk orders.")
+    require_role(by, *SURVEYING_ROLES, Role.CLERK, action="propose sidewalk orders (DPW or the Clerk-Treasurer does)")
     today = today or timezone.localdate()
     orders = []
     with transaction.atomic():
@@ -534,8 +531,7 @@ def order_illegal_sidewalk(
 ) -> SidewalkOrder:
     """§ 303-3F: propose that a walk built contrary to § 303-3 be replaced with a legal one. The measured walk must
     break a standard; the replacement is estimated at the conforming width from the fee schedule's unit price."""
-    if not has_role(by, *SURVEYING_ROLES, Role.CLERK):
-        raise PermissionDenied("Only DPW or the Clerk-Treasurer proposes sidewalk orders.")
+    require_role(by, *SURVEYING_ROLES, Role.CLERK, action="propose sidewalk orders (DPW or the Clerk-Treasurer does)")
     today = today or timezone.localdate()
     violations = ordinance.check_existing_sidewalk(
         land_use=parcel.land_use,
@@ -574,29 +570,22 @@ def order_illegal_sidewalk(
 # --- Board orders (§ 303-3B(3), Wis. Stat. § 66.0907) ----------------------------------------------------------------
 
 
-def _move(order: SidewalkOrder, *, from_states: set[str], to: str, **fields) -> None:
-    """Conditional update: the order moves only if it is still in a state it may leave (two clerks cannot both act)."""
-    updated = SidewalkOrder.objects.filter(pk=order.pk, status__in=from_states).update(status=to, **fields)
-    if updated != 1:
-        raise ValidationError(f"Order {order.number} is {order.get_status_display().lower()}; reload and try again.")
-    for name, value in {"status": to, **fields}.items():
-        setattr(order, name, value)
-
-
 def adopt_orders(*, orders, resolution_number: str, adopted_on: date, by) -> int:
     """§ 303-3B(3), § 303-3A: the Clerk-Treasurer records the Board's resolution adopting proposed orders."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("The Clerk-Treasurer records the Board's resolutions.")
+    require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
     if not resolution_number.strip():
         raise ValidationError({"resolution_number": "Give the number of the Board's resolution (§ 303-3B(3))."})
     done = 0
-    with transaction.atomic():
+    number = resolution_number.strip()
+    with transaction.atomic():  # all or none: an order adopted meanwhile (IllegalTransition) rolls the rest back
         for order in orders:
-            _move(
+            change_state(
                 order,
-                from_states={SidewalkOrder.Status.PROPOSED},
                 to=SidewalkOrder.Status.ADOPTED,
-                resolution_number=resolution_number.strip(),
+                from_states={SidewalkOrder.Status.PROPOSED},
+                by=by,
+                reason=f"Adopted by the Board, resolution {number} of {adopted_on:%B %-d, %Y} (§ 303-3B(3))",
+                resolution_number=number,
                 adopted_on=adopted_on,
             )
             done += 1
@@ -606,17 +595,21 @@ def adopt_orders(*, orders, resolution_number: str, adopted_on: date, by) -> int
 def serve_order(*, order: SidewalkOrder, method: str, served_on: date, proof: str, by) -> SidewalkOrder:
     """Wis. Stat. § 66.0907: a copy of the resolution is served on the owner; the method, date and proof are recorded
     and the owner's deadline follows from the date of service."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("The Clerk-Treasurer records service of the Board's orders.")
-    raise_violations(ordinance.check_service(method=method, served_on=served_on, proof=proof))
+    require_role(by, Role.CLERK, action="record service of the Board's orders (the Clerk-Treasurer does)")
+    raise_if_broken(ordinance.check_service(method=method, served_on=served_on, proof=proof))
     if order.adopted_on and served_on < order.adopted_on:
         raise ValidationError({"served_on": "An order cannot be served before the Board adopted it."})
     deadline = ordinance.owner_deadline(served_on, owner_period_days())
     with transaction.atomic():
-        _move(
+        change_state(
             order,
-            from_states={SidewalkOrder.Status.ADOPTED},
             to=SidewalkOrder.Status.SERVED,
+            from_states={SidewalkOrder.Status.ADOPTED},
+            by=by,
+            reason=(
+                f"Served on the owner on {served_on:%B %-d, %Y}; the owner may do the work until "
+                f"{deadline:%B %-d, %Y} (Wis. Stat. § 66.0907)"
+            ),
             service_method=method,
             served_on=served_on,
             service_proof=proof.strip(),
@@ -629,8 +622,13 @@ def serve_order(*, order: SidewalkOrder, method: str, served_on: date, proof: st
 
 def record_owner_work(*, order: SidewalkOrder, permit: Permit, by) -> SidewalkOrder:
     """The owner did the ordered work under a sidewalk permit (§ 303-3C): the order is satisfied."""
-    if not has_role(by, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR):
-        raise PermissionDenied("Only Village staff record that an order was carried out.")
+    require_role(
+        by,
+        Role.CLERK,
+        Role.DPW_DIRECTOR,
+        Role.DPW_INSPECTOR,
+        action="record that an order was carried out (Village staff do)",
+    )
     errors = []
     if permit.kind != PermitKind.SIDEWALK or permit.parcel_id != order.parcel_id:
         errors.append("The permit must be a sidewalk permit for the same parcel as the order.")
@@ -640,10 +638,12 @@ def record_owner_work(*, order: SidewalkOrder, permit: Permit, by) -> SidewalkOr
         )
     if errors:
         raise ValidationError({"permit": errors})
-    _move(
+    change_state(
         order,
-        from_states={SidewalkOrder.Status.ADOPTED, SidewalkOrder.Status.SERVED},
         to=SidewalkOrder.Status.OWNER_DONE,
+        from_states={SidewalkOrder.Status.ADOPTED, SidewalkOrder.Status.SERVED},
+        by=by,
+        reason=f"Done by the owner under sidewalk permit {permit.number} (§ 303-3C)",
         owner_permit=permit,
     )
     return order
@@ -651,8 +651,12 @@ def record_owner_work(*, order: SidewalkOrder, permit: Permit, by) -> SidewalkOr
 
 def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> SidewalkOrder:
     """Wis. Stat. § 66.0907, § 303-3B(3): after the owner's period has run out, the Village does the work."""
-    if not has_role(by, Role.CLERK, Role.DPW_DIRECTOR):
-        raise PermissionDenied("Only the Director of Public Works or the Clerk-Treasurer records the Village's work.")
+    require_role(
+        by,
+        Role.CLERK,
+        Role.DPW_DIRECTOR,
+        action="record the Village's work (the Director of Public Works or the Clerk-Treasurer does)",
+    )
     cost = Decimal(str(cost))
     errors = {}
     if cost < 0:
@@ -666,11 +670,17 @@ def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> Sid
         )
     if errors:
         raise ValidationError(errors)
-    _move(
+    cost = cost.quantize(Decimal("0.01"))
+    change_state(
         order,
-        from_states={SidewalkOrder.Status.SERVED},
         to=SidewalkOrder.Status.VILLAGE_DONE,
-        village_cost=cost.quantize(Decimal("0.01")),
+        from_states={SidewalkOrder.Status.SERVED},
+        by=by,
+        reason=(
+            f"Done by the Village on {done_on:%B %-d, %Y} at a cost of ${cost} after the owner's period "
+            "(Wis. Stat. § 66.0907; § 303-3B(3))"
+        ),
+        village_cost=cost,
         village_done_on=done_on,
     )
     return order
@@ -678,13 +688,19 @@ def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> Sid
 
 def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
     """The Board drops an order (not adopted, rescinded, or the walk was fixed otherwise); the reason is kept."""
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("The Clerk-Treasurer records the Board's decisions on sidewalk orders.")
+    require_role(by, Role.CLERK, action="record the Board's decisions on sidewalk orders (the Clerk-Treasurer does)")
     if not reason.strip():
         raise ValidationError({"reason": "Say why the order is withdrawn: it stays on the public record."})
     S = SidewalkOrder.Status
     findings = f"{order.findings}\nWithdrawn: {reason.strip()}".strip()
-    _move(order, from_states={S.PROPOSED, S.ADOPTED, S.SERVED}, to=S.WITHDRAWN, findings=findings)
+    change_state(
+        order,
+        to=S.WITHDRAWN,
+        from_states={S.PROPOSED, S.ADOPTED, S.SERVED},
+        by=by,
+        reason=f"Withdrawn by the Board: {reason.strip()}",
+        findings=findings,
+    )
     return order
 
 
@@ -695,8 +711,7 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
     from permits.ledger.services import add_charge
 
     today = today or timezone.localdate()
-    if not has_role(by, Role.CLERK):
-        raise PermissionDenied("The Clerk-Treasurer records special charges.")
+    require_role(by, Role.CLERK, action="record special charges (the Clerk-Treasurer does)")
     with transaction.atomic():
         order = SidewalkOrder.objects.select_for_update().select_related("parcel").get(pk=order.pk)
         if order.status != SidewalkOrder.Status.VILLAGE_DONE:
@@ -722,5 +737,12 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
             by=by,
             today=today,
         )
-        _move(order, from_states={SidewalkOrder.Status.VILLAGE_DONE}, to=SidewalkOrder.Status.CHARGED, charge=charge)
+        change_state(
+            order,
+            to=SidewalkOrder.Status.CHARGED,
+            from_states={SidewalkOrder.Status.VILLAGE_DONE},
+            by=by,
+            reason=f"Charged to the parcel: {charge.number}, ${charge.amount}, a special tax (Wis. Stat. § 66.0907)",
+            charge=charge,
+        )
     return charge

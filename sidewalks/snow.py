@@ -6,25 +6,22 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from permits.access import require_role
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import add_charge
 from permits.models import Parcel
-from permits.roles import Role, has_role, is_village_staff
+from permits.roles import Role, is_village_staff
 from permits.services import next_number, send_notice
+from permits.state import change_state
 from sidewalks import snow_rules
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
 
 DPW_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
-
-
-def _require_dpw(user, what: str) -> None:
-    if not has_role(user, *DPW_ROLES):
-        raise PermissionDenied(f"Only the Director of Public Works or a DPW inspector {what}.")
 
 
 def find_parcel(address: str) -> Parcel | None:
@@ -44,7 +41,7 @@ def snowfall_at(at: datetime) -> Snowfall | None:
 
 def record_snowfall(*, stopped_at: datetime, by, inches=None, notes: str = "") -> Snowfall:
     """§ 303-8A: the DPW records when the snow ceased to fall; the owners' 24 hours run from then."""
-    _require_dpw(by, "records snowfalls")
+    require_role(by, *DPW_ROLES, action="record snowfalls (DPW does, § 303-8A)")
     if stopped_at > timezone.now():
         raise ValidationError({"stopped_at": "The time the snow stopped cannot be in the future (§ 303-8A)."})
     return Snowfall.objects.create(stopped_at=stopped_at, inches=inches, notes=notes, recorded_by=by)
@@ -67,7 +64,7 @@ def report_snow_case(
     except for an unoccupied lot or abandoned property, which DPW staff may flag (`unoccupied=True`) when they open
     the case: no written notice need be given for it (§ 303-8B). The crew waits the 24 hours either way."""
     if unoccupied:
-        _require_dpw(by, "flags a lot as unoccupied or abandoned (§ 303-8B)")
+        require_role(by, *DPW_ROLES, action="flag a lot as unoccupied or abandoned (DPW does, § 303-8B)")
     at = at or timezone.now()
     address = " ".join(address.split())
     if not address:
@@ -121,7 +118,7 @@ def _notify_owner(case: SnowCase) -> None:
 def set_unoccupied(*, case: SnowCase, by, unoccupied: bool) -> SnowCase:
     """§ 303-8B: DPW staff, assessing an open case, record whether the lot is unoccupied or abandoned. Flagged, no
     written notice need be given; unflagged again before any notice went out, the owner is given it now."""
-    _require_dpw(by, "flags a lot as unoccupied or abandoned (§ 303-8B)")
+    require_role(by, *DPW_ROLES, action="flag a lot as unoccupied or abandoned (DPW does, § 303-8B)")
     with transaction.atomic():
         if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(unoccupied=unoccupied) != 1:
             raise ValidationError({"unoccupied": f"Case {case.number} is no longer open."})
@@ -133,7 +130,7 @@ def set_unoccupied(*, case: SnowCase, by, unoccupied: bool) -> SnowCase:
 
 def assign_case(*, case: SnowCase, by, parcel: Parcel | None = None, snowfall: Snowfall | None = None) -> SnowCase:
     """Staff match a report to its parcel and snowfall when the form's address did not match exactly."""
-    _require_dpw(by, "assigns snow cases")
+    require_role(by, *DPW_ROLES, action="assign snow cases (DPW does)")
     fields = {}
     if parcel is not None:
         fields.update(parcel=parcel, reported_address=parcel.site_address)
@@ -150,25 +147,27 @@ def assign_case(*, case: SnowCase, by, parcel: Parcel | None = None, snowfall: S
 
 def close_snow_case(*, case: SnowCase, by, status: str, at: datetime | None = None, notes: str = "") -> SnowCase:
     """The walk was found cleared by the owner, or the report dismissed: no charge."""
-    _require_dpw(by, "closes snow cases")
+    require_role(by, *DPW_ROLES, action="close snow cases (DPW does)")
     if status not in {SnowCase.Status.OWNER_CLEARED, SnowCase.Status.DISMISSED}:
         raise ValidationError({"status": "Close a case as cleared by the owner or dismissed."})
     at = at or timezone.now()
-    if (
-        SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
-            status=status, cleared_at=at, cleared_by=by, crew_notes=notes
-        )
-        != 1
-    ):
-        raise ValidationError(f"Case {case.number} is no longer open.")
-    case.refresh_from_db()
-    return case
+    why = "Cleared by the owner (§ 303-8A): no charge" if status == SnowCase.Status.OWNER_CLEARED else "Dismissed"
+    return change_state(
+        case,
+        to=status,
+        from_states={SnowCase.Status.OPEN},
+        by=by,
+        reason=f"{why}. Crew notes: {notes.strip()}" if notes.strip() else why,
+        cleared_at=at,
+        cleared_by=by,
+        crew_notes=notes,
+    )
 
 
 def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, notes: str = "") -> SpecialCharge:
     """§ 303-8B: the crew cleared the walk, no sooner than 24 hours after the snow stopped; the cost from the fee
     schedule (Chapter 167, code snow_removal) becomes a special charge on the parcel (Wis. Stat. § 66.0627)."""
-    _require_dpw(by, "logs Village snow clearing")
+    require_role(by, *DPW_ROLES, action="log Village snow clearing (DPW does, § 303-8B)")
     at = at or timezone.now()
     if case.snowfall_id is None:
         # The snowfall may have been recorded after the report came in: the one that had stopped by then.
@@ -189,26 +188,30 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
         errors.setdefault("at", []).append(f"{exc} (§ 303-8B: the cost is as prescribed in Chapter 167, Fees)")
     if errors:
         raise ValidationError(errors)
-    with transaction.atomic():
-        if (
-            SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(
-                status=SnowCase.Status.VILLAGE_CLEARED,
-                cleared_at=at,
-                cleared_by=by,
-                crew_notes=notes,
-                snowfall=case.snowfall,
-            )
-            != 1
-        ):
-            raise ValidationError(f"Case {case.number} is no longer open.")
-        case.refresh_from_db()
+    with transaction.atomic():  # IllegalTransition if another crew logged it meanwhile: one case, one charge
+        change_state(
+            case,
+            to=SnowCase.Status.VILLAGE_CLEARED,
+            from_states={SnowCase.Status.OPEN},
+            by=by,
+            reason=(
+                f"Cleared by the Village (§ 303-8B) on {timezone.localtime(at):%B %-d, %Y %-I:%M %p}, after the "
+                "owner's 24 hours (§ 303-8A); the cost is a special charge (Wis. Stat. § 66.0627)"
+            ),
+            cleared_at=at,
+            cleared_by=by,
+            crew_notes=notes,
+            snowfall=case.snowfall,
+        )
         charge = add_charge(
             parcel=case.parcel,
             source=SpecialCharge.Source.SNOW_ICE,
             route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
             amount=fee.amount,
             incurred_on=day,
-            description=f"Snow and ice removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})",
+            description=(
+                f"Snow and ice removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})"
+            ),
             citation="§ 303-8B",
             work_record=case,
             by=by,
@@ -233,8 +236,9 @@ def serve_rubbish_notice(
     deadline_at: datetime | None = None,
 ) -> RubbishCase:
     """§ 303-2: the owner or occupant is notified to remove rubbish or dirt from the sidewalk by a deadline."""
-    if not has_role(by, *RUBBISH_ROLES):
-        raise PermissionDenied("Only the Village Board's designees (DPW, Clerk-Treasurer) serve rubbish notices.")
+    require_role(
+        by, *RUBBISH_ROLES, action="serve rubbish notices (the Board's designees, DPW and the Clerk-Treasurer, do)"
+    )
     served_at = served_at or timezone.now()
     deadline_at = deadline_at or served_at + snow_rules.RUBBISH_DEFAULT_PERIOD
     errors = {}
@@ -262,23 +266,22 @@ def serve_rubbish_notice(
 
 
 def record_rubbish_removed_by_owner(*, case: RubbishCase, by, at: datetime | None = None) -> RubbishCase:
-    if not has_role(by, *RUBBISH_ROLES):
-        raise PermissionDenied("Only Village staff close rubbish cases.")
-    if (
-        RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
-            status=RubbishCase.Status.OWNER_REMOVED, removed_at=at or timezone.now()
-        )
-        != 1
-    ):
-        raise ValidationError(f"Case {case.number} is already closed.")
-    case.refresh_from_db()
-    return case
+    """§ 303-2: the owner or occupant removed it; no charge. IllegalTransition when the case is already closed."""
+    require_role(by, *RUBBISH_ROLES, action="close rubbish cases (Village staff do)")
+    return change_state(
+        case,
+        to=RubbishCase.Status.OWNER_REMOVED,
+        from_states={RubbishCase.Status.NOTICED},
+        by=by,
+        reason="Removed by the owner or occupant: no charge (§ 303-2)",
+        removed_at=at or timezone.now(),
+    )
 
 
 def log_rubbish_removal(*, case: RubbishCase, cost, by, at: datetime | None = None) -> SpecialCharge:
     """§ 303-2: after the deadline the Village removes the rubbish and reports the cost to the Clerk-Treasurer, who
     spreads it on the tax roll as a special charge (Wis. Stat. § 66.0627)."""
-    _require_dpw(by, "logs Village rubbish removal")
+    require_role(by, *DPW_ROLES, action="log Village rubbish removal (DPW does, § 303-2)")
     at = at or timezone.now()
     errors = {}
     try:
@@ -297,22 +300,28 @@ def log_rubbish_removal(*, case: RubbishCase, cost, by, at: datetime | None = No
     if errors:
         raise ValidationError(errors)
     day = timezone.localdate(at)
-    with transaction.atomic():
-        if (
-            RubbishCase.objects.filter(pk=case.pk, status=RubbishCase.Status.NOTICED).update(
-                status=RubbishCase.Status.VILLAGE_REMOVED, removed_at=at, removal_cost=cost
-            )
-            != 1
-        ):
-            raise ValidationError(f"Case {case.number} is already closed.")
-        case.refresh_from_db()
+    with transaction.atomic():  # IllegalTransition if it was closed meanwhile: one case, one charge
+        change_state(
+            case,
+            to=RubbishCase.Status.VILLAGE_REMOVED,
+            from_states={RubbishCase.Status.NOTICED},
+            by=by,
+            reason=(
+                f"Removed by the Village after the notice's deadline at a cost of ${cost} (§ 303-2); the cost is a "
+                "special charge (Wis. Stat. § 66.0627)"
+            ),
+            removed_at=at,
+            removal_cost=cost,
+        )
         charge = add_charge(
             parcel=case.parcel,
             source=SpecialCharge.Source.RUBBISH,
             route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
             amount=cost,
             incurred_on=day,
-            description=f"Rubbish or dirt removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})",
+            description=(
+                f"Rubbish or dirt removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})"
+            ),
             citation="§ 303-2",
             work_record=case,
             by=by,

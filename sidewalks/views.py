@@ -15,10 +15,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import workflow
+from permits.access import get_permit_for, require_role, require_staff
+from permits.errors import IllegalTransition
 from permits.forms import PaymentForm, add_service_errors
+from permits.ledger.history import trail
 from permits.models import Parcel, PermitKind, Status
 from permits.roles import Role, has_role, is_village_staff
-from permits.selectors import get_permit_for
 from permits.services import record_payment
 from permits.workflow import is_applicant_side
 from sidewalks import forms, services
@@ -27,23 +29,12 @@ from sidewalks.models import SidewalkInspection, SidewalkOrder, SidewalkPermit, 
 PAGE_SIZE = 25
 
 
+SURVEY_ACTION = "survey sidewalks (DPW inspectors and the Director of Public Works do, § 303-3E)"
 ALIASES = {"service_method": "method", "service_proof": "proof"}
 
 
 def _form_errors(form, error: ValidationError) -> None:
     add_service_errors(form, error, ALIASES)
-
-
-def _get_sidewalk_permit(user, number):
-    permit = get_permit_for(user, number)
-    if permit.kind != PermitKind.SIDEWALK or not hasattr(permit, "sidewalk"):
-        raise Http404("No such sidewalk permit")
-    return permit
-
-
-def _require_staff(user):
-    if not is_village_staff(user):
-        raise PermissionDenied
 
 
 # --- Permits ----------------------------------------------------------------------------------------------------------
@@ -92,16 +83,15 @@ def _permit_context(request, permit, **extra):
 
 @login_required
 def permit_detail(request, number):
-    permit = _get_sidewalk_permit(request.user, number)
+    permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
     return render(request, "sidewalks/permit.html", _permit_context(request, permit))
 
 
 @login_required
 @require_POST
 def record_fee_payment(request, number):
-    permit = _get_sidewalk_permit(request.user, number)
-    if not has_role(request.user, Role.CLERK):
-        raise PermissionDenied
+    permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
+    require_role(request.user, Role.CLERK, action="record fee payments (the Clerk-Treasurer does)")
     form = PaymentForm(request.POST)
     if form.is_valid():
         try:
@@ -117,7 +107,7 @@ def record_fee_payment(request, number):
 @login_required
 @require_POST
 def issue(request, number):
-    permit = _get_sidewalk_permit(request.user, number)
+    permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
     try:
         services.issue_sidewalk_permit(permit=permit, by=request.user)
     except ValidationError as error:
@@ -132,9 +122,8 @@ def issue(request, number):
 @require_http_methods(["GET", "POST"])
 def inspect(request, number):
     """The inspector's phone page: pick a stage, enter what was measured, the rules decide."""
-    permit = _get_sidewalk_permit(request.user, number)
-    if not has_role(request.user, *services.INSPECTING_ROLES):
-        raise PermissionDenied
+    permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
+    require_role(request.user, *services.INSPECTING_ROLES, action="inspect sidewalk work (DPW inspectors do)")
     stage = request.POST.get("stage") or request.GET.get("stage")
     if stage not in SidewalkInspection.Stage.values:
         stage = None
@@ -175,8 +164,7 @@ def inspect(request, number):
 @login_required
 def to_inspect(request):
     """The inspector's phone list: issued sidewalk work and work under way, soonest pour first."""
-    if not has_role(request.user, *services.INSPECTING_ROLES):
-        raise PermissionDenied
+    require_role(request.user, *services.INSPECTING_ROLES, action="open the inspection list (DPW inspectors do)")
     qs = (
         SidewalkPermit.objects.filter(permit__status__in=[Status.ISSUED, Status.ACTIVE])
         .select_related("permit", "parcel", "permit__organization", "permit__applicant")
@@ -189,7 +177,7 @@ def to_inspect(request):
 @login_required
 @require_POST
 def complete(request, number):
-    permit = _get_sidewalk_permit(request.user, number)
+    permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
     try:
         services.complete_sidewalk_permit(permit=permit, by=request.user)
     except ValidationError as error:
@@ -230,12 +218,11 @@ def parcel_search(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def surveys(request):
-    _require_staff(request.user)
+    require_staff(request.user, action="open sidewalk surveys (Village staff do)")
     may_survey = has_role(request.user, *services.SURVEYING_ROLES)
     form = forms.SurveyForm(request.POST or None, initial={"surveyed_on": timezone.localdate(), "block_area_sqft": 20})
     if request.method == "POST":
-        if not may_survey:
-            raise PermissionDenied
+        require_role(request.user, *services.SURVEYING_ROLES, action=SURVEY_ACTION)
         if form.is_valid():
             survey = services.start_survey(by=request.user, **form.cleaned_data)
             return redirect(survey)
@@ -256,13 +243,14 @@ def surveys(request):
 @require_http_methods(["GET", "POST"])
 def survey(request, pk):
     """The block-by-block survey on a phone: one block at a time, the rule marks it defective or not."""
-    _require_staff(request.user)
+    require_staff(request.user, action="open sidewalk surveys (Village staff do)")
     survey = get_object_or_404(SidewalkSurvey.objects.select_related("street", "inspector"), pk=pk)
     may_survey = has_role(request.user, *services.SURVEYING_ROLES) and survey.orders_proposed_on is None
     form = forms.BlockForm(request.POST or None, street=survey.street)
     if request.method == "POST":
-        if not may_survey:
-            raise PermissionDenied
+        require_role(request.user, *services.SURVEYING_ROLES, action=SURVEY_ACTION)
+        if survey.orders_proposed_on is not None:
+            raise PermissionDenied("You may not re-measure a survey whose orders were proposed: start a new survey.")
         if form.is_valid():
             try:
                 block = services.record_block(survey=survey, by=request.user, **form.cleaned_data)
@@ -308,12 +296,11 @@ def propose(request, pk):
 @require_http_methods(["GET", "POST"])
 def orders(request):
     """Staff: the Board's sidewalk orders; the clerk records a resolution adopting the proposed ones."""
-    _require_staff(request.user)
+    require_staff(request.user, action="open the Board's sidewalk orders (Village staff do)")
     may_adopt = has_role(request.user, Role.CLERK)
     form = forms.AdoptForm(request.POST or None, initial={"adopted_on": timezone.localdate()})
     if request.method == "POST":
-        if not may_adopt:
-            raise PermissionDenied
+        require_role(request.user, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
         chosen = SidewalkOrder.objects.filter(
             pk__in=request.POST.getlist("order"), status=SidewalkOrder.Status.PROPOSED
         )
@@ -352,9 +339,12 @@ def orders(request):
 @require_http_methods(["GET", "POST"])
 def order_illegal(request):
     """§ 303-3F: DPW or the clerk proposes that an illegal walk be replaced."""
-    _require_staff(request.user)
-    if not has_role(request.user, *services.SURVEYING_ROLES, Role.CLERK):
-        raise PermissionDenied
+    require_role(
+        request.user,
+        *services.SURVEYING_ROLES,
+        Role.CLERK,
+        action="propose sidewalk orders (DPW or the Clerk-Treasurer does, § 303-3F)",
+    )
     form = forms.IllegalSidewalkForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -413,6 +403,7 @@ def _order_context(order, user, **bound):
             else None
         ),
         "may_charge": clerk and order.status == S.VILLAGE_DONE,
+        "history": trail(order),
         "withdraw_form": bound.get("withdraw")
         or (forms.WithdrawForm() if clerk and order.status in (S.PROPOSED, S.ADOPTED, S.SERVED) else None),
     }
@@ -431,7 +422,7 @@ def order_detail(request, number):
 @login_required
 @require_POST
 def order_act(request, number, action):
-    _require_staff(request.user)
+    require_staff(request.user, action="act on sidewalk orders (Village staff do)")
     order = get_object_or_404(
         SidewalkOrder.objects.select_related("parcel", "survey__street", "owner_permit", "charge"), number=number
     )
@@ -440,6 +431,8 @@ def order_act(request, number, action):
             charge = services.charge_order(order=order, by=request.user)
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
+        except IllegalTransition as error:
+            messages.error(request, str(error))
         else:
             messages.success(
                 request, f"Charge {charge.number} of ${charge.amount} recorded against {order.parcel.tax_key}."
@@ -454,6 +447,8 @@ def order_act(request, number, action):
             act(order, request.user, form.cleaned_data)
         except ValidationError as error:
             _form_errors(form, error)
+        except IllegalTransition as error:  # someone else moved the order meanwhile (it is reloaded)
+            form.add_error(None, str(error))
         else:
             messages.success(request, done)
             return redirect(order)

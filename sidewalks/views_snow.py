@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404
@@ -13,7 +13,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from permits.access import require_role, require_staff
+from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
+from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
 from permits.roles import Role, has_role, is_village_staff
 from sidewalks import snow, snow_rules
@@ -36,11 +39,6 @@ REPORTS_PER_HOUR = 5  # per address of the reporter: the public form is not a wa
 
 def _is_dpw(user) -> bool:
     return has_role(user, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
-
-
-def _require_staff(user) -> None:
-    if not is_village_staff(user):
-        raise PermissionDenied
 
 
 def _client_ip(request) -> str:
@@ -93,12 +91,11 @@ def snow_report_thanks(request):
 @login_required
 def snow_office(request):
     """The DPW's snow page: record a snowfall, report a walk, and the open cases with when the crew may clear."""
-    _require_staff(request.user)
+    require_staff(request.user, action="open the snow and ice page (Village staff do)")
     dpw = _is_dpw(request.user)
     snowfall_form, report_form = SnowfallForm(prefix="snowfall"), StaffSnowReportForm(prefix="report")
     if request.method == "POST":
-        if not dpw:
-            raise PermissionDenied
+        require_role(request.user, *snow.DPW_ROLES, action="record snowfalls or report walks here (DPW does)")
         if "snowfall-stopped_at" in request.POST:
             snowfall_form = SnowfallForm(request.POST, prefix="snowfall")
             if snowfall_form.is_valid():
@@ -148,7 +145,7 @@ def _clock(case: SnowCase, now):
 
 @login_required
 def snowfall_detail(request, pk):
-    _require_staff(request.user)
+    require_staff(request.user, action="open snowfall records (Village staff do)")
     snowfall = Snowfall.objects.filter(pk=pk).first()
     if snowfall is None:
         raise Http404
@@ -192,6 +189,7 @@ def _render_case(
             "assign_form": assign_form or AssignParcelForm(),
             "village_staff": is_village_staff(request.user),
             "unoccupied_form": unoccupied_form or UnoccupiedForm(initial={"unoccupied": case.unoccupied}),
+            "history": trail(case),
         },
         status=status,
     )
@@ -201,8 +199,7 @@ def _render_case(
 @require_POST
 def snow_case_clear(request, number):
     """§ 303-8B: the crew logs the Village's clearing; the charge from the fee schedule follows."""
-    if not _is_dpw(request.user):
-        raise PermissionDenied
+    require_role(request.user, *snow.DPW_ROLES, action="log Village snow clearing (DPW does, § 303-8B)")
     case = _case_for(request.user, number)
     form = ClearingForm(request.POST)
     if form.is_valid():
@@ -211,6 +208,8 @@ def snow_case_clear(request, number):
                 charge = snow.log_village_clearing(case=case, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_service_errors(form, exc)
+        except IllegalTransition as exc:  # another crew closed or cleared it meanwhile (the case is reloaded)
+            form.add_error(None, str(exc))
         else:
             messages.success(
                 request, f"Clearing logged; charge {charge.number} of ${charge.amount} billed to the owner."
@@ -222,8 +221,7 @@ def snow_case_clear(request, number):
 @login_required
 @require_POST
 def snow_case_close(request, number):
-    if not _is_dpw(request.user):
-        raise PermissionDenied
+    require_role(request.user, *snow.DPW_ROLES, action="close snow cases (DPW does)")
     case = _case_for(request.user, number)
     form = CloseCaseForm(request.POST)
     if form.is_valid():
@@ -231,6 +229,8 @@ def snow_case_close(request, number):
             snow.close_snow_case(case=case, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
             add_service_errors(form, exc)
+        except IllegalTransition as exc:  # closed or cleared meanwhile (the case is reloaded)
+            form.add_error(None, str(exc))
         else:
             messages.success(request, f"Case {case.number} closed.")
             return redirect(case)
@@ -240,8 +240,7 @@ def snow_case_close(request, number):
 @login_required
 @require_POST
 def snow_case_assign(request, number):
-    if not _is_dpw(request.user):
-        raise PermissionDenied
+    require_role(request.user, *snow.DPW_ROLES, action="assign snow cases (DPW does)")
     case = _case_for(request.user, number)
     form = AssignParcelForm(request.POST)
     if form.is_valid():
@@ -255,8 +254,7 @@ def snow_case_assign(request, number):
 @require_POST
 def snow_case_unoccupied(request, number):
     """§ 303-8B: DPW staff record that the lot is unoccupied or abandoned (no written notice), or that it is not."""
-    if not _is_dpw(request.user):
-        raise PermissionDenied
+    require_role(request.user, *snow.DPW_ROLES, action="flag a lot as unoccupied or abandoned (DPW does, § 303-8B)")
     case = _case_for(request.user, number)
     form = UnoccupiedForm(request.POST)
     if form.is_valid():
@@ -275,12 +273,11 @@ def snow_case_unoccupied(request, number):
 
 @login_required
 def rubbish_cases(request):
-    _require_staff(request.user)
+    require_staff(request.user, action="open the rubbish notices (Village staff do)")
     may_serve = has_role(request.user, *snow.RUBBISH_ROLES)
     form = RubbishNoticeForm(initial={"served_at": timezone.localtime().replace(second=0, microsecond=0)})
     if request.method == "POST":
-        if not may_serve:
-            raise PermissionDenied
+        require_role(request.user, *snow.RUBBISH_ROLES, action="serve rubbish notices (DPW and the Clerk-Treasurer do)")
         form = RubbishNoticeForm(request.POST)
         if form.is_valid():
             data = dict(form.cleaned_data)
@@ -316,13 +313,12 @@ def rubbish_case(request, number):
     form = RubbishRemovalForm(initial={"at": timezone.localtime().replace(second=0, microsecond=0)})
     status = 200
     if request.method == "POST":
-        if not _is_dpw(request.user):
-            raise PermissionDenied
+        require_role(request.user, *snow.DPW_ROLES, action="log rubbish removal (DPW does, § 303-2)")
         if request.POST.get("action") == "owner_removed":
             try:
                 snow.record_rubbish_removed_by_owner(case=case, by=request.user)
-            except ValidationError as exc:
-                messages.error(request, " ".join(exc.messages))
+            except IllegalTransition as exc:
+                messages.error(request, str(exc))
             return redirect(case)
         form = RubbishRemovalForm(request.POST)
         if form.is_valid():
@@ -331,6 +327,8 @@ def rubbish_case(request, number):
                     charge = snow.log_rubbish_removal(case=case, by=request.user, **form.cleaned_data)
             except ValidationError as exc:
                 add_service_errors(form, exc)
+            except IllegalTransition as exc:  # closed meanwhile (the case is reloaded)
+                form.add_error(None, str(exc))
             else:
                 messages.success(request, f"Removal logged; charge {charge.number} of ${charge.amount} billed.")
                 return redirect(case)
@@ -343,6 +341,7 @@ def rubbish_case(request, number):
             "form": form,
             "charges": charges_for_work(case),
             "dpw": _is_dpw(request.user) and case.status == RubbishCase.Status.NOTICED,
+            "history": trail(case),
         },
         status=status,
     )

@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from permits.errors import IllegalTransition
 from permits.ledger.models import SpecialCharge
 from permits.models import Notice, Permit, PermitKind, Status
 from sidewalks import services
@@ -341,7 +342,7 @@ def test_owner_doing_the_work_under_a_permit_satisfies_the_order(served, residen
     services.complete_sidewalk_permit(permit=permit, by=inspector, today=TODAY)
     services.record_owner_work(order=served, permit=permit, by=clerk)
     assert served.status == "owner_done" and served.owner_permit == permit
-    with pytest.raises(ValidationError):
+    with pytest.raises(IllegalTransition):  # done by the owner: the Village has nothing left to do
         services.record_village_work(order=served, cost=1, done_on=date(2026, 8, 1), by=clerk)
 
 
@@ -426,7 +427,7 @@ def test_clerk_withdraws_an_order_with_its_reason(served, clerk, dpw_director):
     services.withdraw_order(order=served, reason="Board rescinded resolution 2026-20 on July 1", by=clerk)
     served.refresh_from_db()
     assert served.status == "withdrawn" and "rescinded" in served.findings
-    with pytest.raises(ValidationError):
+    with pytest.raises(IllegalTransition):  # a withdrawn order is not carried out
         services.record_village_work(order=served, cost=1, done_on=date(2026, 8, 1), by=clerk)
 
 
@@ -435,7 +436,7 @@ def test_303_3b_3_adoption_needs_the_boards_resolution_number(survey, inspector,
     with pytest.raises(ValidationError, match="§ 303-3B\\(3\\)"):
         services.adopt_orders(orders=orders, resolution_number=" ", adopted_on=TODAY, by=clerk)
     assert services.adopt_orders(orders=orders, resolution_number="2026-20", adopted_on=TODAY, by=clerk) == 2
-    with pytest.raises(ValidationError):  # adopted once: a second resolution cannot adopt it again
+    with pytest.raises(IllegalTransition):  # adopted once: a second resolution cannot adopt it again
         services.adopt_orders(orders=orders[:1], resolution_number="2026-21", adopted_on=TODAY, by=clerk)
 
 
