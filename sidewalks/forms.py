@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django import forms
 
+from permits.forms import add_violations
 from permits.models import Organization, Parcel, Permit, PermitKind
 from sidewalks import services
 from sidewalks.models import SidewalkOrder
@@ -27,11 +28,6 @@ def _decimal(label, *, required=True, help_text="", attrs=INCHES, max_digits=6, 
         decimal_places=places,
         widget=forms.NumberInput(attrs=attrs),
     )
-
-
-def add_violations(form: forms.Form, violations) -> None:
-    for v in violations:
-        form.add_error(v.field if v.field in form.fields else None, v.message)
 
 
 class ParcelField(forms.CharField):

@@ -38,7 +38,7 @@ def village_may_clear(snow_stopped_at: datetime, at: datetime) -> bool:
 
 def written_notice_required(unoccupied: bool) -> bool:
     """§ 303-8B: before clearing, the Village gives the owner written notice, except that for an unoccupied lot or
-    abandoned property no written notice need be given. Either way the Village waits the 24 hours (village_may_clear)."""
+    abandoned property no written notice need be given. Either way the Village waits 24 hours (village_may_clear)."""
     return not unoccupied
 
 
