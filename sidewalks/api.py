@@ -18,7 +18,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
-from permits.api_errors import citation_of, error_response, parse_each_field
+from permits.api_errors import citation_of, error_response, parse_each_field, violations_body
+from permits.errors import RulesBroken
 from permits.models import Organization, Parcel, PermitKind
 from permits.selectors import permits_visible_to
 from sidewalks import services
@@ -178,6 +179,8 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             permit = services.apply_for_sidewalk_permit(
                 applicant=request.user, parcel=parcel, organization=organization, today=today, **values
             )
+        except RulesBroken as exc:  # a rule only the service can check (no sidewalk fee in force, § 303-3C)
+            return Response(violations_body(exc.violations), status=status.HTTP_400_BAD_REQUEST)
         except DjangoValidationError as exc:
             return error_response(
                 [
