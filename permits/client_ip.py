@@ -1,0 +1,68 @@
+"""The client's address as the Village's own reverse proxy reports it (OWASP ASVS V7.1 / OWASP "IP spoofing via
+X-Forwarded-For"): the one place that reads X-Forwarded-For.
+
+`TRUSTED_PROXIES` (settings, from the environment: comma-separated addresses or CIDR networks) lists the proxies
+whose X-Forwarded-For header is believed. Empty (the default) trusts nobody and the client is REMOTE_ADDR: a header
+sent by a client is then ignored, since anyone can type one. When REMOTE_ADDR is a trusted proxy, the client is the
+right-most X-Forwarded-For address that is not itself a trusted proxy (each proxy appends the address it saw; the
+left-most entries are whatever the client wrote). django-axes (AXES_CLIENT_IP_CALLABLE), the API token throttle and
+the public snow report's rate limit all key on this address.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from functools import lru_cache
+
+from django.conf import settings
+
+UNKNOWN = "unknown"
+
+
+@lru_cache(maxsize=16)
+def _networks(spec: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(item, strict=False) for item in spec)
+
+
+def parse_trusted_proxies(value: str | None) -> tuple[str, ...]:
+    """`TRUSTED_PROXIES` from the environment: "10.0.0.1, 10.1.0.0/16" -> ("10.0.0.1", "10.1.0.0/16").
+
+    A malformed entry raises ValueError naming it, so a typo stops the deploy instead of trusting nobody silently."""
+    items = tuple(part.strip() for part in (value or "").split(",") if part.strip())
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError as exc:
+            raise ValueError(f"TRUSTED_PROXIES: {item!r} is not an IP address or CIDR network") from exc
+    return items
+
+
+def _address(value: str | None):
+    try:
+        return ipaddress.ip_address((value or "").strip())
+    except ValueError:
+        return None
+
+
+def is_trusted_proxy(address) -> bool:
+    networks = _networks(tuple(getattr(settings, "TRUSTED_PROXIES", ()) or ()))
+    return address is not None and any(address in network for network in networks)
+
+
+def client_ip(request) -> str:
+    """The client address to key lockouts and rate limits on (see the module's docstring)."""
+    meta = getattr(request, "META", {})
+    remote = _address(meta.get("REMOTE_ADDR"))
+    if remote is None:
+        return UNKNOWN
+    if not is_trusted_proxy(remote):
+        return str(remote)
+    forwarded = [part for part in meta.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+    for part in reversed(forwarded):
+        address = _address(part)
+        if address is None:
+            # A garbled hop: nothing to its left can be believed. Key on the proxy rather than on a guess.
+            return str(remote)
+        if not is_trusted_proxy(address):
+            return str(address)
+    return str(remote)  # the request came from the proxy itself (or only through trusted proxies)
