@@ -607,7 +607,7 @@ def serve_order(*, order: SidewalkOrder, method: str, served_on: date, proof: st
             from_states={SidewalkOrder.Status.ADOPTED},
             by=by,
             reason=(
-                f"Served on the owner on {served_on:%B %-d, %Y}; the owner may do the work until "
+                f"Served on the owner on {served_on:%B %-d, %Y}; the owner's deadline is "
                 f"{deadline:%B %-d, %Y} (Wis. Stat. § 66.0907)"
             ),
             service_method=method,

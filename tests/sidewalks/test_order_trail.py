@@ -50,7 +50,7 @@ def test_303_3b_3_adoption_and_service_are_on_the_orders_trail(adopted, clerk, c
     assert (adoption.from_state, adoption.to_state, adoption.actor) == (S.PROPOSED, S.ADOPTED, clerk)
     assert adoption.reason == "Adopted by the Board, resolution 2026-20 of June 1, 2026 (§ 303-3B(3))"
     assert (service.from_state, service.to_state, service.actor) == (S.ADOPTED, S.SERVED, clerk)
-    assert "until June 30, 2026 (Wis. Stat. § 66.0907)" in service.reason
+    assert "deadline is June 30, 2026 (Wis. Stat. § 66.0907)" in service.reason
     client.force_login(clerk)
     page = client.get(reverse("sidewalks:order", args=[adopted.number])).content.decode()
     assert '<h2 id="history-heading">History</h2>' in page
