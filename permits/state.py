@@ -35,8 +35,11 @@ def change_state(record, *, to: str, from_states, by, reason: str = "", field: s
         )
         if updated != 1:
             record.refresh_from_db()
-            label = getattr(record, f"get_{field}_display", lambda: current)()
-            raise IllegalTransition(f"{record} is {str(label).lower()}: it cannot become {to}.")
+            labels = dict(model._meta.get_field(field).choices or [])
+            now_label = labels.get(getattr(record, field), getattr(record, field))
+            raise IllegalTransition(
+                f"{record} is {str(now_label).lower()}: it cannot become {str(labels.get(to, to)).lower()}."
+            )
         StateChange.objects.create(
             record_type=ContentType.objects.get_for_model(model),
             record_id=record.pk,
