@@ -1,0 +1,35 @@
+"""The one job runner (permits/jobs.py): every scheduled job records a JobRun, and one that raises is marked failed
+with its error, never left "running"."""
+
+import pytest
+
+from permits import jobs
+from permits.ledger import services as ledger_services
+from permits.ledger import tasks as ledger_tasks
+from permits.models import JobRun
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_job_records_its_counts():
+    result = jobs.run_job("test.counts", lambda *, today: (3, 2), today=None)
+    run = JobRun.objects.get(pk=result["job_run"])
+    assert (run.state, run.items_total, run.items_done) == (JobRun.State.FINISHED, 3, 2) and run.finished_at
+
+
+def test_the_ledger_job_that_fails_is_marked_failed_not_left_running(monkeypatch):
+    def boom(*, today):
+        raise RuntimeError("database away")
+
+    monkeypatch.setattr(ledger_services, "mark_delinquent_charges", boom)
+    with pytest.raises(RuntimeError):
+        ledger_tasks.mark_delinquent_charges("2026-05-01")
+    run = JobRun.objects.get(name="ledger.mark_delinquent_charges")
+    assert run.state == JobRun.State.FAILED and "database away" in run.message and run.finished_at
+
+
+def test_a_run_left_running_by_a_stopped_worker_is_marked_interrupted_by_the_next():
+    stale = jobs.start_job("test.interrupted")
+    jobs.run_job("test.interrupted", lambda: (0, 0))
+    stale.refresh_from_db()
+    assert stale.state == JobRun.State.FAILED and "Interrupted" in stale.message
