@@ -2,14 +2,84 @@
 
 Permissions exist only after post_migrate creates them, so the groups get theirs here rather than in the data
 migration that creates the groups. Workflow authority (who may approve, issue, revoke) is in workflow.AUTHORITY.
+
+Each role sees only the admin models its work needs (OWASP ASVS V4.1.3, least privilege): the Clerk-Treasurer keeps
+the Village's records, so sees them all, email bodies (Notice) and job runs included; owners' mailing addresses
+(Parcel) go to the clerk and the Director of Public Works only; the Chief of Police and the Board see permits, not
+owners' notices. Field history (simple_history's Historical* models) follows the record: a role that may view a
+model may view its history, and no role may change, add or delete history (a revert is not a service: it has no
+rules, no authority and no timeline entry).
 """
 
 from permits.roles import Role
 
 APPS = ("permits", "sidewalks", "obstructions")
-# Public records are never deleted (Wis. Stat. § 19.21); only these reference tables may lose a row.
-DELETABLE = {"delete_feeitem", "delete_membership"}
-EDITORS = {Role.CLERK, Role.DPW_DIRECTOR}
+# Public records are never deleted (Wis. Stat. § 19.21): reference records (fees, streets, parcels, organizations,
+# bonds, Board decisions) are ended, not deleted. Only a person's membership of an organization may be removed.
+DELETABLE = {"delete_membership"}
+
+# Records behind a permit's own page: whoever sees permits sees these (its timeline, documents, street).
+PERMIT_RECORDS = {"permit", "permitevent", "document", "street", "streetopening", "diggersticket", "renewal"}
+SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
+FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
+SIDEWALK_WORK = {"sidewalksurvey", "surveyblock", "sidewalkorder", "snowfall", "snowcase", "rubbishcase"}
+BOARD_RECORDS = {
+    "streetimprovement",
+    "emergencydetermination",
+    "moratoriumexception",
+    "applicantrevocation",
+    "emergencyreport",
+    "boardwaiver",
+}
+
+# role -> models (lower-case model names) it may view in the back office; None means every model of APPS.
+VIEW: dict[Role, set[str] | None] = {
+    Role.CLERK: None,
+    Role.DPW_DIRECTOR: PERMIT_RECORDS
+    | SIDEWALK_PERMITS
+    | FIELD_RECORDS
+    | SIDEWALK_WORK
+    | BOARD_RECORDS
+    | {"parcel", "organization", "feeitem", "annualbond", "specialcharge"},
+    Role.DPW_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS | FIELD_RECORDS | SIDEWALK_WORK | {"emergencyreport"},
+    Role.BUILDING_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS,
+    Role.POLICE_CHIEF: PERMIT_RECORDS | {"sidewalkpermit", "emergencyreport", "snowfall", "snowcase"},
+    Role.BOARD: PERMIT_RECORDS | {"sidewalkpermit", "sidewalksurvey", "sidewalkorder", "chargehearing"} | BOARD_RECORDS,
+    Role.PRESIDENT: PERMIT_RECORDS
+    | {"sidewalkpermit", "sidewalksurvey", "sidewalkorder", "chargehearing"}
+    | BOARD_RECORDS,
+}
+# role -> models it may change (and add) in the back office; None means every model it may view.
+CHANGE: dict[Role, set[str] | None] = {
+    Role.CLERK: None,
+    Role.DPW_DIRECTOR: {"permit", "street", "parcel", "emergencyreport", "streetimprovement"},
+}
+
+
+def _base_model(codename: str) -> tuple[str, str]:
+    action, _, model = codename.partition("_")
+    return action, model.removeprefix("historical")
+
+
+def permissions_of(role: Role, perms) -> list:
+    """The permissions (of `perms`) a role's group holds."""
+    view, change = VIEW.get(role, set()), CHANGE.get(role, set())
+    wanted = []
+    for perm in perms:
+        action, model = _base_model(perm.codename)
+        is_history = perm.codename.partition("_")[2].startswith("historical")
+        visible = view is None or model in view
+        if not visible:
+            continue
+        if action == "view":
+            wanted.append(perm)
+        elif is_history:
+            continue  # history is read, never written through the admin (no revert, § 303 services only)
+        elif action in ("add", "change") and (change is None or (change and model in change)):
+            wanted.append(perm)
+        elif action == "delete" and perm.codename in DELETABLE and change is None:
+            wanted.append(perm)
+    return wanted
 
 
 def sync_role_permissions(sender=None, **kwargs):
@@ -18,8 +88,4 @@ def sync_role_permissions(sender=None, **kwargs):
     perms = list(Permission.objects.filter(content_type__app_label__in=APPS).select_related("content_type"))
     for role in Role:
         group, _ = Group.objects.get_or_create(name=role.value)
-        if role in EDITORS:
-            wanted = [p for p in perms if not p.codename.startswith("delete_") or p.codename in DELETABLE]
-        else:
-            wanted = [p for p in perms if p.codename.startswith("view_")]
-        group.permissions.set(wanted)
+        group.permissions.set(permissions_of(role, perms))
