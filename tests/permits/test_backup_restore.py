@@ -21,7 +21,7 @@ from django.db import connection
 
 from permits.management.commands.backup import row_counts
 from permits.models import Payment, PermitEvent, StateChange
-from tests.permits.test_uploads_hostile import PLAIN_PDF
+from tests.upload_samples import PDF as PLAIN_PDF
 
 # Committed rows (pg_dump is another process); the fee schedule and groups from the data migrations kept.
 pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
