@@ -1,4 +1,4 @@
-"""Account verbs: what happens when someone registers, and organization staff."""
+"""Account verbs: what happens when someone registers. Organization staff join by invitation: permits/invitations.py."""
 
 from django.db import transaction
 
@@ -16,14 +16,6 @@ def complete_signup_details(*, user, data: dict) -> None:
             name=data["organization_name"].strip(), kind=kind, phone=data.get("phone", "")
         )
         Membership.objects.create(user=user, organization=organization, is_manager=True)
-
-
-def add_member(*, organization: Organization, user, by) -> Membership:
-    from django.core.exceptions import PermissionDenied
-
-    if not organization.memberships.filter(user=by, is_manager=True).exists():
-        raise PermissionDenied("Only a manager of the organization may add staff.")
-    return Membership.objects.create(organization=organization, user=user)
 
 
 def axes_username(request, credentials: dict | None) -> str | None:
