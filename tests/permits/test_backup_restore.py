@@ -152,6 +152,9 @@ def test_restore_refuses_a_folder_without_a_manifest(tmp_path):
 # --- PostgreSQL: pg_dump custom format, pg_restore into a new database ------------------------------------------------
 
 
+SEQUENCES = "SELECT sequencename, last_value FROM pg_sequences WHERE schemaname = current_schema() ORDER BY 1"
+
+
 def psql(sql: str, settings_dict) -> None:
     from permits.management.commands.backup import pg_environment
 
@@ -171,6 +174,10 @@ def test_postgresql_backup_and_restore_into_a_new_database_keeps_every_row_and_t
     assert (backup_dir / "database.dump").read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
     assert {"pg_dump", "postgresql_server"} <= set(manifest["versions"])
     audit, latest = source_audit()
+    with connection.cursor() as cursor:  # the next ids: a restored office must not reuse a permit's or payment's id
+        cursor.execute(SEQUENCES)
+        sequences = [tuple(row) for row in cursor.fetchall()]
+    assert any(last for _name, last in sequences)
 
     info = connection.settings_dict
     name = f"theresa_restore_{uuid.uuid4().hex[:12]}"
@@ -196,6 +203,7 @@ def test_postgresql_backup_and_restore_into_a_new_database_keeps_every_row_and_t
             assert counts == source_counts and tables == set(source_counts)
             assert {t: counts[t] for t in audit} == audit
             assert [tuple(r) for r in restored.execute(LATEST_EVENTS).fetchall()] == latest
+            assert [tuple(r) for r in restored.execute(SEQUENCES).fetchall()] == sequences
         assert media_contents(tmp_path / "media2") == media_contents(demo_data)
 
         again = manage("restore", "--from", str(backup_dir), env={**env, "MEDIA_ROOT": str(tmp_path / "media3")})

@@ -92,8 +92,13 @@ class Command(BaseCommand):
         if tables:
             raise CommandError(
                 f"The database {name} is not empty ({len(tables)} tables, e.g. {', '.join(sorted(tables)[:3])}): "
-                "restore only into an empty database. Create one (createdb NEW_NAME) and point DATABASE_URL at it; "
-                "restore never overwrites live data."
+                "restore only into an empty database: "
+                + (
+                    "create one (createdb NEW_NAME) and point DATABASE_URL at it"
+                    if engine == "postgresql"
+                    else "point VAR_DIR (or DATABASE_URL=sqlite:///...) at a new file"
+                )
+                + "; restore never overwrites live data."
             )
         media_root = Path(settings.MEDIA_ROOT)
         if media_files(media_root):
