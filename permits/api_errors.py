@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from permits.errors import RulesBroken
+from permits.input_limits import surrogate_errors
 
 CITATION = re.compile(r"(?:Wis\. Stat\. )?§\s?\d+[-.]\d+[A-Z]?(?:\(\w+\))*")
 
@@ -75,9 +76,24 @@ def error_response(errors: list[dict], http_status: int = status.HTTP_400_BAD_RE
 
 
 def parse_each_field(serializer, raw) -> tuple[dict, list[dict]]:
-    """Each field of `serializer` parsed on its own, so a malformed field does not hide the rules others break."""
-    values, errors = {}, []
+    """Each field of `serializer` parsed on its own, so a malformed field does not hide the rules others break.
+
+    A body that is not an object is one error; a field holding a lone UTF-16 surrogate is refused by name before
+    any validator, message or database sees it (it cannot be encoded as UTF-8, OWASP ASVS V5.1.4)."""
+    if not hasattr(raw, "get") or not hasattr(raw, "items"):
+        return {}, [
+            {
+                "field": None,
+                "code": "invalid",
+                "citation": "OWASP ASVS V13.1.1",
+                "message": "Send the request body as one JSON object (OWASP ASVS V13.1.1).",
+            }
+        ]
+    values, errors = {}, surrogate_errors(raw)
+    refused = {e["field"] for e in errors}
     for name, field in serializer.fields.items():
+        if name in refused:
+            continue
         try:
             values[name] = field.run_validation(field.get_value(raw))
         except SkipField:

@@ -19,7 +19,10 @@ from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
 from permits.api_errors import citation_of, error_response, parse_each_field, violations_body
+from permits.api_parsers import API_PARSERS
 from permits.errors import RulesBroken
+from permits.input_limits import MAX_DESCRIPTION, MAX_INT
+from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import Organization, Parcel, PermitKind
 from permits.selectors import permits_visible_to
 from sidewalks import services
@@ -30,7 +33,9 @@ INCHES = {"max_digits": 4, "decimal_places": 2, "min_value": 0}
 
 
 class SidewalkPermitCreateSerializer(serializers.Serializer):
-    parcel = serializers.CharField(help_text="Tax key number of the parcel in front of which the walk is built")
+    parcel = serializers.CharField(
+        max_length=40, help_text="Tax key number of the parcel in front of which the walk is built"
+    )
     work = serializers.ChoiceField(choices=Work.choices)
     frontage_feet = serializers.DecimalField(max_digits=7, decimal_places=1, min_value=0)
     width_feet = serializers.DecimalField(**FEET)
@@ -41,17 +46,18 @@ class SidewalkPermitCreateSerializer(serializers.Serializer):
     )
     existing_width_feet = serializers.DecimalField(**FEET, required=False, allow_null=True)
     material = serializers.ChoiceField(choices=Material.choices, default=Material.CONCRETE)
-    concrete_psi = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    concrete_psi = serializers.IntegerField(min_value=0, max_value=MAX_INT, required=False, allow_null=True)
     sacks_per_cubic_yard = serializers.DecimalField(
         max_digits=4, decimal_places=1, min_value=0, required=False, allow_null=True
     )
-    pour_date = serializers.DateField()
+    pour_date = PlausibleDate()
     village_contract = serializers.BooleanField(default=False)
-    work_description = serializers.CharField(required=False, allow_blank=True, default="")
+    work_description = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
     organization = serializers.CharField(
         required=False,
         allow_blank=True,
         default="",
+        max_length=200,
         help_text="Company name, if you apply for a company you are on the staff of",
     )
 
@@ -105,6 +111,7 @@ def parse_application(raw) -> tuple[dict, list[dict]]:
 class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = SidewalkPermitSerializer
     lookup_field = "number"
+    parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
 
     def get_queryset(self):
         return (

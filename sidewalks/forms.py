@@ -8,6 +8,7 @@ from decimal import Decimal
 from django import forms
 
 from permits.forms import add_violations
+from permits.input_limits import LimitedForm
 from permits.models import Organization, Parcel, Permit, PermitKind
 from sidewalks import services
 from sidewalks.models import SidewalkOrder
@@ -43,7 +44,7 @@ class ParcelField(forms.CharField):
         return parcel
 
 
-class SidewalkApplicationForm(forms.Form):
+class SidewalkApplicationForm(LimitedForm):
     parcel = ParcelField(
         label="Parcel tax key number",
         help_text="As printed on the tax bill, e.g. 266-1116-0001. Its land use decides the standard (§ 303-3D(8)). "
@@ -133,7 +134,7 @@ class SidewalkApplicationForm(forms.Form):
         return data
 
 
-class InspectionForm(forms.Form):
+class InspectionForm(LimitedForm):
     """One stage's measurements, for a phone in the field; the rules decide pass or fail."""
 
     grading_inches = _decimal("Ground above or below subgrade (inches)", help_text="Within 3 inches (§ 303-3D(2)).")
@@ -206,7 +207,7 @@ class InspectionForm(forms.Form):
         return {k: v for k, v in self.cleaned_data.items() if k not in ("other_defect", "notes")}
 
 
-class SurveyForm(forms.Form):
+class SurveyForm(LimitedForm):
     street = forms.ModelChoiceField(queryset=None)
     surveyed_on = forms.DateField(label="Date of the survey", widget=DATE)
     block_area_sqft = _decimal(
@@ -224,10 +225,10 @@ class SurveyForm(forms.Form):
         self.fields["street"].queryset = Street.objects.all()
 
 
-class BlockForm(forms.Form):
+class BlockForm(LimitedForm):
     parcel = forms.ModelChoiceField(queryset=None, label="Parcel")
     block_number = forms.IntegerField(
-        min_value=1, label="Block number", widget=forms.NumberInput(attrs={"inputmode": "numeric"})
+        min_value=1, max_value=32767, label="Block number", widget=forms.NumberInput(attrs={"inputmode": "numeric"})
     )
     vertical_inches = _decimal(
         "Vertical differential (inches)", help_text="Defective at 3/4 inch or more (§ 303-3E(1)(a))."
@@ -244,7 +245,7 @@ class BlockForm(forms.Form):
         self.fields["parcel"].queryset = Parcel.objects.filter(street=street).order_by("site_address")
 
 
-class IllegalSidewalkForm(forms.Form):
+class IllegalSidewalkForm(LimitedForm):
     """§ 303-3F: an existing walk, as measured, that was built contrary to § 303-3."""
 
     parcel = ParcelField(label="Parcel tax key number")
@@ -258,12 +259,12 @@ class IllegalSidewalkForm(forms.Form):
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 
-class AdoptForm(forms.Form):
+class AdoptForm(LimitedForm):
     resolution_number = forms.CharField(max_length=40, label="Board resolution number")
     adopted_on = forms.DateField(label="Adopted on", widget=DATE)
 
 
-class ServeForm(forms.Form):
+class ServeForm(LimitedForm):
     method = forms.ChoiceField(choices=SidewalkOrder.ServiceMethod.choices, label="Served by")
     served_on = forms.DateField(
         label="Date of service", widget=DATE, help_text="For publication and mail, the later of the two dates."
@@ -276,7 +277,7 @@ class ServeForm(forms.Form):
     )
 
 
-class OwnerWorkForm(forms.Form):
+class OwnerWorkForm(LimitedForm):
     permit = forms.CharField(label="Owner's sidewalk permit number", max_length=20)
 
     def clean_permit(self):
@@ -287,12 +288,12 @@ class OwnerWorkForm(forms.Form):
         return permit
 
 
-class VillageWorkForm(forms.Form):
+class VillageWorkForm(LimitedForm):
     cost = _decimal("The Village's cost ($)", attrs={"min": "0", "step": "0.01", "inputmode": "decimal"}, max_digits=10)
     done_on = forms.DateField(label="Work done on", widget=DATE)
 
 
-class WithdrawForm(forms.Form):
+class WithdrawForm(LimitedForm):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), label="Why the order is withdrawn", required=False
     )

@@ -16,41 +16,53 @@ from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
 from permits.api_errors import error_response, parse_each_field
+from permits.api_parsers import API_PARSERS
 from permits.errors import RulesBroken
+from permits.input_limits import MAX_DESCRIPTION
+from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
+from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
 from permits.models import Organization, PermitKind, Street
 from permits.selectors import permits_visible_to
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
 from permits.street_opening.models import Surface, TrafficControl
 
-MONEY = {"max_digits": 12, "decimal_places": 2, "required": False, "allow_null": True}
+MONEY = {"max_digits": 12, "decimal_places": 2, "required": False, "allow_null": True, "min_value": 0}
 
 
 class StreetOpeningCreateSerializer(serializers.Serializer):
     """The application. Fields are optional in the schema so that every missing item is reported at once, with the
     section that requires it."""
 
-    street = serializers.CharField(required=False, allow_blank=True, help_text="Street name from the Village's list")
+    street = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="Street name from the Village's list"
+    )
     location_description = serializers.CharField(required=False, allow_blank=True, max_length=300)
-    work_description = serializers.CharField(required=False, allow_blank=True)
-    method = serializers.CharField(required=False, allow_blank=True)
-    start_date = serializers.DateField(required=False, allow_null=True)
-    end_date = serializers.DateField(required=False, allow_null=True)
+    work_description = serializers.CharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION)
+    method = serializers.CharField(required=False, allow_blank=True, max_length=MAX_DESCRIPTION)
+    start_date = PlausibleDate(required=False, allow_null=True)
+    end_date = PlausibleDate(required=False, allow_null=True)
     surface = serializers.ChoiceField(choices=Surface.choices, required=False, allow_blank=True)
-    existing_pavement_inches = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True)
+    existing_pavement_inches = serializers.DecimalField(
+        max_digits=5, decimal_places=2, required=False, allow_null=True, min_value=0
+    )
     emergency = serializers.BooleanField(required=False, default=False)
-    emergency_began_on = serializers.DateField(
+    emergency_began_on = PlausibleDate(
         required=False, allow_null=True, help_text="Emergencies: the day the work began (default: today)"
     )
     utility_interruption = serializers.BooleanField(required=False, default=False)
     near_existing_patch = serializers.BooleanField(required=False, default=False)
-    nearby_openings = serializers.CharField(required=False, allow_blank=True, default="")
-    map_latitude = serializers.DecimalField(max_digits=9, decimal_places=6, required=False, allow_null=True)
-    map_longitude = serializers.DecimalField(max_digits=9, decimal_places=6, required=False, allow_null=True)
+    nearby_openings = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
+    map_latitude = serializers.DecimalField(
+        max_digits=9, decimal_places=6, required=False, allow_null=True, min_value=-90, max_value=90
+    )
+    map_longitude = serializers.DecimalField(
+        max_digits=9, decimal_places=6, required=False, allow_null=True, min_value=-180, max_value=180
+    )
     insurance_per_person = serializers.DecimalField(**MONEY)
     insurance_per_accident = serializers.DecimalField(**MONEY)
     insurance_property_damage = serializers.DecimalField(**MONEY)
-    insurance_expires = serializers.DateField(required=False, allow_null=True)
+    insurance_expires = PlausibleDate(required=False, allow_null=True)
     annual_bond = serializers.BooleanField(
         required=False, default=False, help_text="True: the annual bond on file; false: a bond for this permit"
     )
@@ -66,10 +78,12 @@ class StreetOpeningCreateSerializer(serializers.Serializer):
         help_text="Undertakings accepted; omitted, signing accepts the whole statement of § 303-4H(1)",
     )
     diggers_hotline_ticket = serializers.CharField(required=False, allow_blank=True, default="", max_length=40)
-    diggers_hotline_requested_at = serializers.DateTimeField(required=False, allow_null=True)
-    diggers_hotline_legal_start = serializers.DateField(required=False, allow_null=True)
+    diggers_hotline_requested_at = PlausibleDateTime(required=False, allow_null=True)
+    diggers_hotline_legal_start = PlausibleDate(required=False, allow_null=True)
     underground_utility = serializers.BooleanField(required=False, default=False)
-    underground_depth_feet = serializers.DecimalField(max_digits=5, decimal_places=2, required=False, allow_null=True)
+    underground_depth_feet = serializers.DecimalField(
+        max_digits=5, decimal_places=2, required=False, allow_null=True, min_value=0
+    )
     lanes_open_each_way = serializers.IntegerField(
         required=False,
         default=1,
@@ -84,7 +98,7 @@ class StreetOpeningCreateSerializer(serializers.Serializer):
         help_text="none, flagman or temporary_signal: required when no lane is open each way (§ 303-5B(3))",
     )
     organization = serializers.CharField(
-        required=False, allow_blank=True, help_text="Company name, if you are on the staff of several"
+        required=False, allow_blank=True, max_length=200, help_text="Company name, if you are on the staff of several"
     )
 
 
@@ -184,6 +198,7 @@ def _resolve(values: dict, user) -> tuple[dict, Organization | None, list[dict]]
 )
 class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = StreetOpeningSerializer
+    parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
     lookup_field = "number"
 
     def get_queryset(self):
@@ -209,6 +224,8 @@ class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
         now = timezone.now()
         today = timezone.localdate(now)
         values, errors = parse_application(request.data)
+        if errors and not isinstance(request.data, dict) and not hasattr(request.data, "getlist"):
+            return error_response(errors)  # not an object: there are no fields to check
         values, organization, more = _resolve(values, request.user)
         errors += more
         checked = so_services.check_application(

@@ -9,6 +9,7 @@ from django import forms
 from django.utils import timezone
 
 from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
+from permits.input_limits import LimitedForm
 from permits.models import Organization, Payment, Street
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import Surface, TrafficControl
@@ -19,7 +20,7 @@ DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%
 MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
 
 
-class StreetOpeningForm(forms.Form):
+class StreetOpeningForm(LimitedForm):
     organization = forms.ModelChoiceField(
         queryset=Organization.objects.none(),
         required=False,
@@ -34,10 +35,22 @@ class StreetOpeningForm(forms.Form):
         help_text='Address range or cross streets, e.g. "in front of 118 Henni Street".',
     )
     map_latitude = forms.DecimalField(
-        max_digits=9, decimal_places=6, required=False, label="Map point: latitude", help_text="Optional."
+        max_digits=9,
+        decimal_places=6,
+        min_value=-90,
+        max_value=90,
+        required=False,
+        label="Map point: latitude",
+        help_text="Optional.",
     )
     map_longitude = forms.DecimalField(
-        max_digits=9, decimal_places=6, required=False, label="Map point: longitude", help_text="Optional."
+        max_digits=9,
+        decimal_places=6,
+        min_value=-180,
+        max_value=180,
+        required=False,
+        label="Map point: longitude",
+        help_text="Optional.",
     )
     work_description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Nature of the work"
@@ -74,7 +87,11 @@ class StreetOpeningForm(forms.Form):
     emergency_began_on = forms.DateField(widget=DATE, required=False, label="Date the emergency work began")
     underground_utility = forms.BooleanField(required=False, label="Underground utility construction (§ 303-1C)")
     underground_depth_feet = forms.DecimalField(
-        max_digits=5, decimal_places=2, required=False, label="Depth of the top of the construction below grade (feet)"
+        max_digits=5,
+        decimal_places=2,
+        min_value=Decimal(0),
+        required=False,
+        label="Depth of the top of the construction below grade (feet)",
     )
     lanes_open_each_way = forms.IntegerField(
         min_value=0,
@@ -153,11 +170,11 @@ class StreetOpeningForm(forms.Form):
         return data
 
 
-class ReviewForm(forms.Form):
+class ReviewForm(LimitedForm):
     """No fields: the clerk or the DPW confirms the information is sufficient (§ 303-4B)."""
 
 
-class ApproveForm(forms.Form):
+class ApproveForm(LimitedForm):
     conditions = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
@@ -186,16 +203,16 @@ class StaffPaymentForm(forms.ModelForm):
         fields = ["amount", "method", "reference"]
 
 
-class RenewForm(forms.Form):
+class RenewForm(LimitedForm):
     work_begun_on = forms.DateField(widget=DATE, label="Date the work began")
     note = forms.CharField(required=False, max_length=300)
 
 
-class ReasonForm(forms.Form):
+class ReasonForm(LimitedForm):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label="Why")
 
 
-class TicketForm(forms.Form):
+class TicketForm(LimitedForm):
     number = forms.CharField(max_length=40, label="Diggers Hotline ticket number")
     contractor = forms.CharField(
         max_length=200,
@@ -207,12 +224,12 @@ class TicketForm(forms.Form):
     legal_start = forms.DateField(widget=DATE, required=False, label="Legal start date")
 
 
-class RenewalRequestForm(forms.Form):
+class RenewalRequestForm(LimitedForm):
     work_begun_on = forms.DateField(widget=DATE, label="Date the work began")
     note = forms.CharField(required=False, max_length=300, label="Why more time is needed")
 
 
-class EmergencyReportForm(forms.Form):
+class EmergencyReportForm(LimitedForm):
     """§ 303-5H: tell the Village office at once of emergency work begun without a permit."""
 
     organization = forms.ModelChoiceField(

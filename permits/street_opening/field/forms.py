@@ -7,6 +7,7 @@ from django import forms
 from django.utils import timezone
 
 from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
+from permits.input_limits import LimitedForm
 from permits.street_opening.field.models import DefectNotice, PermitteeNotice
 
 DECIMAL = {"inputmode": "decimal", "class": "form-control form-control-lg", "autocomplete": "off"}
@@ -43,7 +44,7 @@ class DateInput(forms.DateInput):
         super().__init__(attrs={"class": "form-control form-control-lg", **(attrs or {})}, format="%Y-%m-%d")
 
 
-class InspectionForm(forms.Form):
+class InspectionForm(LimitedForm):
     notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 3}))
     photo = forms.FileField(label="Photo (optional; JPEG, PNG or PDF, at most 10 MB)", required=False)
 
@@ -183,7 +184,7 @@ INSPECTION_FORMS = {
 }
 
 
-class PlanWorkForm(forms.Form):
+class PlanWorkForm(LimitedForm):
     work_starts_at = forms.DateTimeField(
         label="Excavation begins", widget=DateTimeLocalInput(), input_formats=[LOCAL_DATETIME]
     )
@@ -201,7 +202,7 @@ class PlanWorkForm(forms.Form):
     )
 
 
-class PermitteeNoticeForm(forms.Form):
+class PermitteeNoticeForm(LimitedForm):
     kind = forms.ChoiceField(label="Which notice", choices=PermitteeNotice.Kind.choices, widget=forms.RadioSelect)
     planned_work_at = forms.DateTimeField(
         label="When the work it announces begins", widget=DateTimeLocalInput(), input_formats=[LOCAL_DATETIME]
@@ -220,16 +221,16 @@ class PermitteeNoticeForm(forms.Form):
         return self.cleaned_data.get("given_at") or timezone.now()
 
 
-class TemporaryPavementForm(forms.Form):
+class TemporaryPavementForm(LimitedForm):
     placed_on = forms.DateField(label="Temporary surface placed on", widget=DateInput())
     depth_inches = _inches("Cold mix depth (inches)", "At least 3 inches (§ 303-5G(4)).", max_digits=5)
 
 
-class PermanentPavementForm(forms.Form):
+class PermanentPavementForm(LimitedForm):
     completed_on = forms.DateField(label="Permanent pavement completed on", widget=DateInput())
 
 
-class DefectNoticeForm(forms.Form):
+class DefectNoticeForm(LimitedForm):
     defect = forms.CharField(label="Defect", widget=forms.Textarea(attrs={"rows": 3}))
     work_to_be_done = forms.CharField(label="Work to be done", widget=forms.Textarea(attrs={"rows": 3}))
     estimated_cost = forms.DecimalField(
@@ -248,7 +249,7 @@ class DefectNoticeForm(forms.Form):
     served_on = forms.DateField(label="Served on", widget=DateInput())
 
 
-class VillageRepairForm(forms.Form):
+class VillageRepairForm(LimitedForm):
     repaired_on = forms.DateField(label="Village repaired on", widget=DateInput())
     labor = forms.DecimalField(
         label="Labor ($)",
