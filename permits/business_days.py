@@ -11,6 +11,15 @@ from functools import lru_cache
 import holidays
 
 
+def shift(day: date, days: int) -> date:
+    """`day` plus `days` (negative: minus), held at date.min or date.max instead of overflowing. The forms refuse
+    implausible dates (permits.input_limits); this keeps every pure rule total on the year 1 and the year 9999."""
+    try:
+        return day + timedelta(days=days)
+    except OverflowError:
+        return date.max if days > 0 else date.min
+
+
 @lru_cache(maxsize=64)
 def _holidays(year: int):
     return holidays.country_holidays("US", subdiv="WI", years=year)
@@ -21,10 +30,11 @@ def is_business_day(day: date) -> bool:
 
 
 def next_business_day(day: date) -> date:
-    """The first business day after `day` (§ 303-5H: "no later than the next business day")."""
-    day += timedelta(days=1)
-    while not is_business_day(day):
-        day += timedelta(days=1)
+    """The first business day after `day` (§ 303-5H: "no later than the next business day"); date.max when the
+    calendar ends first."""
+    day = shift(day, 1)
+    while not is_business_day(day) and day < date.max:
+        day = shift(day, 1)
     return day
 
 
@@ -39,7 +49,7 @@ def business_days_between(start: date, end: date) -> int:
     """Business days after `start` up to and including `end`."""
     count, day = 0, start
     while day < end:
-        day += timedelta(days=1)
+        day = shift(day, 1)
         if is_business_day(day):
             count += 1
     return count

@@ -117,8 +117,9 @@ def roll_year_for(delinquent_on: date, setting: str) -> int:
 
 
 def transfer_deadline(year: int) -> date:
-    """§ 74.03 / § 70.65: the roll with its special charges goes to the treasurer by December 8."""
-    return date(year, *TRANSFER_MONTH_DAY)
+    """§ 74.03 / § 70.65: the roll with its special charges goes to the treasurer by December 8 (a year past the
+    calendar, 0 or 10000, is held at its end rather than raising)."""
+    return date(min(max(year, date.min.year), date.max.year), *TRANSFER_MONTH_DAY)
 
 
 # A cell beginning with one of these is read by a spreadsheet as a formula (CSV injection).

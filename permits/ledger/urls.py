@@ -7,7 +7,8 @@ from permits.ledger import views
 app_name = "ledger"
 urlpatterns = [
     path("charges/", views.charges, name="charges"),
-    path("charges/parcel/<str:tax_key>/", views.parcel_charges, name="parcel_charges"),
+    # <path:>: a tax key with "/" imported before the import refused it still has a page (permits.parcel_import).
+    path("charges/parcel/<path:tax_key>/", views.parcel_charges, name="parcel_charges"),
     path("charges/<str:number>/", views.charge_detail, name="charge_detail"),
     path("charges/<str:number>/bill.pdf", views.charge_bill_pdf, name="charge_bill_pdf"),
     path(

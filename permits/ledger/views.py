@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from permits.access import require_role
 from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
+from permits.input_limits import plausible_year
 from permits.ledger import rules as charge_rules
 from permits.ledger import services as ledger
 from permits.ledger import tasks, tax_roll
@@ -213,10 +214,8 @@ def hearings(request):
     require_role(request.user, Role.CLERK, action="record Board hearings (the Clerk-Treasurer records them)")
     from django.utils import timezone
 
-    try:
-        year = int(request.GET.get("year") or timezone.localdate().year)
-    except ValueError:
-        year = timezone.localdate().year
+    # ?year=-1, 0, 99999 or abc is ignored: the current year (OWASP ASVS V5.1.4, permits.input_limits).
+    year = plausible_year(request.GET.get("year")) or timezone.localdate().year
     uncovered = request.GET.get("uncovered", "1") == "1"
     eligible = _hearing_candidates()
     form = BulkHearingForm(eligible=eligible)
@@ -327,6 +326,8 @@ def tax_roll_build(request):
 def tax_roll_detail(request, year):
     require_role(request.user, Role.CLERK, action="open the tax roll (the Clerk-Treasurer keeps it)")
     batch = TaxRollBatch.objects.filter(year=year).select_related("certified_by").first()
+    if batch is None and plausible_year(year) is None:  # /tax-roll/0/, /tax-roll/99999/ (OWASP ASVS V5.1.4)
+        raise Http404("No tax roll for that year.")
     lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50).get_page(request.GET.get("page"))
     held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(year=year, today=_today()).held_back
     total = batch.lines.aggregate(total=Sum("amount"))["total"] if batch else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from permits.business_days import add_business_days, next_business_day
+from permits.business_days import add_business_days, next_business_day, shift
 from permits.errors import Violation
 
 # --- Constants, each citing its clause -------------------------------------------------------------------------
@@ -57,16 +57,21 @@ def _warning(field, code, citation, message) -> Violation:
 
 def _add_years(day: date, years: int) -> date:
     # February 29 plus a year is taken as February 28: the anniversary never lands after the true one.
+    year = day.year + years
+    if not date.min.year <= year <= date.max.year:  # past the calendar (year 9999 + 1): held at its end
+        return date.max if years > 0 else date.min
     try:
-        return day.replace(year=day.year + years)
+        return day.replace(year=year)
     except ValueError:
-        return day.replace(year=day.year + years, day=28)
+        return day.replace(year=year, day=28)
 
 
 def _days(start: date, end: date):
     day = start
     while day <= end:
         yield day
+        if day == date.max:
+            return
         day += timedelta(days=1)
 
 
@@ -168,7 +173,7 @@ def renewal_violations(*, status: str, work_begun: bool, expires_on: date | None
                 None,
                 "expired",
                 "§ 303-4E",
-                f"The permit lapsed on {expires_on + timedelta(days=1):%B %-d, %Y}; apply for a new permit",
+                f"The permit lapsed on {shift(expires_on, 1):%B %-d, %Y}; apply for a new permit",
             )
         )
     return out
@@ -369,7 +374,7 @@ def winter_violations(
     """§ 303-5A: no opening from November 15 to April 1 unless the Board or its designee determines an emergency."""
     if start_date is None or end_date is None:
         return []
-    if not any(in_frozen_ground_season(d) for d in _days(start_date, min(end_date, start_date + timedelta(days=366)))):
+    if not any(in_frozen_ground_season(d) for d in _days(start_date, min(end_date, shift(start_date, 366)))):
         return []
     if determination_recorded:
         return []
@@ -614,7 +619,7 @@ def diggers_ticket_violations(
                 f"Work cannot start before the ticket's legal start, {legal:%B %-d, %Y}",
             )
         )
-    if start_date and start_date > legal + timedelta(days=DIGGERS_STALE_DAYS):
+    if start_date and start_date > shift(legal, DIGGERS_STALE_DAYS):
         out.append(
             _warning(
                 "start_date",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from permits.business_days import is_business_day
+from permits.business_days import is_business_day, shift
 from permits.errors import Violation
 from permits.street_opening.rules import in_frozen_ground_season, revocation_ends
 
@@ -252,7 +252,7 @@ def required_concrete_inches(existing_inches) -> Decimal:
 
 def concrete_open_to_traffic_on(poured_on: date) -> date:
     """§ 303-5G(3): protected from traffic for a minimum of three days: poured on the 1st, open on the 4th."""
-    return poured_on + CONCRETE_TRAFFIC_PROTECTION
+    return shift(poured_on, CONCRETE_TRAFFIC_PROTECTION.days)
 
 
 def concrete_violations(
@@ -415,7 +415,9 @@ def following_june_1(placed_on: date) -> date:
     """§ 303-5G(4): "not later than the following June 1": the first June 1 after the temporary surface was placed."""
     month, day = TEMPORARY_PATCH_REPLACED_BY
     this_year = date(placed_on.year, month, day)
-    return this_year if placed_on < this_year else date(placed_on.year + 1, month, day)
+    if placed_on < this_year:
+        return this_year
+    return date(placed_on.year + 1, month, day) if placed_on.year < date.max.year else date.max  # year 9999: held
 
 
 def permanent_pavement_due(*, permit_date: date, temporary_placed_on: date | None = None) -> date:
@@ -428,7 +430,7 @@ def permanent_pavement_due(*, permit_date: date, temporary_placed_on: date | Non
     """
     if temporary_placed_on is not None:
         return following_june_1(temporary_placed_on)
-    return permit_date + PERMANENT_PAVEMENT_WITHIN
+    return shift(permit_date, PERMANENT_PAVEMENT_WITHIN.days)
 
 
 def permit_date_of(*, issued_on: date | None, approved_on: date | None) -> date | None:
@@ -448,6 +450,8 @@ def is_pavement_overdue(*, due_on: date, completed_on: date | None, today: date)
 def one_year_after(day: date) -> date:
     """The same calendar date a year later (February 29 becomes February 28)."""
     year = day.year + 1
+    if year > date.max.year:
+        return date.max  # past the calendar: held at its end
     return day.replace(year=year, day=min(day.day, calendar.monthrange(year, day.month)[1]))
 
 
@@ -620,9 +624,9 @@ NOTICE_RULES = {
 
 
 def previous_business_day(day: date) -> date:
-    day -= timedelta(days=1)
-    while not is_business_day(day):
-        day -= timedelta(days=1)
+    day = shift(day, -1)
+    while not is_business_day(day) and day > date.min:
+        day = shift(day, -1)
     return day
 
 
