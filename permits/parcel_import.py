@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -18,6 +19,10 @@ TRUE = {"yes", "y", "true", "1", "x"}
 FALSE = {"no", "n", "false", "0", ""}
 MAX_ROWS = 20_000
 MAX_LENGTHS = {"tax_key": 40, "site_address": 200, "owner_name": 200, "owner_mailing_address": 2000, "owner_email": 254}
+# The assessment roll's tax keys are letters, digits, dashes and dots (266-1116-0001, 266.1116.0001): a "/" or a
+# space would break the parcel's page address (/charges/parcel/<tax key>/), so the import refuses it
+# (OWASP ASVS V5.1.3, an allow-list).
+TAX_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9.-]*")
 
 
 @dataclass
@@ -67,13 +72,30 @@ def import_parcels(text: str, *, commit: bool) -> ImportResult:
     existing = set(Parcel.objects.values_list("tax_key", flat=True))
     seen: set[str] = set()
     land_uses = {v for v in Parcel.LandUse.values}
-    for line, raw in enumerate(reader, start=2):
+    line = 1
+    while True:
+        line += 1
+        try:
+            raw = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # a cell over csv.field_size_limit() (128 KB), an unclosed quote ...
+            result.rows.append(RowResult(line=line, values={}, errors=[f"line {line}: not a CSV row ({exc})."]))
+            break  # the reader cannot resume inside a broken field
         if line - 1 > MAX_ROWS:
             result.errors.append(f"The file has more than {MAX_ROWS} rows.")
             break
-        values = {k.strip(): (v or "").strip() for k, v in raw.items() if k}
+        values = {k.strip(): (v or "").strip() for k, v in raw.items() if isinstance(k, str) and k}
         row = RowResult(line=line, values=values)
+        for column, value in values.items():
+            if "\x00" in value:
+                row.errors.append(f"{column}: contains a NUL character, which is not text (OWASP ASVS V5.1.4).")
         tax_key = values.get("tax_key", "")
+        if tax_key and not TAX_KEY.fullmatch(tax_key):
+            row.errors.append(
+                f"tax_key: '{tax_key[:40]}' is not a tax key of the assessment roll (letters, digits, dashes and "
+                "dots only, e.g. 266-1116-0001)."
+            )
         for column in ("tax_key", "site_address", "owner_name", "owner_mailing_address"):
             if not values.get(column):
                 row.errors.append(f"{column}: required.")
