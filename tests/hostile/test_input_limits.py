@@ -1,0 +1,201 @@
+"""Boundaries of the input limits (permits.input_limits, OWASP ASVS V5.1.4): dates within 10 years of today, text
+lengths, coordinates, integers within their column, JSON bodies of bounded depth, query strings without NUL."""
+
+import json
+from datetime import date, timedelta
+
+import pytest
+from django.http import QueryDict
+from rest_framework.exceptions import ParseError
+
+from permits.api_parsers import MAX_DEPTH, JSONObjectParser
+from permits.input_limits import date_window, plausible_year
+from permits.middleware import without_nul
+from permits.street_opening.forms import StreetOpeningForm
+from sidewalks.forms import BlockForm, SidewalkApplicationForm
+from tests.hostile.conftest import api
+from tests.hostile.test_corpus import SO_API, SW_API, SW_BODY, post_json
+from tests.permits.street_opening.test_api import body as so_body
+
+TODAY = date(2026, 5, 4)  # the `spring` fixture's day
+EARLIEST, LATEST = date_window(TODAY)
+
+
+def test_the_window_is_ten_years_each_way():
+    assert (EARLIEST, LATEST) == (date(2016, 5, 4), date(2036, 5, 4))
+    assert date_window(date(2028, 2, 29)) == (date(2018, 2, 28), date(2038, 2, 28))
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("2026", 2026),
+        ("2016", 2016),
+        ("2036", 2036),
+        ("2015", None),
+        ("2037", None),
+        ("-1", None),
+        ("0", None),
+        ("99999", None),
+        ("abc", None),
+        ("", None),
+        (None, None),
+        (" 2030 ", 2030),
+    ],
+)
+def test_plausible_year_for_year_query_parameters(raw, expected):
+    assert plausible_year(raw, today=TODAY) == expected
+
+
+def errors_by_field(response) -> dict:
+    return {e["field"]: e["message"] for e in response.json()["errors"]}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("day", "ok"),
+    [(LATEST, True), (LATEST + timedelta(days=1), False), (EARLIEST, True), (EARLIEST - timedelta(days=1), False)],
+)
+def test_api_date_window_boundaries_name_the_field(spring, street, bond, contractor, day, ok):
+    response = post_json(api(contractor), SO_API, so_body(insurance_expires=day.isoformat()))
+    messages = errors_by_field(response) if response.status_code == 400 else {}
+    if ok:
+        assert "insurance_expires" not in messages or "10 years" not in messages["insurance_expires"]
+    else:
+        assert response.status_code == 400
+        assert messages["insurance_expires"].startswith(
+            "insurance_expires: give a date between May 4, 2016 and May 4, 2036"
+        )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("day", "ok"), [(LATEST, True), (LATEST + timedelta(days=1), False)])
+def test_sidewalk_form_pour_date_window_names_the_field(spring, home, resident, day, ok):
+    form = SidewalkApplicationForm({**SW_BODY, "pour_date": day.isoformat()}, user=resident, today=TODAY)
+    form.is_valid()
+    if ok:
+        assert "10 years" not in " ".join(form.errors.get("pour_date", []))
+    else:
+        assert form.errors["pour_date"] == [
+            "Planned pour date: give a date between May 4, 2016 and May 4, 2036 (no date more than 10 years from "
+            "today is plausible, OWASP ASVS V5.1.4)"
+        ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("length", "ok"), [(2000, True), (2001, False)])
+def test_description_of_at_most_2000_characters_on_the_form(spring, street, contractor, length, ok):
+    form = StreetOpeningForm({"work_description": "x" * length, "method": "y" * length}, user=contractor)
+    form.is_valid()
+    if ok:
+        assert "work_description" not in form.errors and "method" not in form.errors
+    else:
+        assert form.errors["work_description"] == [
+            f"Nature of the work: at most 2,000 characters ({length} given, OWASP ASVS V5.1.4)"
+        ]
+        assert form.errors["method"][0].startswith("Method of the work: at most 2,000 characters")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("length", "ok"), [(2000, True), (2001, False)])
+def test_description_of_at_most_2000_characters_in_the_api(spring, street, bond, contractor, length, ok):
+    response = post_json(api(contractor), SO_API, so_body(work_description="x" * length))
+    if ok:
+        assert response.status_code == 201, response.json()
+    else:
+        assert response.status_code == 400 and "work_description" in errors_by_field(response)
+
+
+@pytest.mark.django_db
+def test_sidewalk_api_work_description_over_2000_is_refused(spring, home, resident):
+    response = post_json(api(resident), SW_API, {**SW_BODY, "work_description": "x" * 2001})
+    assert response.status_code == 400 and "work_description" in errors_by_field(response)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("field", "value", "ok"),
+    [
+        ("map_latitude", "90", True),
+        ("map_latitude", "90.000001", False),
+        ("map_latitude", "-90", True),
+        ("map_longitude", "180", True),
+        ("map_longitude", "-180.000001", False),
+        ("map_longitude", "-88.6", True),
+    ],
+)
+def test_map_point_within_the_globe(spring, street, contractor, field, value, ok):
+    form = StreetOpeningForm({field: value}, user=contractor)
+    form.is_valid()
+    assert (field not in form.errors) is ok
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("value", "ok"), [("32767", True), ("32768", False), ("0", False)])
+def test_survey_block_number_fits_its_smallint_column(street, value, ok):
+    form = BlockForm({"block_number": value}, street=street)
+    form.is_valid()
+    assert ("block_number" not in form.errors) is ok
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("value", "ok"), [("2147483647", True), ("2147483648", False)])
+def test_sidewalk_concrete_psi_fits_its_integer_column(spring, home, resident, value, ok):
+    form = SidewalkApplicationForm({**SW_BODY, "concrete_psi": value}, user=resident, today=TODAY)
+    form.is_valid()
+    assert ("concrete_psi" not in form.errors) is ok
+    response = post_json(api(resident), SW_API, {**SW_BODY, "concrete_psi": int(value)})
+    assert ("concrete_psi" not in errors_by_field(response) if response.status_code == 400 else True) is ok
+
+
+def nested(levels: int) -> bytes:
+    return json.dumps({"a": json.loads("[" * (levels - 1) + "]" * (levels - 1))}).encode()
+
+
+def parse(raw: bytes):
+    import io
+
+    return JSONObjectParser().parse(io.BytesIO(raw), "application/json", {})
+
+
+def test_json_body_depth_boundary():
+    assert parse(nested(MAX_DEPTH))["a"] is not None
+    with pytest.raises(ParseError, match="nested too deeply"):
+        parse(nested(MAX_DEPTH + 1))
+    with pytest.raises(ParseError, match="nested too deeply"):
+        parse(b"[" * 100_000 + b"]" * 100_000)
+
+
+@pytest.mark.parametrize(
+    ("raw", "kind"), [(b"[]", "a list"), (b'"x"', "a string"), (b"4", "a number"), (b"null", "null")]
+)
+def test_json_body_must_be_an_object(raw, kind):
+    with pytest.raises(ParseError, match=f"one JSON object .* not {kind} "):
+        parse(raw)
+
+
+def test_nul_is_dropped_from_query_strings_only_where_present():
+    query = QueryDict("q=a%00b&status=sub%00mitted&status=x&k%00=1")
+    clean = without_nul(query)
+    assert clean.getlist("status") == ["submitted", "x"] and clean["q"] == "ab" and clean["k"] == "1"
+    plain = QueryDict("q=ab")
+    assert without_nul(plain) is plain
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("day", ["9999-12-31", "0001-01-01"])
+def test_inspection_notice_and_order_date_fields_refuse_the_years_9999_and_1(spring, day):
+    from permits.street_opening.field.forms import TemporaryPavementForm, VillageRepairForm
+    from permits.street_opening.forms import TicketForm
+    from sidewalks.forms import ServeForm, VillageWorkForm
+
+    cases = [
+        (TemporaryPavementForm({"placed_on": day}), "placed_on", "Temporary surface placed on: give a date"),
+        (VillageRepairForm({"repaired_on": day}), "repaired_on", "Village repaired on: give a date"),
+        (TicketForm({"number": "1", "requested_at": f"{day}T23:59"}), "requested_at", "Time the locate was requested"),
+        (ServeForm({"method": "personal", "served_on": day}), "served_on", "Date of service: give a date"),
+        (VillageWorkForm({"cost": "10", "done_on": day}), "done_on", "Work done on: give a date"),
+    ]
+    for form, field, message in cases:
+        assert not form.is_valid()
+        assert form.errors[field][0].startswith(message), (field, form.errors[field])
