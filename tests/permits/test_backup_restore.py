@@ -185,6 +185,8 @@ def test_postgresql_backup_and_restore_into_a_new_database_keeps_every_row_and_t
     try:
         url = f"postgres://{info['USER']}@{info['HOST'] or '127.0.0.1'}:{info['PORT'] or 5432}/{name}"
         env = {"DATABASE_URL": url, "SECRET_KEY": "backup-restore-test-key", "MEDIA_ROOT": str(tmp_path / "media2")}
+        if info.get("PASSWORD"):
+            env["PGPASSWORD"] = str(info["PASSWORD"])  # libpq reads it; the URL carries no secret
         result = manage("restore", "--from", str(backup_dir), env=env)
         assert result.returncode == 0, result.stderr
         assert "every count as in the manifest" in result.stdout
