@@ -7,11 +7,12 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Sum
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from permits import workflow
+from permits.errors import RulesBroken, Violation
 from permits.fees import fee_in_force
 from permits.kinds import number_prefix
 from permits.models import Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
@@ -102,25 +103,94 @@ def record_payment(*, permit: Permit, amount: Decimal, method: str, reference: s
         errors["reference"] = "A check number or card reference is required for a check or card payment."
     if errors:
         raise ValidationError(errors)
+    reference = reference.strip()
     now = timezone.now()
-    with transaction.atomic():
-        payment = Payment.objects.create(
-            permit=permit,
-            amount=amount,
-            method=method,
-            reference=reference.strip(),
-            receipt_number=next_number("R", timezone.localdate(now).year),
-            received_by=by,
-            received_at=now,
-            note=note,
-        )
-        record_event(
-            permit,
-            by=by,
-            kind=PermitEvent.Kind.PAYMENT,
-            reason=f"Payment of ${amount} by {payment.get_method_display().lower()}; receipt {payment.receipt_number}",
-        )
+    try:
+        with transaction.atomic():
+            # § 303-4F(2): money is recorded once. Lock the permit row so that simultaneous payments (two clerks, a
+            # form submitted twice) are decided one after the other, each on the balance as the last one left it.
+            locked = Permit.objects.select_for_update().get(pk=permit.pk)
+            _refuse_payment_not_due(locked, amount=amount, method=method, reference=reference)
+            payment = Payment.objects.create(
+                permit=locked,
+                amount=amount,
+                method=method,
+                reference=reference,
+                receipt_number=next_number("R", timezone.localdate(now).year),
+                received_by=by,
+                received_at=now,
+                note=note,
+            )
+            record_event(
+                locked,
+                by=by,
+                kind=PermitEvent.Kind.PAYMENT,
+                reason=(
+                    f"Payment of ${amount} by {payment.get_method_display().lower()}; receipt {payment.receipt_number}"
+                ),
+            )
+    except IntegrityError:
+        # The database's payment_reference_once constraint, for a path that did not take the lock.
+        existing = _payment_with_reference(permit, method=method, reference=reference)
+        if existing is None:
+            raise
+        raise RulesBroken([_reference_recorded(existing)]) from None
     return payment
+
+
+def _payment_with_reference(permit: Permit, *, method: str, reference: str) -> Payment | None:
+    if method == Payment.Method.CASH:
+        return None
+    return Payment.objects.filter(permit_id=permit.pk, method=method, reference=reference).first()
+
+
+def _reference_recorded(existing: Payment) -> Violation:
+    return Violation(
+        "reference",
+        "reference_already_recorded",
+        "§ 303-4F(2)",
+        f"{existing.get_method_display()} {existing.reference} is already recorded on receipt "
+        f"{existing.receipt_number} (${existing.amount}) for {existing.permit.number} (§ 303-4F(2)): a payment "
+        "is recorded once.",
+    )
+
+
+def _refuse_payment_not_due(permit: Permit, *, amount: Decimal, method: str, reference: str) -> None:
+    """§ 303-4F(2): the Clerk-Treasurer receipts what is owed. Read under the permit's row lock: nothing due refuses
+    any payment, more than the balance due refuses (the difference would be lost), the same check or card reference
+    twice on a permit refuses."""
+    violations = []
+    paid = permit.payments.aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
+    balance = max(permit.fee_amount - paid, Decimal("0.00"))
+    if balance <= 0:
+        violations.append(
+            Violation(
+                "amount",
+                "nothing_due",
+                "§ 303-4F(2)",
+                (
+                    f"Nothing is due on {permit.number}: the fee of ${permit.fee_amount:.2f} is paid "
+                    f"(${paid:.2f} received) (§ 303-4F(2)). No payment was recorded."
+                    if permit.fee_amount > 0
+                    else f"Nothing is due on {permit.number}: no fee is owed (§ 303-4F(2)). No payment was recorded."
+                ),
+            )
+        )
+    elif amount > balance:
+        violations.append(
+            Violation(
+                "amount",
+                "more_than_due",
+                "§ 303-4F(2)",
+                f"The amount ${amount:.2f} is more than the balance due on {permit.number}, ${balance:.2f} "
+                f"(§ 303-4F(2)): record at most ${balance:.2f}.",
+            )
+        )
+    existing = _payment_with_reference(permit, method=method, reference=reference)
+    if existing is not None:
+        violations.append(_reference_recorded(existing))
+    if violations:
+        raise RulesBroken(violations)
 
 
 def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:

@@ -135,7 +135,11 @@ class ChargePayment(models.Model):
     class Meta:
         db_table = "sidewalks_chargepayment"  # kept from the sidewalks app (no data moved)
         ordering = ["-received_at"]
-        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="charge_payment_amount_positive")]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="charge_payment_amount_positive"),
+            # Wis. Stat. § 66.0627(2): no installments, so a charge is paid once (a second receipt is money twice).
+            models.UniqueConstraint(fields=["charge"], name="charge_paid_once"),
+        ]
 
     def __str__(self) -> str:
         return f"Receipt {self.receipt_number}: ${self.amount}"

@@ -186,23 +186,29 @@ def record_charge_payment(
     Paid before the roll is certified, the charge leaves the draft roll; paid after, it is "paid on roll"."""
     require_role(by, Role.CLERK, action="record payments of special charges (the Clerk-Treasurer records them)")
     today = today or timezone.localdate()
-    charge.refresh_from_db()  # decide on the charge as it is now, not as the caller last read it
     try:
         amount = Decimal(str(amount))
     except (InvalidOperation, ValueError):
         raise ValidationError({"amount": "The amount must be a number of dollars."}) from None
-    errors = {}
-    if not charge.is_open or charge.status == S.PENDING:
-        errors["amount"] = f"Charge {charge.number} is {charge.get_status_display().lower()}: nothing is due."
-    else:
-        for message in charge_rules.payment_errors(amount, charge.balance_due):
-            errors["amount"] = message
-    if method in {ChargePayment.Method.CHECK, ChargePayment.Method.CARD} and not reference.strip():
-        errors["reference"] = "A check number or card reference is required for a check or card payment."
-    if errors:
-        raise ValidationError(errors)
     now = timezone.now()
     with transaction.atomic():
+        # Money is recorded once (Wis. Stat. § 66.0627(2)): lock the charge's row, then decide on the charge as it is
+        # now, so simultaneous payments are decided one after the other and the later ones find nothing due.
+        SpecialCharge.objects.select_for_update().filter(pk=charge.pk).values_list("pk", flat=True).first()
+        charge.refresh_from_db()
+        errors = {}
+        if not charge.is_open or charge.status == S.PENDING:
+            errors["amount"] = f"Charge {charge.number} is {charge.get_status_display().lower()}: nothing is due."
+            receipt = charge.payments.values_list("receipt_number", flat=True).first()
+            if receipt:
+                errors["amount"] += f" It was paid on receipt {receipt} (Wis. Stat. § 66.0627(2))."
+        else:
+            for message in charge_rules.payment_errors(amount, charge.balance_due):
+                errors["amount"] = message
+        if method in {ChargePayment.Method.CHECK, ChargePayment.Method.CARD} and not reference.strip():
+            errors["reference"] = "A check number or card reference is required for a check or card payment."
+        if errors:
+            raise ValidationError(errors)
         on_roll = charge.status in {S.CERTIFIED, S.ON_ROLL}
         receipt_number = next_number("RC", today.year)
         # A clerk and the nightly job (or two clerks) cannot both move it: IllegalTransition if it changed meanwhile.

@@ -341,6 +341,13 @@ class Payment(models.Model):
             models.CheckConstraint(
                 condition=Q(method="cash") | ~Q(reference=""), name="payment_check_or_card_has_reference"
             ),
+            # § 303-4F(2): a check or card payment is recorded once on a permit (a form submitted twice gives one
+            # receipt). Per permit, not Village-wide: every payer's checkbook has its own check 1042.
+            models.UniqueConstraint(
+                fields=["permit", "method", "reference"],
+                condition=Q(method__in=["check", "card"]),
+                name="payment_reference_once",
+            ),
         ]
 
     def __str__(self) -> str:

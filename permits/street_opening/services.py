@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -555,45 +555,77 @@ def renew_street_opening(
     require_role(by, *RENEWERS, action="renew street opening permits (§ 303-4E)")
     now = timezone.now()
     today = today or timezone.localdate(now)
-    so = permit.street_opening
-    begun = work_begun_on or so.work_begun_on
-    errors = ordinance.renewal_violations(
-        status=permit.status, work_begun=begun is not None, expires_on=permit.expires_on, today=today
-    )
-    if not errors:
-        new_expiry = ordinance.renewed_expiry(permit.expires_on)
-        errors = errors_only(
-            ordinance.insurance_violations(
-                per_person=so.insurance_per_person,
-                per_accident=so.insurance_per_accident,
-                property_damage=so.insurance_property_damage,
-                expires=so.insurance_expires,
-                covered_through=new_expiry,
+    try:
+        with transaction.atomic():
+            # One renewal per request, however often it is posted: lock the permit row, so simultaneous renewals are
+            # decided one after the other, each on the validity the previous one left (§ 303-4E).
+            locked = Permit.objects.select_for_update().get(pk=permit.pk)
+            so = StreetOpening.objects.get(permit=locked)
+            begun = work_begun_on or so.work_begun_on
+            errors = ordinance.renewal_violations(
+                status=locked.status, work_begun=begun is not None, expires_on=locked.expires_on, today=today
             )
-        )
-    if errors:
-        raise RulesBroken(errors)
-    with transaction.atomic():
-        renewal = Renewal.objects.create(
-            street_opening=so,
-            previous_expires_on=permit.expires_on,
-            new_expires_on=new_expiry,
-            work_begun_on=begun,
-            granted_by=by,
-            granted_at=now,
-            note=note,
-        )
-        StreetOpening.objects.filter(pk=so.pk).update(work_begun_on=begun)
-        Permit.objects.filter(pk=permit.pk).update(expires_on=new_expiry)
-        permit.expires_on = new_expiry
-        services.add_fee(
-            permit,
-            fee_code=RENEWAL_FEE_CODE,
-            by=by,
-            today=today,
-            reason=f"Renewed to {new_expiry:%B %-d, %Y} (§ 303-4E); renewal fee added",
-        )
+            errors += _renewed_period_not_begun(so, expires_on=locked.expires_on, today=today)
+            if not errors:
+                new_expiry = ordinance.renewed_expiry(locked.expires_on)
+                errors = errors_only(
+                    ordinance.insurance_violations(
+                        per_person=so.insurance_per_person,
+                        per_accident=so.insurance_per_accident,
+                        property_damage=so.insurance_property_damage,
+                        expires=so.insurance_expires,
+                        covered_through=new_expiry,
+                    )
+                )
+            if errors:
+                raise RulesBroken(errors)
+            renewal = Renewal.objects.create(
+                street_opening=so,
+                previous_expires_on=locked.expires_on,
+                new_expires_on=new_expiry,
+                work_begun_on=begun,
+                granted_by=by,
+                granted_at=now,
+                note=note,
+            )
+            StreetOpening.objects.filter(pk=so.pk).update(work_begun_on=begun)
+            Permit.objects.filter(pk=permit.pk).update(expires_on=new_expiry)
+            locked.expires_on = new_expiry
+            services.add_fee(
+                locked,
+                fee_code=RENEWAL_FEE_CODE,
+                by=by,
+                today=today,
+                reason=f"Renewed to {new_expiry:%B %-d, %Y} (§ 303-4E); renewal fee added",
+            )
+    except IntegrityError:
+        # renewal_once_per_period: a path that did not take the lock renewed this validity already.
+        raise RulesBroken(_renewed_period_not_begun(permit.street_opening, expires_on=None, today=today)) from None
+    permit.expires_on, permit.fee_amount = locked.expires_on, locked.fee_amount
     return renewal
+
+
+def _renewed_period_not_begun(so: StreetOpening, *, expires_on: date | None, today: date) -> list[Violation]:
+    """§ 303-4E: a thirty-day renewal is asked for while operations "will continue beyond" the period in force, so
+    a period is renewed once, and a renewed period is renewed only once it has begun: a renewal posted twice (or by
+    the clerk and the DPW at once) renews once, and the second one is refused with the first one's date."""
+    last = so.renewals.order_by("-granted_at", "-pk").first()
+    if last is None or (expires_on is not None and last.new_expires_on != expires_on):
+        return []
+    if today > last.previous_expires_on:
+        return []  # the renewed period has begun: it may itself be renewed
+    return [
+        Violation(
+            None,
+            "already_renewed",
+            "§ 303-4E",
+            f"Already renewed on {timezone.localtime(last.granted_at):%B %-d, %Y} by "
+            f"{workflow.actor_label(last.granted_by)}: "
+            f"valid through {last.new_expires_on:%B %-d, %Y}. The renewed period begins "
+            f"{last.previous_expires_on + timedelta(days=1):%B %-d, %Y} and can be renewed once it has (§ 303-4E). "
+            "No second renewal or fee was recorded.",
+        )
+    ]
 
 
 def request_renewal(*, permit: Permit, by, work_begun_on: date, note: str = "") -> None:

@@ -1,0 +1,173 @@
+"""§ 303-4E: a renewal is granted once per request, however often it is posted.
+
+"Renew" posted twice used to renew twice (two fees, +60 days), and eight simultaneous posts gave five renewals. The
+permit row is locked, each period is renewed once (Renewal.previous_expires_on is unique per street opening), and a
+renewed period is renewed again only once it has begun. The concurrency test needs PostgreSQL (the CI's production
+pass); SQLite serializes every write.
+"""
+
+import threading
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, connection, transaction
+
+from permits import services
+from permits.errors import RulesBroken
+from permits.models import Document, FeeItem, Permit
+from permits.street_opening import services as so
+from permits.street_opening.models import Renewal
+from tests.factories import FeeItemFactory
+from tests.permits.street_opening.conftest import valid_data
+
+BEGUN = date(2026, 5, 11)
+FIRST_EXPIRY = date(2026, 6, 3)  # approved May 4: 30 days from approval (§ 303-4D)
+RENEWED = date(2026, 7, 3)
+on_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="a race between transactions needs PostgreSQL: SQLite serializes every write (the CI's production pass)",
+)
+
+
+@pytest.fixture
+def fees(db):
+    """The placeholder fees of migration 0003, which an earlier transactional test's flush may have removed."""
+    for code, amount in (("street_opening", "50.00"), ("street_opening_renewal", "25.00")):
+        if not FeeItem.objects.filter(code=code).exists():
+            FeeItemFactory(code=code, name=code, amount=Decimal(amount))
+
+
+@pytest.fixture
+def issued_permit(fees, spring, street, contractor, contractor_org, bond, clerk, dpw_director):
+    """Issued May 4, 2026, valid through June 3, fee $50.00 paid."""
+    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
+    certificate = Document(
+        permit=permit,
+        kind=Document.Kind.INSURANCE,
+        original_name="coi.pdf",
+        content_type="application/pdf",
+        extension="pdf",
+        size=10,
+        uploaded_by=contractor,
+    )
+    certificate.file.save("upload", ContentFile(b"%PDF-1.4\n"), save=False)
+    certificate.save()
+    so.begin_review(permit=permit, by=clerk)
+    so.approve_street_opening(permit=permit, by=dpw_director, conditions="One lane open each way")
+    services.record_payment(permit=permit, amount=permit.balance_due, method="cash", by=clerk)
+    permit.refresh_from_db()
+    so.issue_street_opening(permit=permit, by=clerk)
+    permit.refresh_from_db()
+    assert permit.expires_on == FIRST_EXPIRY
+    return permit
+
+
+def renew(permit, by, today=None):
+    return so.renew_street_opening(permit=permit, by=by, work_begun_on=BEGUN, today=today)
+
+
+def fresh(permit):
+    return Permit.objects.get(pk=permit.pk)
+
+
+@pytest.mark.django_db
+def test_303_4e_renew_posted_twice_renews_once_with_one_fee(issued_permit, clerk):
+    fee_before = issued_permit.fee_amount
+    first = renew(fresh(issued_permit), clerk)
+    with pytest.raises(RulesBroken) as exc:
+        renew(fresh(issued_permit), clerk)  # the second post reads the renewed permit
+    [violation] = exc.value.violations
+    assert violation.code == "already_renewed" and violation.citation == "§ 303-4E"
+    assert "Already renewed on May 4, 2026" in violation.message and "July 3, 2026" in violation.message
+    permit = fresh(issued_permit)
+    assert Renewal.objects.filter(street_opening__permit=permit).count() == 1
+    assert permit.expires_on == RENEWED == first.new_expires_on
+    assert permit.fee_amount - fee_before == Decimal("25.00")  # one renewal fee, not two
+
+
+@pytest.mark.django_db
+def test_303_4e_the_clerk_and_the_dpw_renewing_the_same_period_renew_once(issued_permit, clerk, dpw_director):
+    renew(fresh(issued_permit), clerk)
+    with pytest.raises(RulesBroken):
+        renew(fresh(issued_permit), dpw_director)
+    assert Renewal.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_303_4e_on_the_last_day_before_the_renewed_period_a_second_renewal_is_refused(issued_permit, clerk):
+    renew(fresh(issued_permit), clerk)
+    with pytest.raises(RulesBroken) as exc:
+        renew(fresh(issued_permit), clerk, today=FIRST_EXPIRY)
+    assert "begins June 4, 2026" in exc.value.violations[0].message
+    assert fresh(issued_permit).expires_on == RENEWED
+
+
+@pytest.mark.django_db
+def test_303_4e_once_the_renewed_period_has_begun_it_may_be_renewed(issued_permit, clerk):
+    renew(fresh(issued_permit), clerk)
+    second = renew(fresh(issued_permit), clerk, today=date(2026, 6, 4))
+    assert second.previous_expires_on == RENEWED and fresh(issued_permit).expires_on == date(2026, 8, 2)
+    assert Renewal.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_303_4e_the_callers_copy_is_updated_to_the_renewal(issued_permit, clerk):
+    permit = fresh(issued_permit)
+    renew(permit, clerk)
+    assert permit.expires_on == RENEWED and permit.fee_amount == fresh(issued_permit).fee_amount
+
+
+@pytest.mark.django_db
+def test_303_4e_a_refused_renewal_stores_nothing(issued_permit, clerk):
+    renew(fresh(issued_permit), clerk)
+    events = issued_permit.events.count()
+    with pytest.raises(RulesBroken):
+        renew(fresh(issued_permit), clerk)
+    assert issued_permit.events.count() == events
+
+
+@pytest.mark.django_db
+def test_303_4e_the_database_refuses_renewing_one_period_twice(issued_permit, clerk):
+    renewal = renew(fresh(issued_permit), clerk)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Renewal.objects.create(
+            street_opening=renewal.street_opening,
+            previous_expires_on=renewal.previous_expires_on,
+            new_expires_on=renewal.new_expires_on,
+            work_begun_on=BEGUN,
+            granted_by=clerk,
+            granted_at=renewal.granted_at,
+        )
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_303_4e_eight_simultaneous_renewals_renew_once(issued_permit, clerk):
+    fee_before = issued_permit.fee_amount
+    barrier = threading.Barrier(8)
+    results, errors, lock = [], [], threading.Lock()
+
+    def post():
+        try:
+            barrier.wait(timeout=10)
+            outcome = renew(fresh(issued_permit), clerk)
+            with lock:
+                results.append(outcome)
+        except Exception as error:  # noqa: BLE001 - every refusal is collected and checked below
+            with lock:
+                errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(results) == 1 and len(errors) == 7
+    assert all(isinstance(e, RulesBroken) and e.violations[0].code == "already_renewed" for e in errors), errors
+    permit = fresh(issued_permit)
+    assert Renewal.objects.filter(street_opening__permit=permit).count() == 1
+    assert permit.expires_on == RENEWED and permit.fee_amount - fee_before == Decimal("25.00")
