@@ -1,17 +1,22 @@
 """The back office: a customized Django admin. It never goes around the services: status and audit fields are
 read-only, and every status change goes through workflow.transition()."""
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
 from permits import services, workflow
+from permits.admin_base import NoDeleteAdmin, lock_history_forms
 from permits.errors import RulesBroken
+from permits.fees import FeeNotConfigured, fee_in_force
 from permits.forms import PaymentForm, add_service_errors
 from permits.kinds import import_type_modules
 from permits.ledger import admin as ledger_admin  # noqa: F401  (the core ledger's back office)
@@ -269,20 +274,57 @@ class PaymentAdmin(admin.ModelAdmin):
 
 
 @admin.register(FeeItem)
-class FeeItemAdmin(SimpleHistoryAdmin):
+class FeeItemAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
+    """Chapter 167 fees are ended (effective_to), never deleted (Wis. Stat. § 19.21): a deleted fee refused every new
+    application that needed it, and permits already charged it must still show where the amount came from."""
+
     list_display = ["code", "name", "amount", "effective_from", "effective_to", "citation", "is_placeholder"]
     list_filter = ["is_placeholder", "code"]
     search_fields = ["code", "name", "citation"]
+    actions = ["end_today"]
+
+    @admin.action(
+        description="End the selected fees today (in force through today; Chapter 167)", permissions=["change"]
+    )
+    def end_today(self, request, queryset):
+        today = timezone.localdate()
+        for fee in queryset:
+            if fee.effective_from > today:
+                self.message_user(
+                    request,
+                    f"{fee}: effective_from is after today, so it cannot end today; change its dates instead "
+                    "(Chapter 167, Fees).",
+                    messages.ERROR,
+                )
+                continue
+            if fee.effective_to is not None and fee.effective_to <= today:
+                self.message_user(
+                    request, f"{fee}: already ended on {fee.effective_to} (effective_to).", messages.ERROR
+                )
+                continue
+            fee.effective_to = today
+            fee._history_user = request.user
+            fee.save(update_fields=["effective_to"])
+            self.message_user(request, f"{fee}: ended; in force through {today} (effective_to).")
+            try:
+                fee_in_force(fee.code, today + timedelta(days=1))
+            except FeeNotConfigured:
+                self.message_user(
+                    request,
+                    f"No fee '{fee.code}' is in force from tomorrow: enter its new amount (Chapter 167, Fees), or "
+                    "every new application that needs it will be refused.",
+                    messages.WARNING,
+                )
 
 
 @admin.register(Street)
-class StreetAdmin(SimpleHistoryAdmin):
+class StreetAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
     search_fields = ["name"]
     list_display = ["name"]
 
 
 @admin.register(Parcel)
-class ParcelAdmin(SimpleHistoryAdmin):
+class ParcelAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
     list_display = ["tax_key", "site_address", "owner_name", "land_use", "street", "corner_lot"]
     list_filter = ["land_use", "corner_lot", "crosswalk_adjacent", "street"]
     search_fields = ["tax_key", "site_address", "owner_name"]
@@ -328,7 +370,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Organization)
-class OrganizationAdmin(SimpleHistoryAdmin):
+class OrganizationAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
     list_display = ["name", "kind", "phone"]
     list_filter = ["kind"]
     search_fields = ["name"]
@@ -361,3 +403,5 @@ class JobRunAdmin(admin.ModelAdmin):
 
 # Each permit type's back office, from the registry.
 import_type_modules("admin")
+# No history form saves a past version back (OWASP ASVS V4.1.3): every admin with field history, types' included.
+lock_history_forms(admin.site)

@@ -1,11 +1,11 @@
 """The API, version 1: the core's endpoints and each permit type's, from the registry (permits.kinds)."""
 
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from permits import kinds
 from permits.api import ParcelViewSet, PermitViewSet
+from permits.api_auth import obtain_auth_token
 
 router = DefaultRouter()
 router.register("permits", PermitViewSet, basename="permit")

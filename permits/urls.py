@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from permits import kinds, views
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("receipts/<str:receipt_number>.pdf", views.receipt_pdf, name="receipt_pdf"),
     path("status/<uuid:token>/", views.public_status, name="public_status"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
+    path("account/", include("permits.urls_account")),
 ]
 
 # Each permit type's pages, in this namespace (permits:street_opening_apply ...), from the registry.

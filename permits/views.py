@@ -6,12 +6,13 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import accounts, kinds, services
+from permits import invitations, kinds, services
+from permits.access import get_permit_for
 from permits.forms import AddMemberForm, DocumentForm
 from permits.models import Organization, Payment, Permit, Status
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
-from permits.selectors import get_permit_for, permits_visible_to
+from permits.selectors import permits_visible_to
 from permits.workflow import is_applicant_side
 
 PAGE_SIZE = 25
@@ -120,8 +121,11 @@ def document(request, number, pk):
     permit = get_permit_for(request.user, number)
     doc = get_object_or_404(permit.documents, pk=pk)
     response = FileResponse(doc.file.open("rb"), content_type=doc.content_type)
-    response["Content-Disposition"] = f'inline; filename="{doc.pk}.{doc.extension}"'
+    # An upload is someone else's file: downloaded, never rendered by the browser in the site's origin, never sniffed,
+    # and sandboxed if a browser opens it anyway (OWASP File Upload Cheat Sheet; permits/uploads.py checks the content).
+    response["Content-Disposition"] = f'attachment; filename="{doc.pk}.{doc.extension}"'
     response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "sandbox; default-src 'none'"
     return response
 
 
@@ -153,11 +157,15 @@ def organization(request, pk):
         if not is_manager:
             raise PermissionDenied
         if form.is_valid():
-            accounts.add_member(organization=org, user=form.user, by=request.user)
-            messages.success(request, f"{form.user.email} now sees {org.name}'s applications.")
+            # The same answer whether or not the email has an account (OWASP ASVS V2.1): permits/invitations.py.
+            invitations.invite(organization=org, email=form.cleaned_data["email"], by=request.user)
+            messages.success(request, invitations.sent_message(form.cleaned_data["email"]))
             return redirect("permits:organization", pk=org.pk)
     members = org.memberships.select_related("user").order_by("user__email")
     page = Paginator(members, PAGE_SIZE).get_page(request.GET.get("page"))
+    pending = invitations.pending(org) if is_manager else []
     return render(
-        request, "permits/organization.html", {"org": org, "page": page, "form": form, "is_manager": is_manager}
+        request,
+        "permits/organization.html",
+        {"org": org, "page": page, "form": form, "is_manager": is_manager, "pending": pending},
     )

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from permits.access import require_role, require_staff
+from permits.client_ip import client_ip
 from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
@@ -42,7 +43,8 @@ def _is_dpw(user) -> bool:
 
 
 def _client_ip(request) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
+    # The reporter behind the Village's proxy, not the proxy (permits/client_ip.py, TRUSTED_PROXIES).
+    return client_ip(request)
 
 
 def _rate_limited(request) -> bool:

@@ -35,12 +35,18 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", "SECRET_KEY" not in os.environ)
+# Two modes (README, "Running in production"). Production: DATABASE_URL is set or DEBUG is off (setting SECRET_KEY turns
+# DEBUG off by default); it refuses to start without its own SECRET_KEY and never uses the demo key (OWASP ASVS 2.10.4,
+# no hard-coded secrets). Embedded: neither, so SQLite under var/ and the public demo key; the footer says so.
+DEMO_SECRET_KEY = "insecure-development-key-only-for-the-embedded-demo"
+DEBUG = env_bool("DEBUG", "SECRET_KEY" not in os.environ and not os.environ.get("DATABASE_URL"))
+PRODUCTION_MODE = bool(os.environ.get("DATABASE_URL")) or not DEBUG
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "insecure-development-key-only-for-the-embedded-demo"
+if PRODUCTION_MODE and (not SECRET_KEY.strip() or SECRET_KEY == DEMO_SECRET_KEY):
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set, and not to the demo key, in production mode (DATABASE_URL is set or DEBUG is off)"
+    )
+SECRET_KEY = SECRET_KEY or DEMO_SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
@@ -60,6 +66,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "axes",
     "crispy_forms",
     "crispy_bootstrap5",
@@ -78,12 +85,14 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "permits.middleware.StripNulFromQueryMiddleware",  # ?q=a%00b was a 500 on PostgreSQL (OWASP ASVS V5.1.4)
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "permits.mfa.StaffMFAMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -101,6 +110,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "permits.context_processors.village",
+                "theresa_permits.context_processors.deployment_mode",
             ],
         },
     },
@@ -180,6 +190,14 @@ LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "permits:start"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 
+# A second factor for Village staff (OWASP ASVS 4.0 V2.2.3 / V4.3.1: multi-factor for administrative access):
+# allauth.mfa (TOTP, recovery codes, WebAuthn). With STAFF_MFA_REQUIRED (on whenever DEBUG is off) permits/mfa.py
+# sends staff without an authenticator to set one up and refuses them API tokens. The embedded demo keeps passwords.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_TOTP_ISSUER = "Theresa Permits"
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+STAFF_MFA_REQUIRED = env_bool("STAFF_MFA_REQUIRED", not DEBUG)
+
 # Login throttling (django-axes): 5 failures lock the username+IP for an hour.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1
@@ -188,6 +206,18 @@ AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "login"
 # allauth authenticates with username= or email=, never login=: without this axes counted every failure as "None".
 AXES_USERNAME_CALLABLE = "permits.accounts.axes_username"
+# The client behind the Village's reverse proxy, not the proxy (OWASP: X-Forwarded-For is believed only from
+# TRUSTED_PROXIES, comma-separated IPs/CIDRs; empty = trust nobody, use REMOTE_ADDR). See permits/client_ip.py.
+from permits.client_ip import parse_trusted_proxies  # noqa: E402 (a bad entry stops start-up, naming it)
+
+TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUSTED_PROXIES", ""))
+AXES_CLIENT_IP_CALLABLE = "permits.client_ip.client_ip"
+
+# Field history (django-simple-history) is read, never reverted from the admin: a revert saved whatever was posted for
+# anyone who could view the record (OWASP ASVS V4.1.3). History pages need the Historical* model's view permission,
+# which permits/role_permissions.py gives only with the record's; permits/admin_base.py refuses POSTs to the form.
+SIMPLE_HISTORY_REVERT_DISABLED = True
+SIMPLE_HISTORY_ENFORCE_HISTORY_MODEL_PERMISSIONS = True
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
@@ -230,8 +260,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "permits.api_errors.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"anon": "60/minute"},
+    "DEFAULT_THROTTLE_CLASSES": ["permits.api_throttles.ClientIPAnonRateThrottle"],
+    # "token": POST /api/v1/auth/token/ per client address (OWASP ASVS V2.2.1, with axes' lockout behind it).
+    "DEFAULT_THROTTLE_RATES": {"anon": "60/minute", "token": os.environ.get("API_TOKEN_RATE", "10/minute")},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Theresa Permits API",
@@ -305,6 +336,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute="*/15"),
     },
 }
+# The production drill (.ci/production_drill.sh) proves beat and the worker run a job: only when it sets this.
+if os.environ.get("DRILL_BEAT_EVERY_SECONDS"):
+    CELERY_BEAT_SCHEDULE["drill-expire-lapsed"] = {
+        "task": "permits.tasks.expire_lapsed_permits",
+        "schedule": float(os.environ["DRILL_BEAT_EVERY_SECONDS"]),
+    }
 
 # Special charges: certification cutoff for the tax roll (month, day).
 TAX_ROLL_CUTOFF = os.environ.get("TAX_ROLL_CUTOFF", "11-15")

@@ -449,3 +449,31 @@ class StateChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.record_type.model} {self.record_id}: {self.from_state} -> {self.to_state}"
+
+
+class Invitation(models.Model):
+    """An organization manager's invitation to join its staff, accepted by the invitee while logged in with that
+    verified email (permits/invitations.py). The form that sends it never says whether the email has an account."""
+
+    organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(help_text="Stored lower-cased; matched against the accepting user's verified emails.")
+    token = models.CharField(max_length=64, unique=True, editable=False)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "email"],
+                condition=Q(accepted_at__isnull=True),
+                name="invitation_one_pending_per_email",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} to {self.organization}"
