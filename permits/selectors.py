@@ -6,7 +6,6 @@ from decimal import Decimal
 
 from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
-from django.http import Http404
 
 from permits.models import Membership, Payment, Permit
 from permits.roles import is_village_staff
@@ -41,11 +40,3 @@ def permits_visible_to(user) -> QuerySet[Permit]:
     # A subquery, not a join: no duplicate rows, no need for DISTINCT.
     their_orgs = Membership.objects.filter(user=user).values("organization_id")
     return qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs))
-
-
-def get_permit_for(user, number: str) -> Permit:
-    """The permit `number` if `user` may see it; 404 otherwise (no hint that it exists)."""
-    permit = permits_visible_to(user).filter(number=number).first()
-    if permit is None:
-        raise Http404("No such permit")
-    return permit

@@ -17,7 +17,11 @@ from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.models import AnnualBond
 
-CERTIFICATE = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"  # a stand-in certificate of insurance
+CERTIFICATE = (  # a stand-in certificate of insurance: a minimal, well-formed PDF (permits/uploads.py parses it)
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
+    b"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \n"
+    b"trailer<</Size 3/Root 1 0 R>>\nstartxref\n96\n%%EOF\n"
+)
 
 
 def _next_april(today: date) -> date:

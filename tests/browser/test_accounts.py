@@ -84,7 +84,7 @@ def test_a_contractor_registers_with_a_company(page, live_server, axe_check):
     expect(page.get_by_role("heading", name="My applications")).to_be_visible()
     page.get_by_role("link", name="Brandt Excavating LLC: staff").click()
     expect(page.get_by_role("heading", name="Brandt Excavating LLC")).to_be_visible()
-    expect(page.get_by_role("heading", name="Add a staff member")).to_be_visible()
+    expect(page.get_by_role("heading", name="Invite a staff member")).to_be_visible()
     axe_check(page, "organization page")
 
     from permits.models import Organization

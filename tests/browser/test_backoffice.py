@@ -4,6 +4,8 @@ payment. axe-core on every page, Django's own admin pages included."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.upload_samples import PDF
+
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
@@ -129,7 +131,7 @@ def test_applicant_permit_page_with_documents_and_receipts(
     upload_document(
         permit=permits,
         kind="insurance",
-        upload=SimpleUploadedFile("c.pdf", b"%PDF-1.4\n%%EOF"),
+        upload=SimpleUploadedFile("c.pdf", PDF),
         by=resident,
     )
     record_payment(permit=permits, amount=Decimal("75.00"), method="cash", by=clerk)

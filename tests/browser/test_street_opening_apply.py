@@ -12,6 +12,7 @@ from allauth.account.models import EmailAddress
 from permits.models import Permit, Status
 from permits.street_opening.models import AnnualBond
 from tests.factories import FeeItemFactory, StreetFactory
+from tests.upload_samples import PDF
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -98,7 +99,7 @@ def test_street_opening_from_application_to_issued_permit(
             {
                 "name": "certificate.pdf",
                 "mimeType": "application/pdf",
-                "buffer": b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n",
+                "buffer": PDF,
             }
         ]
     )

@@ -10,10 +10,11 @@ from rest_framework.authtoken.models import Token
 from permits.models import Status
 from permits.services import record_payment, upload_document
 from tests.permits.conftest import ALL_PERSONAS, STAFF_PERSONAS, permit_in
+from tests.upload_samples import PDF
 
 pytestmark = pytest.mark.django_db
 
-PDF = b"%PDF-1.4\n%%EOF\n"
+
 PERSONAS = ["anonymous", *ALL_PERSONAS]
 STAFF = set(STAFF_PERSONAS)
 ORG = {"contractor", "contractor_staff"}  # the permit below belongs to contractor_org
@@ -23,7 +24,7 @@ ADMIN_LOGIN = "admin-login"
 
 @pytest.fixture
 def world(contractor, contractor_org, clerk, resident):
-    permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org)
+    permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org, fee_amount=Decimal("25.00"))
     Token.objects.get_or_create(user=contractor)
     doc = upload_document(
         permit=permit,

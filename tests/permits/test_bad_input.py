@@ -333,15 +333,15 @@ def test_api_is_read_only(client, resident):
 
 def test_a_view_that_fails_after_writing_stores_nothing(client, contractor, contractor_org, monkeypatch):
     """ATOMIC_REQUESTS: the membership written before the failure is rolled back with the request."""
-    from permits import accounts
+    from permits import invitations
 
     newcomer = get_user_model().objects.create_user("newcomer", "newcomer@example.com", "x")
 
     def add_then_fail(**kwargs):
-        Membership.objects.create(organization=kwargs["organization"], user=kwargs["user"])
+        Membership.objects.create(organization=kwargs["organization"], user=newcomer)
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(accounts, "add_member", add_then_fail)
+    monkeypatch.setattr(invitations, "invite", add_then_fail)
     client.raise_request_exception = False
     client.force_login(contractor)
     response = client.post(

@@ -9,12 +9,10 @@ from permits.models import Document, Status
 from permits.services import upload_document
 from permits.uploads import MAX_UPLOAD_BYTES
 from tests.permits.conftest import permit_in
+from tests.upload_samples import JPEG, PDF, PNG
 
 pytestmark = pytest.mark.django_db
 
-PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
-JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + b"\x00" * 64 + b"\xff\xd9"
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00" + b"\x00" * 32
 EXE = b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00" + b"\x00" * 64
 ELF = b"\x7fELF\x02\x01\x01\x00" + b"\x00" * 64
 HTML = b"<!doctype html><html><body><script>alert(1)</script></body></html>"

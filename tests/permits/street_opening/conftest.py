@@ -12,6 +12,7 @@ from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.models import AnnualBond
 from tests.factories import StreetFactory
+from tests.upload_samples import PDF
 
 CHICAGO = ZoneInfo("America/Chicago")
 TODAY = date(2026, 5, 4)  # a Monday, outside the frozen-ground season
@@ -63,9 +64,6 @@ def bond(contractor_org, clerk):
         recorded_by=clerk,
         recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
     )
-
-
-PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 
 def file_certificate(permit, by):

@@ -16,10 +16,9 @@ from permits.street_opening.models import ApplicantRevocation, EmergencyReport, 
 from permits.workflow import IllegalTransition
 from tests.factories import ParcelFactory, UserFactory
 from tests.permits.street_opening.conftest import CHICAGO, file_certificate, valid_data
+from tests.upload_samples import PDF
 
 pytestmark = pytest.mark.django_db
-
-PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 
 def codes(error):

@@ -68,7 +68,7 @@ def test_303_8b_a_clearing_race_on_the_page_is_a_form_error(case, inspector, dpw
     client.force_login(dpw_director)
     response = client.post(reverse("sidewalks:snow_case_clear", args=[case.number]), {"at": "2026-01-11T12:00"})
     assert response.status_code == 400
-    assert "it cannot become village_cleared" in str(response.context["clearing_form"].errors)
+    assert "it cannot become cleared by the village" in str(response.context["clearing_form"].errors)
     assert not SpecialCharge.objects.exists() and history_of(case).count() == 1
 
 

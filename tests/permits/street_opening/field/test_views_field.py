@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from permits.models import Status
 from permits.street_opening.field.models import Inspection, PermitteeNotice
+from tests.upload_samples import PNG
 
 pytestmark = pytest.mark.django_db
 
@@ -199,12 +200,6 @@ def test_field_record_query_count_does_not_grow_with_inspections(
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(url)
     assert response.content.decode().count(">Pass<") == 11
-
-
-PNG = (
-    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
-    b"\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82"
-)
 
 
 def test_inspection_photo_is_kept_as_a_permit_document(client, inspector, issued_permit):
