@@ -94,8 +94,8 @@ class SidewalkPermitSerializer(serializers.Serializer):
     village_contract = serializers.BooleanField(source="sidewalk.village_contract")
     fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
     submitted_at = serializers.DateTimeField()
-    issued_on = serializers.DateField()
-    completed_on = serializers.DateField()
+    issued_on = serializers.DateField(allow_null=True)
+    completed_on = serializers.DateField(allow_null=True)
     inspections = SidewalkInspectionSerializer(source="sidewalk_inspections.all", many=True)
     timeline = PermitEventSerializer(source="events.all", many=True)
 

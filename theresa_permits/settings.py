@@ -273,6 +273,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"PermitStatusEnum": "permits.models.core.Status"},
+    # Responses: a read-only field the API may leave out (a parcel's owner address, for the public) is not required;
+    # every operation documents the error body and the statuses it can answer (permits/api_schema.py).
+    "COMPONENT_NO_READ_ONLY_REQUIRED": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "permits.api_schema.document_error_responses",
+    ],
 }
 
 # Celery: embedded (eager, in-process) without REDIS_URL; Redis broker and results with it.

@@ -141,15 +141,19 @@ class StreetOpeningSerializer(serializers.Serializer):
     dpw_conditions = serializers.CharField(source="street_opening.dpw_conditions")
     lanes_open_each_way = serializers.IntegerField(source="street_opening.lanes_open_each_way")
     traffic_control = serializers.CharField(source="street_opening.traffic_control")
-    lane_closure_approved_at = serializers.DateTimeField(source="street_opening.lane_closure_approved_at")
+    lane_closure_approved_at = serializers.DateTimeField(
+        source="street_opening.lane_closure_approved_at", allow_null=True
+    )
     underground_utility = serializers.BooleanField(source="street_opening.underground_utility")
-    emergency_work_approved_at = serializers.DateTimeField(source="street_opening.emergency_work_approved_at")
+    emergency_work_approved_at = serializers.DateTimeField(
+        source="street_opening.emergency_work_approved_at", allow_null=True
+    )
     diggers_hotline_tickets = DiggersTicketSerializer(source="street_opening.tickets.all", many=True)
     fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
     submitted_at = serializers.DateTimeField()
-    approved_on = serializers.DateField()
-    issued_on = serializers.DateField()
-    expires_on = serializers.DateField()
+    approved_on = serializers.DateField(allow_null=True)
+    issued_on = serializers.DateField(allow_null=True)
+    expires_on = serializers.DateField(allow_null=True)
     timeline = PermitEventSerializer(source="events.all", many=True)
 
 
