@@ -10,6 +10,11 @@ from tests.factories import OrganizationFactory, UserFactory
 
 @pytest.fixture(autouse=True)
 def _test_settings(settings, tmp_path):
+    # Rate limits (allauth's 30 logins a minute per address, DRF's throttles) count in the cache, which outlives a
+    # test: a suite that signs in from 127.0.0.1 dozens of times a minute must not trip them.
+    from django.core.cache import cache
+
+    cache.clear()
     # Every test creates persona users: PBKDF2 at full strength was most of the suite's time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
