@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_KEY = "insecure-development-key-only-for-the-embedded-demo"
@@ -104,11 +105,13 @@ def result_json(result):
 def test_embedded_mode_footer_says_demo_mode(client, settings):
     settings.PRODUCTION_MODE = False
     settings.SECRET_KEY = DEMO_KEY
-    settings.DATABASES["default"]["ENGINE"] = "django.db.backends.sqlite3"
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    # The database is named as the connection is (never switch the live connection's engine in a test: the dict is
+    # shared with the open connections, and every later connection would open the wrong engine).
+    database = "SQLite" if connection.vendor == "sqlite" else "PostgreSQL"
     html = client.get("/").content.decode()
     assert 'id="deployment-mode"' in html
-    assert "Demo mode: SQLite, eager jobs, demo secret key" in html
+    assert f"Demo mode: {database}, eager jobs, demo secret key" in html
 
 
 @pytest.mark.django_db
