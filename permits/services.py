@@ -7,7 +7,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -160,7 +160,7 @@ def _refuse_payment_not_due(permit: Permit, *, amount: Decimal, method: str, ref
     any payment, more than the balance due refuses (the difference would be lost), the same check or card reference
     twice on a permit refuses."""
     violations = []
-    paid = permit.payments.aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
+    paid = permit.paid_as_stored()
     balance = max(permit.fee_amount - paid, Decimal("0.00"))
     if balance <= 0:
         violations.append(

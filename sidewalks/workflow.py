@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Sum
-
 from permits.errors import Violation
 from permits.kinds import APPLICANT
 from permits.models import Permit, Status
@@ -33,8 +31,7 @@ AUTHORITY = {
 
 def fee_unpaid_violations(permit: Permit) -> list[Violation]:
     """§ 303-3C: the Chapter 167 fee is paid before the permit is issued."""
-    paid = permit.payments.aggregate(total=Sum("amount"))["total"] or 0
-    due = max(permit.fee_amount - paid, 0)
+    due = permit.balance_due_as_stored()
     if due > 0:
         return [
             Violation(

@@ -19,7 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from permits.models import Parcel
+from permits.models.core import Parcel
 
 
 class SpecialCharge(models.Model):

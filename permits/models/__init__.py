@@ -5,6 +5,7 @@ their tables; they are loaded here from the registry's list, so that Django find
 """
 
 from permits.kinds import import_type_modules
+from permits.ledger import models as ledger_models  # noqa: F401  (the core's ledger: its models load with the app)
 from permits.models.core import (
     Document,
     FeeItem,
@@ -41,6 +42,5 @@ __all__ = [
     "Street",
 ]
 
-import permits.ledger.models  # noqa: E402,F401  (the core's ledger; its models need Parcel above)
 
 import_type_modules("models")

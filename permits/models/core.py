@@ -269,11 +269,18 @@ class Permit(StatusGuardedModel):
         annotated = getattr(self, "paid_total", None)
         if annotated is not None:
             return Decimal(annotated).quantize(Decimal("0.01"))  # SQLite hands sums back without their cents
-        return self.payments.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
+        return self.paid_as_stored()
 
     @property
     def balance_due(self) -> Decimal:
         return max(self.fee_amount - self.amount_paid, Decimal("0.00"))
+
+    def paid_as_stored(self) -> Decimal:
+        """The payments as stored now, never a list's annotation (which may be stale): for the rules that refuse."""
+        return self.payments.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
+
+    def balance_due_as_stored(self) -> Decimal:
+        return max(self.fee_amount - self.paid_as_stored(), Decimal("0.00"))
 
     def next_deadline(self):
         """(label, date or None) the applicant should watch next; each permit type may say more on its own page."""

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Sum
-
 from permits.errors import Violation
 from permits.kinds import APPLICANT
 from permits.models import Permit, Status
@@ -34,15 +32,9 @@ AUTHORITY = {
 }
 
 
-def balance_due(permit: Permit):
-    """The fee still owed, from the payments as stored now (never a list's annotation, which may be stale)."""
-    paid = permit.payments.aggregate(total=Sum("amount"))["total"] or 0
-    return max(permit.fee_amount - paid, 0)
-
-
 def fee_unpaid_violations(permit: Permit) -> list[Violation]:
     """§ 303-4F(2): the permit is issued once its fee is paid."""
-    due = balance_due(permit)
+    due = permit.balance_due_as_stored()
     if due > 0:
         return [Violation(None, "fee_unpaid", "§ 303-4F(2)", f"The fee is not paid: ${due:.2f} is due (§ 303-4F(2))")]
     return []

@@ -6,19 +6,20 @@ from django.db import migrations, models
 LEDGER_MODELS = ["specialcharge", "chargepayment", "chargehearing", "taxrollbatch", "taxrollline"]
 
 
-def move_content_types(apps, schema_editor):
-    """Existing content types (and so the roles' permissions on them) follow the models into the core."""
+def _relabel_content_types(apps, source: str, target: str) -> None:
+    """Existing content types (and so the roles' permissions on them) follow the models to `target`."""
     ContentType = apps.get_model("contenttypes", "ContentType")
     for model in LEDGER_MODELS:
-        if not ContentType.objects.filter(app_label="permits", model=model).exists():
-            ContentType.objects.filter(app_label="sidewalks", model=model).update(app_label="permits")
+        if not ContentType.objects.filter(app_label=target, model=model).exists():
+            ContentType.objects.filter(app_label=source, model=model).update(app_label=target)
+
+
+def move_content_types(apps, schema_editor):
+    _relabel_content_types(apps, "sidewalks", "permits")
 
 
 def move_content_types_back(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    for model in LEDGER_MODELS:
-        if not ContentType.objects.filter(app_label="sidewalks", model=model).exists():
-            ContentType.objects.filter(app_label="permits", model=model).update(app_label="sidewalks")
+    _relabel_content_types(apps, "permits", "sidewalks")
 
 
 class Migration(migrations.Migration):
