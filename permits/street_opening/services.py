@@ -377,9 +377,10 @@ def warn_about_tickets(permit: Permit, *, today: date, when: str) -> list[ordina
     if not warnings:
         return []
     text = "; ".join(w.message for w in warnings)
-    if permit.notices.filter(template="street_opening_ticket_stale", created_at__date=today).exists():
-        return warnings
-    services.record_event(permit, by=None, reason=f"Diggers Hotline ticket check {when}: {text}")
+    heading = f"Diggers Hotline ticket check {when} ({today:%B %-d, %Y})"
+    if permit.events.filter(reason__startswith=heading).exists():
+        return warnings  # told once per check and day
+    services.record_event(permit, by=None, reason=f"{heading}: {text}")
     from permits.street_opening.field.services import _dpw_emails
 
     for email in {permit.applicant.email, *_dpw_emails()}:
