@@ -188,7 +188,8 @@ def add_ticket(request, number):
         try:
             so_services.add_diggers_ticket(permit=permit, by=request.user, **form.cleaned_data)
         except RulesBroken as error:
-            add_violations(form, error.violations)
+            aliases = {"diggers_hotline_requested_at": "requested_at", "diggers_hotline_legal_start": "legal_start"}
+            add_violations(form, error.violations, aliases)
         else:
             messages.success(request, "Ticket added. It shows as entered by applicant until an inspector verifies it.")
             return redirect(permit)

@@ -438,3 +438,13 @@ def test_emergency_report_admin_goes_through_the_service(client, clerk, street, 
     )
     assert response.status_code == 200 and "(§ 303-5H)" in response.content.decode()
     assert not EmergencyReport.objects.exists()
+
+
+def test_182_0175_add_ticket_page_shows_the_future_time_on_its_field(client, application, contractor):
+    client.force_login(contractor)
+    response = client.post(
+        f"/permits/{application.number}/street-opening/tickets/add/",
+        {"number": "20265550003", "contractor": "Sub Boring Co", "requested_at": "2026-05-05T08:00"},
+    )
+    assert response.status_code == 400
+    assert "cannot be in the future" in response.context["form"].errors["requested_at"][0]
