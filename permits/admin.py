@@ -15,6 +15,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from permits import services, workflow
 from permits.admin_base import NoDeleteAdmin, lock_history_forms
+from permits.admin_edits import PermitEditForm, changes_of, record_edit
 from permits.errors import RulesBroken
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.forms import PaymentForm, add_service_errors
@@ -34,6 +35,7 @@ from permits.models import (
     Status,
     Street,
 )
+from permits.office_calendar_admin import OrganizationUtilityForm  # also registers the office-closure calendar
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total
@@ -164,6 +166,7 @@ class PermitAdmin(SimpleHistoryAdmin):
         + readonly_fields[3:]
     )
     raw_id_fields = ["parcel"]
+    form = PermitEditForm  # edits run the type's rules and are recorded on the timeline (permits.admin_edits)
     inlines = [EventInline, PaymentInline, DocumentInline, NoticeInline]
     actions = [
         _transition_action(Status.UNDER_REVIEW, "Start review of selected permits"),
@@ -177,6 +180,11 @@ class PermitAdmin(SimpleHistoryAdmin):
 
     def has_add_permission(self, request):
         return False  # applications are made by applicants, or by the clerk on their behalf through the portal
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change:
+            record_edit(obj, by=request.user, changes=changes_of(form))
 
     def has_delete_permission(self, request, obj=None):
         return False  # public records (Wis. Stat. § 19.21): never deleted
@@ -371,10 +379,17 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Organization)
 class OrganizationAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
-    list_display = ["name", "kind", "phone"]
+    list_display = ["name", "kind", "phone", "utility_facilities"]
     list_filter = ["kind"]
     search_fields = ["name"]
     inlines = [MembershipInline]
+    form = OrganizationUtilityForm  # § 303-5H: what it owns or controls, set by the Clerk-Treasurer
+    readonly_fields = ["utility_recorded_by", "utility_recorded_at"]
+
+    def save_model(self, request, obj, form, change):
+        if "utility_facilities" in form.changed_data or "utility_facilities_note" in form.changed_data:
+            obj.utility_recorded_by, obj.utility_recorded_at = request.user, timezone.now()
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(Notice)

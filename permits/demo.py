@@ -126,6 +126,10 @@ def load_demo(password: str | None = None) -> dict:
     utility, _ = Organization.objects.get_or_create(
         name="Rock River Gas & Electric", defaults={"kind": Organization.Kind.UTILITY, "phone": "920-555-0199"}
     )
+    if not utility.utility_facilities:  # § 303-5H: what it owns in Village streets, as the clerk recorded it
+        utility.utility_facilities = [Organization.Facility.GAS_MAIN, Organization.Facility.CONDUIT]
+        utility.utility_facilities_note = "Gas mains and electric conduit under Village streets"
+        utility.save(update_fields=["utility_facilities", "utility_facilities_note"])
     Membership.objects.get_or_create(user=users["contractor"], organization=contractor, defaults={"is_manager": True})
     Membership.objects.get_or_create(user=users["utility"], organization=utility, defaults={"is_manager": True})
     Parcel.objects.get(tax_key="266-1116-1000").owners.add(users["resident"])

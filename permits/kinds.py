@@ -72,6 +72,9 @@ class PermitType:
     stamps: Callable[..., dict] | None = None
     expires: bool = False  # a validity period the nightly expiry job ends (expires_on)
     expire_lapsed: Callable[..., tuple[int, int]] | None = None  # (today) -> (considered, expired)
+    # (permit, values, today) -> the Violations that refuse a back-office edit of the permit's fields (the same rules
+    # as filing, permits.admin_edits); None: only the order of the dates is checked.
+    edit_rules: Callable[..., list] | None = None
 
 
 # Types of the design card not yet online: the guide and the chooser send applicants to the Village office.

@@ -34,3 +34,12 @@ def expire_lapsed(*, today) -> tuple[int, int]:
 def expire_lapsed_permits(today_iso: str | None = None) -> dict:
     """§ 303-4D and each type's validity: permits past their validity become expired (nightly, idempotent)."""
     return run_job("permits.expire_lapsed", expire_lapsed, today=today_from(today_iso))
+
+
+@shared_task
+def seed_office_closures(today_iso: str | None = None) -> dict:
+    """§ 303-5F, § 303-5H: keep this year and the next five of the office-closure calendar seeded with the legal
+    holidays of Wis. Stat. § 995.20 (yearly, idempotent; the clerk's own entries are left as set)."""
+    from permits.office_calendar import seed_coming_years
+
+    return run_job("permits.seed_office_closures", seed_coming_years, today=today_from(today_iso))

@@ -302,6 +302,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     # Every permit type with a validity period (permits.kinds: `expires`), § 303-4D for street openings.
     "permits-expire-lapsed": {"task": "permits.tasks.expire_lapsed_permits", "schedule": crontab(hour=0, minute=5)},
+    # The office-closure calendar (§ 303-5F, § 303-5H business days): the coming years' Wis. Stat. § 995.20 holidays.
+    "permits-seed-office-closures": {
+        "task": "permits.tasks.seed_office_closures",
+        "schedule": crontab(hour=2, minute=10, day_of_month=1, month_of_year=12),
+    },
     # The ledger (permits/ledger/tasks.py): delinquency each night; the year's draft tax roll before the cutoff.
     "ledger-mark-delinquent-charges": {
         "task": "permits.ledger.tasks.mark_delinquent_charges",
@@ -316,6 +321,10 @@ CELERY_BEAT_SCHEDULE = {
     "street-openings-flag-unfiled-emergencies": {
         "task": "permits.street_opening.tasks.flag_unfiled_emergencies",
         "schedule": crontab(hour=0, minute=20),
+    },
+    "street-openings-warn-stale-tickets": {
+        "task": "permits.street_opening.tasks.warn_stale_tickets_before_work",
+        "schedule": crontab(hour=6, minute=30),
     },
     "street-openings-lift-ended-revocations": {
         "task": "permits.street_opening.tasks.lift_ended_revocations",

@@ -23,6 +23,7 @@ from permits.models.core import (
     Status,
     Street,
 )
+from permits.models.office_calendar import OfficeClosure
 
 __all__ = [
     "Document",
@@ -31,6 +32,7 @@ __all__ = [
     "Membership",
     "Notice",
     "NumberSequence",
+    "OfficeClosure",
     "Organization",
     "Parcel",
     "Payment",

@@ -23,10 +23,31 @@ class Organization(models.Model):
         CONTRACTOR = "contractor", "Contractor"
         UTILITY = "utility", "Utility company"
 
+    class Facility(models.TextChoices):  # § 303-5H: what a utility owns or controls in or under Village streets
+        SEWER = "sewer", "Sewer"
+        GAS_MAIN = "gas_main", "Gas main"
+        WATER_MAIN = "water_main", "Water main"
+        CONDUIT = "conduit", "Conduit"
+        OTHER = "other", "Other utility"
+
     name = models.CharField(max_length=200, unique=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     phone = models.CharField(max_length=40, blank=True)
     address = models.TextField(blank=True)
+    # § 303-5H: set by the Clerk-Treasurer (never by the organization itself); empty: it may not claim an emergency.
+    utility_facilities = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="§ 303-5H: the utilities this organization owns or controls in or under Village streets, as the "
+        "Clerk-Treasurer verified. Only such an organization (and its staff) may claim an emergency excavation.",
+    )
+    utility_facilities_note = models.CharField(
+        max_length=300, blank=True, help_text="What it owns or controls, e.g. the gas mains on every Village street."
+    )
+    utility_recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    utility_recorded_at = models.DateTimeField(null=True, blank=True, editable=False)
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership", related_name="organizations")
     created_at = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()

@@ -122,17 +122,54 @@ class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
             )
 
 
+class EmergencyReportForm(forms.ModelForm):
+    """A call the clerk takes is checked by the same rule as the web and the API: only a utility (and its staff)
+    may claim an emergency (§ 303-5H)."""
+
+    class Meta:
+        model = EmergencyReport
+        fields = ["organization", "reported_by_name", "street", "location_description", "began_on"]
+
+    def clean(self):
+        data = super().clean()
+        if self.instance.pk is None and not self.errors:
+            organization = data.get("organization")
+            for v in ordinance.emergency_claimant_violations(
+                emergency=True,
+                for_organization=organization is not None,
+                utility_facilities=organization.utility_facilities if organization else (),
+            ):
+                self.add_error("organization", v.message)
+        return data
+
+
 @admin.register(EmergencyReport)
 class EmergencyReportAdmin(NoDelete, admin.ModelAdmin):
-    """§ 303-5H: emergencies the Village office was told of; flagged when no application follows in time."""
+    """§ 303-5H: emergencies the Village office was told of; flagged when no application follows in time. A new
+    report goes through the service (the rule, the clerk's email); a recorded one is read-only but for its place."""
 
+    form = EmergencyReportForm
     list_display = ["street", "location_description", "organization", "began_on", "reported_at", "permit", "flagged_at"]
     readonly_fields = ["recorded_by", "reported_at", "permit", "flagged_at"]
 
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None:
+            return [*self.readonly_fields, "organization", "street", "began_on"]
+        return self.readonly_fields
+
     def save_model(self, request, obj, form, change):
-        if not change:
-            obj.recorded_by, obj.reported_at = request.user, timezone.now()
-        super().save_model(request, obj, form, change)
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        created = so.report_emergency(
+            by=request.user,
+            street=obj.street,
+            location_description=obj.location_description,
+            began_on=obj.began_on,
+            organization=obj.organization,
+            reported_by_name=obj.reported_by_name,
+        )
+        obj.pk = created.pk
 
 
 @admin.register(ApplicantRevocation)

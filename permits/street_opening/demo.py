@@ -73,7 +73,8 @@ def load() -> dict:
                 "recorded_at": timezone.now(),
             },
         )
-    requested = timezone.make_aware(datetime.combine(today, time(8, 0)))
+    # The locate was requested this morning (or just now, before 8:00): never in the future (Wis. Stat. § 182.0175).
+    requested = min(timezone.make_aware(datetime.combine(today, time(8, 0))), timezone.now())
     plans = [
         (
             "submitted",

@@ -244,4 +244,8 @@ class EmergencyReportForm(LimitedForm):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["organization"].queryset = Organization.objects.filter(memberships__user=user)
+        orgs = Organization.objects.filter(memberships__user=user)
+        self.fields["organization"].queryset = orgs
+        first = orgs.order_by("pk").first()
+        if first is not None:  # § 303-5H: an emergency is the utility's, so its staff report for it
+            self.fields["organization"].initial = first.pk

@@ -32,4 +32,5 @@ PERMIT_TYPE = PermitType(
     stamps=workflow.stamps,
     expires=True,
     expire_lapsed=services.expire_lapsed_street_openings,
+    edit_rules=services.check_back_office_edit,
 )

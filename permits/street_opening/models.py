@@ -255,6 +255,13 @@ class ApplicantRevocation(models.Model):
     )
     revoked_at = models.DateTimeField()
     lifted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    bound_users = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="+",
+        help_text="§ 303-4H(2): the people the revocation also binds (the organization's staff when it was revoked, "
+        "and who applied for the permit): they cannot apply in their own names or for another organization",
+    )
 
     class Meta:
         ordering = ["-revoked_on"]

@@ -1,6 +1,7 @@
 """Chapter 303 rules for street openings (§ 303-1C, § 303-4, § 303-5) and Wis. Stat. § 182.0175.
 
-Every rule is a small pure function: dates, datetimes, Decimals and plain values in, no clock and no database.
+Every rule is a small pure function: dates, datetimes, Decimals and plain values in, no clock and no database (the
+one exception: Chapter 303's business days read the Village's office-closure calendar, cached, permits.business_days).
 A rule returns a list of `Violation`s (empty when the rule is met), or a plain value (a date, a bool).
 The services gather the facts from the database and read the clock once; the web form and the API turn each
 violation into an error naming its field and citing its section. Ambiguous text is interpreted once, here.
@@ -11,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from permits.business_days import add_business_days, next_business_day, shift
+from permits.business_days import add_working_days, next_business_day, shift
 from permits.errors import Violation
 
 # --- Constants, each citing its clause -------------------------------------------------------------------------
@@ -340,16 +341,21 @@ def revocation_ends(revoked_on: date) -> date:
     return _add_years(revoked_on, REVOCATION_YEARS)
 
 
-def revocation_violations(*, revoked_until: date | None, today: date) -> list[Violation]:
-    """§ 303-4H(2): an applicant whose right to permits was revoked cannot obtain one until the revocation ends."""
+def revocation_violations(*, revoked_until: date | None, today: date, revoked_subject: str = "") -> list[Violation]:
+    """§ 303-4H(2): an applicant whose right to permits was revoked cannot obtain one until the revocation ends.
+
+    The revocation binds the permittee and the people applying for it (permits.street_opening.services.
+    active_revocation): `revoked_subject` names whose right was revoked, when known."""
     if revoked_until is not None and today < revoked_until:
+        whose = f"The right of {revoked_subject}" if revoked_subject else "Your right"
         return [
             _error(
                 None,
                 "applicant_revoked",
                 "§ 303-4H(2)",
-                f"Your right to obtain street opening permits is revoked until {revoked_until:%B %-d, %Y} "
-                "for failing to correct deficiencies",
+                f"{whose} to obtain street opening permits is revoked until {revoked_until:%B %-d, %Y} "
+                "for failing to correct deficiencies; it binds the company and the people who apply for it, in "
+                "their own names or for another organization",
             )
         ]
     return []
@@ -413,8 +419,9 @@ def winter_violations(
 def emergency_filing_deadline(work_began_on: date) -> date:
     """§ 303-5H: emergency work may begin without a permit; the application is due by the next business day.
 
-    "Not later than the next business day" is the first business day after the day the work began (weekends and
-    legal holidays are not business days): work begun Friday is filed by Monday, or Tuesday after a holiday.
+    "Not later than the next business day" is the first business day after the day the work began: weekends and the
+    days the Village office is closed (the office-closure calendar the Clerk-Treasurer keeps, seeded from Wis. Stat.
+    § 995.20) are not business days. Work begun Friday is filed by Monday, or Tuesday after a closed Monday.
     """
     return next_business_day(work_began_on)
 
@@ -447,6 +454,27 @@ def emergency_violations(*, emergency: bool, work_began_on: date | None, filed_o
             )
         ]
     return []
+
+
+def emergency_claimant_violations(*, emergency: bool, for_organization: bool, utility_facilities) -> list[Violation]:
+    """§ 303-5H: only "any person, firm or corporation owning or controlling any sewer, gas main, water main, conduit
+    or other utility in or under any public street" (and its agents and employees) may begin emergency measures
+    without a permit. The Clerk-Treasurer records on the organization what it owns or controls; an application in a
+    person's own name, or for an organization with nothing recorded, cannot claim an emergency (a resident cannot).
+    Agents and employees apply for the utility, as its staff in the portal."""
+    if not emergency or (for_organization and utility_facilities):
+        return []
+    if not for_organization:
+        message = (
+            "Only a utility that owns or controls a sewer, gas main, water main, conduit or other utility in the "
+            "street may claim an emergency: apply for the utility you work for, or apply for a regular permit"
+        )
+    else:
+        message = (
+            "This organization is not recorded as owning or controlling a sewer, gas main, water main, conduit or "
+            "other utility in Village streets, so it cannot claim an emergency: the Clerk-Treasurer records that"
+        )
+    return [_error("emergency", "emergency_not_utility", "§ 303-5H", message)]
 
 
 # --- § 303-5I: improved or repaved streets -------------------------------------------------------------------------
@@ -551,8 +579,21 @@ def nearby_openings_violations(*, near_existing_patch: bool, nearby_openings: st
 
 def diggers_legal_start(requested_on: date) -> date:
     """Wis. Stat. § 182.0175: excavation may start 3 working days after the locate request (the request day is not
-    counted; weekends and legal holidays are not working days)."""
-    return add_business_days(requested_on, DIGGERS_WORKING_DAYS)
+    counted; weekends and the legal holidays of Wis. Stat. § 995.20 are not working days). A request on Friday,
+    October 9, 2026 starts on Thursday, October 15 (Monday, October 12 is the 2nd Monday in October)."""
+    return add_working_days(requested_on, DIGGERS_WORKING_DAYS)
+
+
+def diggers_ticket_stale_after(legal_start: date) -> date:
+    """Diggers Hotline policy: the last day a ticket holds is 10 calendar days after its legal start."""
+    return shift(legal_start, DIGGERS_STALE_DAYS)
+
+
+TICKET_TIMING = (
+    "Request the locate from Diggers Hotline (811) at least 3 working days before the work; the ticket is needed "
+    "before the permit is approved, and it goes stale 10 days after its legal start, so request it close to the "
+    "planned start"
+)
 
 
 def diggers_ticket_violations(
@@ -563,13 +604,17 @@ def diggers_ticket_violations(
     start_date: date | None,
     emergency: bool,
     at_approval: bool,
+    now: datetime | None = None,
+    today: date | None = None,
 ) -> list[Violation]:
-    """§ 303-5E(3) and Wis. Stat. § 182.0175: a Diggers Hotline ticket before excavation.
+    """§ 303-5E(3) and Wis. Stat. § 182.0175: a Diggers Hotline ticket before approval and before excavation.
 
-    No permit is approved without a ticket; an emergency may add it after filing. The legal start is at least three
-    working days after the request; planned work may not start before it. Work starting more than 10 calendar days
-    after the legal start gets a warning (Diggers Hotline treats the ticket as stale), not a refusal.
-    `requested_at` is an aware datetime; its local date counts.
+    Not needed at filing: a contractor applies weeks ahead and a ticket goes stale 10 days after its legal start, so
+    the ticket belongs before approval and before work. No permit is approved without one; an emergency may add it
+    after filing. A request time after `now` is refused (a locate not yet requested is no ticket). The legal start
+    is at least three working days after the request; planned work may not start before it. Work starting more than
+    10 calendar days after the legal start, or a ticket already stale on `today`, gets a warning (Diggers Hotline
+    treats the ticket as expired): warn, do not block. `requested_at` is an aware datetime; its local date counts.
     """
     citation = "Wis. Stat. § 182.0175"
     if not (ticket_number or "").strip():
@@ -579,7 +624,8 @@ def diggers_ticket_violations(
                     "diggers_hotline_ticket",
                     "ticket_missing",
                     citation,
-                    "A Diggers Hotline ticket is required before the permit is approved",
+                    "A Diggers Hotline ticket is required before the permit is approved: the applicant adds it on the "
+                    "permit page",
                 )
             ]
         if emergency:
@@ -589,13 +635,29 @@ def diggers_ticket_violations(
                 "diggers_hotline_ticket",
                 "ticket_missing",
                 citation,
-                "Add your Diggers Hotline ticket: the permit cannot be approved without it",
+                f"No Diggers Hotline ticket yet. {TICKET_TIMING}",
             )
         ]
     out = []
     if requested_at is None:
         out.append(
-            _error("diggers_hotline_requested_at", "required", citation, "Give the time the locate was requested")
+            _error(
+                "diggers_hotline_requested_at",
+                "required",
+                citation,
+                "Give the time the locate was requested, or leave the ticket number empty and add the ticket on the "
+                "permit page before approval",
+            )
+        )
+        return out
+    if now is not None and requested_at > now:
+        out.append(
+            _error(
+                "diggers_hotline_requested_at",
+                "requested_in_future",
+                citation,
+                "The locate request time cannot be in the future: enter the time Diggers Hotline took the request",
+            )
         )
         return out
     earliest = diggers_legal_start(requested_at.date())
@@ -610,6 +672,7 @@ def diggers_ticket_violations(
             )
         )
     legal = legal_start or earliest
+    stale_after = diggers_ticket_stale_after(legal)
     if start_date and not emergency and start_date < legal:
         out.append(
             _error(
@@ -619,7 +682,17 @@ def diggers_ticket_violations(
                 f"Work cannot start before the ticket's legal start, {legal:%B %-d, %Y}",
             )
         )
-    if start_date and start_date > shift(legal, DIGGERS_STALE_DAYS):
+    if today is not None and today > stale_after:
+        out.append(
+            _warning(
+                "diggers_hotline_ticket",
+                "ticket_stale_now",
+                citation,
+                f"The Diggers Hotline ticket went stale after {stale_after:%B %-d, %Y} (10 days after its legal start, "
+                f"{legal:%B %-d, %Y}): request a new locate before work starts",
+            )
+        )
+    elif start_date and start_date > stale_after:
         out.append(
             _warning(
                 "start_date",

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from permits import services, workflow
 from permits.access import require_role
-from permits.errors import RulesBroken, Violation, errors_only
+from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
 from permits.fees import FeeNotConfigured
 from permits.models import Document, Organization, Parcel, Permit, PermitKind, Status, Street
 from permits.roles import Role, has_role
@@ -51,15 +51,39 @@ ACTIVE_STATUSES = (Status.APPROVED, Status.ISSUED, Status.ACTIVE)
 # --- Facts the rules need, read from the database ----------------------------------------------------------------
 
 
-def active_revocation_until(*, user, organization, today: date) -> date | None:
-    """§ 303-4H(2): the latest end of a revocation still running for the applicant or its organization."""
-    subject = Q(user=user)
+def active_revocation(*, user, organization, today: date) -> ApplicantRevocation | None:
+    """§ 303-4H(2): the revocation still running (the latest to end) that binds this application.
+
+    A revocation binds the permittee and the people who applied for it: a revoked organization; its members (at
+    the revocation or since: `bound_users` and current memberships), in their own names or for any organization;
+    and a revoked person, in their own name or through a company."""
+    subject = Q(user=user) | Q(bound_users=user) | Q(organization__memberships__user=user)
     if organization is not None:
         subject |= Q(organization=organization)
-    revocation = (
-        ApplicantRevocation.objects.filter(subject, lifted_at__isnull=True, until__gt=today).order_by("-until").first()
+    return (
+        ApplicantRevocation.objects.filter(subject, lifted_at__isnull=True, until__gt=today)
+        .select_related("organization", "user")
+        .order_by("-until")
+        .first()
     )
+
+
+def active_revocation_until(*, user, organization, today: date) -> date | None:
+    """§ 303-4H(2): the latest end of a revocation still running for the applicant or its organization."""
+    revocation = active_revocation(user=user, organization=organization, today=today)
     return revocation.until if revocation else None
+
+
+def revocation_facts(*, user, organization, today: date) -> dict:
+    """The keyword arguments of ordinance.revocation_violations for this applicant."""
+    revocation = active_revocation(user=user, organization=organization, today=today)
+    if revocation is None:
+        return {"revoked_until": None, "revoked_subject": ""}
+    if revocation.organization_id:
+        subject = revocation.organization.name
+    else:
+        subject = revocation.user.get_full_name() or revocation.user.get_username()
+    return {"revoked_until": revocation.until, "revoked_subject": subject}
 
 
 def annual_bond_years(*, user, organization) -> set[int]:
@@ -92,7 +116,7 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
     requested_at = data.get("diggers_hotline_requested_at")
     violations = [
         *ordinance.revocation_violations(
-            revoked_until=active_revocation_until(user=applicant, organization=organization, today=today), today=today
+            **revocation_facts(user=applicant, organization=organization, today=today), today=today
         ),
         *ordinance.application_violations(
             street=str(street or ""),
@@ -134,6 +158,11 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
         *ordinance.emergency_violations(
             emergency=emergency, work_began_on=data.get("emergency_began_on"), filed_on=today
         ),
+        *ordinance.emergency_claimant_violations(
+            emergency=emergency,
+            for_organization=organization is not None,
+            utility_facilities=organization.utility_facilities if organization is not None else (),
+        ),
         *ordinance.moratorium_violations(
             repaved_on=repaved_on,
             planned_repaving=planned,
@@ -152,6 +181,7 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
             start_date=data.get("start_date"),
             emergency=emergency,
             at_approval=False,
+            now=now,
         ),
         *ordinance.underground_violations(
             underground_utility=bool(data.get("underground_utility")),
@@ -184,8 +214,7 @@ def check_approval(
     doc_kinds = set(permit.documents.values_list("kind", flat=True))
     violations = [
         *ordinance.revocation_violations(
-            revoked_until=active_revocation_until(user=permit.applicant, organization=permit.organization, today=today),
-            today=today,
+            **revocation_facts(user=permit.applicant, organization=permit.organization, today=today), today=today
         ),
         *ordinance.insurance_violations(
             per_person=so.insurance_per_person,
@@ -228,6 +257,12 @@ def check_approval(
             start_date=permit.start_date,
             emergency=so.emergency,
             at_approval=True,
+            today=today,
+        ),
+        *ordinance.emergency_claimant_violations(
+            emergency=so.emergency,
+            for_organization=permit.organization is not None,
+            utility_facilities=permit.organization.utility_facilities if permit.organization else (),
         ),
         *ordinance.underground_violations(
             underground_utility=so.underground_utility,
@@ -245,6 +280,137 @@ def check_approval(
         ),
     ]
     return [v for v in violations if not v.warning]
+
+
+APPROVED_STATUSES = (Status.APPROVED, Status.ISSUED, Status.ACTIVE)
+
+
+def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[ordinance.Violation]:
+    """The rules a back-office edit of a street opening's street, place or dates must still meet: the same rule
+    functions as filing and approval (§ 303-4B dates, § 303-5A winter, § 303-5I moratorium, § 303-4G insurance
+    through the end, § 303-4H(5) the annual bond's years, Wis. Stat. § 182.0175 the ticket's legal start). Past
+    approval, a winter or moratorium date needs its recorded determination, as at approval."""
+    so = permit.street_opening
+    start, end = values.get("start_date"), values.get("end_date")
+    street = values.get("street")
+    decided = permit.status in APPROVED_STATUSES
+    repaved_on, planned = street_repaving_facts(street if isinstance(street, Street) else None)
+    doc_kinds = set(permit.documents.values_list("kind", flat=True))
+    violations = [
+        *ordinance.application_violations(
+            street=str(street or ""),
+            location_description=values.get("location_description", ""),
+            work_description=values.get("work_description", ""),
+            method=so.method,
+        ),
+        *ordinance.date_violations(start_date=start, end_date=end),
+        *ordinance.winter_violations(
+            start_date=start,
+            end_date=end,
+            emergency=so.emergency,
+            determination_recorded=hasattr(so, "emergency_determination"),
+            at_approval=decided,
+        ),
+        *ordinance.moratorium_violations(
+            repaved_on=repaved_on,
+            planned_repaving=None if decided else planned,
+            start_date=start,
+            end_date=end,
+            exception_recorded=hasattr(so, "moratorium_exception"),
+            at_approval=decided,
+        ),
+        *ordinance.insurance_violations(
+            per_person=so.insurance_per_person,
+            per_accident=so.insurance_per_accident,
+            property_damage=so.insurance_property_damage,
+            expires=so.insurance_expires,
+            covered_through=max([d for d in (end, permit.expires_on if decided else None) if d], default=None),
+        ),
+        *ordinance.bond_violations(
+            annual_bond=so.annual_bond,
+            annual_bond_years=annual_bond_years(user=permit.applicant, organization=permit.organization),
+            per_permit_bond_filed=Document.Kind.BOND in doc_kinds,
+            start_date=start,
+            end_date=end,
+            at_approval=decided,
+        ),
+    ]
+    for ticket in so.tickets.all():
+        violations += ordinance.diggers_ticket_violations(
+            ticket_number=ticket.number,
+            requested_at=timezone.localtime(ticket.requested_at),
+            legal_start=ticket.legal_start,
+            start_date=start,
+            emergency=so.emergency,
+            at_approval=decided,
+        )
+    return [v for v in violations if not v.warning]
+
+
+def ticket_warnings(permit: Permit, *, today: date) -> list[ordinance.Violation]:
+    """Wis. Stat. § 182.0175: the warnings of every ticket of the permit on `today` (stale now, or stale by the
+    planned start). Diggers Hotline policy: warn, do not block."""
+    so = permit.street_opening
+    found = []
+    for ticket in so.tickets.all():
+        for v in ordinance.diggers_ticket_violations(
+            ticket_number=ticket.number,
+            requested_at=timezone.localtime(ticket.requested_at),
+            legal_start=ticket.legal_start,
+            start_date=permit.start_date,
+            emergency=so.emergency,
+            at_approval=True,
+            today=today,
+        ):
+            if v.warning:
+                found.append(
+                    Violation(
+                        v.field, v.code, v.citation, f"Ticket {ticket.number} ({ticket.contractor}): {v.message}", True
+                    )
+                )
+    return found
+
+
+def warn_about_tickets(permit: Permit, *, today: date, when: str) -> list[ordinance.Violation]:
+    """Say the ticket warnings to the applicant and the DPW (once per warning and day): on the timeline and by email."""
+    warnings = ticket_warnings(permit, today=today)
+    if not warnings:
+        return []
+    text = "; ".join(w.message for w in warnings)
+    heading = f"Diggers Hotline ticket check {when} ({today:%B %-d, %Y})"
+    if permit.events.filter(reason__startswith=heading).exists():
+        return warnings  # told once per check and day
+    services.record_event(permit, by=None, reason=f"{heading}: {text}")
+    from permits.street_opening.field.services import _dpw_emails
+
+    for email in {permit.applicant.email, *_dpw_emails()}:
+        services.send_notice(
+            permit,
+            to=email,
+            template="street_opening_ticket_stale",
+            context={"permit": permit, "warnings": warnings, "when": when},
+        )
+    return warnings
+
+
+def warn_stale_tickets_before_work(*, today: date) -> tuple[int, int]:
+    """Wis. Stat. § 182.0175: the day before planned work (and on its first day), permits whose ticket is or will be
+    stale are told to the applicant and the DPW. Returns (permits considered, permits warned); idempotent per day."""
+    due = list(
+        Permit.objects.filter(
+            kind=PermitKind.STREET_OPENING,
+            status__in=ACTIVE_STATUSES,
+            start_date__gte=today,
+            start_date__lte=today + timedelta(days=1),
+            street_opening__work_begun_on__isnull=True,
+        ).select_related("applicant", "street_opening")
+    )
+    warned = 0
+    for permit in due:
+        with transaction.atomic():
+            if warn_about_tickets(permit, today=today, when="before work starts"):
+                warned += 1
+    return len(due), warned
 
 
 # --- Applying ---------------------------------------------------------------------------------------------------
@@ -390,6 +556,7 @@ def add_diggers_ticket(
             start_date=permit.start_date,
             emergency=so.emergency,
             at_approval=False,
+            now=timezone.now(),
         )
     )
     contractor = contractor.strip() or _permittee_name(permit)
@@ -501,6 +668,7 @@ def approve_street_opening(
             reason="Location approved (§ 303-1C(2))"
             + (f". Conditions: {conditions.strip()}" if conditions.strip() else ""),
         )
+        warn_about_tickets(permit, today=today, when="at approval")
     return permit
 
 
@@ -754,6 +922,13 @@ def report_emergency(
     day; the clerk is emailed now."""
     if organization is not None and not (organization.memberships.filter(user=by).exists() or has_role(by, *REVIEWERS)):
         raise PermissionDenied("You may report for an organization only if you are on its staff.")
+    raise_if_broken(
+        ordinance.emergency_claimant_violations(
+            emergency=True,
+            for_organization=organization is not None,
+            utility_facilities=organization.utility_facilities if organization is not None else (),
+        )
+    )
     report = EmergencyReport.objects.create(
         organization=organization,
         reported_by_name=reported_by_name or by.get_full_name() or by.username,
@@ -825,6 +1000,10 @@ def revoke_applicant(*, permit: Permit, by, reason: str, today: date | None = No
             revoked_by=by,
             revoked_at=now,
         )
+        bound = {permit.applicant_id}
+        if permit.organization:
+            bound |= set(permit.organization.memberships.values_list("user_id", flat=True))
+        revocation.bound_users.set(bound)
         services.record_event(
             permit,
             by=by,

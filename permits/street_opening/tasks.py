@@ -36,3 +36,9 @@ def flag_unfiled_emergencies(today_iso: str | None = None) -> dict:
 def lift_ended_revocations(today_iso: str | None = None) -> dict:
     """§ 303-4H(2): revocations end one year after they began."""
     return _run("street_openings.lift_ended_revocations", today_iso, so_services.lift_ended_revocations)
+
+
+@shared_task
+def warn_stale_tickets_before_work(today_iso: str | None = None) -> dict:
+    """Wis. Stat. § 182.0175: the day before work, a ticket stale by the start is told to the applicant and the DPW."""
+    return _run("street_openings.warn_stale_tickets", today_iso, so_services.warn_stale_tickets_before_work)

@@ -188,7 +188,8 @@ def add_ticket(request, number):
         try:
             so_services.add_diggers_ticket(permit=permit, by=request.user, **form.cleaned_data)
         except RulesBroken as error:
-            add_violations(form, error.violations)
+            aliases = {"diggers_hotline_requested_at": "requested_at", "diggers_hotline_legal_start": "legal_start"}
+            add_violations(form, error.violations, aliases)
         else:
             messages.success(request, "Ticket added. It shows as entered by applicant until an inspector verifies it.")
             return redirect(permit)
@@ -245,12 +246,17 @@ def permit_pdf(request, number):
 def report_emergency(request):
     form = EmergencyReportForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        report = so_services.report_emergency(by=request.user, **form.cleaned_data)
-        deadline = ordinance.emergency_filing_deadline(report.began_on)
-        messages.success(
-            request, f"The Village office has been told. Apply for the permit by {deadline:%A, %B %-d, %Y} (§ 303-5H)."
-        )
-        return redirect("permits:street_opening_apply")
+        try:
+            report = so_services.report_emergency(by=request.user, **form.cleaned_data)
+        except RulesBroken as error:  # § 303-5H: only a utility (and its staff) may claim an emergency
+            add_violations(form, error.violations, {"emergency": "organization"})
+        else:
+            deadline = ordinance.emergency_filing_deadline(report.began_on)
+            messages.success(
+                request,
+                f"The Village office has been told. Apply for the permit by {deadline:%A, %B %-d, %Y} (§ 303-5H).",
+            )
+            return redirect("permits:street_opening_apply")
     return render(
         request, "permits/street_opening/report_emergency.html", {"form": form}, status=400 if form.errors else 200
     )

@@ -37,7 +37,7 @@ def fill_application(page, ticket: str = "20271234567"):
     page.get_by_label("Surface to be opened").select_option("bituminous")
     page.get_by_label("Existing pavement thickness (inches)").fill("3")
     page.get_by_label("Diggers Hotline ticket number").fill(ticket)
-    page.get_by_label("Time the locate was requested").fill("2027-04-05T09:00")
+    page.get_by_label("Time the locate was requested").fill("2026-11-30T09:00")  # never in the future (§ 182.0175)
     page.get_by_label("Liability insurance per person ($)").fill("500000")
     page.get_by_label("Liability insurance per accident ($)").fill("500000")
     page.get_by_label("Property damage coverage ($)").fill("500000")
@@ -86,6 +86,11 @@ def test_street_opening_from_application_to_issued_permit(
     axe_check(page, "street opening form")
 
     fill_application(page)
+    page.get_by_role("button", name="Sign and submit the application").click()
+    # The ticket was requested months before the April work: told it will be stale by then (Wis. Stat. § 182.0175).
+    assert page.get_by_role("heading", name="Before you submit: warnings").is_visible()
+    assert page.get_by_text("may treat the ticket as expired").is_visible()
+    page.get_by_label("I have read the warnings above and still want to submit").check()
     page.get_by_role("button", name="Sign and submit the application").click()
 
     permit = Permit.objects.get()
@@ -190,7 +195,7 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
             start_date=date(2027, 4, 12),
             end_date=date(2027, 4, 14),
             insurance_expires=date(2028, 1, 1),
-            diggers_hotline_requested_at=datetime(2027, 4, 5, 9, 0, tzinfo=ZoneInfo("America/Chicago")),
+            diggers_hotline_requested_at=datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo("America/Chicago")),
         ),
     )
 
@@ -203,6 +208,7 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     page.get_by_label("Time the locate was requested").fill("")
     page.get_by_role("button", name="Sign and submit the application").click()
     assert page.get_by_role("heading", name="Before you submit: warnings").is_visible()
+    assert page.get_by_text("the ticket is needed before the permit is approved").is_visible()
     axe_check(page, "apply form with warnings")
     page.get_by_label("I have read the warnings above and still want to submit").check()
     page.get_by_role("button", name="Sign and submit the application").click()
@@ -212,9 +218,12 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     page.get_by_role("link", name="Apply", exact=True).click()
     page.get_by_role("link", name="Start a street opening or excavation permit application").click()
 
+    contractor_org.utility_facilities = ["sewer"]  # § 303-5H: the clerk recorded what the company owns
+    contractor_org.save()
     page.get_by_role("link", name="notify the Village office at once").click()
     axe_check(page, "emergency report form")
     page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Henni Street")
+    page.get_by_label("Reporting for").select_option(label="Brandt Excavating LLC")
     page.get_by_label("Location on the street").fill("Henni at Mill")
     page.get_by_label("Date the emergency work began").fill("2026-11-30")
     page.get_by_role("button", name="Notify the Village office").click()
@@ -226,7 +235,7 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     axe_check(page, "add ticket form")
     page.get_by_label("Diggers Hotline ticket number").fill("20277654321")
     page.get_by_label("Contractor (excavator) on the ticket").fill("Sub Boring Co")
-    page.get_by_label("Time the locate was requested").fill("2027-04-05T10:00")
+    page.get_by_label("Time the locate was requested").fill("2026-11-30T10:00")
     page.get_by_role("button", name="Add the ticket").click()
     assert page.get_by_role("cell", name="Sub Boring Co").is_visible()
     axe_check(page, "permit page with two tickets")

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from permits.business_days import add_business_days, business_days_between, next_business_day, shift
+from permits.business_days import add_business_days, add_working_days, business_days_between, next_business_day, shift
 from permits.ledger import rules as charge_rules
 from permits.street_opening import rules as ordinance
 from permits.street_opening.field import rules as field_rules
@@ -22,13 +22,16 @@ def test_shift_holds_at_the_ends_of_the_calendar():
     assert shift(date(2026, 5, 4), 30) == date(2026, 6, 3)  # ordinary days are ordinary
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_303_5h_next_business_day_at_the_end_of_the_calendar():
     assert next_business_day(END) == END
     assert next_business_day(date(9999, 12, 30)) == date(9999, 12, 31)  # a Friday
     assert next_business_day(date(2026, 12, 31)) == date(2027, 1, 4)  # New Year's Day, then a weekend
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_182_0175_working_days_and_legal_start_at_the_end_of_the_calendar():
+    assert add_working_days(date(9999, 12, 29), 3) == END
     assert add_business_days(date(9999, 12, 29), 3) == END
     assert ordinance.diggers_legal_start(END) == END
     assert business_days_between(date(9999, 12, 27), END) == 4
@@ -88,6 +91,7 @@ def test_303_4h3_guarantee_year_at_the_end_of_the_calendar():
     assert field_rules.one_year_after(date(2024, 2, 29)) == date(2025, 2, 28)
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_303_5f_business_day_notice_at_the_start_of_the_calendar():
     assert field_rules.previous_business_day(START) == START
     assert field_rules.previous_business_day(date(2026, 5, 4)) == date(2026, 5, 1)  # Monday -> Friday

@@ -477,18 +477,26 @@ def defect_notice_violations(
     estimated_cost,
     deadline: date | None,
     addressed_to: str,
+    work_under_way: bool = False,
 ) -> list[Violation]:
     """§ 303-4H(4): a defect found within one year of completion is noticed in writing to the contractor or its surety,
-    stating the defect, the work to be done, its cost and the time allowed to complete it."""
+    stating the defect, the work to be done, its cost and the time allowed to complete it.
+
+    Faulty work found before completion (`work_under_way`: the permit is issued or its work under way, not yet
+    completed) takes the same path: written notice, correct by the deadline, or the Village repairs and bills and
+    the right to permits is revoked (§ 303-4H(2)). Waiting for completion would let faulty work be finished first."""
     errors = []
-    if completed_on is None or not guarantee_in_force(completed_on=completed_on, today=found_on):
+    in_time = (completed_on is None and work_under_way) or (
+        completed_on is not None and guarantee_in_force(completed_on=completed_on, today=found_on)
+    )
+    if not in_time:
         errors.append(
             Violation(
                 "found_on",
                 "outside_guarantee",
                 "§ 303-4H(4)",
-                "A defect notice is for work that became defective within one year of its completion (§ 303-4H(3), "
-                "§ 303-4H(4)).",
+                "A defect notice is for work under way or that became defective within one year of its completion "
+                "(§ 303-4H(3), § 303-4H(4)).",
             )
         )
     for field, value, label in (

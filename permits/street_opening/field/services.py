@@ -570,6 +570,7 @@ def record_defect_notice(
         estimated_cost=estimated_cost,
         deadline=deadline,
         addressed_to=addressed_to,
+        work_under_way=permit.status in (Status.ISSUED, Status.ACTIVE) and completed_on is None,
     )
     if errors:
         raise RulesBroken(errors)

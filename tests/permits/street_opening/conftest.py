@@ -55,6 +55,14 @@ def valid_data(street, **overrides) -> dict:
 
 
 @pytest.fixture
+def contractor_owns_a_utility(contractor_org):
+    """§ 303-5H: the Clerk-Treasurer recorded that the organization owns sewer and water mains in Village streets."""
+    contractor_org.utility_facilities = [Organization.Facility.SEWER, Organization.Facility.WATER_MAIN]
+    contractor_org.save(update_fields=["utility_facilities"])
+    return contractor_org
+
+
+@pytest.fixture
 def bond(contractor_org, clerk):
     return AnnualBond.objects.create(
         organization=contractor_org,

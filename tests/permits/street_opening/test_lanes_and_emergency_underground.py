@@ -209,7 +209,7 @@ def test_303_1c_7_completion_waits_for_the_dpw_approval_of_the_work():
 
 
 @pytest.fixture
-def emergency_underground(spring, street, contractor, contractor_org, bond, clerk):
+def emergency_underground(spring, street, contractor, contractor_org, bond, clerk, contractor_owns_a_utility):
     """An emergency water main repair begun Friday May 1, filed Monday May 4 (the next business day), no plans."""
     permit = so.apply_for_street_opening(
         applicant=contractor,

@@ -4,6 +4,8 @@ at."""
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
+import pytest
+
 from permits.street_opening import rules as o
 
 OK = Decimal(500000)
@@ -238,15 +240,18 @@ def test_303_5a_emergency_warns_at_application_and_refuses_at_approval_until_det
 # § 303-5H ----------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_303_5h_emergency_begun_friday_is_due_monday():
     assert o.emergency_filing_deadline(date(2026, 6, 5)) == date(2026, 6, 8)
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_303_5h_emergency_before_a_holiday_is_due_after_it():
     # Wednesday November 25, 2026; Thanksgiving is the 26th.
     assert o.emergency_filing_deadline(date(2026, 11, 25)) == date(2026, 11, 27)
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_303_5h_filing_on_the_next_business_day_is_on_time_and_the_day_after_is_late():
     began = date(2026, 6, 5)
     assert o.is_late_emergency_filing(work_began_on=began, filed_on=date(2026, 6, 8)) is False

@@ -301,6 +301,7 @@ def test_permit_page_query_count_does_not_grow_with_tickets(
         client.get(application.get_absolute_url())
 
 
+@pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
 def test_303_5h_contractor_reports_an_emergency_and_the_clerk_is_told(
     spring, client, contractor, contractor_org, street, clerk
 ):

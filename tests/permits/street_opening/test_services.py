@@ -112,6 +112,7 @@ def test_who_may_not_revoke(application, persona, request):
         so.revoke_applicant(permit=application, by=request.getfixturevalue(persona), reason="x")
 
 
+@pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
 def test_303_5h_late_emergency_filing_is_accepted_and_flagged_to_the_clerk(
     spring, street, contractor, contractor_org, bond, clerk
 ):
@@ -130,6 +131,7 @@ def test_303_5h_late_emergency_filing_is_accepted_and_flagged_to_the_clerk(
     assert Notice.objects.filter(to=clerk.email, template="street_opening_late_emergency").count() == 1
 
 
+@pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
 def test_303_5h_emergency_filed_on_the_next_business_day_is_not_flagged(
     spring, street, contractor, contractor_org, bond, clerk
 ):
@@ -200,6 +202,7 @@ def test_303_4h_3_per_permit_bond_uploaded_allows_approval(
     assert so.approve_street_opening(permit=permit, by=dpw_director).status == Status.APPROVED
 
 
+@pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
 def test_303_5a_winter_emergency_needs_a_determination_before_approval(
     street, contractor, contractor_org, clerk, dpw_director, board_member
 ):
@@ -334,6 +337,7 @@ def test_others_may_not_verify_tickets(application, persona, request):
         so.verify_ticket(ticket=application.street_opening.tickets.get(), by=request.getfixturevalue(persona))
 
 
+@pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
 def test_182_0175_emergency_adds_its_ticket_after_filing(spring, street, contractor, contractor_org, bond):
     data = valid_data(
         street,
@@ -467,6 +471,7 @@ def test_303_5h_unfiled_emergency_is_flagged_once_after_the_next_business_day(sp
     assert Notice.objects.filter(template="street_opening_emergency_unfiled").count() == 1
 
 
+@pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
 def test_303_5h_emergency_application_links_the_report(spring, street, clerk, contractor, contractor_org, bond):
     report = so.report_emergency(
         by=clerk, street=street, location_description="Henni", began_on=date(2026, 5, 4), organization=contractor_org

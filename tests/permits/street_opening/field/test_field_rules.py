@@ -387,6 +387,7 @@ def test_303_5f_backfill_notice_4_hours_before_is_on_time_and_3h59_late():
     )
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_303_5f_affected_parties_one_business_day_before_monday_is_friday():
     planned = at(2026, 6, 8, 8)  # Monday
     assert r.notice_due_by("affected_parties", planned) == at(2026, 6, 5, 8)  # Friday 8:00
@@ -395,11 +396,17 @@ def test_303_5f_affected_parties_one_business_day_before_monday_is_friday():
     assert r.notice_timeliness("affected_parties", given_at=at(2026, 6, 6, 9), planned_at=planned) == r.LATE
 
 
-def test_303_5f_affected_parties_skips_a_legal_holiday():
-    planned = at(2026, 7, 6, 7)  # Monday; Friday July 3, 2026 is the observed Independence Day
+@pytest.mark.django_db  # business days read the office-closure calendar
+def test_303_5f_affected_parties_skips_a_day_the_office_is_closed():
+    planned = at(2026, 7, 6, 7)  # Monday; Saturday July 4, 2026 stays on the Saturday (Wis. Stat. § 995.20)
+    assert r.notice_due_by("affected_parties", planned) == at(2026, 7, 3, 7)  # Friday is a business day
+    from permits.models import OfficeClosure
+
+    OfficeClosure.objects.create(day=date(2026, 7, 3), name="Office closed for Independence Day")  # the clerk's
     assert r.notice_due_by("affected_parties", planned) == at(2026, 7, 2, 7)
 
 
+@pytest.mark.django_db  # business days read the office-closure calendar
 def test_303_5f_affected_parties_midweek_is_the_day_before():
     planned = at(2026, 6, 10, 7)  # Wednesday
     assert r.notice_due_by("affected_parties", planned) == at(2026, 6, 9, 7)
