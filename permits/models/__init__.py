@@ -23,6 +23,7 @@ from permits.models.core import (
     Status,
     Street,
 )
+from permits.online_payments import models as online_payment_models  # noqa: F401  (online card payments load with the app)
 
 __all__ = [
     "Document",
