@@ -64,7 +64,9 @@ class OnlinePayment(BasePayment):
         constraints = [
             # The gateway's payment id is recorded once: a confirmation delivered twice finds the same row.
             models.UniqueConstraint(
-                fields=["variant", "transaction_id"], condition=~Q(transaction_id=""), name="online_payment_gateway_once"
+                fields=["variant", "transaction_id"],
+                condition=~Q(transaction_id=""),
+                name="online_payment_gateway_once",
             ),
             models.CheckConstraint(
                 condition=Q(purpose="permit", permit__isnull=False, charge__isnull=True)

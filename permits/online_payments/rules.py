@@ -9,7 +9,9 @@ from permits.models.core import Status
 
 # § 303-4B / § 303-4F(2): the fee is paid once the Clerk-Treasurer has found the application complete (under review)
 # and for as long as the permit is open and owes something (a renewal fee under § 303-4E, Village costs added).
-PERMIT_PAYABLE_STATUSES = frozenset({Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.ACTIVE, Status.COMPLETED})
+PERMIT_PAYABLE_STATUSES = frozenset(
+    {Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.ACTIVE, Status.COMPLETED}
+)
 # Wis. Stat. § 66.0627(2), (4): a billed special charge is paid in full until it is certified to the tax roll; once
 # certified it is collected with the tax bill (or at the Village Hall).
 CHARGE_PAYABLE_STATUSES = frozenset({"billed", "delinquent"})

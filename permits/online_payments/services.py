@@ -21,6 +21,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from payments import PaymentError, PaymentStatus
 
@@ -64,9 +65,17 @@ def permit_lines(permit: Permit) -> list[tuple[str, Decimal]]:
     """What the permit's balance is made of, as the pay page shows it: the fee with its item and section, and every
     fee or cost added since (the § 303-4E renewal fee, the Village's actual costs), then what was paid."""
     lines = [(permit.fee_basis or "Permit fee", None)]
-    for event in permit.events.filter(kind=PermitEvent.Kind.NOTE, reason__startswith="Fee added").order_by("at"):
+    added = Q()
+    for marker in FEE_ADDED_MARKERS:
+        added |= Q(reason__icontains=marker)
+    for event in permit.events.filter(added, kind=PermitEvent.Kind.NOTE).order_by("at", "pk"):
         lines.append((event.reason, None))
     return lines
+
+
+# The timeline notes of the services that add to what a permit owes (permits.services.add_fee, the § 303-4E renewal,
+# the § 303-5E(5) retest, the § 303-4H(2) Village repair bill): shown on the pay page as what the balance is made of.
+FEE_ADDED_MARKERS = ("Fee added", "renewal fee added", "retested at the permittee's cost", "Village repair billed")
 
 
 def may_pay_permit(user, permit: Permit) -> bool:
@@ -121,7 +130,9 @@ def start_permit_payment(permit: Permit, *, by, base_url: str, today: date | Non
     with transaction.atomic():
         locked = Permit.objects.select_for_update().get(pk=permit.pk)
         balance = locked.balance_due_as_stored()
-        raise_if_broken(rules.permit_payable_violations(status=locked.status, balance_due=balance, number=locked.number))
+        raise_if_broken(
+            rules.permit_payable_violations(status=locked.status, balance_due=balance, number=locked.number)
+        )
         _abandon_open(locked.online_payments.all(), "Replaced by a newer payment attempt; nothing was taken.")
         paid_for = f"{locked.get_kind_display()} {locked.number}: {locked.fee_basis or 'permit fee'}"
         return _new_online_payment(
@@ -142,7 +153,10 @@ def start_charge_payment(charge: SpecialCharge, *, by, base_url: str, today: dat
         balance = charge.balance_due
         raise_if_broken(
             rules.charge_payable_violations(
-                status=charge.status, status_label=charge.get_status_display(), balance_due=balance, number=charge.number
+                status=charge.status,
+                status_label=charge.get_status_display(),
+                balance_due=balance,
+                number=charge.number,
             )
         )
         _abandon_open(charge.online_payments.all(), "Replaced by a newer payment attempt; nothing was taken.")
@@ -287,7 +301,10 @@ def _hold(op: OnlinePayment, why: str, *, late: bool) -> None:
     op.save(update_fields=["outcome", "outcome_message", "settled_at"])
     if op.permit_id:
         core.record_event(
-            op.permit, by=None, kind=PermitEvent.Kind.PAYMENT, reason=f"Online payment held for refund: {op.outcome_message}"
+            op.permit,
+            by=None,
+            kind=PermitEvent.Kind.PAYMENT,
+            reason=f"Online payment held for refund: {op.outcome_message}",
         )
     clerk_email = getattr(settings, "CLERK_EMAIL", "")
     if clerk_email:
@@ -395,8 +412,15 @@ def refund_online_payment(op: OnlinePayment, *, by, reason: str) -> Refund:
     return refund
 
 
-def refund_receipt(receipt_number: str, *, by, reason: str, kind: str = Refund.Kind.REFUND, reference: str = "",
-                   today: date | None = None) -> Refund:
+def refund_receipt(
+    receipt_number: str,
+    *,
+    by,
+    reason: str,
+    kind: str = Refund.Kind.REFUND,
+    reference: str = "",
+    today: date | None = None,
+) -> Refund:
     """§ 303-4F(2): a refund (or, on the day it was issued, a void) of a receipt issued at the counter, recorded with
     the clerk's reason: the money goes back in cash or by Village check (`reference`: the check number). A card
     payment taken online is refunded through the gateway (refund_online_payment)."""
@@ -440,12 +464,16 @@ def refund_receipt(receipt_number: str, *, by, reason: str, kind: str = Refund.K
                 permit=payment.permit if payment else None,
                 charge=charge_payment.charge if charge_payment else None,
                 by=by,
-                reason=f"{label} of receipt {receipt_number} (${record.amount:.2f}, {record.get_method_display().lower()}): "
-                f"{refund.reason}",
+                reason=f"{label} of receipt {receipt_number} (${record.amount:.2f}, "
+                f"{record.get_method_display().lower()}): {refund.reason}",
             )
     except IntegrityError:
         raise RulesBroken(
-            [rules.Violation("receipt", "already_refunded", "§ 303-4F(2)", f"Receipt {receipt_number} is already refunded.")]
+            [
+                rules.Violation(
+                    "receipt", "already_refunded", "§ 303-4F(2)", f"Receipt {receipt_number} is already refunded."
+                )
+            ]
         ) from None
     return refund
 

@@ -35,7 +35,9 @@ def receipts_of(day: date) -> list[dict]:
     """Every receipt issued on `day` (Village time), permits' and special charges', oldest first."""
     start, end = day_bounds(day)
     rows = []
-    for p in Payment.objects.filter(received_at__gte=start, received_at__lt=end).select_related("permit", "online_payment"):
+    for p in Payment.objects.filter(received_at__gte=start, received_at__lt=end).select_related(
+        "permit", "online_payment"
+    ):
         online = getattr(p, "online_payment", None)
         rows.append(
             {

@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from payments import PaymentError, RedirectNeeded
@@ -23,7 +24,8 @@ from permits.forms import add_service_errors
 from permits.ledger.models import ChargePayment, SpecialCharge
 from permits.ledger.rules import csv_safe
 from permits.models import Payment
-from permits.online_payments import services, settlement as settlement_service
+from permits.online_payments import services
+from permits.online_payments import settlement as settlement_service
 from permits.online_payments.forms import ReceiptRefundForm, ReconcileForm, RefundForm
 from permits.online_payments.models import OnlinePayment, SettlementDay
 from permits.pdf import render_pdf
@@ -61,7 +63,10 @@ def pay_permit(request, number):
     balance = permit.balance_due_as_stored()
     from permits.online_payments import rules
 
-    refusal = [v.message for v in rules.permit_payable_violations(status=permit.status, balance_due=balance, number=permit.number)]
+    refusal = [
+        v.message
+        for v in rules.permit_payable_violations(status=permit.status, balance_due=balance, number=permit.number)
+    ]
     context = {
         "subject": permit,
         "title": f"Pay the fee of {permit.number}",
@@ -70,7 +75,7 @@ def pay_permit(request, number):
         "total_owed": permit.fee_amount,
         "paid": permit.paid_as_stored(),
         "balance": balance,
-        "fee": services.convenience_fee(date.today()),
+        "fee": services.convenience_fee(timezone.localdate()),
         "errors": errors or refusal,
         "payable": not refusal,
     }
@@ -111,7 +116,7 @@ def pay_charge(request, number):
         "total_owed": charge.amount,
         "paid": charge.amount_paid,
         "balance": balance,
-        "fee": services.convenience_fee(date.today()),
+        "fee": services.convenience_fee(timezone.localdate()),
         "errors": errors or refusal,
         "payable": not refusal,
         "full_balance_note": True,
@@ -151,9 +156,13 @@ def result(request, token):
     if op.receipt_payment_id:
         receipt_url = reverse("permits:receipt_pdf", args=[op.receipt_payment.receipt_number])
     elif op.receipt_charge_payment_id:
-        receipt_url = reverse("ledger:charge_receipt_pdf", args=[op.charge.number, op.receipt_charge_payment.receipt_number])
+        receipt_url = reverse(
+            "ledger:charge_receipt_pdf", args=[op.charge.number, op.receipt_charge_payment.receipt_number]
+        )
     back = op.permit.get_absolute_url() if op.permit_id else op.charge.get_absolute_url()
-    return render(request, "permits/online_payments/result.html", {"op": op, "receipt_url": receipt_url, "back_url": back})
+    return render(
+        request, "permits/online_payments/result.html", {"op": op, "receipt_url": receipt_url, "back_url": back}
+    )
 
 
 # --- The gateway's callbacks -----------------------------------------------------------------------------------
@@ -249,7 +258,7 @@ def settlements(request):
     page = Paginator(SettlementDay.objects.select_related("reconciled_by").order_by("-day"), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
-    return render(request, "permits/online_payments/settlements.html", {"page": page, "today": date.today()})
+    return render(request, "permits/online_payments/settlements.html", {"page": page, "today": timezone.localdate()})
 
 
 @login_required
