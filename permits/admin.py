@@ -34,6 +34,7 @@ from permits.models import (
     Status,
     Street,
 )
+from permits.online_payments import admin as online_payments_admin  # noqa: F401  (online card payments)
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total

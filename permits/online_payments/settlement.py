@@ -96,7 +96,7 @@ def compute_totals(day: date) -> dict:
     gateway_refunds = sum((r.amount for r in refunds if r.channel == Refund.Channel.GATEWAY), ZERO)
     recorded_refunds = sum((r.amount for r in refunds if r.channel == Refund.Channel.RECORDED), ZERO)
     receipts_total = sum((row["amount"] for row in rows), ZERO)
-    expected_payout = by_method["card_online"] + fees + held_total - gateway_refunds
+    expected_payout = by_method.get("card_online", ZERO) + fees + held_total - gateway_refunds
     return {
         "receipts": len(rows),
         "receipts_total": str(receipts_total),
