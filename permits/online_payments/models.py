@@ -89,10 +89,21 @@ class OnlinePayment(BasePayment):
     # --- what django-payments asks of the model -------------------------------------------------------------------
 
     def get_failure_url(self) -> str:
-        return _absolute(reverse("online_payments:result", args=[self.token]))
+        return self._absolute(reverse("online_payments:result", args=[self.token]))
 
     def get_success_url(self) -> str:
-        return _absolute(reverse("online_payments:result", args=[self.token]))
+        return self._absolute(reverse("online_payments:result", args=[self.token]))
+
+    def _absolute(self, path: str) -> str:
+        """The site the payer started from (kept when the payment started), else PAYMENT_HOST or the Sites domain:
+        the gateway sends the payer back there."""
+        try:
+            base = self.attrs.base_url
+        except AttributeError:
+            from payments.core import get_base_url
+
+            base = get_base_url()
+        return base.rstrip("/") + path
 
     def get_purchased_items(self):
         from payments import PurchasedItem
@@ -133,12 +144,6 @@ class OnlinePayment(BasePayment):
         if self.receipt_charge_payment_id:
             return self.receipt_charge_payment.receipt_number
         return ""
-
-
-def _absolute(path: str) -> str:
-    from payments.core import get_base_url
-
-    return get_base_url() + path
 
 
 class Refund(models.Model):
