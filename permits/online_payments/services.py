@@ -214,23 +214,12 @@ def _record_confirmed(op: OnlinePayment) -> None:
 
 
 def _record_permit_payment(op: OnlinePayment) -> None:
-    # As permits.services.record_payment, for a payment the gateway received: the permit row locked, the same rule.
+    # As permits.services.record_payment, for a payment the gateway received: the permit row locked, the same rule
+    # (nothing more than the balance due as it is now; a fee added meanwhile leaves the rest due, as at the counter).
     now = timezone.now()
     locked = Permit.objects.select_for_update().get(pk=op.permit_id)
     reference = op.gateway_reference
     core._refuse_payment_not_due(locked, amount=op.balance_amount, method=Payment.Method.CARD, reference=reference)
-    if op.balance_amount != locked.balance_due_as_stored():
-        raise RulesBroken(
-            [
-                rules.Violation(
-                    "amount",
-                    "balance_changed",
-                    "§ 303-4F(2)",
-                    f"The balance due on {locked.number} changed to ${locked.balance_due_as_stored():.2f} after "
-                    f"${op.balance_amount:.2f} was charged (§ 303-4F(2)).",
-                )
-            ]
-        )
     payment = Payment.objects.create(
         permit=locked,
         amount=op.balance_amount,

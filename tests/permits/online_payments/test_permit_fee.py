@@ -39,6 +39,9 @@ def test_303_4f_2_confirmation_delivered_twice_records_one_payment(owing, contra
     op.change_status(PaymentStatus.CONFIRMED)  # the gateway says it again
     services.settle(op)
     assert Payment.objects.filter(permit=owing).count() == 1
+    op.refresh_from_db()
+    assert op.outcome == OnlinePayment.Outcome.RECORDED  # not turned into a "held" duplicate of itself
+    assert not owing.events.filter(reason__startswith="Online payment held").exists()
 
 
 def test_303_4f_2_gateway_payment_id_is_unique_in_the_database(owing, contractor):
@@ -151,3 +154,20 @@ def test_303_4f_2_only_the_applicant_side_pays_a_permit_online(who, persona, owi
     else:
         with pytest.raises(PermissionDenied):
             services.start_permit_payment(owing, by=user, base_url=BASE)
+
+
+def test_303_4f_2_fee_added_while_paying_is_recorded_and_the_rest_stays_due(owing, contractor, clerk):
+    op = services.start_permit_payment(owing, by=contractor, base_url=BASE)
+    FeeItemFactory(code="street_opening_renewal", name="Street opening renewal", amount=Decimal("25.00"))
+    from permits.services import add_fee
+
+    add_fee(owing, fee_code="street_opening_renewal", by=clerk)
+    assert confirm(op).outcome == OnlinePayment.Outcome.RECORDED
+    assert owing.balance_due_as_stored() == Decimal("25.00")
+
+
+def test_303_4f_2_one_cent_paid_at_the_counter_meanwhile_holds_the_online_payment(owing, contractor, clerk):
+    op = services.start_permit_payment(owing, by=contractor, base_url=BASE)
+    record_payment(permit=owing, amount=Decimal("0.01"), method="cash", by=clerk)  # $49.99 left: $50.00 is too much
+    assert confirm(op).outcome == OnlinePayment.Outcome.HELD
+    assert owing.balance_due_as_stored() == Decimal("49.99")
