@@ -23,7 +23,7 @@ BOARD_PAGES = {
     "EmergencyReport",
     "BoardWaiver",
 }
-CLERK_ONLY = {"Notice", "JobRun", "Payment", "TaxRollBatch"}
+CLERK_ONLY = {"Notice", "JobRun", "Payment", "TaxRollBatch", "OnlinePayment", "Refund", "SettlementDay"}
 EVERYTHING = (
     PERMIT_PAGES
     | SIDEWALK_PERMIT_PAGES
