@@ -36,6 +36,7 @@ from permits.models import (
     Street,
 )
 from permits.office_calendar_admin import OrganizationUtilityForm  # also registers the office-closure calendar
+from permits.online_payments import admin as online_payments_admin  # noqa: F401  (online card payments)
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total

@@ -313,6 +313,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=1, minute=15),
     },
     "ledger-build-tax-roll": {"task": "permits.ledger.tasks.build_tax_roll", "schedule": crontab(hour=1, minute=45)},
+    # Online payments (permits/online_payments/tasks.py): the treasurer's settlement of yesterday, each night.
+    "online-payments-build-settlements": {
+        "task": "permits.online_payments.tasks.build_settlements",
+        "schedule": crontab(hour=0, minute=30),
+    },
     # Street openings (permits/street_opening/tasks.py).
     "street-openings-remind-expiring": {
         "task": "permits.street_opening.tasks.remind_expiring_street_openings",
@@ -361,6 +366,31 @@ if os.environ.get("DRILL_BEAT_EVERY_SECONDS"):
 
 # Special charges: certification cutoff for the tax roll (month, day).
 TAX_ROLL_CUTOFF = os.environ.get("TAX_ROLL_CUTOFF", "11-15")
+
+# Online card payments (permits/online_payments, django-payments; README "Paying online"). Production: Stripe Checkout
+# from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (the webhook is /payments/process/card/). The embedded demo (and
+# tests) use django-payments' dummy provider, so a "card payment" needs nothing outside running. In production mode
+# without Stripe keys, online payment is off (the pages say to pay at the Village Hall).
+PAYMENT_MODEL = "permits.OnlinePayment"
+PAYMENT_HOST = os.environ.get("PAYMENT_HOST", "") or None  # None: the Sites framework's domain (for gateway links)
+PAYMENT_USES_SSL = env_bool("PAYMENT_USES_SSL", not DEBUG)
+if os.environ.get("STRIPE_SECRET_KEY"):
+    PAYMENT_VARIANTS = {
+        "card": (
+            "payments.stripe.StripeProviderV3",
+            {
+                "api_key": os.environ["STRIPE_SECRET_KEY"],
+                "endpoint_secret": os.environ.get("STRIPE_WEBHOOK_SECRET", ""),
+                "secure_endpoint": True,  # the webhook's Stripe-Signature is verified (stripe.Webhook.construct_event)
+            },
+        )
+    }
+    ONLINE_PAYMENT_VARIANT = "card"
+else:
+    PAYMENT_VARIANTS = {"card": ("payments.dummy.DummyProvider", {})}
+    ONLINE_PAYMENT_VARIANT = "card" if (not PRODUCTION_MODE or env_bool("ONLINE_PAYMENTS_DUMMY", False)) else ""
+# Where a payment held for refund is announced (the Clerk-Treasurer's office address); empty: shown in the office only.
+CLERK_EMAIL = os.environ.get("CLERK_EMAIL", "")
 # Wis. Stat. § 66.0907: days after service an owner has to do ordered sidewalk work (verify the current text).
 SIDEWALK_OWNER_PERIOD_DAYS = int(os.environ.get("SIDEWALK_OWNER_PERIOD_DAYS", "20"))
 

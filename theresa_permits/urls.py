@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from permits import views as permit_views
+from permits.online_payments.urls import gateway_urlpatterns
 
 admin.site.site_header = "Theresa Permits: back office"
 admin.site.site_title = "Theresa Permits"
@@ -18,6 +19,8 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("", include("permits.urls")),
     path("", include("permits.ledger.urls")),
+    path("", include("permits.online_payments.urls")),
+    *gateway_urlpatterns,
     path("sidewalks/", include("sidewalks.urls")),
     path("obstructions/", include("obstructions.urls")),
 ]

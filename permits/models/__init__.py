@@ -24,6 +24,7 @@ from permits.models.core import (
     Street,
 )
 from permits.models.office_calendar import OfficeClosure
+from permits.online_payments import models as online_payment_models  # noqa: F401  (online card payments load with the app)
 
 __all__ = [
     "Document",

@@ -23,7 +23,16 @@ BOARD_PAGES = {
     "EmergencyReport",
     "BoardWaiver",
 }
-CLERK_ONLY = {"Notice", "JobRun", "Payment", "TaxRollBatch", "OfficeClosure"}  # the clerk keeps the calendar
+CLERK_ONLY = {
+    "Notice",
+    "JobRun",
+    "Payment",
+    "TaxRollBatch",
+    "OfficeClosure",
+    "OnlinePayment",
+    "Refund",
+    "SettlementDay",
+}
 EVERYTHING = (
     PERMIT_PAGES
     | SIDEWALK_PERMIT_PAGES

@@ -1,0 +1,80 @@
+"""Demo data of online payments (manage.py load_demo, after the permit types' loaders): one card payment held for
+the Clerk-Treasurer to refund (the contractor paid an issued permit's fee at the counter, then online in a tab left
+open), and today's settlement. The under-review and approved street openings of the demo are left owing, so the
+contractor can pay one by card with the test provider. Idempotent."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from payments import PaymentStatus
+
+from permits.models import Payment, Permit, Status
+from permits.online_payments import services, settlement
+from permits.online_payments.models import OnlinePayment
+
+DEMO_NOTE = "demo: paid at the counter, then online"
+
+
+def load_demo() -> dict:
+    if not services.online_payments_enabled():
+        return {}
+    held = None
+    if not OnlinePayment.objects.filter(description__startswith=DEMO_NOTE).exists():
+        candidates = Permit.objects.filter(
+            status__in=[Status.ISSUED, Status.ACTIVE], payments__method=Payment.Method.CHECK
+        ).select_related("applicant")
+        paid = next((p for p in candidates.distinct() if p.balance_due_as_stored() == 0), None)
+        if paid is not None:
+            # As if started before the check was recorded: the balance was due then.
+            held = OnlinePayment(
+                variant=services.variant(),
+                purpose=OnlinePayment.Purpose.PERMIT,
+                permit=paid,
+                payer=paid.applicant,
+                balance_amount=paid.fee_amount,
+                total=paid.fee_amount,
+                currency="USD",
+                description=DEMO_NOTE,
+                paid_for=f"{paid.get_kind_display()} {paid.number}: {paid.fee_basis}",
+                extra_data="{}",
+            )
+            held.save()
+            OnlinePayment.objects.filter(pk=held.pk).update(transaction_id=f"dummy-{held.token}")
+            held.refresh_from_db()
+            held.change_status(PaymentStatus.CONFIRMED)  # settle() finds nothing due: held for the clerk
+    charge = _snow_charge_to_pay_online()
+    settlement.build_settlement(timezone.localdate())
+    return {"held_online_payment": held.pk if held else None, "snow_charge": charge.number if charge else None}
+
+
+SNOW_DESCRIPTION = "Snow and ice removed from the public sidewalk by the Village (demo)"
+
+
+def _snow_charge_to_pay_online():
+    """A billed § 303-8B snow-removal charge on the demo resident's parcel, for the resident to pay online."""
+    from django.contrib.auth import get_user_model
+
+    from permits.ledger.models import SpecialCharge
+    from permits.ledger.services import add_charge
+    from permits.models import Parcel
+
+    existing = SpecialCharge.objects.filter(description=SNOW_DESCRIPTION).first()
+    if existing is not None:
+        return existing
+    resident = get_user_model().objects.filter(username="resident").first()
+    parcel = Parcel.objects.filter(owners=resident).first() if resident else None
+    if parcel is None:
+        return None
+    clerk = get_user_model().objects.filter(username="clerk").first()
+    today = timezone.localdate()
+    return add_charge(
+        parcel=parcel,
+        source=SpecialCharge.Source.SNOW_ICE,
+        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
+        amount="85.00",
+        incurred_on=today,
+        description=SNOW_DESCRIPTION,
+        citation="§ 303-8B",
+        by=clerk,
+        today=today,
+    )
