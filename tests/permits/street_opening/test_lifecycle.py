@@ -519,3 +519,18 @@ def test_303_4E_api_written_request(begun, contractor, spring):
     assert {e["citation"] for e in missing.json()["errors"]} == {"§ 303-4E"}
     created = api.post(url, {"work_begun_on": "2026-05-01", "reason": "Rain"}, format="json")
     assert created.status_code == 201 and created.json()["state"] == "pending"
+
+
+def test_demo_shows_a_held_approval_a_pending_renewal_request_and_a_completion_request(db):
+    import io
+
+    import time_machine
+    from django.core.management import call_command
+
+    from permits.street_opening.models import RenewalRequest
+
+    with time_machine.travel(datetime.datetime(2026, 12, 1, 10, 0, tzinfo=timezone.get_current_timezone())):
+        call_command("load_demo", stdout=io.StringIO())
+    assert StreetOpening.objects.filter(approval_held_until__isnull=False, permit__status=Status.UNDER_REVIEW).exists()
+    assert RenewalRequest.objects.filter(state=RenewalRequest.State.PENDING).exists()
+    assert StreetOpening.objects.filter(completion_requested_at__isnull=False).exists()
