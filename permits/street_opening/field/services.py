@@ -310,6 +310,15 @@ def record_permittee_notice(
                 "A notice is recorded once given: the time given cannot be in the future (§ 303-5F).",
             )
         )
+    if kind == PermitteeNotice.Kind.DPW_EXCAVATION:
+        # § 303-4D: no new excavation once the right to open has ended (restoration notices still come)
+        from permits.street_opening import validity
+
+        detail = detail_of(permit)
+        errors += validity.opening_lapsed_violations(
+            opening_lapsed_on=detail.opening_lapsed_on if detail else None,
+            today=timezone.localtime(planned_work_at).date(),
+        )
     if method not in PermitteeNotice.Method.values:
         errors.append(rules.Violation("method", "invalid", "§ 303-5F", "Say how the notice was given (§ 303-5F)."))
     if permit.status not in WORK_UNDER_WAY + (Status.COMPLETED,):

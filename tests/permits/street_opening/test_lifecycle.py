@@ -534,3 +534,39 @@ def test_demo_shows_a_held_approval_a_pending_renewal_request_and_a_completion_r
     assert StreetOpening.objects.filter(approval_held_until__isnull=False, permit__status=Status.UNDER_REVIEW).exists()
     assert RenewalRequest.objects.filter(state=RenewalRequest.State.PENDING).exists()
     assert StreetOpening.objects.filter(completion_requested_at__isnull=False).exists()
+
+
+def test_303_4D_no_new_excavation_announced_after_the_right_to_open_ended(issued_on, inspector, contractor):
+    permit = issued_on(date(2026, 6, 1))
+    field_work.log_inspection(permit=permit, kind="trench", by=inspector, values=PASSING_TRENCH)
+    expire_lapsed(today=date(2026, 7, 2))
+    tz = timezone.get_current_timezone()
+    with pytest.raises(RulesBroken) as refused:
+        field_work.record_permittee_notice(
+            permit=fresh(permit),
+            by=contractor,
+            kind="dpw_excavation",
+            planned_work_at=datetime.datetime(2026, 7, 2, 8, 0, tzinfo=tz),
+            given_to="DPW",
+            method="phone",
+            given_at=datetime.datetime(2026, 6, 30, 8, 0, tzinfo=tz),
+        )
+    assert codes(refused) == {"opening_lapsed"}
+    field_work.record_permittee_notice(  # the day before it ended, excavation was still allowed
+        permit=fresh(permit),
+        by=contractor,
+        kind="dpw_excavation",
+        planned_work_at=datetime.datetime(2026, 7, 1, 8, 0, tzinfo=tz),
+        given_to="DPW",
+        method="phone",
+        given_at=datetime.datetime(2026, 6, 29, 8, 0, tzinfo=tz),
+    )
+    field_work.record_permittee_notice(  # restoration goes on
+        permit=fresh(permit),
+        by=contractor,
+        kind="dpw_backfill",
+        planned_work_at=datetime.datetime(2026, 7, 3, 8, 0, tzinfo=tz),
+        given_to="DPW",
+        method="phone",
+        given_at=datetime.datetime(2026, 7, 2, 8, 0, tzinfo=tz),
+    )
