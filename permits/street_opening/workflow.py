@@ -104,7 +104,29 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
         return lifecycle.completion_refusals(permit)  # § 303-1C(8), § 303-4F(1), § 303-4H(3)
     if to == Status.CLOSED:
         return close_violations(permit)
+    if to == Status.EXPIRED:
+        return restoration_running_violations(permit)
     return []
+
+
+def restoration_running_violations(permit: Permit) -> list[Violation]:
+    """§ 303-4D with § 303-5G: a permit whose street was opened is not expired, on any path: its restoration duties,
+    inspections, completion and guarantee run on (only its right to open ends, permits.street_opening.lifecycle)."""
+    from permits.street_opening import lifecycle
+
+    so = getattr(permit, "street_opening", None) if _has_detail(permit) else None
+    if not lifecycle.was_opened(permit, so):
+        return []
+    return [
+        Violation(
+            None,
+            "restoration_running",
+            "§ 303-5G",
+            f"The street was opened under {permit.number}: its restoration, inspections, completion and guarantee "
+            "continue after the 30 days (§ 303-4D, § 303-5G), so it is not expired. Revoke it if the permittee "
+            "defaults (§ 303-4H(2)).",
+        )
+    ]
 
 
 def _has_detail(permit: Permit) -> bool:

@@ -570,3 +570,16 @@ def test_303_4D_no_new_excavation_announced_after_the_right_to_open_ended(issued
         method="phone",
         given_at=datetime.datetime(2026, 7, 2, 8, 0, tzinfo=tz),
     )
+
+
+def test_303_5G_the_admin_cannot_expire_an_opened_permit(client, issued_on, inspector, clerk):
+    permit = issued_on(date(2026, 6, 1))
+    field_work.log_inspection(permit=permit, kind="trench", by=inspector, values=PASSING_TRENCH)
+    client.force_login(clerk)
+    response = client.post(
+        reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "expired", "reason": "Office"}, follow=True
+    )
+    assert fresh(permit).status == Status.ACTIVE and "§ 303-5G" in response.content.decode()
+    unopened = issued_on(date(2026, 6, 1))
+    client.post(reverse("admin:permits_permit_status", args=[unopened.pk]), {"to": "expired", "reason": "Office"})
+    assert fresh(unopened).status == Status.EXPIRED
