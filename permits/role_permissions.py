@@ -19,7 +19,16 @@ APPS = ("permits", "sidewalks", "obstructions")
 DELETABLE = {"delete_membership"}
 
 # Records behind a permit's own page: whoever sees permits sees these (its timeline, documents, street).
-PERMIT_RECORDS = {"permit", "permitevent", "document", "street", "streetopening", "diggersticket", "renewal"}
+PERMIT_RECORDS = {
+    "permit",
+    "permitevent",
+    "document",
+    "street",
+    "streetopening",
+    "diggersticket",
+    "renewal",
+    "renewalrequest",
+}
 SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
 FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
 SIDEWALK_WORK = {"sidewalksurvey", "surveyblock", "sidewalkorder", "snowfall", "snowcase", "rubbishcase"}

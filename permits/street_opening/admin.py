@@ -18,6 +18,7 @@ from permits.street_opening.models import (
     EmergencyReport,
     MoratoriumException,
     Renewal,
+    RenewalRequest,
     StreetImprovement,
     StreetOpening,
 )
@@ -178,6 +179,16 @@ class ApplicantRevocationAdmin(ReadOnly, admin.ModelAdmin):
 
     list_display = ["organization", "user", "revoked_on", "until", "lifted_at", "permit"]
     list_filter = [("until", admin.DateFieldListFilter)]
+
+
+@admin.register(RenewalRequest)
+class RenewalRequestAdmin(ReadOnly, admin.ModelAdmin):
+    """§ 303-4E: the permittee's written requests, decided on the permit's Village actions page (where the renewal
+    fee is charged and the winter rule of § 303-5A is checked), never by hand here."""
+
+    list_display = ["street_opening", "requested_by", "requested_at", "work_begun_on", "state", "decided_by"]
+    list_filter = ["state"]
+    list_select_related = ["street_opening__permit", "requested_by", "decided_by"]
 
 
 for model in (DiggersTicket, EmergencyDetermination, MoratoriumException, Renewal):

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
@@ -23,6 +24,7 @@ from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
 from permits.models import Organization, PermitKind, Street
 from permits.selectors import permits_visible_to
+from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
 from permits.street_opening.models import Surface, TrafficControl
@@ -155,6 +157,42 @@ class StreetOpeningSerializer(serializers.Serializer):
     issued_on = serializers.DateField(allow_null=True)
     expires_on = serializers.DateField(allow_null=True)
     timeline = PermitEventSerializer(source="events.all", many=True)
+    approval_can_come_on = serializers.DateField(
+        source="street_opening.approval_can_come_on",
+        allow_null=True,
+        help_text="§ 303-4D: the first day an approval's 30 days cover the planned work",
+    )
+    approval_held_until = serializers.DateField(source="street_opening.approval_held_until", allow_null=True)
+    opening_lapsed_on = serializers.DateField(
+        source="street_opening.opening_lapsed_on",
+        allow_null=True,
+        help_text="§ 303-4D: the right to open the street ended; the restoration duties remain (§ 303-5G)",
+    )
+    completion_requested_at = serializers.DateTimeField(
+        source="street_opening.completion_requested_at", allow_null=True
+    )
+
+
+class RenewalRequestInSerializer(serializers.Serializer):
+    """§ 303-4E: the permittee's written request for a thirty-day renewal."""
+
+    work_begun_on = PlausibleDate(required=False, allow_null=True, help_text="The date the work began")
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=1000, help_text="Why the work will continue beyond the validity"
+    )
+
+
+class RenewalRequestOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    state = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    work_begun_on = serializers.DateField()
+    reason = serializers.CharField()
+
+
+class CompletionRequestOutSerializer(serializers.Serializer):
+    number = serializers.CharField(source="permit.number")
+    completion_requested_at = serializers.DateTimeField()
 
 
 class CreatedSerializer(StreetOpeningSerializer):
@@ -253,3 +291,40 @@ class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
         body = StreetOpeningSerializer(self.get_queryset().get(pk=permit.pk)).data
         body["warnings"] = [w.as_dict() for w in checked.warnings]
         return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Ask in writing for a thirty-day renewal (§ 303-4E)",
+        request=RenewalRequestInSerializer,
+        responses={
+            201: RenewalRequestOutSerializer,
+            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
+            403: OpenApiResponse(description="Only the permittee asks for a renewal"),
+            404: OpenApiResponse(description="No such permit visible to you"),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="renewal-request")
+    def renewal_request(self, request, number=None):
+        permit = self.get_object()
+        values, errors = parse_each_field(RenewalRequestInSerializer(), request.data)
+        if errors:
+            return error_response(errors)
+        renewal_request = lifecycle.request_renewal(
+            permit=permit, by=request.user, work_begun_on=values.get("work_begun_on"), reason=values.get("reason", "")
+        )
+        return Response(RenewalRequestOutSerializer(renewal_request).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Request completion of the work (§ 303-4H(3)); the DPW confirms it after the final inspection",
+        request=None,
+        responses={
+            200: CompletionRequestOutSerializer,
+            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
+            403: OpenApiResponse(description="Only the permittee requests completion"),
+            404: OpenApiResponse(description="No such permit visible to you"),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="completion-request")
+    def completion_request(self, request, number=None):
+        permit = self.get_object()
+        so = lifecycle.request_completion(permit=permit, by=request.user)
+        return Response(CompletionRequestOutSerializer(so).data, status=status.HTTP_200_OK)

@@ -12,7 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from permits import services
+from permits.errors import RulesBroken
 from permits.models import Organization, Permit, PermitKind, Street
+from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.models import AnnualBond
@@ -156,10 +158,31 @@ def load() -> dict:
                 today=today,
                 conditions="Keep one lane open each way; flagger at the intersection.",
             )
+        if state == "under_review" and permit.street_opening.approval_can_come_later:
+            # § 303-4D: applied in winter for spring work, the approval is held until its 30 days cover the work
+            lifecycle.hold_approval(permit=permit, by=users["dpw"], today=today)
         if state == "issued":
             services.record_payment(
                 permit=permit, amount=permit.balance_due, method="check", reference="4410", by=users["clerk"]
             )
             so.issue_street_opening(permit=permit, by=users["clerk"], today=today)
+            _requests_on_issued(permit, user=user, today=today)
         created.append(permit.number)
     return {"street_openings": created}
+
+
+def _requests_on_issued(permit: Permit, *, user, today: date) -> None:
+    """The permittee's requests waiting for the Village: completion (§ 303-4H(3)), which the DPW confirms after the
+    final inspection, and a written renewal (§ 303-4E). A renewal the rules refuse on the day the demo is loaded
+    (one that would run into November 15, § 303-5A) is simply not requested."""
+    lifecycle.request_completion(permit=permit, by=user, today=today)
+    try:
+        lifecycle.request_renewal(
+            permit=permit,
+            by=user,
+            work_begun_on=today,
+            reason="The break runs under the intersection: the repair and restoration need two more weeks.",
+            today=today,
+        )
+    except RulesBroken:
+        pass

@@ -225,8 +225,39 @@ class TicketForm(LimitedForm):
 
 
 class RenewalRequestForm(LimitedForm):
+    """§ 303-4E: the permittee's written request for a thirty-day renewal."""
+
     work_begun_on = forms.DateField(widget=DATE, label="Date the work began")
-    note = forms.CharField(required=False, max_length=300, label="Why more time is needed")
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=1000,
+        label="Why the work will continue beyond the validity",
+        help_text="Your written request to the Clerk-Treasurer or the Director of Public Works (§ 303-4E).",
+    )
+
+
+class DecideRenewalForm(LimitedForm):
+    """§ 303-4E: the Clerk-Treasurer or the DPW grants or refuses the written request."""
+
+    decision = forms.ChoiceField(
+        choices=[("grant", "Grant: add the renewal fee"), ("refuse", "Refuse")], widget=forms.RadioSelect
+    )
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        max_length=1000,
+        label="Note (required to refuse: the permittee is told why)",
+    )
+
+
+class ApproveWithDatesForm(LimitedForm):
+    """§ 303-4D: approve now with planned dates the 30-day validity covers (agreed with the applicant)."""
+
+    start_date = forms.DateField(widget=DATE, label="New planned start")
+    end_date = forms.DateField(widget=DATE, label="New planned end")
+    conditions = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Conditions of approval"
+    )
 
 
 class EmergencyReportForm(LimitedForm):

@@ -24,6 +24,11 @@ PERMIT_TYPE = PermitType(
             "permits:field_inspections",
             (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR, Role.CLERK),
         ),
+        WorkQueue(
+            "Street opening approvals held (§ 303-4D)",
+            "permits:street_opening_held_approvals",
+            (Role.DPW_DIRECTOR, Role.CLERK),
+        ),
     ),
     demo_loaders=(demo.load, field_demo.load),
     api_routes=(ApiRoute("street-openings", api.StreetOpeningViewSet, "street-opening"),),

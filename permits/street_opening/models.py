@@ -6,9 +6,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from simple_history.models import HistoricalRecords
 
-from permits.models.core import Organization, Permit, Street
+from permits.models.core import Organization, Payment, Permit, Street
 from permits.street_opening.field import models as field_models  # noqa: F401  (the field half's models)
 
 AMOUNT = {"max_digits": 12, "decimal_places": 2}
@@ -91,6 +93,23 @@ class StreetOpening(models.Model):
     expiry_reminder_for = models.DateField(
         null=True, blank=True, editable=False, help_text="The expiry date the 5-day reminder was sent for"
     )
+    # § 303-4D: the approval held until its 30 days cover the planned work (permits.street_opening.lifecycle)
+    approval_held_until = models.DateField(
+        null=True, blank=True, editable=False, help_text="The day the approval can come (§ 303-4D)"
+    )
+    approval_held_at = models.DateTimeField(null=True, blank=True, editable=False)
+    approval_held_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    # § 303-4D with § 303-5G: the right to open the street ended; the restoration duties run on
+    opening_lapsed_on = models.DateField(
+        null=True, blank=True, editable=False, help_text="The first day the street may no longer be opened (§ 303-4D)"
+    )
+    # § 303-4H(3): the permittee requests completion; the DPW confirms it (permits.street_opening.lifecycle)
+    completion_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
+    completion_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -109,6 +128,24 @@ class StreetOpening(models.Model):
 
     def __str__(self) -> str:
         return f"Street opening {self.permit.number}"
+
+    @property
+    def approval_can_come_on(self):
+        """§ 303-4D: the first day an approval's 30 days cover the planned work (None without planned dates)."""
+        from permits.street_opening import validity
+
+        permit = self.permit
+        if permit.start_date is None or permit.end_date is None:
+            return None
+        return validity.approval_can_come_on(start_date=permit.start_date, end_date=permit.end_date)
+
+    @property
+    def approval_can_come_later(self):
+        """The day the approval can come when it is after today (§ 303-4D), for the applicant's page; else None."""
+        from django.utils import timezone
+
+        can_come = self.approval_can_come_on
+        return can_come if can_come and can_come > timezone.localdate() else None
 
 
 class AnnualBond(models.Model):
@@ -276,8 +313,47 @@ class ApplicantRevocation(models.Model):
         return f"Revocation of {self.organization or self.user} until {self.until}"
 
 
+class RenewalRequest(models.Model):
+    """§ 303-4E: the permittee's written request for a thirty-day renewal, granted or refused by the Clerk-Treasurer
+    or the Director of Public Works."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        GRANTED = "granted", "Granted"
+        REFUSED = "refused", "Refused"
+
+    street_opening = models.ForeignKey(StreetOpening, on_delete=models.PROTECT, related_name="renewal_requests")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField()
+    work_begun_on = models.DateField(help_text="§ 303-4E: operations have begun under the permit")
+    reason = models.TextField(help_text="Why the operations will continue beyond the validity (§ 303-4E)")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_note = models.TextField(blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-requested_at"]
+        indexes = [models.Index(fields=["state", "requested_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["street_opening"], condition=Q(state="pending"), name="renewal_request_one_pending"
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "granted", "refused"]), name="renewal_request_state_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Renewal request for {self.street_opening.permit.number} ({self.get_state_display().lower()})"
+
+
 class Renewal(models.Model):
-    """§ 303-4E: a 30-day renewal granted by the Clerk-Treasurer or the DPW, with its renewal fee."""
+    """§ 303-4E: a 30-day renewal granted by the Clerk-Treasurer or the DPW, with its renewal fee. It takes effect
+    (the permit's validity moves to new_expires_on) once the renewal fee is paid."""
 
     street_opening = models.ForeignKey(StreetOpening, on_delete=models.PROTECT, related_name="renewals")
     previous_expires_on = models.DateField()
@@ -286,6 +362,12 @@ class Renewal(models.Model):
     granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     granted_at = models.DateTimeField()
     note = models.TextField(blank=True)
+    request = models.OneToOneField(
+        RenewalRequest, on_delete=models.PROTECT, null=True, blank=True, related_name="renewal", editable=False
+    )
+    took_effect_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the renewal fee was paid and the validity moved"
+    )
 
     class Meta:
         ordering = ["granted_at"]
@@ -316,3 +398,12 @@ class EmergencyReport(models.Model):
 
     def __str__(self) -> str:
         return f"Emergency on {self.street} reported {self.reported_at:%Y-%m-%d}"
+
+
+@receiver(post_save, sender=Payment, dispatch_uid="street_opening_paid_renewals")
+def _renewal_takes_effect_when_paid(sender, instance, created, **kwargs):
+    """§ 303-4E: a granted renewal takes effect once the renewal fee is paid (whatever path recorded the payment)."""
+    if created and instance.permit.kind == "street_opening":
+        from permits.street_opening import lifecycle
+
+        lifecycle.apply_paid_renewals(instance.permit)

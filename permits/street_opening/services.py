@@ -718,8 +718,14 @@ def issue_street_opening(*, permit: Permit, by, today: date | None = None) -> Pe
 def renew_street_opening(
     *, permit: Permit, by, work_begun_on: date | None = None, note: str = "", today: date | None = None
 ) -> Renewal:
-    """§ 303-4E: a 30-day renewal, at the discretion of the clerk or the DPW, only if work has begun, with the renewal
-    fee; the insurance must stay in force through the renewed period (§ 303-4G)."""
+    """§ 303-4E: grant the permittee's written renewal request (permits.street_opening.lifecycle.request_renewal), at
+    the discretion of the clerk or the DPW, only if work has begun: the renewal fee is charged, and the renewal takes
+    effect (the validity moves 30 days) once it is paid. Refused without a pending written request, and when it would
+    carry the work into November 15 to April 1 without the Board's emergency determination (§ 303-5A); the insurance
+    must stay in force through the renewed period (§ 303-4G)."""
+    from permits.street_opening import lifecycle
+    from permits.street_opening.models import RenewalRequest
+
     require_role(by, *RENEWERS, action="renew street opening permits (§ 303-4E)")
     now = timezone.now()
     today = today or timezone.localdate(now)
@@ -729,11 +735,14 @@ def renew_street_opening(
             # decided one after the other, each on the validity the previous one left (§ 303-4E).
             locked = Permit.objects.select_for_update().get(pk=permit.pk)
             so = StreetOpening.objects.get(permit=locked)
-            begun = work_begun_on or so.work_begun_on
+            request = lifecycle.pending_request(so)
+            begun = work_begun_on or (request.work_begun_on if request else None) or so.work_begun_on
             errors = ordinance.renewal_violations(
                 status=locked.status, work_begun=begun is not None, expires_on=locked.expires_on, today=today
             )
             errors += _renewed_period_not_begun(so, expires_on=locked.expires_on, today=today)
+            if not errors:
+                errors = lifecycle.grant_checks(so, locked, today=today)
             if not errors:
                 new_expiry = ordinance.renewed_expiry(locked.expires_on)
                 errors = errors_only(
@@ -755,20 +764,31 @@ def renew_street_opening(
                 granted_by=by,
                 granted_at=now,
                 note=note,
+                request=request,
+            )
+            RenewalRequest.objects.filter(pk=request.pk).update(
+                state=RenewalRequest.State.GRANTED, decided_by=by, decided_at=now, decision_note=note
             )
             StreetOpening.objects.filter(pk=so.pk).update(work_begun_on=begun)
-            Permit.objects.filter(pk=permit.pk).update(expires_on=new_expiry)
-            locked.expires_on = new_expiry
-            services.add_fee(
+            fee = services.add_fee(
                 locked,
                 fee_code=RENEWAL_FEE_CODE,
                 by=by,
                 today=today,
-                reason=f"Renewed to {new_expiry:%B %-d, %Y} (§ 303-4E); renewal fee added",
+                reason=f"Renewal to {new_expiry:%B %-d, %Y} granted (§ 303-4E); renewal fee added: the renewal takes "
+                "effect when it is paid",
             )
+            services.send_notice(
+                locked,
+                to=locked.applicant.email,
+                template="street_opening_renewal_granted",
+                context={"permit": locked, "renewal": renewal, "fee": fee, "due": locked.balance_due_as_stored()},
+            )
+            lifecycle.apply_paid_renewals(locked)  # a renewal fee of $0.00 (or paid ahead) takes effect at once
     except IntegrityError:
         # renewal_once_per_period: a path that did not take the lock renewed this validity already.
         raise RulesBroken(_renewed_period_not_begun(permit.street_opening, expires_on=None, today=today)) from None
+    locked.refresh_from_db(fields=["expires_on", "fee_amount"])
     permit.expires_on, permit.fee_amount = locked.expires_on, locked.fee_amount
     return renewal
 
@@ -796,18 +816,13 @@ def _renewed_period_not_begun(so: StreetOpening, *, expires_on: date | None, tod
     ]
 
 
-def request_renewal(*, permit: Permit, by, work_begun_on: date, note: str = "") -> None:
-    """§ 303-4E: the permittee's written request for a renewal, sent to the Clerk-Treasurer."""
-    if not workflow.is_applicant_side(by, permit):
-        raise PermissionDenied("Only the permittee may ask for a renewal.")
-    StreetOpening.objects.filter(pk=permit.street_opening.pk).update(work_begun_on=work_begun_on)
-    services.record_event(
-        permit, by=by, reason=f"Renewal requested (§ 303-4E); work began {work_begun_on:%B %-d, %Y}. {note}".strip()
+def request_renewal(*, permit: Permit, by, work_begun_on: date, note: str = "", reason: str = "", today=None):
+    """§ 303-4E: the permittee's written request for a renewal (permits.street_opening.lifecycle.request_renewal)."""
+    from permits.street_opening import lifecycle
+
+    return lifecycle.request_renewal(
+        permit=permit, by=by, work_begun_on=work_begun_on, reason=reason or note, today=today
     )
-    for email in _clerk_emails():
-        services.send_notice(
-            permit, to=email, template="street_opening_renewal_request", context={"permit": permit, "note": note}
-        )
 
 
 # --- Board determinations --------------------------------------------------------------------------------------
@@ -1026,24 +1041,11 @@ def lift_ended_revocations(*, today: date) -> tuple[int, int]:
 
 
 def expire_lapsed_street_openings(*, today: date) -> tuple[int, int]:
-    """§ 303-4D: permits past their validity become expired (the system acts, by=None)."""
-    lapsed = list(
-        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=ACTIVE_STATUSES, expires_on__lt=today)
-    )
-    done = 0
-    for permit in lapsed:
-        try:
-            workflow.transition(
-                permit,
-                Status.EXPIRED,
-                by=None,
-                today=today,
-                reason=f"Validity ended {permit.expires_on:%B %-d, %Y} (§ 303-4D)",
-            )
-            done += 1
-        except workflow.IllegalTransition:
-            continue  # changed meanwhile by someone else
-    return len(lapsed), done
+    """§ 303-4D with § 303-5G: the nightly validity job (permits.street_opening.lifecycle.end_lapsed_validity): a
+    permit never opened expires; an opened one keeps its restoration duties and only its right to open ends."""
+    from permits.street_opening import lifecycle
+
+    return lifecycle.end_lapsed_validity(today=today)
 
 
 REMINDER_LEAD = timedelta(days=5)

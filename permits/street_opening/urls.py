@@ -23,6 +23,12 @@ urlpatterns = [
         street_opening.request_renewal,
         name="street_opening_request_renewal",
     ),
+    path("street-openings/held-approvals/", street_opening.held_approvals, name="street_opening_held_approvals"),
+    path(
+        "permits/<str:number>/street-opening/renewal/decide/",
+        street_opening.decide_renewal,
+        name="street_opening_decide_renewal",
+    ),
     path("permits/<str:number>/street-opening.pdf", street_opening.permit_pdf, name="street_opening_pdf"),
 ]
 
@@ -37,6 +43,7 @@ urlpatterns += [
     path("permits/<str:number>/field/pavement/temporary/", field.temporary_pavement, name="field_temporary_pavement"),
     path("permits/<str:number>/field/pavement/permanent/", field.permanent_pavement, name="field_permanent_pavement"),
     path("permits/<str:number>/field/complete/", field.report_completion, name="field_complete"),
+    path("permits/<str:number>/field/complete/confirm/", field.confirm_completion, name="field_confirm_completion"),
     path("permits/<str:number>/field/defects/new/", field.defect_notice, name="field_defect"),
     path("permits/<str:number>/field/defects/<int:pk>/repair/", field.village_repair, name="field_village_repair"),
     path(

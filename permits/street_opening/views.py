@@ -5,21 +5,25 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import services
-from permits.access import get_permit_for
+from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.pdf import render_pdf
-from permits.roles import is_village_staff
+from permits.roles import Role, is_village_staff
+from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
 from permits.street_opening.forms import (
     ApproveForm,
+    ApproveWithDatesForm,
+    DecideRenewalForm,
     EmergencyReportForm,
     ReasonForm,
     RenewalRequestForm,
@@ -50,7 +54,14 @@ def apply(request):
         except RulesBroken as error:
             add_violations(form, error.violations)
         else:
-            messages.success(request, f"Application {permit.number} submitted. The fee is ${permit.fee_amount}.")
+            can_come = permit.street_opening.approval_can_come_later
+            when = (
+                f" Approval can come on or after {can_come:%B %-d, %Y}: a permit is valid 30 days from its approval "
+                "and must cover your planned work (§ 303-4D)."
+                if can_come
+                else ""
+            )
+            messages.success(request, f"Application {permit.number} submitted. The fee is ${permit.fee_amount}.{when}")
             return redirect(permit)
     context = {"form": form, "exemption": ordinance.VILLAGE_WORK_EXEMPTION}
     return render(request, "permits/street_opening/apply.html", context, status=400 if form.errors else 200)
@@ -69,6 +80,14 @@ def _manage_context(request, permit, **forms):
         "approval_blockers": so_services.check_approval(permit, today=timezone.localdate(), plans_approved=True)
         if permit.status == Status.UNDER_REVIEW
         else [],
+        # § 303-4D: what the 30-day validity says about approving today (a refusal, or a warning), and the way out
+        "validity_outlook": lifecycle.approval_outlook(permit, today=timezone.localdate())
+        if permit.status == Status.UNDER_REVIEW
+        else [],
+        "dates_form": forms.get("dates_form") or ApproveWithDatesForm(),
+        "renewal_request": lifecycle.pending_request(so),
+        "renewals_waiting": lifecycle.renewals_waiting_for_fee(so),
+        "decide_form": forms.get("decide_form") or DecideRenewalForm(),
     }
 
 
@@ -123,6 +142,10 @@ def act(request, number, action):
             lambda: so_services.revoke_applicant(permit=permit, by=user, reason=reason),
             "Right to obtain permits revoked for one year (§ 303-4H(2)).",
         ),
+        "hold": (
+            lambda: lifecycle.hold_approval(permit=permit, by=user, conditions=reason_form.data.get("conditions", "")),
+            "Approval held; the applicant was told when it can come (§ 303-4D).",
+        ),
         "emergency_work": (
             lambda: so_services.approve_emergency_underground_work(permit=permit, by=user),
             "Emergency underground construction approved (§ 303-1C(7)).",
@@ -134,6 +157,19 @@ def act(request, number, action):
         call = (
             lambda: so_services.approve_street_opening(permit=permit, by=user, **form.cleaned_data),
             "Location approved; the permit is valid for 30 days (§ 303-4D).",
+        )
+    elif action == "approve_with_dates":
+        form = ApproveWithDatesForm(request.POST)
+        if not form.is_valid():
+            return render(
+                request,
+                "permits/street_opening/manage.html",
+                _manage_context(request, permit, dates_form=form),
+                status=400,
+            )
+        call = (
+            lambda: lifecycle.approve_with_dates(permit=permit, by=user, **form.cleaned_data),
+            "Approved with the new planned dates; the applicant was told (§ 303-4D).",
         )
     elif action == "payment":
         form = StaffPaymentForm(request.POST)
@@ -209,15 +245,72 @@ def request_renewal(request, number):
         raise PermissionDenied
     form = RenewalRequestForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        so_services.request_renewal(permit=permit, by=request.user, **form.cleaned_data)
-        messages.success(request, "Renewal requested. The Clerk-Treasurer or the DPW decides (§ 303-4E).")
-        return redirect(permit)
+        try:
+            lifecycle.request_renewal(permit=permit, by=request.user, **form.cleaned_data)
+        except RulesBroken as error:
+            add_violations(form, error.violations)
+        else:
+            messages.success(
+                request,
+                "Renewal requested in writing. The Clerk-Treasurer or the DPW decides; if granted, the renewal fee is "
+                "added and the renewal takes effect when it is paid (§ 303-4E).",
+            )
+            return redirect(permit)
+    so = permit.street_opening
     return render(
         request,
         "permits/street_opening/request_renewal.html",
-        {"permit": permit, "form": form},
+        {
+            "permit": permit,
+            "form": form,
+            "pending": lifecycle.pending_request(so),
+            "requests": so.renewal_requests.select_related("decided_by")[:20],
+        },
         status=400 if form.errors else 200,
     )
+
+
+@login_required
+@require_POST
+def decide_renewal(request, number):
+    """§ 303-4E: the Clerk-Treasurer or the DPW grants (adding the fee) or refuses the permittee's written request."""
+    if not is_village_staff(request.user):
+        raise PermissionDenied
+    permit = _get_street_opening(request.user, number)
+    form = DecideRenewalForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "permits/street_opening/manage.html",
+            _manage_context(request, permit, decide_form=form),
+            status=400,
+        )
+    note = form.cleaned_data["note"]
+    if form.cleaned_data["decision"] == "grant":
+        call = (
+            lambda: so_services.renew_street_opening(permit=permit, by=request.user, note=note),
+            "Renewal granted; the renewal fee was added. It takes effect when the fee is paid (§ 303-4E).",
+        )
+    else:
+        call = (
+            lambda: lifecycle.refuse_renewal(permit=permit, by=request.user, reason=note),
+            "Renewal refused; the permittee was told why (§ 303-4E).",
+        )
+    if _act(request, permit, call[0]):
+        messages.success(request, call[1])
+    return redirect("permits:street_opening_manage", number=permit.number)
+
+
+HELD_PAGE_SIZE = 25
+
+
+@login_required
+def held_approvals(request):
+    """§ 303-4D: the DPW's queue of approvals held until their 30 days cover the planned work, soonest first."""
+    require_role(request.user, *lifecycle.APPROVERS, Role.CLERK, action="see the held approvals")
+    today = timezone.localdate()
+    page = Paginator(lifecycle.held_approvals(), HELD_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "permits/street_opening/held_approvals.html", {"page": page, "today": today})
 
 
 @login_required

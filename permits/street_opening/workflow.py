@@ -23,8 +23,9 @@ AUTHORITY = {
     # § 303-4F(2): the Clerk-Treasurer receives the fee and issues the permit.
     Status.ISSUED: frozenset({Role.CLERK}),
     Status.ACTIVE: frozenset({APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
-    # § 303-4H(3): the permittee reports the work complete, or the Village records it.
-    Status.COMPLETED: frozenset({APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
+    # § 303-4H(3), § 303-1C(8): the permittee requests completion (permits.street_opening.lifecycle); the DPW
+    # Director or a DPW inspector confirms it after the passed final inspection.
+    Status.COMPLETED: frozenset({Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
     Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
     Status.EXPIRED: frozenset({Role.CLERK}),  # § 303-4D (the nightly job acts as the system)
     # § 303-4H(2): the clerk, the DPW or the Board (or its President) revoke.
@@ -81,27 +82,51 @@ def close_violations(permit: Permit) -> list[Violation]:
 
 def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
     """The street opening rules that refuse moving `permit` to `to` on `today`."""
-    from permits.street_opening import services
-    from permits.street_opening.field import services as field_services
+    from permits.street_opening import lifecycle, services
 
     if to == Status.APPROVED:
         if not _has_detail(permit):
             return _missing_detail(permit)
         so = permit.street_opening
         so.refresh_from_db()  # what the approving verb recorded in this transaction, never a stale copy
-        return services.check_approval(
-            permit,
-            today=today,
-            plans_approved=so.plans_approved_at is not None,
-            lane_closure_approved=so.lane_closure_approved_at is not None,
-        )
+        return [
+            *services.check_approval(
+                permit,
+                today=today,
+                plans_approved=so.plans_approved_at is not None,
+                lane_closure_approved=so.lane_closure_approved_at is not None,
+            ),
+            *lifecycle.approval_outlook(permit, today=today),  # § 303-4D: no validity ending before the work
+        ]
     if to == Status.ISSUED:
         return fee_unpaid_violations(permit)
     if to == Status.COMPLETED:
-        return field_services.completion_blockers(permit)
+        return lifecycle.completion_refusals(permit)  # § 303-1C(8), § 303-4F(1), § 303-4H(3)
     if to == Status.CLOSED:
         return close_violations(permit)
+    if to == Status.EXPIRED:
+        return restoration_running_violations(permit)
     return []
+
+
+def restoration_running_violations(permit: Permit) -> list[Violation]:
+    """§ 303-4D with § 303-5G: a permit whose street was opened is not expired, on any path: its restoration duties,
+    inspections, completion and guarantee run on (only its right to open ends, permits.street_opening.lifecycle)."""
+    from permits.street_opening import lifecycle
+
+    so = getattr(permit, "street_opening", None) if _has_detail(permit) else None
+    if not lifecycle.was_opened(permit, so):
+        return []
+    return [
+        Violation(
+            None,
+            "restoration_running",
+            "§ 303-5G",
+            f"The street was opened under {permit.number}: its restoration, inspections, completion and guarantee "
+            "continue after the 30 days (§ 303-4D, § 303-5G), so it is not expired. Revoke it if the permittee "
+            "defaults (§ 303-4H(2)).",
+        )
+    ]
 
 
 def _has_detail(permit: Permit) -> bool:

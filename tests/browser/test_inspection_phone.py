@@ -133,6 +133,7 @@ def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_
     assert page.get_by_text("On time").first.is_visible()
     axe_check(page, "after giving a notice")
 
-    page.get_by_role("button", name="Report the work complete").click()
-    assert page.get_by_role("status").filter(has_text="guaranteed until").is_visible()
-    axe_check(page, "after reporting completion")
+    # § 303-4H(3): a request; the DPW confirms it after the final inspection, so the permit stays open
+    page.get_by_role("button", name="Request completion").click()
+    assert page.get_by_role("status").filter(has_text="Completion requested").is_visible()
+    axe_check(page, "after requesting completion")

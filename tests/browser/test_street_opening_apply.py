@@ -59,8 +59,18 @@ def fee_schedule(db):
         FeeItemFactory(code=code, name=code.replace("_", " "), amount=Decimal(amount))
 
 
+@pytest.fixture
+def march_2027():
+    """Applied and approved March 20, 2027, for work April 12 to 14: the 30 days from approval cover the work
+    (§ 303-4D; a winter application is held until then, tests/browser/test_street_opening_lifecycle.py)."""
+    import time_machine
+
+    with time_machine.travel(datetime(2027, 3, 20, 10, 0, tzinfo=ZoneInfo("America/Chicago")), tick=True):
+        yield
+
+
 def test_street_opening_from_application_to_issued_permit(
-    page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director
+    march_2027, page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director
 ):
     for user in (contractor, clerk, dpw_director):  # email verification is mandatory
         EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)

@@ -214,8 +214,11 @@ def permits_to_inspect(*, today: date) -> QuerySet[Permit]:
             work_today=Exists(announced_today),
             last_inspected_at=Max("inspections__at"),
             latest_compaction=compactions.order_by("-at", "-pk").values("result")[:1],
+            # § 303-4H(3): kept on the list until the DPW confirms the requested completion
+            completion_requested_at=F("street_opening__completion_requested_at"),
+            opening_lapsed_on=F("street_opening__opening_lapsed_on"),
         )
-        .order_by("-work_today", "number")
+        .order_by("-work_today", F("completion_requested_at").asc(nulls_last=True), "number")
     )
 
 
@@ -306,6 +309,15 @@ def record_permittee_notice(
                 "§ 303-5F",
                 "A notice is recorded once given: the time given cannot be in the future (§ 303-5F).",
             )
+        )
+    if kind == PermitteeNotice.Kind.DPW_EXCAVATION:
+        # § 303-4D: no new excavation once the right to open has ended (restoration notices still come)
+        from permits.street_opening import validity
+
+        detail = detail_of(permit)
+        errors += validity.opening_lapsed_violations(
+            opening_lapsed_on=detail.opening_lapsed_on if detail else None,
+            today=timezone.localtime(planned_work_at).date(),
         )
     if method not in PermitteeNotice.Method.values:
         errors.append(rules.Violation("method", "invalid", "§ 303-5F", "Say how the notice was given (§ 303-5F)."))
@@ -498,45 +510,13 @@ def completion_blockers(permit: Permit) -> list[rules.Violation]:
     return errors
 
 
-def report_completion(*, permit: Permit, by, today: date | None = None) -> Guarantee:
-    """The permittee reports the work and the restoration complete: the permit becomes completed and the one-year
-    guarantee of § 303-4H(3) starts that day. Reporting completion also records the permanent pavement as done that
-    day when it was not recorded before (the report says the surface is restored)."""
-    if not workflow.may_transition(by, permit, Status.COMPLETED):
-        if Status.COMPLETED not in workflow.TRANSITIONS.get(permit.status, set()):
-            raise RulesBroken(
-                [
-                    rules.Violation(
-                        None,
-                        "not_open",
-                        "§ 303-4H(3)",
-                        f"{permit.number} is {permit.get_status_display().lower()}: it cannot be reported complete "
-                        "(§ 303-4H(3)).",
-                    )
-                ]
-            )
-        raise PermissionDenied("Only the permittee or the Village reports completion.")
-    today = today or timezone.localdate()
-    errors = completion_blockers(permit)
-    if errors:
-        raise RulesBroken(errors)
-    with transaction.atomic():
-        if _needs_pavement(permit) and (permit.issued_on or permit.approved_on):
-            restoration = restoration_for(permit)
-            PavementRestoration.objects.filter(pk=restoration.pk, permanent_completed_on__isnull=True).update(
-                permanent_completed_on=today
-            )
-        workflow.transition(
-            permit,
-            Status.COMPLETED,
-            by=by,
-            today=today,
-            reason="Work and surface restoration reported complete; one-year guarantee begins (§ 303-4H(3))",
-        )
-        guarantee, _ = Guarantee.objects.get_or_create(
-            permit=permit, defaults={"completed_on": today, "ends_on": rules.guarantee_ends_on(today)}
-        )
-    return guarantee
+def report_completion(*, permit: Permit, by, today: date | None = None):
+    """§ 303-4H(3): the permittee reports the work and the restoration complete, which is a request: the DPW confirms
+    it after a passed final inspection (permits.street_opening.lifecycle.confirm_completion), and the one-year
+    guarantee starts on the confirmation date."""
+    from permits.street_opening import lifecycle
+
+    return lifecycle.request_completion(permit=permit, by=by, today=today)
 
 
 # --- Guarantee, defects, the Village's repair -----------------------------------------------------------------

@@ -18,6 +18,7 @@ from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.roles import has_role
+from permits.street_opening import lifecycle
 from permits.street_opening.field import rules as field_rules
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.forms import (
@@ -74,9 +75,12 @@ def _permit_context(request, permit, **forms):
         "can_log": has_role(user, *field_work.INSPECTORS) and permit.status in field_work.INSPECTABLE,
         "permittee_forms": is_permittee and permit.status in field_work.WORK_UNDER_WAY,
         "can_complete": is_permittee and permit.status in (Status.ISSUED, Status.ACTIVE),
+        "can_confirm": has_role(user, *lifecycle.COMPLETION_CONFIRMERS)
+        and permit.status in (Status.ISSUED, Status.ACTIVE),
+        "so": field_work.detail_of(permit),
         "kinds": Inspection.Kind.choices,
         "notice_rules": field_rules.NOTICE_RULES.values(),
-        "blockers": field_work.completion_blockers(permit),
+        "blockers": lifecycle.completion_refusals(permit) if permit.status in (Status.ISSUED, Status.ACTIVE) else [],
         "plan_form": PlanWorkForm(prefix="plan"),
         "notice_form": PermitteeNoticeForm(prefix="notice"),
         "temporary_form": TemporaryPavementForm(prefix="temp"),
@@ -215,16 +219,47 @@ def permanent_pavement(request, number):
 @login_required
 @require_POST
 def report_completion(request, number):
+    """§ 303-4H(3): the permittee requests completion; the DPW confirms it after the passed final inspection."""
     permit = _street_opening_for(request.user, number)
     try:
-        guarantee = field_work.report_completion(permit=permit, by=request.user)
+        lifecycle.request_completion(permit=permit, by=request.user)
+    except RulesBroken as broken:
+        for v in broken.violations:
+            messages.error(request, v.message)
+    except PermissionDenied as denied:
+        messages.error(request, str(denied))
+    else:
+        messages.success(
+            request,
+            "Completion requested. The permit stays open until the DPW confirms it after a passed final inspection of "
+            "the restored surface; the one-year guarantee starts on that date (§ 303-1C(8), § 303-4H(3)).",
+        )
+    return redirect(_field_url(permit))
+
+
+@login_required
+@require_POST
+def confirm_completion(request, number):
+    """§ 303-1C(8): the DPW Director or a DPW inspector confirms (or refuses, saying why) the requested completion."""
+    require_role(request.user, *lifecycle.COMPLETION_CONFIRMERS, action="confirm completion (§ 303-1C(8))")
+    permit = _street_opening_for(request.user, number)
+    refuse = request.POST.get("decision") == "refuse"
+    try:
+        if refuse:
+            lifecycle.refuse_completion(permit=permit, by=request.user, reason=request.POST.get("reason", ""))
+        else:
+            guarantee = lifecycle.confirm_completion(permit=permit, by=request.user)
     except RulesBroken as broken:
         for v in broken.violations:
             messages.error(request, v.message)
     else:
-        messages.success(
-            request, f"Completion reported. The work is guaranteed until {guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3))."
-        )
+        if refuse:
+            messages.success(request, "Completion refused; the permittee was told why.")
+        else:
+            messages.success(
+                request,
+                f"Completion confirmed. The work is guaranteed until {guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3)).",
+            )
     return redirect(_field_url(permit))
 
 

@@ -134,3 +134,23 @@ def other_org_permit(street, user_factory_name="rival"):
     return so.apply_for_street_opening(
         applicant=rival, organization=org, data=valid_data(street, location_description="Rival's trench")
     )
+
+
+def complete_work(permit, *, permittee, inspector=None, today=None):
+    """§ 303-4H(3), § 303-1C(8): the permittee requests completion, a DPW inspector passes the final inspection of the
+    restored surface and confirms it. Returns the guarantee."""
+    from permits.roles import Role
+    from permits.street_opening import lifecycle
+    from permits.street_opening.field import services as field_work
+    from tests.conftest import staff_user
+
+    if inspector is None:
+        from django.contrib.auth import get_user_model
+
+        inspector = get_user_model().objects.filter(groups__name=Role.DPW_INSPECTOR.value).first() or staff_user(
+            "final-inspector", Role.DPW_INSPECTOR
+        )
+    lifecycle.request_completion(permit=permit, by=permittee, today=today)
+    field_work.log_inspection(permit=permit, kind="final", by=inspector, values={"surface_restored": True}, today=today)
+    permit.refresh_from_db()
+    return lifecycle.confirm_completion(permit=permit, by=inspector, today=today)

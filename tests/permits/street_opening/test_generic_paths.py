@@ -13,7 +13,7 @@ from permits.errors import RulesBroken
 from permits.models import Permit, Status
 from permits.street_opening import services as so
 from permits.street_opening.field import services as field_work
-from tests.permits.street_opening.conftest import valid_data
+from tests.permits.street_opening.conftest import complete_work, valid_data
 
 FAILING_COMPACTION = {"lift_inches": D("12"), "compaction_percent": D("94.9"), "mechanical": True, "flooded": False}
 
@@ -131,11 +131,13 @@ def test_303_4f_2_admin_bulk_issue_works_once_the_fee_is_paid_to_the_cent(client
 # --- § 303-5E(5): completion -------------------------------------------------------------------------------
 
 
-def test_303_5e_5_admin_cannot_complete_after_a_failed_compaction_test(client, issued, inspector, clerk, contractor):
+def test_303_5e_5_admin_cannot_complete_after_a_failed_compaction_test(
+    client, issued, inspector, dpw_director, contractor
+):
     field_work.log_inspection(permit=issued, kind="compaction", by=inspector, values=FAILING_COMPACTION)
     with pytest.raises(RulesBroken) as verb:
-        field_work.report_completion(permit=issued, by=contractor)
-    response = admin_status_post(client, clerk, Permit.objects.get(pk=issued.pk), Status.COMPLETED)
+        complete_work(issued, permittee=contractor)
+    response = admin_status_post(client, dpw_director, Permit.objects.get(pk=issued.pk), Status.COMPLETED)
     assert status_of(issued) == Status.ACTIVE
     shown = messages_of(client.get(response.url)) if response.status_code == 302 else messages_of(response)
     assert verb.value.violations[0].message in shown and "§ 303-5E(5)" in shown
@@ -145,7 +147,7 @@ def test_303_5e_5_admin_cannot_complete_after_a_failed_compaction_test(client, i
 
 
 def test_303_4h_3_admin_cannot_close_a_completed_permit_during_its_guarantee(client, issued, clerk, contractor):
-    field_work.report_completion(permit=issued, by=contractor)
+    complete_work(issued, permittee=contractor)
     admin_bulk(client, clerk, issued, "mark_closed")
     assert status_of(issued) == Status.COMPLETED
 

@@ -15,7 +15,7 @@ from permits.models import Status
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.field import services as field_work
-from tests.permits.street_opening.conftest import file_certificate, valid_data
+from tests.permits.street_opening.conftest import complete_work, file_certificate, valid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -267,16 +267,16 @@ def test_303_1c_7_permit_cannot_be_completed_until_the_dpw_approves_the_work(
     permit = _issued(emergency_underground, dpw_director, clerk)
     assert codes(field_work.completion_blockers(permit)) == {"emergency_work_not_approved"}
     with pytest.raises(RulesBroken) as refused:
-        field_work.report_completion(permit=permit, by=contractor, today=date(2026, 5, 8))
+        complete_work(permit, permittee=contractor, today=date(2026, 5, 8))
     assert "§ 303-1C(7)" in {v.citation for v in refused.value.violations}
     permit.refresh_from_db()
-    assert permit.status == Status.ISSUED
+    assert permit.status == Status.ACTIVE  # inspected, not completed
     so.approve_emergency_underground_work(permit=permit, by=dpw_director)
     permit.refresh_from_db()
     detail = permit.street_opening
     assert detail.emergency_work_approved_by == dpw_director and detail.emergency_work_approved_at is not None
     assert permit.events.filter(reason__contains="(§ 303-1C(7))").exists()
-    field_work.report_completion(permit=permit, by=contractor, today=date(2026, 5, 8))
+    complete_work(permit, permittee=contractor, today=date(2026, 5, 8))
     permit.refresh_from_db()
     assert permit.status == Status.COMPLETED
 

@@ -242,17 +242,35 @@ def test_permittee_adds_a_ticket_and_an_inspector_verifies_it(application, clien
     assert ticket.verified_by == inspector
 
 
-def test_permittee_asks_for_renewal_and_the_clerk_renews(issued, client, contractor, clerk):
+def test_303_4e_permittee_asks_in_writing_the_clerk_grants_and_the_renewal_takes_effect_when_paid(
+    issued, client, contractor, clerk
+):
     client.force_login(contractor)
     response = client.post(
         reverse("permits:street_opening_request_renewal", args=[issued.number]),
-        {"work_begun_on": "2026-05-11", "note": "Rain"},
+        {"work_begun_on": "2026-05-04", "reason": "Rain"},
     )
     assert response.status_code == 302
     client.force_login(clerk)
-    client.post(reverse("permits:street_opening_act", args=[issued.number, "renew"]), {"work_begun_on": "2026-05-11"})
+    page = client.get(reverse("permits:street_opening_manage", args=[issued.number]))
+    assert "Rain" in page.content.decode()
+    client.post(reverse("permits:street_opening_decide_renewal", args=[issued.number]), {"decision": "grant"})
     issued.refresh_from_db()
-    assert issued.expires_on == date(2026, 7, 3) and issued.fee_amount == Decimal("75.00")
+    assert issued.expires_on == date(2026, 6, 3) and issued.fee_amount == Decimal("75.00")  # fee due first
+    client.post(
+        reverse("permits:street_opening_act", args=[issued.number, "payment"]), {"amount": "25.00", "method": "cash"}
+    )
+    issued.refresh_from_db()
+    assert issued.expires_on == date(2026, 7, 3)
+
+
+def test_303_4e_a_request_without_its_reason_is_refused_on_the_form(issued, client, contractor):
+    client.force_login(contractor)
+    response = client.post(
+        reverse("permits:street_opening_request_renewal", args=[issued.number]), {"work_begun_on": "2026-05-04"}
+    )
+    assert response.status_code == 400
+    assert not issued.street_opening.renewal_requests.exists()
 
 
 def test_board_member_records_a_determination_from_the_page(application, client, board_member):

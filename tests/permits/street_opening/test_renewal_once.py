@@ -17,6 +17,7 @@ from django.db import IntegrityError, connection, transaction
 from permits import services
 from permits.errors import RulesBroken
 from permits.models import Document, FeeItem, Permit
+from permits.street_opening import lifecycle
 from permits.street_opening import services as so
 from permits.street_opening.models import Renewal
 from tests.factories import FeeItemFactory
@@ -61,11 +62,25 @@ def issued_permit(fees, spring, street, contractor, contractor_org, bond, clerk,
     so.issue_street_opening(permit=permit, by=clerk)
     permit.refresh_from_db()
     assert permit.expires_on == FIRST_EXPIRY
+    ask(permit, contractor)
     return permit
+
+
+def ask(permit, contractor, today=date(2026, 5, 12)):
+    """§ 303-4E: the permittee's written request (the day after the work began), which a renewal grants."""
+    return lifecycle.request_renewal(
+        permit=permit, by=contractor, work_begun_on=BEGUN, reason="The lateral runs longer", today=today
+    )
 
 
 def renew(permit, by, today=None):
     return so.renew_street_opening(permit=permit, by=by, work_begun_on=BEGUN, today=today)
+
+
+def pay(permit, clerk):
+    """The renewal fee paid: the renewal takes effect (§ 303-4E)."""
+    permit = fresh(permit)
+    services.record_payment(permit=permit, amount=permit.balance_due, method="cash", by=clerk)
 
 
 def fresh(permit):
@@ -77,14 +92,15 @@ def test_303_4e_renew_posted_twice_renews_once_with_one_fee(issued_permit, clerk
     fee_before = issued_permit.fee_amount
     first = renew(fresh(issued_permit), clerk)
     with pytest.raises(RulesBroken) as exc:
-        renew(fresh(issued_permit), clerk)  # the second post reads the renewed permit
+        renew(fresh(issued_permit), clerk)  # the second post finds the written request granted already
     [violation] = exc.value.violations
-    assert violation.code == "already_renewed" and violation.citation == "§ 303-4E"
-    assert "Already renewed on May 4, 2026" in violation.message and "July 3, 2026" in violation.message
+    assert violation.code == "renewal_not_requested" and violation.citation == "§ 303-4E"
     permit = fresh(issued_permit)
     assert Renewal.objects.filter(street_opening__permit=permit).count() == 1
-    assert permit.expires_on == RENEWED == first.new_expires_on
     assert permit.fee_amount - fee_before == Decimal("25.00")  # one renewal fee, not two
+    assert permit.expires_on == FIRST_EXPIRY  # not in effect before its fee is paid
+    pay(permit, clerk)
+    assert fresh(issued_permit).expires_on == RENEWED == first.new_expires_on
 
 
 @pytest.mark.django_db
@@ -96,18 +112,22 @@ def test_303_4e_the_clerk_and_the_dpw_renewing_the_same_period_renew_once(issued
 
 
 @pytest.mark.django_db
-def test_303_4e_on_the_last_day_before_the_renewed_period_a_second_renewal_is_refused(issued_permit, clerk):
+def test_303_4e_on_the_last_day_before_the_renewed_period_a_second_renewal_is_refused(issued_permit, clerk, contractor):
     renew(fresh(issued_permit), clerk)
+    pay(issued_permit, clerk)
     with pytest.raises(RulesBroken) as exc:
-        renew(fresh(issued_permit), clerk, today=FIRST_EXPIRY)
+        ask(fresh(issued_permit), contractor, today=FIRST_EXPIRY)
     assert "begins June 4, 2026" in exc.value.violations[0].message
     assert fresh(issued_permit).expires_on == RENEWED
 
 
 @pytest.mark.django_db
-def test_303_4e_once_the_renewed_period_has_begun_it_may_be_renewed(issued_permit, clerk):
+def test_303_4e_once_the_renewed_period_has_begun_it_may_be_renewed(issued_permit, clerk, contractor):
     renew(fresh(issued_permit), clerk)
+    pay(issued_permit, clerk)
+    ask(fresh(issued_permit), contractor, today=date(2026, 6, 4))
     second = renew(fresh(issued_permit), clerk, today=date(2026, 6, 4))
+    pay(issued_permit, clerk)
     assert second.previous_expires_on == RENEWED and fresh(issued_permit).expires_on == date(2026, 8, 2)
     assert Renewal.objects.count() == 2
 
@@ -116,7 +136,7 @@ def test_303_4e_once_the_renewed_period_has_begun_it_may_be_renewed(issued_permi
 def test_303_4e_the_callers_copy_is_updated_to_the_renewal(issued_permit, clerk):
     permit = fresh(issued_permit)
     renew(permit, clerk)
-    assert permit.expires_on == RENEWED and permit.fee_amount == fresh(issued_permit).fee_amount
+    assert permit.expires_on == FIRST_EXPIRY and permit.fee_amount == fresh(issued_permit).fee_amount
 
 
 @pytest.mark.django_db
@@ -167,7 +187,10 @@ def test_303_4e_eight_simultaneous_renewals_renew_once(issued_permit, clerk):
     for thread in threads:
         thread.join(timeout=60)
     assert len(results) == 1 and len(errors) == 7
-    assert all(isinstance(e, RulesBroken) and e.violations[0].code == "already_renewed" for e in errors), errors
+    assert all(
+        isinstance(e, RulesBroken) and e.violations[0].code in {"renewal_not_requested", "already_renewed"}
+        for e in errors
+    ), errors
     permit = fresh(issued_permit)
     assert Renewal.objects.filter(street_opening__permit=permit).count() == 1
-    assert permit.expires_on == RENEWED and permit.fee_amount - fee_before == Decimal("25.00")
+    assert permit.expires_on == FIRST_EXPIRY and permit.fee_amount - fee_before == Decimal("25.00")

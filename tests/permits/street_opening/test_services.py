@@ -367,11 +367,24 @@ def test_outsider_cannot_add_a_ticket(application, outsider):
 # Renewal ------------------------------------------------------------------------------------------------------------
 
 
-def test_303_4e_renewal_adds_30_days_and_the_renewal_fee(issued, clerk):
+def ask_renewal(permit, by):
+    """§ 303-4E: the permittee's written request, which the clerk or the DPW then grants."""
+    from permits.street_opening import lifecycle
+
+    return lifecycle.request_renewal(
+        permit=permit, by=by, work_begun_on=date(2026, 5, 11), reason="Rain delays", today=date(2026, 5, 12)
+    )
+
+
+def test_303_4e_renewal_adds_30_days_and_the_renewal_fee(issued, clerk, contractor):
+    ask_renewal(issued, contractor)
     renewal = so.renew_street_opening(permit=issued, by=clerk, work_begun_on=date(2026, 5, 11))
     issued.refresh_from_db()
-    assert renewal.new_expires_on == date(2026, 7, 3) == issued.expires_on
+    assert renewal.new_expires_on == date(2026, 7, 3) and issued.expires_on == date(2026, 6, 3)  # fee not yet paid
     assert issued.fee_amount == Decimal("75.00") and issued.balance_due == Decimal("25.00")
+    services.record_payment(permit=issued, amount=Decimal("25.00"), method="cash", by=clerk)
+    issued.refresh_from_db()
+    assert issued.expires_on == date(2026, 7, 3)
 
 
 def test_303_4e_no_renewal_before_work_has_begun(issued, dpw_director):
@@ -380,7 +393,8 @@ def test_303_4e_no_renewal_before_work_has_begun(issued, dpw_director):
     assert codes(error) == {"work_not_begun"}
 
 
-def test_303_4g_renewal_refused_when_insurance_ends_before_the_renewed_period(issued, clerk):
+def test_303_4g_renewal_refused_when_insurance_ends_before_the_renewed_period(issued, clerk, contractor):
+    ask_renewal(issued, contractor)
     StreetOpening.objects.filter(permit=issued).update(insurance_expires=date(2026, 7, 2))
     issued.refresh_from_db()
     with pytest.raises(so.RulesBroken) as error:
@@ -395,9 +409,9 @@ def test_who_may_not_renew(issued, persona, request):
 
 
 def test_permittee_requests_a_renewal_and_the_clerk_is_told(issued, contractor_staff, clerk):
-    so.request_renewal(permit=issued, by=contractor_staff, work_begun_on=date(2026, 5, 11), note="Rain delays")
+    so.request_renewal(permit=issued, by=contractor_staff, work_begun_on=date(2026, 5, 4), reason="Rain delays")
     assert Notice.objects.filter(to=clerk.email, template="street_opening_renewal_request").exists()
-    assert StreetOpening.objects.get(permit=issued).work_begun_on == date(2026, 5, 11)
+    assert StreetOpening.objects.get(permit=issued).work_begun_on == date(2026, 5, 4)
 
 
 # § 303-5I: Board decisions and notices --------------------------------------------------------------------------
@@ -497,11 +511,13 @@ def test_303_4d_expire_after_the_last_valid_day_only(approved):
     assert approved.events.last().actor is None
 
 
-def test_reminder_5_days_before_expiry_once_and_again_after_a_renewal(issued, clerk):
+def test_reminder_5_days_before_expiry_once_and_again_after_a_renewal(issued, clerk, contractor):
     assert so.remind_expiring_street_openings(today=date(2026, 5, 28)) == (0, 0)  # 6 days before
     assert so.remind_expiring_street_openings(today=date(2026, 5, 29)) == (1, 1)
     assert so.remind_expiring_street_openings(today=date(2026, 5, 30)) == (0, 0)
+    ask_renewal(issued, contractor)
     so.renew_street_opening(permit=issued, by=clerk, work_begun_on=date(2026, 5, 11))
+    services.record_payment(permit=issued, amount=issued.balance_due_as_stored(), method="cash", by=clerk)
     assert so.remind_expiring_street_openings(today=date(2026, 6, 28)) == (1, 1)
 
 

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice
+from tests.permits.street_opening.conftest import complete_work
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def field_records(issued_permit, inspector, contractor, dpw_director):
         values={"lift_inches": D("12"), "compaction_percent": D("96")},
     )
     today = timezone.localdate()
-    field_work.report_completion(permit=issued_permit, by=contractor, today=today - datetime.timedelta(days=10))
+    complete_work(issued_permit, permittee=contractor, today=today - datetime.timedelta(days=10))
     return field_work.record_defect_notice(
         permit=issued_permit,
         by=dpw_director,

@@ -19,6 +19,7 @@ from permits.street_opening.field.models import (
 )
 from permits.street_opening.field.services import RulesBroken
 from permits.street_opening.models import ApplicantRevocation
+from tests.permits.street_opening.conftest import complete_work
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
@@ -54,11 +55,11 @@ def test_303_5e_5_failed_compaction_adds_the_retest_fee_and_holds_the_permit_ope
     assert any("§ 303-5E(5)" in e.reason for e in issued_permit.events.all())
     assert Notice.objects.filter(template="field_inspection_failed", to=contractor.email).exists()
     with pytest.raises(RulesBroken) as broken:
-        field_work.report_completion(permit=issued_permit, by=contractor)
+        complete_work(issued_permit, permittee=contractor)
     assert broken.value.violations[0].citation == "§ 303-5E(5)"
     # a later passing retest releases it
     field_work.log_inspection(permit=issued_permit, kind="compaction", by=inspector, values=PASSING_COMPACTION)
-    guarantee = field_work.report_completion(permit=issued_permit, by=contractor, today=datetime.date(2026, 7, 1))
+    guarantee = complete_work(issued_permit, permittee=contractor, today=datetime.date(2026, 7, 1))
     assert guarantee.ends_on == datetime.date(2027, 7, 1)
 
 
@@ -243,7 +244,7 @@ def test_303_5g_4_winter_emergency_patch_due_next_june_1(make_issued, contractor
     )
     assert restoration.permanent_due_on == datetime.date(2027, 6, 1)
     with pytest.raises(RulesBroken) as broken:
-        field_work.report_completion(permit=permit, by=contractor)
+        complete_work(permit, permittee=contractor)
     assert broken.value.violations[0].citation == "§ 303-5G(4)"
 
 
@@ -260,7 +261,7 @@ def test_303_5g_4_temporary_patch_refused_outside_a_winter_emergency(issued_perm
 
 
 def test_contractor_reports_completion_and_the_guarantee_starts(issued_permit, contractor):
-    guarantee = field_work.report_completion(permit=issued_permit, by=contractor, today=datetime.date(2026, 7, 15))
+    guarantee = complete_work(issued_permit, permittee=contractor, today=datetime.date(2026, 7, 15))
     issued_permit.refresh_from_db()
     assert issued_permit.status == Status.COMPLETED and issued_permit.completed_on == datetime.date(2026, 7, 15)
     assert guarantee.ends_on == datetime.date(2027, 7, 15)
@@ -273,7 +274,7 @@ def test_outsider_cannot_report_completion(issued_permit, outsider):
 
 
 def _completed(permit, contractor, on=datetime.date(2026, 7, 15)):
-    field_work.report_completion(permit=permit, by=contractor, today=on)
+    complete_work(permit, permittee=contractor, today=on)
     permit.refresh_from_db()
     return permit
 

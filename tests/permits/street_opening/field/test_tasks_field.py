@@ -9,6 +9,7 @@ from permits.models import JobRun
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field import tasks as tasks_field
 from permits.street_opening.field.models import PavementRestoration
+from tests.permits.street_opening.conftest import complete_work
 from tests.permits.street_opening.field.conftest import issue
 
 
@@ -40,7 +41,7 @@ def test_winter_patch_job_is_a_no_op_the_second_time(make_issued, contractor):
 
 @pytest.mark.django_db
 def test_guarantee_job_is_a_no_op_the_second_time(issued_permit, contractor):
-    field_work.report_completion(permit=issued_permit, by=contractor, today=datetime.date(2026, 7, 15))
+    complete_work(issued_permit, permittee=contractor, today=datetime.date(2026, 7, 15))
     assert tasks_field.end_guarantees("2027-07-16")["items_done"] == 1
     assert tasks_field.end_guarantees("2027-07-16")["items_done"] == 0
     assert _job("field.end_guarantees").count() == 2
@@ -48,7 +49,7 @@ def test_guarantee_job_is_a_no_op_the_second_time(issued_permit, contractor):
 
 @pytest.mark.django_db
 def test_defect_job_is_a_no_op_the_second_time(issued_permit, contractor, dpw_director):
-    field_work.report_completion(permit=issued_permit, by=contractor, today=datetime.date(2026, 7, 15))
+    complete_work(issued_permit, permittee=contractor, today=datetime.date(2026, 7, 15))
     field_work.record_defect_notice(
         permit=issued_permit,
         by=dpw_director,
@@ -121,7 +122,7 @@ def test_defect_job_on_a_real_worker_revokes_once(real_worker, contractor, contr
     from tests.factories import PermitFactory
 
     permit = issue(PermitFactory(applicant=contractor, organization=contractor_org))
-    field_work.report_completion(permit=permit, by=contractor, today=datetime.date(2026, 7, 15))
+    complete_work(permit, permittee=contractor, today=datetime.date(2026, 7, 15))
     field_work.record_defect_notice(
         permit=permit,
         by=dpw_director,

@@ -7,7 +7,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from permits.models import Status
-from permits.street_opening.field.models import Inspection, PermitteeNotice
+from permits.street_opening.field import services as field_work
+from permits.street_opening.field.models import Guarantee, Inspection, PermitteeNotice
+from tests.permits.street_opening.conftest import complete_work
 from tests.upload_samples import PNG
 
 pytestmark = pytest.mark.django_db
@@ -107,7 +109,7 @@ def test_outsider_cannot_see_the_field_record(client, outsider, issued_permit):
 def test_contractor_sees_notice_form_and_completion_button(client, contractor, issued_permit):
     client.force_login(contractor)
     page = client.get(reverse("permits:field_permit", args=[issued_permit.number])).content.decode()
-    assert "Give a notice" in page and "Report the work complete" in page
+    assert "Give a notice" in page and "Request completion" in page
     assert "Log an inspection" not in page
 
 
@@ -143,18 +145,43 @@ def test_notice_form_errors_name_the_field(client, contractor, issued_permit):
     assert not PermitteeNotice.objects.exists()
 
 
-def test_contractor_reports_completion(client, contractor, issued_permit):
+def test_303_4h_3_contractor_requests_completion_and_the_permit_stays_open(client, contractor, issued_permit):
     client.force_login(contractor)
     response = client.post(reverse("permits:field_complete", args=[issued_permit.number]), follow=True)
-    assert "guaranteed until" in response.content.decode()
+    page = response.content.decode()
+    assert "Completion requested" in page and "stays open until the DPW confirms it" in page
+    issued_permit.refresh_from_db()
+    assert issued_permit.status == Status.ISSUED
+    assert not Guarantee.objects.filter(permit=issued_permit).exists()
+
+
+def test_303_1c_8_inspector_confirms_completion_on_the_phone_page(client, contractor, inspector, issued_permit):
+    client.force_login(contractor)
+    client.post(reverse("permits:field_complete", args=[issued_permit.number]))
+    client.force_login(inspector)
+    url = reverse("permits:field_confirm_completion", args=[issued_permit.number])
+    refused = client.post(url, {"decision": "confirm"}, follow=True).content.decode()
+    assert "No final inspection of the restored surface has passed" in refused and "§ 303-1C(8)" in refused
+    field_work.log_inspection(permit=issued_permit, kind="final", by=inspector, values={"surface_restored": True})
+    confirmed = client.post(url, {"decision": "confirm"}, follow=True).content.decode()
+    assert "guaranteed until" in confirmed
     issued_permit.refresh_from_db()
     assert issued_permit.status == Status.COMPLETED
 
 
-def test_dpw_director_records_a_defect_notice_on_a_phone_form(client, contractor, dpw_director, issued_permit):
-    from permits.street_opening.field import services as field_work
+def test_303_1c_8_contractor_cannot_confirm_completion(client, contractor, issued_permit):
+    client.force_login(contractor)
+    response = client.post(
+        reverse("permits:field_confirm_completion", args=[issued_permit.number]), {"decision": "confirm"}
+    )
+    assert response.status_code == 403
+    issued_permit.refresh_from_db()
+    assert issued_permit.status == Status.ISSUED
 
-    field_work.report_completion(permit=issued_permit, by=contractor)
+
+def test_dpw_director_records_a_defect_notice_on_a_phone_form(client, contractor, dpw_director, issued_permit):
+
+    complete_work(issued_permit, permittee=contractor)
     client.force_login(dpw_director)
     url = reverse("permits:field_defect", args=[issued_permit.number])
     assert client.get(url).status_code == 200
@@ -229,7 +256,7 @@ def _noticed(permit, contractor, dpw_director, *, served_days_ago=40, deadline_d
     from permits.street_opening.field import services as field_work
 
     today = timezone.localdate()
-    field_work.report_completion(permit=permit, by=contractor, today=today - datetime.timedelta(days=100))
+    complete_work(permit, permittee=contractor, today=today - datetime.timedelta(days=100))
     return field_work.record_defect_notice(
         permit=permit,
         by=dpw_director,
