@@ -7,7 +7,6 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
@@ -26,6 +25,7 @@ from permits.ledger.forms import BuildRollForm, BulkHearingForm, ChargePaymentFo
 from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
+from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 
@@ -328,7 +328,7 @@ def tax_roll_detail(request, year):
     batch = TaxRollBatch.objects.filter(year=year).select_related("certified_by").first()
     if batch is None and plausible_year(year) is None:  # /tax-roll/0/, /tax-roll/99999/ (OWASP ASVS V5.1.4)
         raise Http404("No tax roll for that year.")
-    lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50).get_page(request.GET.get("page"))
+    lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50, max_pages=None).get_page(request.GET.get("page"))
     held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(year=year, today=_today()).held_back
     total = batch.lines.aggregate(total=Sum("amount"))["total"] if batch else None
     run = JobRun.objects.filter(name=tax_roll.BUILD_JOB).first()
