@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.core.paginator import Paginator
 from django.utils.functional import cached_property
+from rest_framework.pagination import PageNumberPagination
 
 MAX_PAGES = 40
 
@@ -29,3 +30,9 @@ class CappedPaginator(Paginator):
             found = len(self.object_list)
         self.capped = found > limit
         return min(found, limit)
+
+
+class CappedPageNumberPagination(PageNumberPagination):
+    """The API's pages, capped the same way: `count` is at most 40 pages' worth (then filter or search)."""
+
+    django_paginator_class = CappedPaginator

@@ -257,7 +257,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # Page numbers with a page cap (permits/paging.py): no whole-table count, no deep OFFSET (issue 13).
+    "DEFAULT_PAGINATION_CLASS": "permits.paging.CappedPageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "permits.api_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["permits.api_throttles.ClientIPAnonRateThrottle"],
