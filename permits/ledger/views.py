@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
+from django.db.models import Count, DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -40,10 +40,22 @@ def _error_messages(exc: ValidationError) -> list[str]:
 
 def charges_visible_to(user) -> QuerySet[SpecialCharge]:
     """Village staff see every charge; an owner with a portal account sees the charges against their parcels."""
+    # The paid total as a subquery per row shown, not a join-and-GROUP-BY over the whole ledger on every page
+    # (issue 13).
+    paid = (
+        ChargePayment.objects.filter(charge=OuterRef("pk"))
+        .order_by()
+        .values("charge")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    money = DecimalField(max_digits=12, decimal_places=2)
     qs = (
         SpecialCharge.objects.select_related("parcel", "work_content_type")
         .prefetch_related("work_record")
-        .annotate(paid_total=Coalesce(Sum("payments__amount"), Value(Decimal("0.00")), output_field=DecimalField()))
+        .annotate(
+            paid_total=Coalesce(Subquery(paid, output_field=money), Value(Decimal("0.00")), output_field=money)
+        )
     )
     if not getattr(user, "is_authenticated", False):
         return qs.none()
