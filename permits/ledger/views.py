@@ -53,9 +53,7 @@ def charges_visible_to(user) -> QuerySet[SpecialCharge]:
     qs = (
         SpecialCharge.objects.select_related("parcel", "work_content_type")
         .prefetch_related("work_record")
-        .annotate(
-            paid_total=Coalesce(Subquery(paid, output_field=money), Value(Decimal("0.00")), output_field=money)
-        )
+        .annotate(paid_total=Coalesce(Subquery(paid, output_field=money), Value(Decimal("0.00")), output_field=money))
     )
     if not getattr(user, "is_authenticated", False):
         return qs.none()
@@ -341,9 +339,12 @@ def tax_roll_detail(request, year):
     if batch is None and plausible_year(year) is None:  # /tax-roll/0/, /tax-roll/99999/ (OWASP ASVS V5.1.4)
         raise Http404("No tax roll for that year.")
     lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50, max_pages=None).get_page(request.GET.get("page"))
-    held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(year=year, today=_today()).held_back
+    held_back, held_back_count = (
+        ([], 0) if batch is None or batch.is_frozen else tax_roll.held_back_from(batch, year=year, today=_today())
+    )
     total = batch.lines.aggregate(total=Sum("amount"))["total"] if batch else None
     run = JobRun.objects.filter(name=tax_roll.BUILD_JOB).first()
+    pdf_run = JobRun.objects.filter(name=tax_roll.PDF_JOB).first()
     return render(
         request,
         "permits/ledger/tax_roll.html",
@@ -352,6 +353,8 @@ def tax_roll_detail(request, year):
             "batch": batch,
             "page": lines,
             "held_back": held_back,
+            "held_back_count": held_back_count,
+            "pdf_run": pdf_run,
             "total": total or 0,
             "run": run,
             "transfer_deadline": charge_rules.transfer_deadline(year),
@@ -406,13 +409,17 @@ def tax_roll_file(request, year, kind):
         raise Http404("No such file")
     filename = f"special-charges-{year}{'' if batch.is_frozen else '-draft'}.{kind}"
     content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/pdf"
-    if not batch.is_frozen:
-        # A draft changes as charges are paid: it is rendered as it stands now. A certified roll is its frozen file.
-        content = tax_roll.render_csv(batch) if kind == "csv" else tax_roll.render_roll_pdf(batch)
-        response = HttpResponse(content, content_type=content_type)
+    if not batch.is_frozen and kind == "csv":
+        # A draft changes as charges are paid: its CSV is written as it stands now. A certified roll is its frozen file.
+        response = HttpResponse(tax_roll.render_csv(batch), content_type=content_type)
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
     file = batch.csv_file if kind == "csv" else batch.pdf_file
+    if not file:
+        # The PDF is rendered by the worker after each build or certification, never in this request (a 10,000-line
+        # roll takes a minute, past the web server's timeout): say so and show its progress on the roll's page.
+        messages.info(request, f"The {year} roll's PDF is being prepared; its progress shows below. Try again shortly.")
+        return redirect("ledger:tax_roll", year=year)
     response = FileResponse(file.open("rb"), content_type=content_type, as_attachment=True, filename=filename)
     response["X-Content-Type-Options"] = "nosniff"
     return response
