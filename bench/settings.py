@@ -18,3 +18,8 @@ MEDIA_ROOT = BASE_DIR / "var" / "bench_media"
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 LOGGING = {"version": 1, "disable_existing_loggers": False, "root": {"level": "ERROR"}}
+AXES_ENABLED = False  # force_login has no client address; axes only watches logins, which the bench does not time
+# Tasks are queued, not run at once (no worker consumes them here): the tax roll build is timed without the PDF the
+# worker renders after it; the bench times that render on its own.
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_BROKER_URL = "memory://"

@@ -37,6 +37,7 @@ from permits.models import (
     Status,
     Street,
 )
+from permits.paging import CappedPaginator
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total
@@ -164,9 +165,11 @@ class PermitAdmin(SimpleHistoryAdmin):
         "applicant__last_name",
         "organization__name",
     ]
-    date_hierarchy = "created_at"
+    # No date_hierarchy: its year links were a DISTINCT over the whole table on every page (issue 13); the
+    # "submitted" filter narrows by date instead.
     list_select_related = ["applicant", "street", "organization"]
     list_per_page = 50
+    paginator = CappedPaginator  # 40 pages at most, counted over at most 40 pages of rows (permits/paging.py)
     show_full_result_count = False  # no second whole-table count on a search (issue 13)
     readonly_fields = [
         "number",
@@ -313,6 +316,8 @@ class PaymentAdmin(admin.ModelAdmin):
     list_filter = ["method", ("received_at", admin.DateFieldListFilter)]
     search_fields = ["receipt_number", "permit__number", "reference"]
     list_select_related = ["permit", "received_by"]
+    paginator = CappedPaginator
+    show_full_result_count = False
 
     def has_add_permission(self, request):
         return False  # recorded from the permit's page, which issues the receipt
@@ -380,6 +385,8 @@ class ParcelAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
     list_filter = ["land_use", "corner_lot", "crosswalk_adjacent", "street"]
     search_fields = ["tax_key", "site_address", "owner_name"]
     list_select_related = ["street"]
+    paginator = CappedPaginator
+    show_full_result_count = False
     filter_horizontal = ["owners"]
     change_list_template = "admin/permits/parcel/change_list.html"
 
@@ -433,6 +440,8 @@ class NoticeAdmin(admin.ModelAdmin):
     list_display = ["created_at", "to", "subject", "permit", "sent_at"]
     search_fields = ["to", "subject", "permit__number"]
     list_select_related = ["permit"]
+    paginator = CappedPaginator
+    show_full_result_count = False
     readonly_fields = ["permit", "to", "subject", "body", "template", "created_at", "sent_at"]
 
     def has_add_permission(self, request):
