@@ -157,7 +157,7 @@ def build_tax_roll(
                 JobRun.objects.filter(pk=run.pk).update(items_done=written)
             if chunk_pause:
                 time.sleep(chunk_pause)
-        if changed or removed or not batch.csv_file or not batch.pdf_file:
+        if changed or removed or not batch.csv_file:  # (a pending PDF is already queued)
             write_csv(batch)
             queue_roll_pdf(batch)
         TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(built_at=timezone.now())

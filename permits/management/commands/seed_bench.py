@@ -95,9 +95,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--permits", type=int, default=1000)
         parser.add_argument("--seed", type=int, default=13)
+        parser.add_argument(
+            "--more", default="", help="add another batch to a seeded database, its names and numbers tagged with this"
+        )
 
-    def handle(self, *args, permits: int, seed: int, **options):
-        if Permit.objects.exists():
+    def handle(self, *args, permits: int, seed: int, more: str = "", **options):
+        self.tag = more
+        if Permit.objects.exists() and not more:
             raise CommandError("This database already has permits: seed an empty one (the bench reuses it).")
         rng = random.Random(seed)
         started = time.monotonic()
@@ -123,17 +127,20 @@ class Command(BaseCommand):
         # Staff: one per role, and the bench's clerk (a superuser-free clerk, as the office list runs for one).
         staff = {}
         for role in Role:
-            user = User.objects.create(
+            user, _ = User.objects.get_or_create(
                 username=f"bench-{role.name.lower()}",
-                email=f"{role.name.lower()}@bench.example",
-                first_name=role.label.split()[0],
-                last_name="Staff",
-                password=hashed,
-                is_staff=True,
+                defaults={
+                    "email": f"{role.name.lower()}@bench.example",
+                    "first_name": role.label.split()[0],
+                    "last_name": "Staff",
+                    "password": hashed,
+                    "is_staff": True,
+                },
             )
             user.groups.add(Group.objects.get_or_create(name=role.value)[0])
             staff[role] = user
         clerk, inspector = staff[Role.CLERK], staff[Role.DPW_INSPECTOR]
+        t = self.tag
 
         # Organizations (one per 50 permits) with two staff each; residents (one per 10 permits).
         n_orgs = max(n // 50, 4)
@@ -141,7 +148,7 @@ class Command(BaseCommand):
             Organization,
             [
                 Organization(
-                    name=f"Bench Contractor {i:05d}",
+                    name=f"Bench Contractor {t}{i:05d}",
                     kind=Organization.Kind.UTILITY if i % 7 == 0 else Organization.Kind.CONTRACTOR,
                     phone="920-555-0100",
                 )
@@ -152,8 +159,8 @@ class Command(BaseCommand):
             User,
             [
                 User(
-                    username=f"org{i:05d}-{j}",
-                    email=f"org{i:05d}-{j}@bench.example",
+                    username=f"org{t}{i:05d}-{j}",
+                    email=f"org{t}{i:05d}-{j}@bench.example",
                     first_name="Pat",
                     last_name=rng.choice(SURNAMES),
                     password=hashed,
@@ -170,8 +177,8 @@ class Command(BaseCommand):
             User,
             [
                 User(
-                    username=f"resident{i:06d}",
-                    email=f"resident{i:06d}@bench.example",
+                    username=f"resident{t}{i:06d}",
+                    email=f"resident{t}{i:06d}@bench.example",
                     first_name="Sam",
                     last_name=rng.choice(SURNAMES),
                     password=hashed,
@@ -181,13 +188,13 @@ class Command(BaseCommand):
         )
         self._say(f"{len(orgs)} organizations, {len(org_users) + len(residents)} users")
 
-        streets = _bulk(Street, [Street(name=f"Bench Street {i:03d}") for i in range(max(n // 2500, 40))])
+        streets = _bulk(Street, [Street(name=f"Bench Street {t}{i:03d}") for i in range(max(n // 2500, 40))])
         n_parcels = max(n // 5, 200)
         parcels = _bulk(
             Parcel,
             [
                 Parcel(
-                    tax_key=f"B-{i:07d}",
+                    tax_key=f"B{t}-{i:07d}",
                     site_address=f"{100 + i % 900} {streets[i % len(streets)].name}",
                     owner_name=f"{rng.choice(SURNAMES)} Family {i}",
                     owner_mailing_address="Theresa, WI 53091",
@@ -223,7 +230,7 @@ class Command(BaseCommand):
             issued = (created + timedelta(days=3)).date() if status in PAID_STATUSES else None
             permit_rows.append(
                 Permit(
-                    number=f"{prefix}-{year}-{number:05d}",
+                    number=f"{prefix}-{year}-{t}{number:05d}",
                     kind=kind,
                     status=status,
                     applicant=applicant,
@@ -250,9 +257,10 @@ class Command(BaseCommand):
             for p, row in zip(chunk, rows[start : start + CHUNK], strict=True):
                 p.created_at = row[2]
             Permit.objects.bulk_update(chunk, ["created_at"], batch_size=CHUNK)
-        NumberSequence.objects.bulk_create(
-            [NumberSequence(prefix=p, year=y, last_value=v) for (p, y), v in seq.items()], ignore_conflicts=True
-        )
+        if not t:  # a tagged batch's numbers are outside the sequences (the sequences stay the untagged ones')
+            NumberSequence.objects.bulk_create(
+                [NumberSequence(prefix=p, year=y, last_value=v) for (p, y), v in seq.items()], ignore_conflicts=True
+            )
         self._say(f"{len(permits)} permits")
 
         events, payments = [], []
@@ -283,7 +291,7 @@ class Command(BaseCommand):
                         amount=Decimal("75.00"),
                         method=Payment.Method.CHECK,
                         reference=f"{1000 + receipt}",
-                        receipt_number=f"R-B{receipt:07d}",
+                        receipt_number=f"R-B{t}{receipt:07d}",
                         received_by=clerk,
                         received_at=created + timedelta(days=2),
                     )
@@ -295,7 +303,7 @@ class Command(BaseCommand):
                         actor=clerk,
                         actor_label="Clerk-Treasurer",
                         at=created + timedelta(days=2),
-                        reason=f"Receipt R-B{receipt:07d}",
+                        reason=f"Receipt R-B{t}{receipt:07d}",
                     )
                 )
             if len(events) >= 50_000:
@@ -303,9 +311,10 @@ class Command(BaseCommand):
                 events = []
         # The long-lived permit: a 1,000-event timeline (a utility's years of work on one opening).
         long_permit = next(
-            p for p, r in zip(permits, rows, strict=True) if r[1] == Status.ACTIVE and r[0] == "street_opening"
+            (p for p, r in zip(permits, rows, strict=True) if r[1] == Status.ACTIVE and r[0] == "street_opening"),
+            permits[0],
         )
-        for k in range(1000):
+        for k in range(1000 if n >= 1000 else 0):
             events.append(
                 PermitEvent(
                     permit=long_permit,
@@ -375,7 +384,7 @@ class Command(BaseCommand):
             due = billed + timedelta(days=30)
             charge_rows.append(
                 SpecialCharge(
-                    number=f"SC-B{i:07d}",
+                    number=f"SC-B{t}{i:07d}",
                     parcel=parcels[(i * 7) % len(parcels)],
                     source=sources[i % len(sources)],
                     route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
