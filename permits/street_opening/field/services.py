@@ -828,7 +828,7 @@ def _flag_overdue(qs, *, today: date, what: str) -> tuple[int, int]:
             rows = list(
                 PavementRestoration.objects.select_for_update(of=("self",))
                 .filter(pk__in=due[start : start + JOB_CHUNK], overdue=False)
-                .select_related("permit", "permit__applicant")
+                .select_related("permit", "permit__applicant", "permit__street")  # the notice names the street
             )
             PavementRestoration.objects.filter(pk__in=[r.pk for r in rows], overdue=False).update(
                 overdue=True, overdue_flagged_on=today
