@@ -273,7 +273,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"PermitStatusEnum": "permits.models.core.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "PermitStatusEnum": "permits.models.core.Status",
+        # The list serializers without the timeline (issue 13) made the two "kind" choice sets collide.
+        "PermitKindEnum": "permits.models.core.PermitKind",
+        "PermitEventKindEnum": "permits.models.core.PermitEvent.Kind",
+    },
     # Responses: a read-only field the API may leave out (a parcel's owner address, for the public) is not required;
     # every operation documents the error body and the statuses it can answer (permits/api_schema.py).
     "COMPONENT_NO_READ_ONLY_REQUIRED": True,
