@@ -15,7 +15,7 @@ help:
 	@echo "make test-browser  only the browser tests"
 	@echo "make lint          ruff check and ruff format --check (as CI runs them)"
 	@echo "make fmt           ruff format and the safe ruff fixes"
-	@echo "make bench         the benchmarks (not part of make test)"
+	@echo "make bench         the benchmarks (not part of make test): clause coverage, then 1k vs 100k permits on PostgreSQL"
 	@echo "make clean         remove the venv and var/"
 
 $(STAMP): requirements.txt
@@ -47,6 +47,7 @@ fmt: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/clause_coverage.py
+	$(PY) bench/run.py
 
 clean:
 	rm -rf $(VENV) var

@@ -40,14 +40,29 @@ class PermitSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class PermitListSerializer(PermitSerializer):
+    """A list row without the timeline (issue 13: one 1,000-event permit made a contractor's list 193 KB); the
+    detail keeps it."""
+
+    timeline = None
+
+    class Meta(PermitSerializer.Meta):
+        fields = [name for name in PermitSerializer.Meta.fields if name != "timeline"]
+        read_only_fields = fields
+
+
 class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     """Every permit the caller may see (its own and its organization's; all of them for Village staff)."""
 
     serializer_class = PermitSerializer
     lookup_field = "number"
 
+    def get_serializer_class(self):
+        return PermitListSerializer if self.action == "list" else PermitSerializer
+
     def get_queryset(self):
-        return permits_visible_to(self.request.user).prefetch_related("events").order_by("-created_at")
+        qs = permits_visible_to(self.request.user).order_by("-created_at")
+        return qs if self.action == "list" else qs.prefetch_related("events")
 
 
 class ParcelSerializer(serializers.ModelSerializer):

@@ -211,6 +211,38 @@ def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:
     return document
 
 
+def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kind: str = PermitEvent.Kind.NOTE) -> None:
+    """record_event for many permits at once: one insert (a job's chunk; issue 13)."""
+    now, label = timezone.now(), workflow.actor_label(by)
+    PermitEvent.objects.bulk_create(
+        [
+            PermitEvent(permit=p, kind=kind, actor=by, actor_label=label, at=now, reason=r)
+            for p, r in permits_and_reasons
+        ]
+    )
+
+
+def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
+    """send_notice for many (permit, to, template, context) at once: each rendered, then one insert of the notices
+    and one of their timeline events, each delivered once committed (a job's chunk; issue 13)."""
+    from permits.tasks import deliver_notice
+
+    notices, events = [], []
+    for permit, to, template, context in items:
+        if not to:
+            continue
+        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
+        body = render_to_string(f"emails/{template}.txt", context)
+        notices.append(Notice(permit=permit, to=to, subject=subject, body=body, template=template))
+        if permit is not None:
+            events.append((permit, f"Notice sent to {to}: {subject}"))
+    notices = Notice.objects.bulk_create(notices)
+    record_events(events, kind=PermitEvent.Kind.NOTICE)
+    ids = [n.pk for n in notices]
+    transaction.on_commit(lambda: [deliver_notice.delay(pk) for pk in ids])
+    return notices
+
+
 def send_notice(permit: Permit | None, *, to: str, template: str, context: dict) -> Notice | None:
     """Render templates/emails/<template>_subject.txt and .txt, log the notice, and send it once committed."""
     if not to:

@@ -1,7 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -10,6 +9,7 @@ from permits import invitations, kinds, services
 from permits.access import get_permit_for
 from permits.forms import AddMemberForm, DocumentForm
 from permits.models import Organization, Payment, Permit, Status
+from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import permits_visible_to

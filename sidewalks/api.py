@@ -100,6 +100,12 @@ class SidewalkPermitSerializer(serializers.Serializer):
     timeline = PermitEventSerializer(source="events.all", many=True)
 
 
+class SidewalkPermitListSerializer(SidewalkPermitSerializer):
+    """A list row without the timeline (issue 13); the detail keeps it."""
+
+    timeline = None
+
+
 def parse_application(raw) -> tuple[dict, list[dict]]:
     return parse_each_field(SidewalkPermitCreateSerializer(), raw)
 
@@ -113,14 +119,19 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     lookup_field = "number"
     parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
 
+    def get_serializer_class(self):
+        return SidewalkPermitListSerializer if self.action == "list" else SidewalkPermitSerializer
+
     def get_queryset(self):
-        return (
+        qs = (
             permits_visible_to(self.request.user)
             .filter(kind=PermitKind.SIDEWALK, sidewalk__isnull=False)
             .select_related("sidewalk__parcel")
-            .prefetch_related("events", "sidewalk_inspections")
             .order_by("-created_at")
         )
+        if self.action == "list":  # no timeline in the list (issue 13)
+            return qs.prefetch_related("sidewalk_inspections")
+        return qs.prefetch_related("events", "sidewalk_inspections")
 
     @extend_schema(
         summary="Apply for a sidewalk permit (§ 303-3C)",

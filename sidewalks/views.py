@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -20,6 +19,7 @@ from permits.errors import IllegalTransition
 from permits.forms import PaymentForm, add_service_errors
 from permits.ledger.history import trail
 from permits.models import Parcel, PermitKind, Status
+from permits.paging import CappedPaginator as Paginator
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import record_payment
 from permits.workflow import is_applicant_side

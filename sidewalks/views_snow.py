@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -19,6 +18,7 @@ from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
+from permits.paging import CappedPaginator as Paginator
 from permits.roles import Role, has_role, is_village_staff
 from sidewalks import snow, snow_rules
 from sidewalks.forms_snow import (

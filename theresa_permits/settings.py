@@ -257,7 +257,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # Page numbers with a page cap (permits/paging.py): no whole-table count, no deep OFFSET (issue 13).
+    "DEFAULT_PAGINATION_CLASS": "permits.paging.CappedPageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "permits.api_errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["permits.api_throttles.ClientIPAnonRateThrottle"],
@@ -272,7 +273,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"PermitStatusEnum": "permits.models.core.Status"},
+    "ENUM_NAME_OVERRIDES": {
+        "PermitStatusEnum": "permits.models.core.Status",
+        # The list serializers without the timeline (issue 13) made the two "kind" choice sets collide.
+        "PermitKindEnum": "permits.models.core.PermitKind",
+        "PermitEventKindEnum": "permits.models.core.PermitEvent.Kind",
+    },
     # Responses: a read-only field the API may leave out (a parcel's owner address, for the public) is not required;
     # every operation documents the error body and the statuses it can answer (permits/api_schema.py).
     "COMPONENT_NO_READ_ONLY_REQUIRED": True,

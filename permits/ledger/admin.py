@@ -8,6 +8,7 @@ from django.utils.html import format_html
 
 from permits.admin_base import ReadOnlyAdmin, ReadOnlyInline
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch, TaxRollLine
+from permits.paging import CappedPaginator
 
 
 class ChargePaymentInline(ReadOnlyInline):
@@ -23,6 +24,8 @@ class SpecialChargeAdmin(ReadOnlyAdmin):
     search_fields = ["number", "parcel__tax_key", "parcel__site_address", "parcel__owner_name"]
     list_select_related = ["parcel"]
     date_hierarchy = "incurred_on"
+    paginator = CappedPaginator  # 40 pages at most, no whole-ledger count (issue 13)
+    show_full_result_count = False
     inlines = [ChargePaymentInline]
     readonly_fields = ["work_record_link"]
 

@@ -78,6 +78,7 @@ class SpecialCharge(models.Model):
             models.Index(fields=["status", "due_on"]),
             models.Index(fields=["parcel", "-incurred_on"]),
             models.Index(fields=["work_content_type", "work_object_id"]),
+            models.Index(fields=["-incurred_on", "-id"], name="charge_incurred_on_idx"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gte=0), name="special_charge_amount_not_negative"),

@@ -9,6 +9,7 @@ from permits.jobs import run_job, today_from
 from permits.ledger import rules as charge_rules
 from permits.ledger import services as charges
 from permits.ledger import tax_roll
+from permits.ledger.models import TaxRollBatch
 
 
 @shared_task
@@ -20,7 +21,7 @@ def mark_delinquent_charges(today_iso: str | None = None) -> int:
 
 @shared_task
 def build_tax_roll(
-    year: int | None = None, today_iso: str | None = None, chunk_pause: float = 0.0, chunk_size: int = 25
+    year: int | None = None, today_iso: str | None = None, chunk_pause: float = 0.0, chunk_size: int = 500
 ) -> int | None:
     """Build the year's draft special-charges roll in the weeks before the cutoff (settings.TAX_ROLL_CUTOFF).
     With an explicit year it builds at once (the clerk's button, the command, drills)."""
@@ -34,3 +35,14 @@ def build_tax_roll(
     except tax_roll.FrozenRoll:
         return None
     return batch.lines.count()
+
+
+@shared_task
+def render_tax_roll_pdf(batch_id: int) -> bool:
+    """The roll's PDF, rendered here and kept in storage (a 10,000-line roll takes about a minute: never in a request).
+    Queued by every build and certification that changed the lines; the roll's page shows its progress (JobRun)."""
+    batch = TaxRollBatch.objects.filter(pk=batch_id).first()
+    if batch is None:
+        return False
+    tax_roll.write_roll_pdf(batch)
+    return True

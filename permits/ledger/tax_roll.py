@@ -72,6 +72,28 @@ def plan_roll(*, year: int, today: date) -> RollPlan:
     return plan
 
 
+HELD_BACK_SHOWN = 100
+
+
+def held_back_from(batch: TaxRollBatch, *, year: int, today: date) -> tuple[list[tuple[SpecialCharge, list[str]]], int]:
+    """The delinquent charges due on `year`'s roll that are not on its draft, with why (at most HELD_BACK_SHOWN of
+    them, and how many there are): one indexed query, not the whole roll plan recomputed on every view (issue 13).
+    A charge whose reasons have gone since the build is listed as "rebuild to add it"."""
+    cutoff = charge_rules.tax_roll_cutoff(year, settings.TAX_ROLL_CUTOFF)
+    qs = (
+        SpecialCharge.objects.filter(status=S.DELINQUENT, delinquent_on__isnull=False, delinquent_on__lte=cutoff)
+        .exclude(roll_lines__batch=batch)
+        .exclude(roll_lines__batch__state=TaxRollBatch.State.CERTIFIED)
+    )
+    count = qs.count()
+    shown = qs.select_related("parcel").prefetch_related("hearings").order_by("parcel__tax_key", "number")
+    held = [
+        (charge, hearing_errors_for(charge, today) or ["Now eligible: rebuild the roll to add it."])
+        for charge in shown[:HELD_BACK_SHOWN]
+    ]
+    return held, count
+
+
 def _line_values(charge: SpecialCharge) -> dict:
     return {
         "tax_key": charge.parcel.tax_key,
@@ -87,11 +109,14 @@ def build_tax_roll(
     *,
     year: int,
     today: date | None = None,
-    chunk_size: int = 25,
+    chunk_size: int = 500,
     on_line: Callable[[int], None] | None = None,
     chunk_pause: float = 0.0,
 ) -> TaxRollBatch:
-    """Build (or rebuild, unchanged) `year`'s draft roll and its CSV and PDF. Records a JobRun with progress.
+    """Build (or rebuild, unchanged) `year`'s draft roll and its CSV; its PDF is rendered by the worker afterwards
+    (render_roll_pdf_job: a 10,000-line PDF takes a minute, never in a request). Records a JobRun with progress.
+    Lines are written in bulk, a chunk at a time (one insert and one update per chunk at most); a rebuild that
+    changes nothing writes nothing and keeps the files (issue 13).
 
     `on_line(n)` is called after the n-th line is written (tests inject a fault there); `chunk_pause` seconds are
     slept after each committed chunk (drills: lets an operator kill a worker mid-batch)."""
@@ -112,24 +137,29 @@ def build_tax_roll(
         JobRun.objects.filter(pk=run.pk).update(items_total=len(plan.eligible))
         eligible_ids = {c.pk for c in plan.eligible}
         # Charges no longer eligible (paid, held back) leave this draft roll.
-        TaxRollLine.objects.filter(batch=batch, batch__state=TaxRollBatch.State.DRAFT).exclude(
-            charge_id__in=eligible_ids
-        ).delete()
-        written = 0
+        removed, _ = (
+            TaxRollLine.objects.filter(batch=batch, batch__state=TaxRollBatch.State.DRAFT)
+            .exclude(charge_id__in=eligible_ids)
+            .delete()
+        )
+        written = changed = 0
         for start in range(0, len(plan.eligible), chunk_size):
             with transaction.atomic():
                 # Lock the batch row for the chunk: a certification (which locks it too) cannot interleave.
                 if TaxRollBatch.objects.select_for_update().get(pk=batch.pk).is_frozen:
                     raise FrozenRoll(f"The {year} roll was certified while it was being built; the build stopped.")
-                for charge in plan.eligible[start : start + chunk_size]:
-                    _write_line(batch, charge)
+                chunk = plan.eligible[start : start + chunk_size]
+                changed += _write_lines(batch, chunk)
+                for _charge in chunk:
                     written += 1
                     if on_line is not None:
                         on_line(written)
                 JobRun.objects.filter(pk=run.pk).update(items_done=written)
             if chunk_pause:
                 time.sleep(chunk_pause)
-        write_files(batch)
+        if changed or removed or not batch.csv_file:  # (a pending PDF is already queued)
+            write_csv(batch)
+            queue_roll_pdf(batch)
         TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(built_at=timezone.now())
         JobRun.objects.filter(pk=run.pk).update(
             state=JobRun.State.FINISHED,
@@ -143,21 +173,33 @@ def build_tax_roll(
     return batch
 
 
-def _write_line(batch: TaxRollBatch, charge: SpecialCharge) -> None:
-    values = _line_values(charge)
-    line = TaxRollLine.objects.filter(charge=charge).select_related("batch").first()
-    if line is None:
-        try:
-            with transaction.atomic():
-                TaxRollLine.objects.create(batch=batch, charge=charge, **values)
-        except IntegrityError:
-            pass  # another run wrote it meanwhile: the constraint kept it single
-        return
-    if line.batch.is_frozen:
-        return
-    changed = {k: v for k, v in {"batch_id": batch.pk, **values}.items() if getattr(line, k) != v}
-    if changed:  # an unchanged line is not written again: a rebuild changes nothing
-        TaxRollLine.objects.filter(pk=line.pk, batch__state=TaxRollBatch.State.DRAFT).update(**changed)
+LINE_FIELDS = ["batch_id", "tax_key", "owner", "source", "description", "amount", "citation"]
+
+
+def _write_lines(batch: TaxRollBatch, charges: list[SpecialCharge]) -> int:
+    """Write a chunk of lines: one query reads the chunk's existing lines, one bulk insert adds the new ones (the
+    unique constraint on charge keeps a line written meanwhile by another run single), one bulk update changes the
+    draft lines that differ. An unchanged line is not written again: a rebuild changes nothing. Returns the lines
+    written."""
+    existing = {
+        line.charge_id: line
+        for line in TaxRollLine.objects.filter(charge__in=[c.pk for c in charges]).select_related("batch")
+    }
+    new, stale = [], []
+    for charge in charges:
+        values = {"batch_id": batch.pk, **_line_values(charge)}
+        line = existing.get(charge.pk)
+        if line is None:
+            new.append(TaxRollLine(charge=charge, **values))
+        elif not line.batch.is_frozen and any(getattr(line, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(line, k, v)
+            stale.append(line)
+    if new:
+        TaxRollLine.objects.bulk_create(new, ignore_conflicts=True)
+    if stale:
+        TaxRollLine.objects.bulk_update(stale, LINE_FIELDS)
+    return len(new) + len(stale)
 
 
 def roll_lines(batch: TaxRollBatch):
@@ -200,20 +242,58 @@ def render_roll_pdf(batch: TaxRollBatch) -> bytes:
     )
 
 
-def write_files(batch: TaxRollBatch) -> None:
-    """(Re)write the CSV and PDF under MEDIA_ROOT/tax_roll/<year>/ with stable names."""
-    for field_name, name, content in (
-        ("csv_file", f"special-charges-{batch.year}.csv", render_csv(batch)),
-        ("pdf_file", f"special-charges-{batch.year}.pdf", render_roll_pdf(batch)),
-    ):
-        file = getattr(batch, field_name)
-        storage = file.storage
-        path = f"tax_roll/{batch.year}/{name}"
-        if storage.exists(path):
-            storage.delete(path)
-        saved = storage.save(path, ContentFile(content))
-        TaxRollBatch.objects.filter(pk=batch.pk).update(**{field_name: saved})
+PDF_JOB = "ledger.render_tax_roll_pdf"
+
+
+def _save(batch: TaxRollBatch, field_name: str, name: str, content: bytes) -> None:
+    file = getattr(batch, field_name)
+    storage = file.storage
+    path = f"tax_roll/{batch.year}/{name}"
+    if storage.exists(path):
+        storage.delete(path)
+    saved = storage.save(path, ContentFile(content))
+    TaxRollBatch.objects.filter(pk=batch.pk).update(**{field_name: saved})
+
+
+def write_csv(batch: TaxRollBatch) -> None:
+    """(Re)write the CSV under MEDIA_ROOT/tax_roll/<year>/ with a stable name (quick: one query, no layout)."""
+    _save(batch, "csv_file", f"special-charges-{batch.year}.csv", render_csv(batch))
     batch.refresh_from_db()
+
+
+def queue_roll_pdf(batch: TaxRollBatch) -> None:
+    """The stored PDF no longer matches the lines: it is cleared now (never served stale) and the worker renders the
+    new one once this transaction commits (at once in the embedded demo)."""
+    from permits.ledger import tasks  # tasks imports this module
+
+    TaxRollBatch.objects.filter(pk=batch.pk).update(pdf_file="")
+    batch_id = batch.pk
+    transaction.on_commit(lambda: tasks.render_tax_roll_pdf.delay(batch_id))
+
+
+def write_roll_pdf(batch: TaxRollBatch) -> None:
+    """Render the roll's PDF and keep it in storage: the worker's job (a JobRun with the lines as its items)."""
+    run = start_job(PDF_JOB)
+    try:
+        lines = batch.lines.count()
+        JobRun.objects.filter(pk=run.pk).update(items_total=lines)
+        _save(batch, "pdf_file", f"special-charges-{batch.year}.pdf", render_roll_pdf(batch))
+        JobRun.objects.filter(pk=run.pk).update(
+            state=JobRun.State.FINISHED,
+            finished_at=timezone.now(),
+            items_done=lines,
+            message=f"The {batch.year} roll's PDF ({lines} lines) is ready.",
+        )
+    except BaseException as exc:
+        JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FAILED, finished_at=timezone.now(), message=str(exc))
+        raise
+    batch.refresh_from_db()
+
+
+def write_files(batch: TaxRollBatch) -> None:
+    """(Re)write the CSV now and have the worker render the PDF."""
+    write_csv(batch)
+    queue_roll_pdf(batch)
 
 
 def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> TaxRollBatch:

@@ -7,9 +7,8 @@ from decimal import Decimal
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Count, DecimalField, Q, QuerySet, Sum, Value
+from django.db.models import Count, DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -26,6 +25,7 @@ from permits.ledger.forms import BuildRollForm, BulkHearingForm, ChargePaymentFo
 from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
+from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 
@@ -40,10 +40,20 @@ def _error_messages(exc: ValidationError) -> list[str]:
 
 def charges_visible_to(user) -> QuerySet[SpecialCharge]:
     """Village staff see every charge; an owner with a portal account sees the charges against their parcels."""
+    # The paid total as a subquery per row shown, not a join-and-GROUP-BY over the whole ledger on every page
+    # (issue 13).
+    paid = (
+        ChargePayment.objects.filter(charge=OuterRef("pk"))
+        .order_by()
+        .values("charge")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    money = DecimalField(max_digits=12, decimal_places=2)
     qs = (
         SpecialCharge.objects.select_related("parcel", "work_content_type")
         .prefetch_related("work_record")
-        .annotate(paid_total=Coalesce(Sum("payments__amount"), Value(Decimal("0.00")), output_field=DecimalField()))
+        .annotate(paid_total=Coalesce(Subquery(paid, output_field=money), Value(Decimal("0.00")), output_field=money))
     )
     if not getattr(user, "is_authenticated", False):
         return qs.none()
@@ -328,10 +338,13 @@ def tax_roll_detail(request, year):
     batch = TaxRollBatch.objects.filter(year=year).select_related("certified_by").first()
     if batch is None and plausible_year(year) is None:  # /tax-roll/0/, /tax-roll/99999/ (OWASP ASVS V5.1.4)
         raise Http404("No tax roll for that year.")
-    lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50).get_page(request.GET.get("page"))
-    held_back = [] if batch is None or batch.is_frozen else tax_roll.plan_roll(year=year, today=_today()).held_back
+    lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50, max_pages=None).get_page(request.GET.get("page"))
+    held_back, held_back_count = (
+        ([], 0) if batch is None or batch.is_frozen else tax_roll.held_back_from(batch, year=year, today=_today())
+    )
     total = batch.lines.aggregate(total=Sum("amount"))["total"] if batch else None
     run = JobRun.objects.filter(name=tax_roll.BUILD_JOB).first()
+    pdf_run = JobRun.objects.filter(name=tax_roll.PDF_JOB).first()
     return render(
         request,
         "permits/ledger/tax_roll.html",
@@ -340,6 +353,8 @@ def tax_roll_detail(request, year):
             "batch": batch,
             "page": lines,
             "held_back": held_back,
+            "held_back_count": held_back_count,
+            "pdf_run": pdf_run,
             "total": total or 0,
             "run": run,
             "transfer_deadline": charge_rules.transfer_deadline(year),
@@ -394,13 +409,17 @@ def tax_roll_file(request, year, kind):
         raise Http404("No such file")
     filename = f"special-charges-{year}{'' if batch.is_frozen else '-draft'}.{kind}"
     content_type = "text/csv; charset=utf-8" if kind == "csv" else "application/pdf"
-    if not batch.is_frozen:
-        # A draft changes as charges are paid: it is rendered as it stands now. A certified roll is its frozen file.
-        content = tax_roll.render_csv(batch) if kind == "csv" else tax_roll.render_roll_pdf(batch)
-        response = HttpResponse(content, content_type=content_type)
+    if not batch.is_frozen and kind == "csv":
+        # A draft changes as charges are paid: its CSV is written as it stands now. A certified roll is its frozen file.
+        response = HttpResponse(tax_roll.render_csv(batch), content_type=content_type)
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
     file = batch.csv_file if kind == "csv" else batch.pdf_file
+    if not file:
+        # The PDF is rendered by the worker after each build or certification, never in this request (a 10,000-line
+        # roll takes a minute, past the web server's timeout): say so and show its progress on the roll's page.
+        messages.info(request, f"The {year} roll's PDF is being prepared; its progress shows below. Try again shortly.")
+        return redirect("ledger:tax_roll", year=year)
     response = FileResponse(file.open("rb"), content_type=content_type, as_attachment=True, filename=filename)
     response["X-Content-Type-Options"] = "nosniff"
     return response

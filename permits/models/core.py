@@ -263,7 +263,13 @@ class Permit(StatusGuardedModel):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["kind", "status"]), models.Index(fields=["applicant", "-created_at"])]
+        indexes = [
+            models.Index(fields=["kind", "status"]),
+            models.Index(fields=["applicant", "-created_at"]),
+            # Every permit list sorts by it (issue 13: a sort of the whole table without it).
+            models.Index(fields=["-created_at", "-id"], name="permit_created_at_idx"),
+            models.Index(fields=["organization", "-created_at"], name="permit_org_created_idx"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(status__in=Status.values), name="permit_status_known"),
             models.CheckConstraint(condition=Q(fee_amount__gte=0), name="permit_fee_not_negative"),
@@ -364,6 +370,7 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["-received_at"]
+        indexes = [models.Index(fields=["-received_at"], name="payment_received_at_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
             models.CheckConstraint(

@@ -23,7 +23,7 @@ from permits.input_limits import MAX_DESCRIPTION
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
 from permits.models import Organization, PermitKind, Street
-from permits.selectors import permits_visible_to
+from permits.selectors import organization_ids_of, permits_visible_to
 from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
@@ -195,6 +195,12 @@ class CompletionRequestOutSerializer(serializers.Serializer):
     completion_requested_at = serializers.DateTimeField()
 
 
+class StreetOpeningListSerializer(StreetOpeningSerializer):
+    """A list row without the timeline (issue 13); the detail keeps it."""
+
+    timeline = None
+
+
 class CreatedSerializer(StreetOpeningSerializer):
     warnings = serializers.ListField(child=serializers.DictField(), read_only=True)
 
@@ -243,11 +249,20 @@ class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
     parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
     lookup_field = "number"
 
+    def get_serializer_class(self):
+        return StreetOpeningListSerializer if self.action == "list" else StreetOpeningSerializer
+
     def get_queryset(self):
         user = self.request.user
         qs = permits_visible_to(user).filter(kind=PermitKind.STREET_OPENING)
         if self.action == "list":
-            qs = qs.filter(Q(applicant=user) | Q(organization__memberships__user=user)).distinct()
+            # The caller's own and their organizations' (ids fetched first: no join, no DISTINCT; issue 13).
+            their_orgs = organization_ids_of(user)
+            qs = qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs))
+            # The list has no timeline (the detail has it).
+            return (
+                qs.select_related("street_opening").prefetch_related("street_opening__tickets").order_by("-created_at")
+            )
         return (
             qs.select_related("street_opening")
             .prefetch_related("events", "street_opening__tickets")

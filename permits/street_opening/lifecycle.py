@@ -14,6 +14,7 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from permits import services, workflow
@@ -76,27 +77,30 @@ def end_lapsed_validity(*, today: date) -> tuple[int, int]:
     Returns (permits considered, permits changed); a second run the same day changes nothing."""
     lapsed = list(
         Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=VALID_STATUSES, expires_on__lt=today)
-        .select_related("applicant")
+        .select_related("applicant", "street_opening")
         .order_by("pk")
     )
+    to_expire = []
     done = 0
     for permit in lapsed:
-        so = StreetOpening.objects.filter(permit=permit).first()
+        so = getattr(permit, "street_opening", None)
         outcome = validity.lapse_outcome(expires_on=permit.expires_on, today=today, opened=was_opened(permit, so))
         if outcome == "expire":
-            try:
-                workflow.transition(
-                    permit,
-                    Status.EXPIRED,
-                    by=None,
-                    today=today,
-                    reason=f"Validity ended {permit.expires_on:%B %-d, %Y} with the street never opened (§ 303-4D)",
-                )
-                done += 1
-            except workflow.IllegalTransition:
-                continue  # changed meanwhile by someone else
+            to_expire.append(permit)
         elif outcome == "opening_lapsed" and so is not None:
             done += _record_opening_lapsed(permit, so, today=today)
+    # Set-based (issue 13): one conditional UPDATE per chunk; transition_many asks the same questions as transition()
+    # (the § 303-5G blocker refuses a permit opened meanwhile), and a permit changed meanwhile is skipped.
+    done += workflow.transition_many(
+        to_expire,
+        Status.EXPIRED,
+        by=None,
+        today=today,
+        reason_for=lambda permit: (
+            f"Validity ended {permit.expires_on:%B %-d, %Y} with the street never opened (§ 303-4D)"
+        ),
+        where=Q(status__in=VALID_STATUSES, expires_on__lt=today),
+    )
     return len(lapsed), done
 
 

@@ -110,6 +110,7 @@ class SidewalkPermit(models.Model):
     )
 
     class Meta:
+        indexes = [models.Index(fields=["pour_date"], name="sidewalk_pour_date_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(width_feet__gt=0), name="sidewalk_width_positive"),
             models.CheckConstraint(condition=Q(thickness_inches__gt=0), name="sidewalk_thickness_positive"),

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from permits.ledger.tax_roll import FrozenRoll, build_tax_roll
+from permits.ledger.tax_roll import FrozenRoll, build_tax_roll, write_roll_pdf
 
 
 class Command(BaseCommand):
@@ -23,6 +23,9 @@ class Command(BaseCommand):
             self.stdout.write(str(exc))
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
+        batch.refresh_from_db()
+        if not batch.pdf_file:  # not rendered by a worker yet: this command renders it (it is not a web request)
+            write_roll_pdf(batch)
         self.stdout.write(f"{batch}: {batch.lines.count()} charges")
         self.stdout.write(f"CSV: {batch.csv_file.path}")
         self.stdout.write(f"PDF: {batch.pdf_file.path}")

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
 from permits import services, workflow
 from permits.access import require_role
@@ -757,6 +758,9 @@ def record_village_repair(
 # --- Scheduled work (called by tasks_field.py) ------------------------------------------------------------------
 
 
+JOB_CHUNK = 1000  # rows per statement of the set-based jobs
+
+
 def open_missing_restorations(*, today: date) -> int:
     """Create the § 303-5G(4) restoration record of every issued paved street opening that has none."""
     missing = (
@@ -768,48 +772,63 @@ def open_missing_restorations(*, today: date) -> int:
         .filter(Q(issued_on__isnull=False) | Q(approved_on__isnull=False))
         .select_related("street_opening")
     )
-    created = 0
-    for permit in missing:
+    # Set-based (issue 13: 11,725 statements at 100,000 permits): the records are made in memory and inserted a
+    # chunk at a time; the one-to-one on permit keeps a record another run made meanwhile single.
+    new = []
+    for permit in missing.iterator(chunk_size=JOB_CHUNK):
         if not _needs_pavement(permit):
             continue
         permit_date = rules.permit_date_of(issued_on=permit.issued_on, approved_on=permit.approved_on)
-        _, made = PavementRestoration.objects.get_or_create(
-            permit=permit, defaults={"permanent_due_on": rules.permanent_pavement_due(permit_date=permit_date)}
+        new.append(
+            PavementRestoration(permit=permit, permanent_due_on=rules.permanent_pavement_due(permit_date=permit_date))
         )
-        created += made
+    created = 0
+    for start in range(0, len(new), JOB_CHUNK):
+        chunk = new[start : start + JOB_CHUNK]
+        with transaction.atomic():
+            before = PavementRestoration.objects.filter(permit__in=[r.permit_id for r in chunk]).count()
+            bulk_create_with_history(chunk, PavementRestoration, ignore_conflicts=True)
+            created += PavementRestoration.objects.filter(permit__in=[r.permit_id for r in chunk]).count() - before
     return created
 
 
 def _flag_overdue(qs, *, today: date, what: str) -> tuple[int, int]:
-    due = list(
-        qs.filter(permanent_completed_on__isnull=True, overdue=False, permanent_due_on__lt=today).select_related(
-            "permit", "permit__applicant"
-        )
-    )
+    """Set-based, a chunk at a time (issue 13): the chunk's rows still unflagged are locked and flagged by one
+    conditional UPDATE (a second run, or a concurrent one, finds them flagged and sends nothing), then their timeline
+    events and notices are inserted in one statement each."""
+    due = [
+        pk
+        for pk, due_on in qs.filter(
+            permanent_completed_on__isnull=True, overdue=False, permanent_due_on__lt=today
+        ).values_list("pk", "permanent_due_on")
+        if rules.is_pavement_overdue(due_on=due_on, completed_on=None, today=today)
+    ]
     flagged = 0
-    for restoration in due:
-        if not rules.is_pavement_overdue(due_on=restoration.permanent_due_on, completed_on=None, today=today):
-            continue
+    for start in range(0, len(due), JOB_CHUNK):
         with transaction.atomic():
-            if (
-                PavementRestoration.objects.filter(pk=restoration.pk, overdue=False).update(
-                    overdue=True, overdue_flagged_on=today
-                )
-                != 1
-            ):
-                continue
-            services.record_event(
-                restoration.permit,
-                by=None,
-                reason=f"{what} overdue: due {restoration.permanent_due_on:%B %-d, %Y} (§ 303-5G(4))",
+            rows = list(
+                PavementRestoration.objects.select_for_update(of=("self",))
+                .filter(pk__in=due[start : start + JOB_CHUNK], overdue=False)
+                .select_related("permit", "permit__applicant", "permit__street")  # the notice names the street
             )
-            services.send_notice(
-                restoration.permit,
-                to=restoration.permit.applicant.email,
-                template="field_pavement_overdue",
-                context={"permit": restoration.permit, "restoration": restoration, "what": what},
+            PavementRestoration.objects.filter(pk__in=[r.pk for r in rows], overdue=False).update(
+                overdue=True, overdue_flagged_on=today
             )
-            flagged += 1
+            services.record_events(
+                [(r.permit, f"{what} overdue: due {r.permanent_due_on:%B %-d, %Y} (§ 303-5G(4))") for r in rows]
+            )
+            services.send_notices(
+                [
+                    (
+                        r.permit,
+                        r.permit.applicant.email,
+                        "field_pavement_overdue",
+                        {"permit": r.permit, "restoration": r, "what": what},
+                    )
+                    for r in rows
+                ]
+            )
+            flagged += len(rows)
     return len(due), flagged
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
+from permits.paging import CappedPaginator as Paginator
 from permits.roles import has_role
 from permits.street_opening import lifecycle
 from permits.street_opening.field import rules as field_rules

@@ -137,7 +137,11 @@ def test_clerk_builds_certifies_and_downloads_the_roll(
     assert response.status_code == 302
     page = client.get(reverse("ledger:tax_roll", args=[year]))
     assert charge.number.encode() in page.content
-    assert client.post(reverse("ledger:tax_roll_certify", args=[year])).status_code == 302
+    # The draft's PDF is the worker's (it renders once the build commits), never rendered by the download.
+    draft_pdf = client.get(reverse("ledger:tax_roll_file", args=[year, "pdf"]))
+    assert b"".join(draft_pdf.streaming_content)[:5] == b"%PDF-"
+    with django_capture_on_commit_callbacks(execute=True):  # the certified roll's PDF: the worker again
+        assert client.post(reverse("ledger:tax_roll_certify", args=[year])).status_code == 302
     assert TaxRollBatch.objects.get(year=year).state == "certified"
     csv_response = client.get(reverse("ledger:tax_roll_file", args=[year, "csv"]))
     body = b"".join(csv_response.streaming_content).decode()
@@ -344,3 +348,21 @@ def test_rubbish_and_snowfall_lists_queries_do_not_grow(client, inspector, dpw_d
     for url, count in zip(urls, counts, strict=True):
         with django_assert_max_num_queries(count):
             assert client.get(url).status_code == 200
+
+
+def test_draft_roll_pdf_is_never_rendered_in_the_request(client, clerk, parcel, monkeypatch):
+    """Issue 13: a 10,000-line roll took 69 s to render, past gunicorn's timeout; the worker renders it, the page
+    says it is being prepared until then."""
+    from permits.ledger import tax_roll
+
+    charge = make_charge(parcel, by=clerk, today=timezone.localdate() - timedelta(days=60))
+    mark_delinquent_charges()
+    year = timezone.localdate().year
+    tax_roll.build_tax_roll(year=year)  # in the test's transaction: the worker's render has not run
+    assert TaxRollBatch.objects.get(year=year).lines.filter(charge=charge).exists()
+    monkeypatch.setattr(tax_roll, "render_roll_pdf", lambda batch: pytest.fail("rendered in the request"))
+    client.force_login(clerk)
+    response = client.get(reverse("ledger:tax_roll_file", args=[year, "pdf"]))
+    assert response.status_code == 302 and response.url == reverse("ledger:tax_roll", args=[year])
+    page = client.get(response.url)
+    assert b"being prepared" in page.content

@@ -1,0 +1,359 @@
+"""Measure one seeded database (run by bench/run.py, once per scale): every list page and list API, the long-timeline
+detail and admin pages, the PDFs, every scheduled job, the tax roll build, and a short loopback load test.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/theresa_bench_1k python bench/measure.py --out var/bench-1k.json
+
+Pages are requested through Django's test client against the real database (the median of repeated requests after
+a warm-up, the queries of one request counted). Jobs run inside a transaction that is rolled back, so the seeded
+database is reused unchanged. The tax roll is built for real (a draft roll: its lines are removed first, then built,
+then rebuilt unchanged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.db.models import Count  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine  # noqa: E402
+from permits.models import Organization, Parcel, Payment, Permit, Status  # noqa: E402
+
+REPEAT = int(os.environ.get("BENCH_REPEAT", "7"))
+
+
+class Rollback(Exception):
+    pass
+
+
+def personas() -> dict:
+    User = get_user_model()
+    org = Organization.objects.annotate(n=Count("permits")).order_by("-n").first()
+    contractor = User.objects.filter(memberships__organization=org).order_by("pk").first()
+    resident = User.objects.filter(username__startswith="resident").annotate(n=Count("permits")).order_by("-n").first()
+    return {
+        "clerk": User.objects.get(username="bench-clerk"),
+        "inspector": User.objects.get(username="bench-dpw_inspector"),
+        "contractor": contractor,
+        "resident": resident,
+        "admin": User.objects.get_or_create(
+            username="bench-admin", defaults={"is_staff": True, "is_superuser": True, "email": "admin@bench.example"}
+        )[0],
+        "org": org,
+    }
+
+
+def time_request(client: Client, url: str) -> dict:
+    response = client.get(url)  # warm-up (and the status)
+    connection.queries_log.clear()  # a full log (9,000 entries) would make the capture read nothing
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    counted = len(queries.captured_queries)  # now: every request start resets the connection's log
+    times = []
+    for _ in range(REPEAT):
+        started = time.perf_counter()
+        r = client.get(url)
+        if hasattr(r, "streaming_content"):
+            b"".join(r.streaming_content)
+        times.append(time.perf_counter() - started)
+    size = (
+        len(b"".join(response.streaming_content)) if hasattr(response, "streaming_content") else len(response.content)
+    )
+    return {
+        "status": response.status_code,
+        "queries": counted,
+        "median_ms": round(statistics.median(times) * 1000, 2),
+        "bytes": size,
+    }
+
+
+def pages(p: dict) -> list[tuple[str, str, str, str]]:
+    """(kind, name, persona, url): kind is "list" (budgets: queries, ratio), "detail", "pdf" or "admin"."""
+    long_permit = Permit.objects.annotate(n=Count("events")).order_by("-n").values_list("number", flat=True).first()
+    receipt = Payment.objects.order_by("-received_at").values_list("receipt_number", flat=True).first()
+    so_permit = (
+        Permit.objects.filter(kind="street_opening", status=Status.ISSUED).values_list("number", flat=True).first()
+    )
+    long_pk = Permit.objects.get(number=long_permit).pk
+    year = timezone.localdate().year
+    admin_last = min(40, -(-Permit.objects.count() // 50))  # the admin's pages are capped at 40 too
+    api_last = min(40, -(-Permit.objects.count() // 50))
+    return [
+        ("list", "office list, page 1", "clerk", "/office/"),
+        ("list", "office list, last page", "clerk", "/office/?page=100000"),
+        ("list", "office list, issued", "clerk", "/office/?status=issued"),
+        ("list", "my applications (contractor)", "contractor", "/permits/"),
+        ("list", "my applications (contractor), last page", "contractor", "/permits/?page=100000"),
+        ("list", "my applications (resident)", "resident", "/permits/"),
+        ("list", "organization members", "contractor", f"/organizations/{p['org'].pk}/"),
+        ("list", "special charges", "clerk", "/charges/"),
+        ("list", "special charges, last page", "clerk", "/charges/?page=100000"),
+        ("list", "special charges ?q=Brandt", "clerk", "/charges/?q=Brandt"),
+        ("list", "hearings", "clerk", "/hearings/"),
+        ("list", "tax rolls", "clerk", "/tax-roll/"),
+        ("list", "tax roll page (draft)", "clerk", f"/tax-roll/{year}/"),
+        ("list", "field inspections", "inspector", "/field/"),
+        ("list", "sidewalk inspections", "inspector", "/sidewalks/inspections/"),
+        ("list", "sidewalk parcel search ?q=Brandt", "clerk", "/sidewalks/parcels/?q=Brandt"),
+        ("list", "sidewalk surveys", "clerk", "/sidewalks/surveys/"),
+        ("list", "sidewalk orders", "clerk", "/sidewalks/orders/"),
+        ("list", "snow office", "clerk", "/sidewalks/snow/"),
+        ("list", "rubbish cases", "clerk", "/sidewalks/rubbish/"),
+        ("list", "API permits (clerk)", "clerk", "/api/v1/permits/"),
+        ("list", "API permits (contractor)", "contractor", "/api/v1/permits/"),
+        ("list", "API permits, last page", "clerk", f"/api/v1/permits/?page={api_last}"),
+        ("list", "API street openings (contractor)", "contractor", "/api/v1/street-openings/"),
+        ("list", "API sidewalk permits (clerk)", "clerk", "/api/v1/sidewalk-permits/"),
+        ("list", "API parcels ?search=Brandt", "clerk", "/api/v1/parcels/?search=Brandt"),
+        ("list", "admin permits", "admin", "/admin/permits/permit/"),
+        ("list", "admin permits ?q=Brandt", "admin", "/admin/permits/permit/?q=Brandt"),
+        ("list", "admin permits, last page", "admin", f"/admin/permits/permit/?p={admin_last}"),
+        ("list", "admin payments", "admin", "/admin/permits/payment/"),
+        ("list", "admin parcels ?q=Brandt", "admin", "/admin/permits/parcel/?q=Brandt"),
+        ("list", "admin special charges", "admin", "/admin/permits/specialcharge/"),
+        ("detail", "permit page, 1,000-event timeline", "clerk", f"/permits/{long_permit}/"),
+        ("detail", "API permit, 1,000-event timeline", "clerk", f"/api/v1/permits/{long_permit}/"),
+        ("admin", "admin permit page, 1,000-event timeline", "admin", f"/admin/permits/permit/{long_pk}/change/"),
+        ("pdf", "receipt PDF", "clerk", f"/receipts/{receipt}.pdf"),
+        ("pdf", "street opening permit PDF", "clerk", f"/permits/{so_permit}/street-opening.pdf"),
+        ("pdf", "draft tax roll PDF download", "clerk", f"/tax-roll/{year}/special-charges.pdf"),
+    ]
+
+
+def measure_pages(p: dict) -> dict:
+    clients = {}
+    out = {}
+    for kind, name, persona, url in pages(p):
+        if persona not in clients:
+            clients[persona] = Client()
+            clients[persona].force_login(p[persona])
+        try:
+            result = time_request(clients[persona], url)
+        except Exception as error:  # a page that breaks is reported, not fatal to the bench
+            result = {"status": 500, "error": repr(error)[:300]}
+        out[name] = {"kind": kind, "url": url, "persona": persona, **result}
+        print(f"  {name}: {result}", flush=True)
+    return out
+
+
+def scheduled_jobs() -> list[tuple[str, str]]:
+    return [(name, entry["task"]) for name, entry in settings.CELERY_BEAT_SCHEDULE.items() if "drill" not in name]
+
+
+def measure_jobs() -> dict:
+    from celery import current_app
+
+    current_app.loader.import_default_modules()
+    out = {}
+    for name, task_name in scheduled_jobs():
+        if task_name.endswith("build_tax_roll"):
+            continue  # measured on its own below (it builds the roll only in its window)
+        task = current_app.tasks[task_name]
+        connection.queries_log.clear()
+        try:
+            with transaction.atomic():
+                with CaptureQueriesContext(connection) as queries:
+                    started = time.perf_counter()
+                    result = task.run()
+                    elapsed = time.perf_counter() - started
+                raise Rollback
+        except Rollback:
+            pass
+        except Exception as error:
+            out[name] = {"task": task_name, "error": repr(error)[:300]}
+            print(f"  job {name}: {out[name]}", flush=True)
+            continue
+        items = result.get("items_total") if isinstance(result, dict) else result
+        done = result.get("items_done") if isinstance(result, dict) else result
+        out[name] = {
+            "task": task_name,
+            "seconds": round(elapsed, 3),
+            "statements": len(queries.captured_queries),
+            "items_total": items,
+            "items_done": done,
+        }
+        print(f"  job {name}: {out[name]}", flush=True)
+    return out
+
+
+def measure_tax_roll() -> dict:
+    from permits.ledger import tax_roll
+
+    year = timezone.localdate().year
+    today = date(year, 11, 1)
+    TaxRollLine.objects.filter(batch__year=year, batch__state=TaxRollBatch.State.DRAFT).delete()
+    connection.queries_log.clear()
+    with CaptureQueriesContext(connection) as queries:
+        started = time.perf_counter()
+        batch = tax_roll.build_tax_roll(year=year, today=today)
+        build = time.perf_counter() - started
+    build_statements = len(queries.captured_queries)
+    connection.queries_log.clear()
+    with CaptureQueriesContext(connection) as queries:
+        started = time.perf_counter()
+        tax_roll.build_tax_roll(year=year, today=today)
+        rebuild = time.perf_counter() - started
+    out = {
+        "charges": SpecialCharge.objects.count(),
+        "lines": batch.lines.count(),
+        "build_seconds": round(build, 3),
+        "build_statements": build_statements,
+        "rebuild_seconds": round(rebuild, 3),
+        "rebuild_statements": len(queries.captured_queries),
+    }
+    if os.environ.get("BENCH_ROLL_PDF", "1") == "1":
+        # The draft roll's PDF, as the worker renders it (never in a request).
+        started = time.perf_counter()
+        tax_roll.write_roll_pdf(batch)
+        out["worker_pdf_seconds"] = round(time.perf_counter() - started, 2)
+    print(f"  tax roll: {out}", flush=True)
+    return out
+
+
+# --- Load test ---------------------------------------------------------------------------------------------------
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+def hammer(port: int, path: str, cookie: str, *, clients: int, seconds: float) -> dict:
+    latencies: list[float] = []
+    errors = [0]
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+
+    def worker():
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        mine = []
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            try:
+                conn.request("GET", path, headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={cookie}"})
+                response = conn.getresponse()
+                response.read()
+                if response.status != 200:
+                    errors[0] += 1
+            except Exception:
+                errors[0] += 1
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                continue
+            mine.append(time.perf_counter() - started)
+        with lock:
+            latencies.extend(mine)
+
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    p95 = latencies[int(len(latencies) * 0.95) - 1] if latencies else None
+    return {
+        "requests": len(latencies),
+        "errors": errors[0],
+        "req_per_s": round(len(latencies) / elapsed, 1),
+        "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
+        "p95_ms": round(p95 * 1000, 1) if p95 else None,
+    }
+
+
+def measure_load(p: dict, *, seconds: float, clients: int, workers: int) -> dict:
+    port = int(os.environ.get("BENCH_PORT", "8765"))
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench.settings"}
+    server = subprocess.Popen(
+        [
+            str(ROOT / ".venv/bin/gunicorn"),
+            "theresa_permits.wsgi",
+            f"--bind=127.0.0.1:{port}",
+            f"--workers={workers}",
+            "--log-level=warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    out = {}
+    try:
+        for _ in range(100):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/")
+                break
+            except OSError:
+                time.sleep(0.1)
+        for name, persona, path in (
+            ("office list", "clerk", "/office/"),
+            ("office list, bare view", "clerk", "/bench/bare/office/"),
+            ("my applications", "contractor", "/permits/"),
+            ("my applications, bare view", "contractor", "/bench/bare/mine/"),
+        ):
+            cookie = session_cookie(p[persona])
+            hammer(port, path, cookie, clients=2, seconds=1)  # warm every worker
+            out[name] = hammer(port, path, cookie, clients=clients, seconds=seconds)
+            print(f"  load {name}: {out[name]}", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--load-seconds", type=float, default=5)
+    parser.add_argument("--load-clients", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--skip", default="", help="comma-separated: pages,jobs,roll,load")
+    args = parser.parse_args()
+    skip = set(filter(None, args.skip.split(",")))
+    p = personas()
+    result = {
+        "database": connection.settings_dict["NAME"],
+        "permits": Permit.objects.count(),
+        "events": Permit.events.rel.related_model.objects.count(),
+        "parcels": Parcel.objects.count(),
+        "special_charges": SpecialCharge.objects.count(),
+        "measured_at": timezone.now().isoformat(),
+    }
+    print(f"{result['database']}: {result['permits']} permits", flush=True)
+    if "roll" not in skip:
+        result["tax_roll"] = measure_tax_roll()  # first: the tax-roll pages are then measured with a built roll
+    if "pages" not in skip:
+        result["pages"] = measure_pages(p)
+    if "jobs" not in skip:
+        result["jobs"] = measure_jobs()
+    if "load" not in skip:
+        result["load"] = measure_load(p, seconds=args.load_seconds, clients=args.load_clients, workers=args.workers)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2, default=str))
+
+
+if __name__ == "__main__":
+    main()

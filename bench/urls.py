@@ -1,0 +1,28 @@
+"""The project's URLs plus the bare views the load test compares against: the same query as the page (the same
+selector, the same page of 25 rows) written out as plain text, with no template, no middleware beyond the site's."""
+
+from django.http import HttpResponse
+from django.urls import include, path
+
+from permits.models import Status
+from permits.selectors import permits_visible_to
+
+
+def _rows(qs) -> HttpResponse:
+    rows = qs.order_by("-created_at")[:25]
+    return HttpResponse("\n".join(f"{p.number}\t{p.status}\t{p.balance_due}" for p in rows), content_type="text/plain")
+
+
+def bare_office(request):
+    return _rows(permits_visible_to(request.user).exclude(status=Status.DRAFT))
+
+
+def bare_mine(request):
+    return _rows(permits_visible_to(request.user))
+
+
+urlpatterns = [
+    path("bench/bare/office/", bare_office),
+    path("bench/bare/mine/", bare_mine),
+    path("", include("theresa_permits.urls")),
+]

@@ -1,0 +1,38 @@
+"""Every list pages with a page cap (issue 13): the page count is counted over at most `max_pages` pages of rows,
+and a deeper page is the last capped one, so neither the count nor the OFFSET grows with the table. Past the cap the
+list says so and asks for a search or a filter (each list has them); the records are all in the CSV and the admin.
+"""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.utils.functional import cached_property
+from rest_framework.pagination import PageNumberPagination
+
+MAX_PAGES = 40
+
+
+class CappedPaginator(Paginator):
+    def __init__(self, object_list, per_page, *args, max_pages: int | None = MAX_PAGES, **kwargs):
+        super().__init__(object_list, per_page, *args, **kwargs)
+        self.max_pages = max_pages
+        self.capped = False
+
+    @cached_property
+    def count(self) -> int:
+        if self.max_pages is None:
+            return super().count
+        limit = self.per_page * self.max_pages
+        if hasattr(self.object_list, "query"):
+            # Count the primary keys of the first `limit + 1` rows only: no annotation computed, no whole-table count.
+            found = self.object_list.order_by().values("pk")[: limit + 1].count()
+        else:
+            found = len(self.object_list)
+        self.capped = found > limit
+        return min(found, limit)
+
+
+class CappedPageNumberPagination(PageNumberPagination):
+    """The API's pages, capped the same way: `count` is at most 40 pages' worth (then filter or search)."""
+
+    django_paginator_class = CappedPaginator
