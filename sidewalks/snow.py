@@ -36,6 +36,18 @@ def snowfall_at(at: datetime) -> Snowfall | None:
     return Snowfall.objects.filter(stopped_at__lte=at).order_by("-stopped_at").first()
 
 
+def clock_snowfall(case: SnowCase, at: datetime, *, latest: Snowfall | None = None) -> Snowfall | None:
+    """§ 303-8A: the snowfall the owner's 24 hours run from at `at`: the case's own, or a later one that had stopped by
+    then (it restarts them). `latest`, the latest snowfall stopped by `at`, may be passed in by a list page that read it
+    once for every case."""
+    if case.snowfall_id is None:
+        return None
+    if latest is None:
+        latest = snowfall_at(at)
+    start = snow_rules.clock_start(case.snowfall.stopped_at, latest.stopped_at if latest else None)
+    return latest if latest is not None and start == latest.stopped_at else case.snowfall
+
+
 # --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
 
 
@@ -73,7 +85,9 @@ def report_snow_case(
     parcel = parcel or find_parcel(address)
     snowfall = snowfall_at(at)
     if parcel is not None:
-        existing = SnowCase.objects.filter(parcel=parcel, snowfall=snowfall, status=SnowCase.Status.OPEN).first()
+        # One open case per walk: a report after a later snowfall is the same uncleared walk, whose 24 hours that
+        # snowfall restarted (§ 303-8A); a second case would bill one clearing twice.
+        existing = SnowCase.objects.filter(parcel=parcel, status=SnowCase.Status.OPEN).first()
         if existing is not None:
             return existing
     with transaction.atomic():
@@ -175,8 +189,15 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     errors: dict[str, list[str]] = {}
     if case.parcel_id is None:
         errors["parcel"] = ["Match the report to a parcel first: the charge is levied against it."]
-    stopped = case.snowfall.stopped_at if case.snowfall_id else None
+    # § 303-8A, § 303-8B: the 24 hours run from the snowfall the case is about, restarted by a later one.
+    running = clock_snowfall(case, at) if case.snowfall_id else None
+    stopped = running.stopped_at if running else None
     rule_errors = snow_rules.village_clearing_errors(stopped, at)
+    if rule_errors and running is not None and running.pk != case.snowfall_id:
+        rule_errors = [
+            f"A later snowfall stopped at {timezone.localtime(stopped):%B %-d, %Y %-I:%M %p} and restarted the "
+            f"owner's 24 hours (§ 303-8A). " + rule_errors[0]
+        ]
     if rule_errors:
         errors["at"] = rule_errors
     if case.status != SnowCase.Status.OPEN:
