@@ -2,7 +2,7 @@
 Village may clear (§ 303-8B) only 24 hours after the snow the walk is now covered with stopped. A case reported
 before a new snowfall must not say "Village may clear now" while the owner's new 24 hours run."""
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -27,7 +27,7 @@ def fee(db):
 
     FeeItem.objects.update_or_create(
         code="snow_removal",
-        effective_from=datetime(2020, 1, 1).date(),
+        effective_from=date(2020, 1, 1),
         defaults={"name": "Snow removal", "amount": Decimal("75.00")},
     )
 
