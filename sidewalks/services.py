@@ -793,9 +793,9 @@ def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
 
 
 def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
-    """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907), 100% the
-    owner's unless the order was recorded as part of the Highland Avenue / Theresa Lane project. Charged once: the
-    order holds a one-to-one link to its charge and moves only from "done by the Village"."""
+    """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907) or, for the
+    Highland Avenue / Theresa Lane project, a special assessment (§ 303-3B(2)) of the owner's 50%; otherwise 100% the
+    owner's. Billed only after the Board's hearing (Wis. Stat. § 66.0627(3)(b)). Charged once: the order holds a one-to-one link to its charge and moves only from "done by the Village"."""
     from permits.ledger.services import add_charge
 
     today = today or timezone.localdate()
@@ -810,10 +810,15 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
             if order.highland_theresa_project
             else "100% owner's cost"
         )
+        # The statutory route, as the law names it: a Board order under § 303-3B(3) is carried out under Wis. Stat.
+        # § 66.0907, whose cost is a special tax; the Highland Avenue / Theresa Lane project's owner half is the
+        # special assessment § 303-3B(2) speaks of. Either way, as a sidewalk repair, it is billed only after the
+        # Board's hearing (Wis. Stat. § 66.0627(3)(b)): add_charge records it as pending until then.
+        route = "special_assessment_66_0703" if order.highland_theresa_project else "special_tax_66_0907"
         charge = add_charge(
             parcel=order.parcel,
             source="sidewalk_repair",
-            route="special_tax_66_0907",
+            route=route,
             amount=amount,
             incurred_on=order.village_done_on,
             description=(
@@ -830,7 +835,10 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
             to=SidewalkOrder.Status.CHARGED,
             from_states={SidewalkOrder.Status.VILLAGE_DONE},
             by=by,
-            reason=f"Charged to the parcel: {charge.number}, ${charge.amount}, a special tax (Wis. Stat. § 66.0907)",
+            reason=(
+                f"Charged to the parcel: {charge.number}, ${charge.amount}, {charge.get_route_display()}; billed "
+                "after the Board's hearing (Wis. Stat. § 66.0627(3)(b))"
+            ),
             charge=charge,
         )
     return charge

@@ -308,6 +308,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(hour=1, minute=15),
     },
     "ledger-build-tax-roll": {"task": "permits.ledger.tasks.build_tax_roll", "schedule": crontab(hour=1, minute=45)},
+    # § 66.0627(3)(b): sidewalk-repair charges are billed the night after their Board hearing is held.
+    "ledger-bill-charges-after-hearings": {
+        "task": "permits.ledger.tasks.bill_charges_after_hearings",
+        "schedule": crontab(hour=1, minute=5),
+    },
     # Street openings (permits/street_opening/tasks.py).
     "street-openings-remind-expiring": {
         "task": "permits.street_opening.tasks.remind_expiring_street_openings",

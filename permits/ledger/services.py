@@ -17,7 +17,10 @@ CONTRACT (other code relies on it; change it only together with its callers)
         work_record  any model instance the charge came from (generic foreign key), or None
         by           the user recording it (Village staff), or None for the system
         bill_now     True: billed today (due date set, bill emailed to the owner of record where an email is known);
-                     False: recorded as "pending" and billed later with bill_charge(charge, by=..., today=...)
+                     False: recorded as "pending" and billed later with bill_charge(charge, by=..., today=...).
+                     A charge needing a Board hearing (sidewalk_repair, Wis. Stat. § 66.0627(3)(b)) is always
+                     recorded as "pending": it is billed when a held hearing with timely notices covers it
+                     (record_hearing bills it then, or the nightly bill_charges_after_hearings job).
         today        the service reads timezone.localdate() when not given
     Raises django.core.exceptions.ValidationError (field -> message) for bad input, PermissionDenied for non-staff.
 
@@ -112,7 +115,8 @@ def add_charge(
             charge.work_content_type = ContentType.objects.get_for_model(work_record)
             charge.work_object_id = work_record.pk
         charge.save()
-        if bill_now:
+        # § 66.0627(3)(b): no sidewalk-repair charge is billed before its hearing is held; it waits as "pending".
+        if bill_now and not charge_rules.billing_errors(charge.source, [], today):
             bill_charge(charge, by=by, today=today)
     return charge
 
@@ -122,6 +126,12 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
     known. The PDF bill is at ledger:charge_bill_pdf. § 303-6F(2): a bill that is not mailed or not received does
     not stop the charge from going on the roll."""
     today = today or timezone.localdate()
+    # § 66.0627(3)(b): a sidewalk-repair charge is billed only after a held hearing with timely notices covers it.
+    problems = hearing_errors_for(charge, today)
+    if problems:
+        raise ValidationError(
+            {"hearing": [f"Charge {charge.number} cannot be billed yet: {problem}" for problem in problems]}
+        )
     due_on = charge_rules.charge_due_on(today, charge.source)
     with transaction.atomic():
         # Two clerks cannot both bill it: change_state raises IllegalTransition when it is no longer pending.
@@ -150,7 +160,15 @@ def charges_for_work(work_record) -> QuerySet[SpecialCharge]:
 
 
 def record_hearing(
-    *, hearing_on: date, published_on: date, mailed_on: date, charges, by, place: str = "", notes: str = ""
+    *,
+    hearing_on: date,
+    published_on: date,
+    mailed_on: date,
+    charges,
+    by,
+    place: str = "",
+    notes: str = "",
+    today: date | None = None,
 ) -> ChargeHearing:
     """Record the Board's § 66.0627(3)(b) hearing on the charges it covered."""
     require_role(by, Role.CLERK, action="record Board hearings (the Clerk-Treasurer records them)")
@@ -171,7 +189,33 @@ def record_hearing(
             recorded_by=by,
         )
         hearing.charges.set(list(charges))
+        # § 66.0627(3)(b): a hearing already held with timely notices lets its pending charges be billed now.
+        bill_charges_after_hearings(today=today or timezone.localdate(), by=by, charges=hearing.charges.all())
     return hearing
+
+
+def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=None) -> tuple[int, int]:
+    """Wis. Stat. § 66.0627(3)(b): bill every pending charge that needed a hearing and is now covered by a held one with
+    timely notices (the nightly job, and record_hearing for the charges it covers). Idempotent. Returns
+    (items_total, items_done)."""
+    today = today or timezone.localdate()
+    if charges is None:
+        charges = SpecialCharge.objects.all()
+    candidates = list(
+        charges.filter(status=S.PENDING, source__in=charge_rules.SOURCES_NEEDING_HEARING)
+        .select_related("parcel")
+        .prefetch_related("hearings")
+    )
+    done = 0
+    for charge in candidates:
+        if hearing_errors_for(charge, today):
+            continue
+        try:
+            bill_charge(charge, by=by, today=today)
+        except IllegalTransition:
+            continue  # billed meanwhile by a clerk
+        done += 1
+    return len(candidates), done
 
 
 def hearing_errors_for(charge: SpecialCharge, today: date) -> list[str]:
@@ -248,6 +292,8 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
     for charge in candidates:
         if not charge_rules.is_delinquent(charge.due_on, today):
             continue
+        if hearing_errors_for(charge, today):
+            continue  # § 66.0627(3)(b): billed before its hearing (older records): it never goes delinquent
         try:
             with transaction.atomic():
                 # The day after the due date is the day it became delinquent, whenever the job ran.
