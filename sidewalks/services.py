@@ -795,8 +795,8 @@ def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
 def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
     """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907) or, for the
     Highland Avenue / Theresa Lane project, a special assessment (§ 303-3B(2)) of the owner's 50%; otherwise 100% the
-    owner's. Billed only after the Board's hearing (Wis. Stat. § 66.0627(3)(b)). Charged once: the order holds a one-to-one
-    link to its charge and moves only from "done by the Village"."""
+    owner's. Billed only after the Board's hearing (Wis. Stat. § 66.0627(3)(b)). Charged once: the order holds a
+    one-to-one link to its charge and moves only from "done by the Village"."""
     from permits.ledger.services import add_charge
 
     today = today or timezone.localdate()
