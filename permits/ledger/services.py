@@ -53,7 +53,7 @@ from permits.errors import IllegalTransition
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
 from permits.roles import Role
-from permits.services import next_number, send_notice
+from permits.services import next_number, notify_owner
 from permits.state import change_state
 
 S = SpecialCharge.Status
@@ -132,7 +132,13 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
         raise ValidationError(
             {"hearing": [f"Charge {charge.number} cannot be billed yet: {problem}" for problem in problems]}
         )
+    mailed_letter = not charge.parcel.owner_email
+    # A bill is given when emailed or mailed: emailed, it falls due from today; to an owner without email it is a
+    # letter, and falls due from the day the Clerk-Treasurer mails it (bill_given). § 303-6F(2) is the exception:
+    # an obstruction bill falls due whether or not it was mailed or received.
     due_on = charge_rules.charge_due_on(today, charge.source)
+    if mailed_letter and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
+        due_on = None
     with transaction.atomic():
         # Two clerks cannot both bill it: change_state raises IllegalTransition when it is no longer pending.
         change_state(
@@ -140,17 +146,33 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
             to=S.BILLED,
             from_states={S.PENDING},
             by=by,
-            reason=f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))",
+            reason=(
+                f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))"
+                if due_on
+                else "Billed to the owner of record by letter: due 30 days after the letter is mailed "
+                "(Wis. Stat. § 66.0627(4))"
+            ),
             billed_on=today,
             due_on=due_on,
         )
-        send_notice(
-            None,
-            to=charge.parcel.owner_email,
+        notify_owner(
+            charge.parcel,
             template="special_charge_bill",
             context={"charge": charge, "parcel": charge.parcel},
+            record=charge,
         )
     return charge
+
+
+def bill_given(sender, *, notice, given_on, **kwargs) -> None:
+    """permits.letters.notice_given: a bill mailed as a letter falls due counted from the day it was mailed."""
+    if notice.template != "special_charge_bill" or notice.record_id is None:
+        return
+    charge = SpecialCharge.objects.filter(pk=notice.record_id, status=S.BILLED, due_on__isnull=True).first()
+    if charge is None:
+        return
+    due_on = charge_rules.charge_due_on(max(given_on, charge.billed_on), charge.source)
+    SpecialCharge.objects.filter(pk=charge.pk, due_on__isnull=True).update(due_on=due_on)
 
 
 def charges_for_work(work_record) -> QuerySet[SpecialCharge]:
@@ -305,11 +327,11 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
                     reason=f"Delinquent: unpaid after {charge.due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))",
                     delinquent_on=charge.due_on + timedelta(days=1),
                 )
-                send_notice(
-                    None,
-                    to=charge.parcel.owner_email,
+                notify_owner(
+                    charge.parcel,
                     template="special_charge_delinquent",
                     context={"charge": charge, "parcel": charge.parcel},
+                    record=charge,
                 )
         except IllegalTransition:
             continue  # paid (or moved) since the job read it: nothing to do
