@@ -18,7 +18,10 @@ from permits.ledger.services import mark_delinquent_charges
 from permits.models import Notice
 from sidewalks import snow
 from tests.factories import ParcelFactory
-from tests.permits.ledger.conftest import make_charge, parcel  # noqa: F401  (fixture)
+from tests.permits.ledger.conftest import (
+    make_charge,
+    parcel,  # noqa: F401  (fixture)
+)
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
@@ -57,7 +60,7 @@ def backdate(notice, day):
     return notice
 
 
-# --- Snow: § 303-8B ----------------------------------------------------------------------------------------------------
+# --- Snow: § 303-8B ---
 
 
 def test_303_8b_owner_without_email_gets_a_letter_not_yet_given(snow_case):
@@ -86,7 +89,7 @@ def test_303_8b_case_page_says_not_yet_given_until_mailed(client, snow_case, dpw
     assert "Not yet given" in client.get(reverse("sidewalks:snow_case", args=[snow_case.number])).content.decode()
 
 
-def test_303_8b_emailed_notice_is_given_at_once(dpw_director, parcel):
+def test_303_8b_emailed_notice_is_given_at_once(dpw_director, parcel):  # noqa: F811
     with time_machine.travel(STOPPED + timedelta(hours=1), tick=False):
         snow.record_snowfall(stopped_at=STOPPED, by=dpw_director)
     case = snow.report_snow_case(address=parcel.site_address, at=STOPPED + timedelta(hours=2))
@@ -95,7 +98,7 @@ def test_303_8b_emailed_notice_is_given_at_once(dpw_director, parcel):
     assert notice.channel == Notice.Channel.EMAIL and notice.is_given and case.owner_notified_at is not None
 
 
-# --- Bills: the due date runs from the day the bill is given ------------------------------------------------------------
+# --- Bills: the due date runs from the day the bill is given ---
 
 
 def test_303_8b_a_bill_by_letter_falls_due_30_days_after_it_is_mailed(no_email, clerk):
@@ -118,7 +121,7 @@ def test_303_8b_a_bill_by_letter_falls_due_30_days_after_it_is_mailed(no_email, 
     assert Notice.objects.filter(template="special_charge_delinquent", channel="mail").exists()
 
 
-# --- Recording the mailing ------------------------------------------------------------------------------------------
+# --- Recording the mailing ---
 
 
 def test_303_8b_mailing_date_cannot_be_in_the_future_or_before_the_letter(no_email, clerk):
