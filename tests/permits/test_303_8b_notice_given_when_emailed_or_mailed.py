@@ -11,6 +11,7 @@ import time_machine
 from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
+from django.utils import timezone
 
 from permits import letters
 from permits.ledger.models import SpecialCharge
@@ -141,7 +142,7 @@ def test_303_8b_only_the_clerk_treasurer_records_mailing(request, no_email, cler
     make_charge(no_email, by=clerk, today=BILLED)
     letter = Notice.objects.get(template="special_charge_bill")
     with pytest.raises(PermissionDenied):
-        letters.record_mailing(notices=[letter], mailed_on=date.today(), by=request.getfixturevalue(role))
+        letters.record_mailing(notices=[letter], mailed_on=timezone.localdate(), by=request.getfixturevalue(role))
     assert not Notice.objects.filter(mailed_on__isnull=False).exists()
 
 
@@ -169,10 +170,10 @@ def test_303_8b_clerk_prints_one_letter_and_the_batch_and_records_the_mailing(cl
     assert batch.content.startswith(b"%PDF") and len(batch.content) > len(one.content)
     page = client.get(reverse("permits:letters")).content.decode()
     assert "Nomail, Nora" in page and "Second, Sam" in page and "2 letters waiting" in page
-    refused = client.post(reverse("permits:letters"), {"mailed_on": date.today().isoformat()})
+    refused = client.post(reverse("permits:letters"), {"mailed_on": timezone.localdate().isoformat()})
     assert refused.status_code == 400 and "Choose the letters" in refused.content.decode()
     response = client.post(
-        reverse("permits:letters"), {"letters": [first.pk, second.pk], "mailed_on": date.today().isoformat()}
+        reverse("permits:letters"), {"letters": [first.pk, second.pk], "mailed_on": timezone.localdate().isoformat()}
     )
     assert response.status_code == 302
     assert not letters.letters_to_mail().exists()
