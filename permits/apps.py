@@ -12,3 +12,9 @@ class PermitsConfig(AppConfig):
         # After every app's migrate (no sender): on a fresh database the permit types' apps get their permissions
         # after this app does, and each staff role must get theirs too. The sync is idempotent and cheap.
         post_migrate.connect(sync_role_permissions, dispatch_uid="theresa_sync_role_permissions")
+
+        from permits.ledger.services import bill_given
+        from permits.letters import notice_given
+
+        # A bill mailed as a letter falls due from the day it is mailed (permits.letters, permits.ledger).
+        notice_given.connect(bill_given, dispatch_uid="ledger_bill_given")

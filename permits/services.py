@@ -243,16 +243,58 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     return notices
 
 
-def send_notice(permit: Permit | None, *, to: str, template: str, context: dict) -> Notice | None:
-    """Render templates/emails/<template>_subject.txt and .txt, log the notice, and send it once committed."""
-    if not to:
-        return None
-    from permits.tasks import deliver_notice
+def send_notice(
+    permit: Permit | None,
+    *,
+    to: str,
+    template: str,
+    context: dict,
+    mail_to: tuple[str, str] | None = None,
+    record=None,
+) -> Notice | None:
+    """Render templates/emails/<template>_subject.txt and .txt and log the notice. With an email address (`to`) it is
+    emailed once committed; without one, and with a postal address (`mail_to` = (name, address)), it becomes a
+    printed letter for the Clerk-Treasurer to mail (permits.letters): NOT YET GIVEN until the clerk records the
+    mailing date. `record` is the record the notice is about (its deadlines follow the day the notice is given)."""
+    from django.contrib.contenttypes.models import ContentType
 
+    name, address = mail_to or ("", "")
+    if not to and not (address or "").strip():
+        return None
     subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
     body = render_to_string(f"emails/{template}.txt", context)
-    notice = Notice.objects.create(permit=permit, to=to, subject=subject, body=body, template=template)
+    fields = dict(permit=permit, subject=subject, body=body, template=template)
+    if record is not None:
+        fields.update(record_type=ContentType.objects.get_for_model(record), record_id=record.pk)
+    if to:
+        notice = Notice.objects.create(channel=Notice.Channel.EMAIL, to=to, **fields)
+        if permit is not None:
+            record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=f"Notice sent to {to}: {subject}")
+        from permits.tasks import deliver_notice
+
+        transaction.on_commit(lambda: deliver_notice.delay(notice.pk))
+        return notice
+    notice = Notice.objects.create(
+        channel=Notice.Channel.MAIL, recipient_name=name.strip(), mailing_address=address.strip(), **fields
+    )
     if permit is not None:
-        record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=f"Notice sent to {to}: {subject}")
-    transaction.on_commit(lambda: deliver_notice.delay(notice.pk))
+        record_event(
+            permit,
+            by=None,
+            kind=PermitEvent.Kind.NOTICE,
+            reason=f"Letter to {name.strip()} awaits mailing by the Clerk-Treasurer (not yet given): {subject}",
+        )
     return notice
+
+
+def notify_owner(parcel, *, template: str, context: dict, permit: Permit | None = None, record=None) -> Notice | None:
+    """A written notice to a parcel's owner of record: emailed where an email is on file, otherwise a letter to the
+    owner's mailing address for the Clerk-Treasurer to print and mail (given when mailed)."""
+    return send_notice(
+        permit,
+        to=parcel.owner_email,
+        template=template,
+        context=context,
+        mail_to=(parcel.owner_name, parcel.owner_mailing_address),
+        record=record,
+    )

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from permits import kinds, views
+from permits import kinds, views, views_letters
 
 app_name = "permits"
 urlpatterns = [
@@ -15,6 +15,10 @@ urlpatterns = [
     path("status/<uuid:token>/", views.public_status, name="public_status"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
     path("account/", include("permits.urls_account")),
+    # Written notices by mail (permits/letters.py): print, mail, record the mailing date.
+    path("office/letters/", views_letters.letters_page, name="letters"),
+    path("office/letters/batch.pdf", views_letters.letters_batch_pdf, name="letters_batch_pdf"),
+    path("office/letters/<int:pk>.pdf", views_letters.letter_pdf, name="letter_pdf"),
 ]
 
 # Each permit type's pages, in this namespace (permits:street_opening_apply ...), from the registry.

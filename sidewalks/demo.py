@@ -61,12 +61,13 @@ def load() -> None:
             applicant=users["contractor"],
             organization=org,
             parcel=parcel,
-            today=today,
-            **_spec(pour_date=today + timedelta(days=4)),
+            today=today - timedelta(days=4),
+            **_spec(pour_date=today + timedelta(days=1)),
         )
         record_payment(permit=permit, amount=permit.fee_amount, method=Payment.Method.CHECK, reference="1042", by=clerk)
         permit.refresh_from_db()
-        services.issue_sidewalk_permit(permit=permit, by=clerk, today=today)
+        # § 303-3C: issued three days ago, so the work the inspector sees today began on time.
+        services.issue_sidewalk_permit(permit=permit, by=clerk, today=today - timedelta(days=3))
         services.record_inspection(
             permit=permit,
             stage="subgrade",

@@ -181,6 +181,20 @@ class InspectionForm(LimitedForm):
     expansion_spacing_feet = _decimal("Greatest spacing of expansion joints (feet)", attrs=FEET, places=1)
     expansion_at_property_lines = forms.BooleanField(required=False, label="Expansion joints at the property lines")
     groove_spacing_feet = _decimal("Spacing of groove joints (feet)", attrs=FEET, places=1)
+    sawn_joints = forms.TypedChoiceField(
+        label="How the joints were made",
+        choices=[("no", "Tooled or formed in the fresh concrete"), ("yes", "Sawn (prohibited, § 303-3D(6))")],
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+        help_text="Sawing of joints is prohibited (§ 303-3D(6)).",
+    )
+    driveway_thickness_inches = _decimal(
+        "Thickness across the driveway approach (inches)",
+        required=False,
+        max_digits=4,
+        help_text="At least 6 inches residential, 7 commercial or industrial (§ 303-3D(8)). Required where the walk "
+        "crosses a driveway approach.",
+    )
     slope_inches_per_foot = _decimal(
         "Slope toward the curb (inch per foot)", places=3, attrs={"step": "0.005", "inputmode": "decimal"}
     )

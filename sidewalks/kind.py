@@ -24,6 +24,8 @@ PERMIT_TYPE = PermitType(
         WorkQueue("Sidewalk orders", "sidewalks:orders", (*DPW, Role.CLERK, Role.BOARD, Role.PRESIDENT)),
         WorkQueue("Snow and ice", "sidewalks:snow", (*DPW, Role.CLERK, Role.POLICE_CHIEF)),
         WorkQueue("Rubbish", "sidewalks:rubbish_cases", (*DPW, Role.CLERK)),
+        # Written notices to owners without email (snow notices, bills): printed, mailed, given (permits.letters).
+        WorkQueue("Letters to mail", "permits:letters", (Role.CLERK,)),
     ),
     demo_loaders=(snow_demo.load, demo.load),
     api_routes=(ApiRoute("sidewalk-permits", api.SidewalkPermitViewSet, "sidewalk-permit"),),

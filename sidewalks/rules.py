@@ -29,20 +29,23 @@ CONCRETE, BITUMINOUS = "concrete", "bituminous"
 PERMIT_LEAD_DAYS = 3  # § 303-3C
 
 
-def earliest_work_date(applied_on: date) -> date:
-    """§ 303-3C: the first day work may start for a permit applied for on `applied_on`.
+def earliest_work_date(obtained_on: date) -> date:
+    """§ 303-3C: the first day work may start under a permit OBTAINED (issued) on `obtained_on`.
 
-    "At least three days before work is proposed to be undertaken" is read as three CALENDAR days (the section does
-    not say business days, unlike § 182.0175's "working days"): applying on Monday allows work from Thursday.
+    "Has obtained a permit ... at least three days before work is proposed to be undertaken": the three days run from
+    the day the Clerk-Treasurer issues the permit, not from the application. Read as three CALENDAR days (the section
+    does not say business days, unlike § 182.0175's "working days"): issued on Monday, work may start on Thursday.
     """
-    return applied_on + timedelta(days=PERMIT_LEAD_DAYS)
+    return obtained_on + timedelta(days=PERMIT_LEAD_DAYS)
 
 
-def check_lead_time(*, applied_on: date, pour_date: date | None, village_contract: bool) -> list[Violation]:
-    """§ 303-3C: a permit is needed at least three days before the work, unless under contract with the Village."""
+def check_lead_time(*, obtained_on: date, pour_date: date | None, village_contract: bool) -> list[Violation]:
+    """§ 303-3C: the permit is obtained (issued) at least three days before the work, unless the work is under
+    contract with the Village. At application `obtained_on` is today (the earliest the permit could be issued); at
+    issue it is the day of issue; a permit issued the day before the pour is refused."""
     if village_contract or pour_date is None:
         return []
-    earliest = earliest_work_date(applied_on)
+    earliest = earliest_work_date(obtained_on)
     if pour_date >= earliest:
         return []
     return [
@@ -50,8 +53,40 @@ def check_lead_time(*, applied_on: date, pour_date: date | None, village_contrac
             "pour_date",
             "too_soon",
             "§ 303-3C",
-            f"Apply at least three days before the work (§ 303-3C): applying on {applied_on:%B %-d, %Y}, "
-            f"work may start on {earliest:%B %-d, %Y} at the earliest.",
+            f"The permit must be obtained at least three days before the work (§ 303-3C): issued on "
+            f"{obtained_on:%B %-d, %Y}, work may start on {earliest:%B %-d, %Y} at the earliest; the planned pour on "
+            f"{pour_date:%B %-d, %Y} is too soon. Give a pour date on or after {earliest:%B %-d, %Y}.",
+        )
+    ]
+
+
+def check_work_not_begun_early(
+    *, issued_on: date | None, work_seen_on: date, village_contract: bool
+) -> list[Violation]:
+    """§ 303-3C: work found under way before the third day after the permit was issued (or before it was issued at
+    all) was undertaken without a permit obtained three days ahead: the inspection fails and cites it."""
+    if village_contract:
+        return []
+    if issued_on is None:
+        return [
+            Violation(
+                None,
+                "work_without_permit",
+                "§ 303-3C",
+                "Work is under way before the permit was issued: no person may do sidewalk work without a permit "
+                "obtained at least three days before (§ 303-3C).",
+            )
+        ]
+    earliest = earliest_work_date(issued_on)
+    if work_seen_on >= earliest:
+        return []
+    return [
+        Violation(
+            None,
+            "work_too_soon",
+            "§ 303-3C",
+            f"Work is under way on {work_seen_on:%B %-d, %Y}, but the permit issued on {issued_on:%B %-d, %Y} allows "
+            f"work from {earliest:%B %-d, %Y} only (§ 303-3C: at least three days after it is obtained).",
         )
     ]
 
@@ -453,7 +488,9 @@ def check_application(
 ) -> list[Violation]:
     """Every § 303-3 rule an application can break, all at once (§ 303-3C, § 303-3D(4), § 303-3D(8))."""
     return [
-        *check_lead_time(applied_on=applied_on, pour_date=pour_date, village_contract=village_contract),
+        # § 303-3C: the permit cannot be obtained before today, so a pour sooner than three days out is refused now;
+        # the same rule is asked again, from the day of issue, when the Clerk-Treasurer issues it (workflow.blockers).
+        *check_lead_time(obtained_on=applied_on, pour_date=pour_date, village_contract=village_contract),
         *check_material(material),
         *check_concrete_mix(psi_at_28_days=concrete_psi, sacks_per_cubic_yard=sacks_per_cubic_yard),
         *check_width_and_thickness(

@@ -202,9 +202,11 @@ def apply_for_sidewalk_permit(
     return permit
 
 
-def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -> Permit:
+def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None, pour_date: date | None = None) -> Permit:
     """§ 303-3C: the Clerk-Treasurer issues the permit: review, approval and issue through the workflow, once the
-    Chapter 167 fee is paid."""
+    Chapter 167 fee is paid and the planned pour is at least three days after today (the permit is OBTAINED three
+    days before the work). `pour_date`, when given, is the new planned pour agreed with the applicant; it is checked
+    by the same rule and recorded on the timeline."""
     today = today or timezone.localdate()
     require_role(by, Role.CLERK, action="issue sidewalk permits (the Clerk-Treasurer does, § 303-3C)")
     if permit.kind != PermitKind.SIDEWALK:
@@ -223,12 +225,49 @@ def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -> P
     }
     if permit.status not in steps:
         raise ValidationError(f"{permit.number} is {permit.get_status_display().lower()}; it cannot be issued.")
+    detail = permit.sidewalk
     with transaction.atomic():
+        if pour_date is not None and pour_date != detail.pour_date:
+            raise_if_broken(
+                ordinance.check_lead_time(
+                    obtained_on=today, pour_date=pour_date, village_contract=detail.village_contract
+                )
+            )
+            old = detail.pour_date
+            SidewalkPermit.objects.filter(pk=detail.pk).update(pour_date=pour_date)
+            Permit.objects.filter(pk=permit.pk).update(start_date=pour_date)
+            detail.pour_date, permit.start_date = pour_date, pour_date
+            record_event(
+                permit,
+                by=by,
+                kind="note",
+                reason=(
+                    f"Planned pour moved from {old:%B %-d, %Y} to {pour_date:%B %-d, %Y} at issue (§ 303-3C)"
+                    if old
+                    else f"Planned pour set to {pour_date:%B %-d, %Y} at issue (§ 303-3C)"
+                ),
+            )
+        # § 303-3C: workflow.blockers refuses the issue when the planned pour is sooner than three days from today.
+        raise_if_broken(workflow_lead_time(permit, today))
         while permit.status in steps:
             to, reason = steps[permit.status]
+            if to == Status.ISSUED:
+                reason += f"; work may start on {ordinance.earliest_work_date(today):%B %-d, %Y} or later"
             workflow.transition(permit, to, by=by, reason=reason, today=today)
         send_notice(permit, to=permit.applicant.email, template="sidewalk_permit_issued", context={"permit": permit})
     return permit
+
+
+def workflow_lead_time(permit: Permit, today: date) -> list[Violation]:
+    """§ 303-3C, asked before the first step so that a too-soon pour refuses the whole issue, not only its last step."""
+    from sidewalks.workflow import lead_time_violations
+
+    return lead_time_violations(permit, today)
+
+
+def earliest_work_date_for(permit: Permit) -> date | None:
+    """§ 303-3C: the first day work may start under an issued permit (None until it is issued)."""
+    return ordinance.earliest_work_date(permit.issued_on) if permit.issued_on else None
 
 
 def latest_inspections(permit: Permit) -> dict[str, SidewalkInspection]:
@@ -243,6 +282,20 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
     """The § 303-3D rules one inspection stage checks, from what the inspector measured."""
     S = SidewalkInspection.Stage
     detail = permit.sidewalk
+    # § 303-3C: work seen under way before the third day after issue was begun too soon (every stage but curing,
+    # which follows the pour already inspected).
+    early = (
+        ordinance.check_work_not_begun_early(
+            issued_on=permit.issued_on, work_seen_on=today, village_contract=detail.village_contract
+        )
+        if stage != S.CURING
+        else []
+    )
+    return early + _stage_violations(permit=permit, detail=detail, stage=stage, today=today, **m)
+
+
+def _stage_violations(*, permit: Permit, detail, stage: str, today: date, **m) -> list[Violation]:
+    S = SidewalkInspection.Stage
     if stage == S.SUBGRADE:
         return [
             *ordinance.check_grading(m.get("grading_inches") or 0),
@@ -291,12 +344,45 @@ def inspection_violations(*, permit: Permit, stage: str, today: date, **m) -> li
                 expansion_spacing_feet=m.get("expansion_spacing_feet") or 0,
                 at_property_lines=bool(m.get("expansion_at_property_lines")),
                 groove_spacing_feet=m.get("groove_spacing_feet"),
+                # § 303-3D(6): "Sawing of joints is prohibited": the inspector answers yes or no at every pour.
+                sawn=bool(m.get("sawn_joints")),
             ),
             *ordinance.check_slope(m.get("slope_inches_per_foot") or 0),
+            *driveway_approach_violations(detail, m.get("driveway_thickness_inches")),
         ]
     if stage == S.CURING:
         return ordinance.check_curing(m.get("curing_method", ""))
     raise ValidationError({"stage": "Choose subgrade, forms, pour or curing."})
+
+
+def driveway_approach_violations(detail: SidewalkPermit, measured) -> list[Violation]:
+    """§ 303-3D(8)(a), (b): across driveway approaches the walk is at least 6 inches (residential) or 7 inches
+    (commercial, industrial) thick. A permit whose walk crosses a driveway approach (driveway_length_feet > 0) has the
+    thickness measured at the pour; a missing measurement fails the inspection, it is not assumed."""
+    crosses = (detail.driveway_length_feet or 0) > 0
+    if measured is None:
+        if not crosses:
+            return []
+        return [
+            Violation(
+                "driveway_thickness_inches",
+                "required",
+                "§ 303-3D(8)",
+                "Measure the thickness across the driveway approach: this walk crosses one "
+                f"({detail.driveway_length_feet} ft) and § 303-3D(8) sets its minimum.",
+            )
+        ]
+    return [
+        v
+        for v in ordinance.check_width_and_thickness(
+            land_use=detail.parcel.land_use,
+            work=detail.work,
+            width_feet=None,
+            thickness_inches=None,
+            driveway_thickness_inches=measured,
+        )
+        if v.field == "driveway_thickness_inches"
+    ]
 
 
 # What an inspector measures at each stage (the form shows these; the service accepts nothing else).
@@ -312,7 +398,9 @@ STAGE_FIELDS = {
         "expansion_spacing_feet",
         "expansion_at_property_lines",
         "groove_spacing_feet",
+        "sawn_joints",
         "slope_inches_per_foot",
+        "driveway_thickness_inches",
     ],
     SidewalkInspection.Stage.CURING: ["curing_method"],
 }
@@ -705,9 +793,10 @@ def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
 
 
 def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
-    """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907), 100% the
-    owner's unless the order was recorded as part of the Highland Avenue / Theresa Lane project. Charged once: the
-    order holds a one-to-one link to its charge and moves only from "done by the Village"."""
+    """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907) or, for the
+    Highland Avenue / Theresa Lane project, a special assessment (§ 303-3B(2)) of the owner's 50%; otherwise 100% the
+    owner's. Billed only after the Board's hearing (Wis. Stat. § 66.0627(3)(b)). Charged once: the order holds a
+    one-to-one link to its charge and moves only from "done by the Village"."""
     from permits.ledger.services import add_charge
 
     today = today or timezone.localdate()
@@ -722,10 +811,15 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
             if order.highland_theresa_project
             else "100% owner's cost"
         )
+        # The statutory route, as the law names it: a Board order under § 303-3B(3) is carried out under Wis. Stat.
+        # § 66.0907, whose cost is a special tax; the Highland Avenue / Theresa Lane project's owner half is the
+        # special assessment § 303-3B(2) speaks of. Either way, as a sidewalk repair, it is billed only after the
+        # Board's hearing (Wis. Stat. § 66.0627(3)(b)): add_charge records it as pending until then.
+        route = "special_assessment_66_0703" if order.highland_theresa_project else "special_tax_66_0907"
         charge = add_charge(
             parcel=order.parcel,
             source="sidewalk_repair",
-            route="special_tax_66_0907",
+            route=route,
             amount=amount,
             incurred_on=order.village_done_on,
             description=(
@@ -742,7 +836,10 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
             to=SidewalkOrder.Status.CHARGED,
             from_states={SidewalkOrder.Status.VILLAGE_DONE},
             by=by,
-            reason=f"Charged to the parcel: {charge.number}, ${charge.amount}, a special tax (Wis. Stat. § 66.0907)",
+            reason=(
+                f"Charged to the parcel: {charge.number}, ${charge.amount}, {charge.get_route_display()}; billed "
+                "after the Board's hearing (Wis. Stat. § 66.0627(3)(b))"
+            ),
             charge=charge,
         )
     return charge

@@ -3,7 +3,7 @@ special-charge ledger (permits.ledger.services.add_charge)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, time
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
@@ -14,9 +14,10 @@ from permits.access import require_role
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import add_charge
+from permits.letters import notices_about
 from permits.models import Parcel
 from permits.roles import Role, is_village_staff
-from permits.services import next_number, send_notice
+from permits.services import next_number, notify_owner, send_notice
 from permits.state import change_state
 from sidewalks import snow_rules
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
@@ -34,6 +35,18 @@ def find_parcel(address: str) -> Parcel | None:
 def snowfall_at(at: datetime) -> Snowfall | None:
     """The latest snowfall that had stopped by `at`: the one an uncleared walk reported at `at` is about."""
     return Snowfall.objects.filter(stopped_at__lte=at).order_by("-stopped_at").first()
+
+
+def clock_snowfall(case: SnowCase, at: datetime, *, latest: Snowfall | None = None) -> Snowfall | None:
+    """§ 303-8A: the snowfall the owner's 24 hours run from at `at`: the case's own, or a later one that had stopped by
+    then (it restarts them). `latest`, the latest snowfall stopped by `at`, may be passed in by a list page that read it
+    once for every case."""
+    if case.snowfall_id is None:
+        return None
+    if latest is None:
+        latest = snowfall_at(at)
+    start = snow_rules.clock_start(case.snowfall.stopped_at, latest.stopped_at if latest else None)
+    return latest if latest is not None and start == latest.stopped_at else case.snowfall
 
 
 # --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
@@ -73,7 +86,9 @@ def report_snow_case(
     parcel = parcel or find_parcel(address)
     snowfall = snowfall_at(at)
     if parcel is not None:
-        existing = SnowCase.objects.filter(parcel=parcel, snowfall=snowfall, status=SnowCase.Status.OPEN).first()
+        # One open case per walk: a report after a later snowfall is the same uncleared walk, whose 24 hours that
+        # snowfall restarted (§ 303-8A); a second case would bill one clearing twice.
+        existing = SnowCase.objects.filter(parcel=parcel, status=SnowCase.Status.OPEN).first()
         if existing is not None:
             return existing
     with transaction.atomic():
@@ -95,14 +110,17 @@ def report_snow_case(
 
 
 def _notify_owner(case: SnowCase) -> None:
-    """§ 303-8B: the written notice to the owner, unless the lot is unoccupied or abandoned (or already noticed)."""
+    """§ 303-8B: the written notice to the owner, unless the lot is unoccupied or abandoned (or already noticed).
+    Emailed where an email is on file: given now. Otherwise a letter for the Clerk-Treasurer to mail: the notice is
+    "not yet given" (owner_notified_at stays empty, the crew may not clear) until the mailing is recorded."""
     if not snow_rules.written_notice_required(case.unoccupied) or case.owner_notified_at is not None:
         return
+    if notices_about(case).filter(template="snow_case_notice").exists():
+        return  # a letter is already waiting to be mailed
     parcel = case.parcel
     deadline = snow_rules.owner_clearing_deadline(case.snowfall.stopped_at) if case.snowfall else None
-    send_notice(
-        None,
-        to=parcel.owner_email,
+    notice = notify_owner(
+        parcel,
         template="snow_case_notice",
         context={
             "case": case,
@@ -110,9 +128,21 @@ def _notify_owner(case: SnowCase) -> None:
             "deadline": deadline,
             "walks": snow_rules.walks_owner_must_clear(parcel.corner_lot, parcel.crosswalk_adjacent),
         },
+        record=case,
     )
-    case.owner_notified_at = timezone.now()
-    SnowCase.objects.filter(pk=case.pk).update(owner_notified_at=case.owner_notified_at)
+    if notice is not None and notice.is_given:
+        case.owner_notified_at = timezone.now()
+        SnowCase.objects.filter(pk=case.pk).update(owner_notified_at=case.owner_notified_at)
+
+
+def snow_notice_given(sender, *, notice, given_on, **kwargs) -> None:
+    """permits.letters.notice_given: the § 303-8B letter was mailed: the owner was given written notice that day."""
+    if notice.template != "snow_case_notice" or notice.record_id is None:
+        return
+    given_at = timezone.make_aware(datetime.combine(given_on, time.min))
+    if given_on == timezone.localdate():
+        given_at = timezone.now()
+    SnowCase.objects.filter(pk=notice.record_id, owner_notified_at__isnull=True).update(owner_notified_at=given_at)
 
 
 def set_unoccupied(*, case: SnowCase, by, unoccupied: bool) -> SnowCase:
@@ -175,12 +205,28 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     errors: dict[str, list[str]] = {}
     if case.parcel_id is None:
         errors["parcel"] = ["Match the report to a parcel first: the charge is levied against it."]
-    stopped = case.snowfall.stopped_at if case.snowfall_id else None
+    # § 303-8A, § 303-8B: the 24 hours run from the snowfall the case is about, restarted by a later one.
+    running = clock_snowfall(case, at) if case.snowfall_id else None
+    stopped = running.stopped_at if running else None
     rule_errors = snow_rules.village_clearing_errors(stopped, at)
+    if rule_errors and running is not None and running.pk != case.snowfall_id:
+        rule_errors = [
+            f"A later snowfall stopped at {timezone.localtime(stopped):%B %-d, %Y %-I:%M %p} and restarted the "
+            f"owner's 24 hours (§ 303-8A). " + rule_errors[0]
+        ]
     if rule_errors:
         errors["at"] = rule_errors
     if case.status != SnowCase.Status.OPEN:
         errors["status"] = [f"Case {case.number} is {case.get_status_display().lower()}."]
+    if (
+        case.parcel_id is not None
+        and snow_rules.written_notice_required(case.unoccupied)
+        and case.owner_notified_at is None
+    ):
+        errors.setdefault("at", []).append(
+            "The owner has not been given written notice yet: the letter is waiting to be mailed by the "
+            "Clerk-Treasurer. The Village clears only after written notice is given (§ 303-8B)."
+        )
     day = timezone.localdate(at)
     try:
         fee = fee_in_force("snow_removal", day)

@@ -12,11 +12,23 @@ from django.utils import timezone
 
 from permits.ledger import services as charges
 from permits.ledger.models import ChargePayment, SpecialCharge
-from permits.models import Parcel
+from permits.letters import notices_about, record_mailing
+from permits.models import Notice, Parcel
 from sidewalks import snow
 from sidewalks.models import SnowCase, Snowfall
 
 DEMO_NOTE = "Demo snowfall (loaded by sidewalks.snow_demo)"
+
+
+def _mailed(record, when, clerk) -> None:
+    """Demo history: the letters about `record` (owners without email) were printed and mailed at `when`, as the
+    Clerk-Treasurer would record them (permits.letters). Letters of the open cases are left waiting to be mailed."""
+    waiting = notices_about(record).filter(channel=Notice.Channel.MAIL, mailed_on__isnull=True)
+    if not waiting.exists():
+        return
+    waiting.update(created_at=when)
+    day = timezone.localdate(when)
+    record_mailing(notices=list(waiting), mailed_on=day, by=clerk, today=day)
 
 
 @transaction.atomic
@@ -39,7 +51,9 @@ def load() -> None:
         details="Not shoveled since the storm",
         at=now - timedelta(hours=30),
     )
-    cleared = snow.report_snow_case(address=resident_parcel.site_address, by=dpw, at=now - timedelta(hours=26))
+    cleared = snow.report_snow_case(address=resident_parcel.site_address, by=dpw, at=now - timedelta(hours=49))
+    _mailed(cleared, now - timedelta(hours=48), clerk)  # § 303-8B: written notice given before the crew clears
+    cleared.refresh_from_db()
     snow.log_village_clearing(case=cleared, by=dpw, at=now - timedelta(hours=25), notes="Cleared and salted")
     owner = snow.report_snow_case(address=parcels["266-1116-1005"].site_address, by=dpw, at=now - timedelta(hours=27))
     snow.close_snow_case(case=owner, by=dpw, status=SnowCase.Status.OWNER_CLEARED, notes="Cleared when we arrived")
@@ -68,6 +82,7 @@ def load() -> None:
         by=dpw,
         today=today - timedelta(days=120),
     )
+    _mailed(old, now - timedelta(days=120), clerk)  # the bill went out by letter: due 30 days after mailing
     paid = charges.add_charge(
         parcel=parcels["266-1116-1010"],
         source=SpecialCharge.Source.RUBBISH,
@@ -79,6 +94,7 @@ def load() -> None:
         by=dpw,
         today=today - timedelta(days=40),
     )
+    _mailed(paid, now - timedelta(days=40), clerk)
     charges.record_charge_payment(
         charge=paid,
         amount=Decimal("60.00"),

@@ -20,6 +20,15 @@ def owner_clearing_deadline(snow_stopped_at: datetime) -> datetime:
     return snow_stopped_at + OWNER_CLEARING_WINDOW
 
 
+def clock_start(case_snow_stopped_at: datetime, latest_snow_stopped_at: datetime | None) -> datetime:
+    """§ 303-8A: the owner's 24 hours run "from the time the snow ceases to fall": from the snowfall the case is about,
+    and a later snowfall that has stopped since restarts them (the walk must be cleared of it too, within its own 24
+    hours). `latest_snow_stopped_at` is the latest snowfall that had stopped by the moment asked about."""
+    if latest_snow_stopped_at is not None and latest_snow_stopped_at > case_snow_stopped_at:
+        return latest_snow_stopped_at
+    return case_snow_stopped_at
+
+
 def walks_owner_must_clear(corner_lot: bool, crosswalk_adjacent: bool) -> list[str]:
     """§ 303-8A: every lot clears the sidewalk it fronts; corner lots and lots next to a public crosswalk also clear
     the public sidewalks serving the corner and the crosswalk."""

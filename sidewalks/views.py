@@ -3,6 +3,8 @@ surveys and the Board's orders. Views are thin: fetch through an access helper, 
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -75,6 +77,10 @@ def _permit_context(request, permit, **extra):
         and permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED),
         "may_inspect": has_role(user, *services.INSPECTING_ROLES) and permit.status in (Status.ISSUED, Status.ACTIVE),
         "may_complete": workflow.may_transition(user, permit, Status.COMPLETED) and not is_applicant_side(user, permit),
+        "earliest_if_issued_today": services.ordinance.earliest_work_date(timezone.localdate()),
+        "pour_too_soon": "; ".join(v.message for v in services.workflow_lead_time(permit, timezone.localdate()))
+        if permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED)
+        else "",
         "payment_form": extra.pop("payment_form", None)
         or PaymentForm(initial={"amount": permit.balance_due, "method": "cash"}),
         **extra,
@@ -108,8 +114,16 @@ def record_fee_payment(request, number):
 @require_POST
 def issue(request, number):
     permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
+    pour_date = None
+    raw = (request.POST.get("pour_date") or "").strip()
+    if raw:
+        try:
+            pour_date = date.fromisoformat(raw)
+        except ValueError:
+            messages.error(request, "Planned pour date: enter a date such as 2026-06-08 (§ 303-3C).")
+            return redirect("sidewalks:permit", number)
     try:
-        services.issue_sidewalk_permit(permit=permit, by=request.user)
+        services.issue_sidewalk_permit(permit=permit, by=request.user, pour_date=pour_date)
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)

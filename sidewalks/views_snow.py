@@ -117,7 +117,8 @@ def snow_office(request):
     cases = SnowCase.objects.filter(status=SnowCase.Status.OPEN).select_related("parcel", "snowfall")
     page = Paginator(cases.order_by("reported_at"), PAGE_SIZE).get_page(request.GET.get("page"))
     now = timezone.now()
-    rows = [(case, _clock(case, now)) for case in page]
+    latest = snow.snowfall_at(now)  # one query for every row: the later snowfall that restarts the 24 hours
+    rows = [(case, _clock(case, now, latest=latest)) for case in page]
     return render(
         request,
         "sidewalks/snow_office.html",
@@ -133,15 +134,19 @@ def snow_office(request):
     )
 
 
-def _clock(case: SnowCase, now):
-    """When the owner's 24 hours end, when the Village may clear, and the § 303-8C hours so far."""
+def _clock(case: SnowCase, now, *, latest=None):
+    """When the owner's 24 hours end, when the Village may clear, and the § 303-8C hours so far, counted from the
+    snowfall the case is about or a later one that restarted them (§ 303-8A)."""
     if case.snowfall_id is None:
         return None
-    stopped = case.snowfall.stopped_at
+    at = case.cleared_at or now
+    running = snow.clock_snowfall(case, at, latest=latest if case.cleared_at is None else None)
+    stopped = running.stopped_at
     return {
         "owner_deadline": snow_rules.owner_clearing_deadline(stopped),
         "may_clear": snow_rules.village_may_clear(stopped, now),
-        "hours": snow_rules.hours_of_violation(stopped, case.cleared_at or now),
+        "hours": snow_rules.hours_of_violation(stopped, at),
+        "restarted_by": running if running.pk != case.snowfall_id else None,
     }
 
 

@@ -44,6 +44,19 @@ def fee_unpaid_violations(permit: Permit) -> list[Violation]:
     return []
 
 
+def lead_time_violations(permit: Permit, today: date) -> list[Violation]:
+    """§ 303-3C: the permit is obtained at least three days before the work: issuing it today, the planned pour must be
+    on or after today + 3 (a permit issued the day before the pour is refused, on every path)."""
+    from sidewalks import rules
+
+    detail = getattr(permit, "sidewalk", None)
+    if detail is None:
+        return []
+    return rules.check_lead_time(
+        obtained_on=today, pour_date=detail.pour_date, village_contract=detail.village_contract
+    )
+
+
 def completion_violations(permit: Permit) -> list[Violation]:
     """§ 303-3D: the permit stays open until every stage's latest inspection passed."""
     from sidewalks.services import completion_blockers
@@ -63,7 +76,7 @@ def completion_violations(permit: Permit) -> list[Violation]:
 
 def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
     if to == Status.ISSUED:
-        return fee_unpaid_violations(permit)
+        return [*fee_unpaid_violations(permit), *lead_time_violations(permit, today)]
     if to == Status.COMPLETED:
         return completion_violations(permit)
     return []

@@ -324,6 +324,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "permits.online_payments.tasks.build_settlements",
         "schedule": crontab(hour=0, minute=30),
     },
+    # § 66.0627(3)(b): sidewalk-repair charges are billed the night after their Board hearing is held.
+    "ledger-bill-charges-after-hearings": {
+        "task": "permits.ledger.tasks.bill_charges_after_hearings",
+        "schedule": crontab(hour=1, minute=5),
+    },
     # Street openings (permits/street_opening/tasks.py).
     "street-openings-remind-expiring": {
         "task": "permits.street_opening.tasks.remind_expiring_street_openings",

@@ -34,9 +34,13 @@ class SpecialCharge(models.Model):
         PERMIT_DEFICIENCY = "permit_deficiency", "Repair of a permittee's deficient work (§ 303-4H(2))"
 
     class Route(models.TextChoices):
-        SPECIAL_CHARGE_66_0627 = "special_charge_66_0627", "Special charge, Wis. Stat. § 66.0627"
-        SPECIAL_TAX_66_0907 = "special_tax_66_0907", "Special tax, Wis. Stat. § 66.0907"
-        SPECIAL_ASSESSMENT_66_0703 = "special_assessment_66_0703", "Special assessment, Wis. Stat. § 66.0703"
+        # Named as the law names them: their notices and hearings differ (wisconsin.md).
+        SPECIAL_CHARGE_66_0627 = "special_charge_66_0627", "Special charge (Wis. Stat. § 66.0627)"
+        SPECIAL_TAX_66_0907 = "special_tax_66_0907", "Special tax (Wis. Stat. § 66.0907; § 303-3B(3))"
+        SPECIAL_ASSESSMENT_66_0703 = (
+            "special_assessment_66_0703",
+            "Special assessment (§ 303-3B(2); Wis. Stat. § 66.0703)",
+        )
 
     class Status(models.TextChoices):
         PENDING = "pending", "Recorded, not billed yet"
@@ -110,6 +114,13 @@ class SpecialCharge(models.Model):
     @property
     def balance_due(self) -> Decimal:
         return max(self.amount - self.amount_paid, Decimal("0.00"))
+
+    @property
+    def awaiting_hearing(self) -> bool:
+        """Wis. Stat. § 66.0627(3)(b): recorded, but not billed until the Board's hearing is held."""
+        from permits.ledger.rules import needs_hearing
+
+        return self.status == self.Status.PENDING and needs_hearing(self.source)
 
     @property
     def is_open(self) -> bool:

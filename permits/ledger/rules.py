@@ -94,6 +94,14 @@ def certification_errors(source: str, hearings: list[tuple[date, date, date]], t
     return hearing_notice_errors(*held[0])
 
 
+def billing_errors(source: str, hearings: list[tuple[date, date, date]], today: date) -> list[str]:
+    """Wis. Stat. § 66.0627(3)(b): a sidewalk-repair (or street-tarring) charge is not made, so not billed, not due and
+    never delinquent, before the Board has HELD its hearing (on or before `today`) with the class 1 notice published at
+    least 20 days and the copy mailed at least 10 days before it. The same test as certification: no charge exists in
+    law before the hearing, so none can be billed, fall due, go delinquent or reach the roll."""
+    return certification_errors(source, hearings, today)
+
+
 # --- The tax roll (Wis. Stat. §§ 70.65, 74.03) -------------------------------------------------------------------
 
 TRANSFER_MONTH_DAY = (12, 8)  # § 74.03: the clerk delivers the roll to the treasurer by December 8

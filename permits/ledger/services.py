@@ -17,7 +17,10 @@ CONTRACT (other code relies on it; change it only together with its callers)
         work_record  any model instance the charge came from (generic foreign key), or None
         by           the user recording it (Village staff), or None for the system
         bill_now     True: billed today (due date set, bill emailed to the owner of record where an email is known);
-                     False: recorded as "pending" and billed later with bill_charge(charge, by=..., today=...)
+                     False: recorded as "pending" and billed later with bill_charge(charge, by=..., today=...).
+                     A charge needing a Board hearing (sidewalk_repair, Wis. Stat. § 66.0627(3)(b)) is always
+                     recorded as "pending": it is billed when a held hearing with timely notices covers it
+                     (record_hearing bills it then, or the nightly bill_charges_after_hearings job).
         today        the service reads timezone.localdate() when not given
     Raises django.core.exceptions.ValidationError (field -> message) for bad input, PermissionDenied for non-staff.
 
@@ -50,7 +53,7 @@ from permits.errors import IllegalTransition
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
 from permits.roles import Role
-from permits.services import next_number, send_notice
+from permits.services import next_number, notify_owner
 from permits.state import change_state
 
 S = SpecialCharge.Status
@@ -112,7 +115,8 @@ def add_charge(
             charge.work_content_type = ContentType.objects.get_for_model(work_record)
             charge.work_object_id = work_record.pk
         charge.save()
-        if bill_now:
+        # § 66.0627(3)(b): no sidewalk-repair charge is billed before its hearing is held; it waits as "pending".
+        if bill_now and not charge_rules.billing_errors(charge.source, [], today):
             bill_charge(charge, by=by, today=today)
     return charge
 
@@ -122,7 +126,19 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
     known. The PDF bill is at ledger:charge_bill_pdf. § 303-6F(2): a bill that is not mailed or not received does
     not stop the charge from going on the roll."""
     today = today or timezone.localdate()
+    # § 66.0627(3)(b): a sidewalk-repair charge is billed only after a held hearing with timely notices covers it.
+    problems = hearing_errors_for(charge, today)
+    if problems:
+        raise ValidationError(
+            {"hearing": [f"Charge {charge.number} cannot be billed yet: {problem}" for problem in problems]}
+        )
+    mailed_letter = not charge.parcel.owner_email
+    # A bill is given when emailed or mailed: emailed, it falls due from today; to an owner without email it is a
+    # letter, and falls due from the day the Clerk-Treasurer mails it (bill_given). § 303-6F(2) is the exception:
+    # an obstruction bill falls due whether or not it was mailed or received.
     due_on = charge_rules.charge_due_on(today, charge.source)
+    if mailed_letter and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
+        due_on = None
     with transaction.atomic():
         # Two clerks cannot both bill it: change_state raises IllegalTransition when it is no longer pending.
         change_state(
@@ -130,17 +146,33 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
             to=S.BILLED,
             from_states={S.PENDING},
             by=by,
-            reason=f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))",
+            reason=(
+                f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))"
+                if due_on
+                else "Billed to the owner of record by letter: due 30 days after the letter is mailed "
+                "(Wis. Stat. § 66.0627(4))"
+            ),
             billed_on=today,
             due_on=due_on,
         )
-        send_notice(
-            None,
-            to=charge.parcel.owner_email,
+        notify_owner(
+            charge.parcel,
             template="special_charge_bill",
             context={"charge": charge, "parcel": charge.parcel},
+            record=charge,
         )
     return charge
+
+
+def bill_given(sender, *, notice, given_on, **kwargs) -> None:
+    """permits.letters.notice_given: a bill mailed as a letter falls due counted from the day it was mailed."""
+    if notice.template != "special_charge_bill" or notice.record_id is None:
+        return
+    charge = SpecialCharge.objects.filter(pk=notice.record_id, status=S.BILLED, due_on__isnull=True).first()
+    if charge is None:
+        return
+    due_on = charge_rules.charge_due_on(max(given_on, charge.billed_on), charge.source)
+    SpecialCharge.objects.filter(pk=charge.pk, due_on__isnull=True).update(due_on=due_on)
 
 
 def charges_for_work(work_record) -> QuerySet[SpecialCharge]:
@@ -150,7 +182,15 @@ def charges_for_work(work_record) -> QuerySet[SpecialCharge]:
 
 
 def record_hearing(
-    *, hearing_on: date, published_on: date, mailed_on: date, charges, by, place: str = "", notes: str = ""
+    *,
+    hearing_on: date,
+    published_on: date,
+    mailed_on: date,
+    charges,
+    by,
+    place: str = "",
+    notes: str = "",
+    today: date | None = None,
 ) -> ChargeHearing:
     """Record the Board's § 66.0627(3)(b) hearing on the charges it covered."""
     require_role(by, Role.CLERK, action="record Board hearings (the Clerk-Treasurer records them)")
@@ -171,7 +211,33 @@ def record_hearing(
             recorded_by=by,
         )
         hearing.charges.set(list(charges))
+        # § 66.0627(3)(b): a hearing already held with timely notices lets its pending charges be billed now.
+        bill_charges_after_hearings(today=today or timezone.localdate(), by=by, charges=hearing.charges.all())
     return hearing
+
+
+def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=None) -> tuple[int, int]:
+    """Wis. Stat. § 66.0627(3)(b): bill every pending charge that needed a hearing and is now covered by a held one with
+    timely notices (the nightly job, and record_hearing for the charges it covers). Idempotent. Returns
+    (items_total, items_done)."""
+    today = today or timezone.localdate()
+    if charges is None:
+        charges = SpecialCharge.objects.all()
+    candidates = list(
+        charges.filter(status=S.PENDING, source__in=charge_rules.SOURCES_NEEDING_HEARING)
+        .select_related("parcel")
+        .prefetch_related("hearings")
+    )
+    done = 0
+    for charge in candidates:
+        if hearing_errors_for(charge, today):
+            continue
+        try:
+            bill_charge(charge, by=by, today=today)
+        except IllegalTransition:
+            continue  # billed meanwhile by a clerk
+        done += 1
+    return len(candidates), done
 
 
 def hearing_errors_for(charge: SpecialCharge, today: date) -> list[str]:
@@ -248,6 +314,8 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
     for charge in candidates:
         if not charge_rules.is_delinquent(charge.due_on, today):
             continue
+        if hearing_errors_for(charge, today):
+            continue  # § 66.0627(3)(b): billed before its hearing (older records): it never goes delinquent
         try:
             with transaction.atomic():
                 # The day after the due date is the day it became delinquent, whenever the job ran.
@@ -259,11 +327,11 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
                     reason=f"Delinquent: unpaid after {charge.due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))",
                     delinquent_on=charge.due_on + timedelta(days=1),
                 )
-                send_notice(
-                    None,
-                    to=charge.parcel.owner_email,
+                notify_owner(
+                    charge.parcel,
                     template="special_charge_delinquent",
                     context={"charge": charge, "parcel": charge.parcel},
+                    record=charge,
                 )
         except IllegalTransition:
             continue  # paid (or moved) since the job read it: nothing to do

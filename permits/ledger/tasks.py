@@ -20,6 +20,15 @@ def mark_delinquent_charges(today_iso: str | None = None) -> int:
 
 
 @shared_task
+def bill_charges_after_hearings(today_iso: str | None = None) -> int:
+    """§ 66.0627(3)(b): pending sidewalk-repair charges are billed once their Board hearing has been held."""
+    result = run_job(
+        "ledger.bill_charges_after_hearings", charges.bill_charges_after_hearings, today=today_from(today_iso)
+    )
+    return result["items_done"]
+
+
+@shared_task
 def build_tax_roll(
     year: int | None = None, today_iso: str | None = None, chunk_pause: float = 0.0, chunk_size: int = 500
 ) -> int | None:

@@ -35,7 +35,19 @@ from permits.roles import Role
 from permits.state import change_state
 
 S = SpecialCharge.Status
-CSV_COLUMNS = ["tax_key", "owner", "source", "description", "amount", "citation", "charge", "route", "incurred_on"]
+# "route_name" names the statutory route as the law does (special charge, special tax, special assessment).
+CSV_COLUMNS = [
+    "tax_key",
+    "owner",
+    "source",
+    "description",
+    "amount",
+    "citation",
+    "charge",
+    "route",
+    "incurred_on",
+    "route_name",
+]
 BUILD_JOB = "sidewalks.build_tax_roll"
 
 
@@ -222,6 +234,7 @@ def render_csv(batch: TaxRollBatch) -> bytes:
             line.charge.number,
             line.charge.route,
             line.charge.incurred_on.isoformat(),
+            line.charge.get_route_display(),
         ]
         writer.writerow([charge_rules.csv_safe(cell) for cell in row])
     return out.getvalue().encode("utf-8")

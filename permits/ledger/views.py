@@ -201,7 +201,11 @@ def charge_hearing(request, number):
                 form.cleaned_data["hearing_on"], form.cleaned_data["published_on"], form.cleaned_data["mailed_on"]
             )
             for problem in problems:
-                messages.warning(request, f"Recorded, but this hearing does not allow certification: {problem}")
+                messages.warning(
+                    request,
+                    "Recorded, but this hearing does not allow billing or certification "
+                    f"(Wis. Stat. § 66.0627(3)(b)): {problem}",
+                )
             if not problems:
                 messages.success(request, "Hearing recorded.")
     else:
@@ -276,6 +280,8 @@ def _recent_hearings():
 @login_required
 def charge_bill_pdf(request, number):
     charge = _charge_for(request.user, number)
+    if charge.billed_on is None:  # § 66.0627(3)(b): a charge awaiting its hearing has no bill yet
+        raise Http404("This charge has not been billed yet")
     pdf = render_pdf("pdf/charge_bill.html", {"charge": charge, "parcel": charge.parcel})
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="bill-{charge.number}.pdf"'

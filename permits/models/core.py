@@ -423,21 +423,68 @@ class Document(models.Model):
 
 
 class Notice(models.Model):
-    """An email notice sent about a permit, kept on the permit's record."""
+    """A notice the Village gives, kept on the record: emailed, or, to a recipient without an email address, a printed
+    letter the Clerk-Treasurer mails. A notice is GIVEN only when it was emailed or mailed: a letter is "not yet
+    given" until the clerk records the day it was mailed, and no deadline runs from it before then (§ 303-8B and
+    every notice the Village must give; permits.letters)."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", "Email"
+        MAIL = "mail", "Mailed letter"
 
     permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="notices", null=True, blank=True)
-    to = models.EmailField()
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL)
+    to = models.EmailField(blank=True)
+    recipient_name = models.CharField(max_length=200, blank=True)
+    mailing_address = models.TextField(blank=True)
     subject = models.CharField(max_length=200)
     body = models.TextField()
     template = models.CharField(max_length=100)
+    # The record the notice is about (a snow case, a special charge ...), whatever its model.
+    record_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    record_id = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    record = GenericForeignKey("record_type", "record_id")
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    mailed_on = models.DateField(null=True, blank=True, editable=False, help_text="The day the letter was mailed")
+    mailed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["channel", "mailed_on", "created_at"]),
+            models.Index(fields=["record_type", "record_id"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(channel="mail", mailed_on__isnull=False) | Q(mailed_on__isnull=True),
+                name="notice_only_letters_are_mailed",
+            ),
+            models.CheckConstraint(
+                condition=Q(channel="email") & ~Q(to="") | Q(channel="mail") & ~Q(mailing_address=""),
+                name="notice_has_an_address",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.subject} to {self.to}"
+        return f"{self.subject} to {self.to or self.recipient_name}"
+
+    @property
+    def is_given(self) -> bool:
+        """Emailed (handed to the mail server, or queued to it), or mailed on a recorded day."""
+        return self.channel == self.Channel.EMAIL or self.mailed_on is not None
+
+    @property
+    def given_on(self):
+        from django.utils import timezone
+
+        if self.channel == self.Channel.MAIL:
+            return self.mailed_on
+        return timezone.localdate(self.sent_at or self.created_at) if (self.sent_at or self.created_at) else None
 
 
 class JobRun(models.Model):

@@ -130,7 +130,7 @@ class SidewalkInspection(models.Model):
     class Stage(models.TextChoices):
         SUBGRADE = "subgrade", "Grading and subgrade (§ 303-3D(2), (3))"
         FORMS = "forms", "Forms (§ 303-3D(5))"
-        POUR = "pour", "Pour: concrete, weather, joints, slope (§ 303-3D(4), (6), (7), (9))"
+        POUR = "pour", "Pour: concrete, weather, joints, slope, driveway thickness (§ 303-3D(4), (6), (7), (8), (9))"
         CURING = "curing", "Curing (§ 303-3D(10))"
 
     class Result(models.TextChoices):
@@ -163,6 +163,17 @@ class SidewalkInspection(models.Model):
     expansion_spacing_feet = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
     expansion_at_property_lines = models.BooleanField(null=True, blank=True)
     groove_spacing_feet = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+    sawn_joints = models.BooleanField(
+        "joints sawn", null=True, blank=True, help_text="§ 303-3D(6): sawing of joints is prohibited"
+    )
+    driveway_thickness_inches = models.DecimalField(
+        "thickness across driveway approaches (inches)",
+        max_digits=4,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="§ 303-3D(8): at least 6 inches residential, 7 inches commercial or industrial",
+    )
     slope_inches_per_foot = models.DecimalField(max_digits=4, decimal_places=3, null=True, blank=True)
     traffic_free_until = models.DateTimeField(null=True, blank=True)
     curing_method = models.CharField(max_length=20, blank=True)

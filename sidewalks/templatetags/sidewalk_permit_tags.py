@@ -13,3 +13,11 @@ register = template.Library()
 def sidewalk_stages(permit):
     latest = latest_inspections(permit)
     return [(stage, latest.get(stage.value)) for stage in SidewalkInspection.Stage]
+
+
+@register.filter
+def earliest_work_date(issued_on):
+    """§ 303-3C: the first day work may start under a permit issued on `issued_on`."""
+    from sidewalks.rules import earliest_work_date as rule
+
+    return rule(issued_on) if issued_on else None

@@ -114,7 +114,12 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     axe_check(clerk_page, "sidewalk permit issued (clerk)")
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED
+    # § 303-3C: the page says when work may start (three days after the permit is obtained).
+    assert clerk_page.get_by_text(re.compile("Work may start")).is_visible()
     clerk_page.close()
+    # Three days pass: the permit was obtained three days before the work the inspector now sees (§ 303-3C). Dates
+    # move through the database, never the browser's clock.
+    Permit.objects.filter(pk=permit.pk).update(issued_on=timezone.localdate() - timedelta(days=3))
 
     # The inspector, on a phone, passes subgrade, forms, pour and curing, then completes the permit.
     phone = browser.new_page(viewport=PHONE)
@@ -159,6 +164,8 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     phone.get_by_label("Greatest spacing of expansion joints (feet)").fill("40")
     phone.get_by_label("Expansion joints at the property lines").check()
     phone.get_by_label("Spacing of groove joints (feet)").fill("5")
+    phone.get_by_label("Tooled or formed in the fresh concrete").check()  # § 303-3D(6): not sawn
+    phone.get_by_label("Thickness across the driveway approach (inches)").fill("6")  # § 303-3D(8)(a)
     phone.get_by_label("Slope toward the curb (inch per foot)").fill("0.25")
     axe_check(phone, "pour inspection form")
     assert _fits_the_phone(phone)

@@ -89,6 +89,27 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     case = SnowCase.objects.get()
     assert case.parcel == parcel and case.reported_via == "public"
 
+    # 1b. The owner has no email on file: the § 303-8B notice is a letter, not yet given. The clerk prints the batch
+    # of waiting letters, mails them and records the mailing date (the notice is given that day).
+    assert SnowCase.objects.get().owner_notified_at is None
+    clerk_page = browser.new_page()
+    _log_in(clerk_page, live_server, "clerk")
+    clerk_page.goto(f"{live_server.url}/office/")
+    clerk_page.get_by_role("link", name="Letters to mail").click()
+    assert clerk_page.get_by_text("1 letter waiting").is_visible()
+    assert clerk_page.get_by_role("rowheader", name=re.compile("Anderson, Mark & Linda")).is_visible()
+    axe_check(clerk_page, "letters to mail")
+    batch = clerk_page.request.get(f"{live_server.url}/office/letters/batch.pdf")
+    assert batch.ok and batch.headers["content-type"] == "application/pdf" and batch.body().startswith(b"%PDF")
+    clerk_page.get_by_label(re.compile("Mailed: .* to Anderson, Mark & Linda")).check()
+    clerk_page.get_by_label("Mailed on").fill(timezone.localdate().isoformat())
+    clerk_page.get_by_role("button", name="Record the checked letters as mailed").click()
+    assert clerk_page.get_by_text(re.compile(r"1 letter recorded as mailed on")).is_visible()
+    assert clerk_page.get_by_text("No letters are waiting to be mailed.").is_visible()
+    axe_check(clerk_page, "letters mailed")
+    clerk_page.close()
+    assert SnowCase.objects.get().owner_notified_at is not None
+
     # 2. The DPW, on a phone, opens the case and logs the clearing (30 hours after the snow stopped).
     phone = browser.new_page(viewport=PHONE)
     _log_in(phone, live_server, "dpw")
@@ -195,6 +216,21 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     axe_check(page, "all charges")
     page.get_by_role("link", name=repair.number).click()
     assert page.get_by_text("cannot be certified to the tax roll yet").is_visible()
+    # Wis. Stat. § 66.0627(3)(b): before its hearing the charge is not billed and nothing is due.
+    assert page.get_by_text(re.compile("awaiting the Board's hearing")).is_visible()
+    assert page.get_by_text("Nothing is due yet").is_visible()
+    axe_check(page, "sidewalk repair charge awaiting its hearing")
+    from permits.ledger.services import record_hearing
+
+    today = timezone.localdate()
+    record_hearing(
+        hearing_on=today - timedelta(days=1),
+        published_on=today - timedelta(days=25),
+        mailed_on=today - timedelta(days=15),
+        charges=[repair],
+        by=clerk,
+    )  # held yesterday with timely notices: billed now
+    page.reload()
     axe_check(page, "sidewalk repair charge")
     page.get_by_label("Amount ($)").fill("100.00")
     page.get_by_role("button", name="Record payment").click()

@@ -88,6 +88,8 @@ PASSING = {
         expansion_at_property_lines=True,
         groove_spacing_feet=Decimal("5"),
         slope_inches_per_foot=Decimal("0.25"),
+        sawn_joints=False,
+        driveway_thickness_inches=Decimal("6"),
     ),
     "curing": dict(curing_method="wet_fabric"),
 }

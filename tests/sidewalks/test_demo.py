@@ -19,3 +19,14 @@ def test_demo_loader_makes_permits_a_survey_and_orders_and_is_idempotent():
     assert SidewalkOrder.objects.filter(work="replace").exists()  # 4 of 5 blocks defective on the first parcel
     sidewalk_demo.load()
     assert counts() == first
+
+
+def test_demo_inspections_passed_because_the_permit_was_obtained_three_days_before(db):
+    """§ 303-3C in the demo: the half-inspected permit was issued three days before the work the inspector saw."""
+    from django.core.management import call_command
+
+    from sidewalks.models import SidewalkInspection
+
+    call_command("load_demo")
+    inspections = SidewalkInspection.objects.all()
+    assert inspections and all(i.result == "passed" for i in inspections)

@@ -1,7 +1,11 @@
 """A sidewalk permit goes through the generic paths (admin bulk actions, the admin status page, the shell) and is
 refused exactly where its own verbs refuse it (sidewalks/workflow.py)."""
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
+import time_machine
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
@@ -24,6 +28,7 @@ def admin_bulk(client, user, permit, action):
     )
 
 
+@time_machine.travel(datetime(2026, 6, 1, 15, tzinfo=ZoneInfo("America/Chicago")), tick=False)
 def test_303_3c_admin_issue_of_an_unpaid_sidewalk_permit_is_refused_as_the_verb_does(client, submitted, clerk):
     with pytest.raises(ValidationError):
         services.issue_sidewalk_permit(permit=submitted, by=clerk, today=TODAY)

@@ -22,16 +22,16 @@ def fields(violations):
 
 
 def test_303_3c_two_days_ahead_is_too_soon():
-    [v] = o.check_lead_time(applied_on=MONDAY, pour_date=MONDAY + timedelta(days=2), village_contract=False)
+    [v] = o.check_lead_time(obtained_on=MONDAY, pour_date=MONDAY + timedelta(days=2), village_contract=False)
     assert v.citation == "§ 303-3C" and v.field == "pour_date" and "§ 303-3C" in v.message
 
 
 def test_303_3c_three_calendar_days_ahead_is_enough():
-    assert o.check_lead_time(applied_on=MONDAY, pour_date=MONDAY + timedelta(days=3), village_contract=False) == []
+    assert o.check_lead_time(obtained_on=MONDAY, pour_date=MONDAY + timedelta(days=3), village_contract=False) == []
 
 
 def test_303_3c_four_days_ahead_is_enough():
-    assert o.check_lead_time(applied_on=MONDAY, pour_date=MONDAY + timedelta(days=4), village_contract=False) == []
+    assert o.check_lead_time(obtained_on=MONDAY, pour_date=MONDAY + timedelta(days=4), village_contract=False) == []
 
 
 def test_303_3c_counts_calendar_days_across_a_weekend():
@@ -40,7 +40,7 @@ def test_303_3c_counts_calendar_days_across_a_weekend():
 
 
 def test_303_3c_village_contract_needs_no_lead_time():
-    assert o.check_lead_time(applied_on=MONDAY, pour_date=MONDAY, village_contract=True) == []
+    assert o.check_lead_time(obtained_on=MONDAY, pour_date=MONDAY, village_contract=True) == []
 
 
 # --- § 303-3D(4) ------------------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at
 
 pytestmark = pytest.mark.django_db
 
+POUR_DAY = TODAY + timedelta(days=5)  # GOOD["pour_date"]: three days or more after the permit is issued (§ 303-3C)
+
 
 # --- Applying (§ 303-3C, § 303-3D) ----------------------------------------------------------------------------------
 
@@ -162,7 +164,7 @@ def test_failed_subgrade_cites_the_sections_and_holds_the_permit_open(issued, in
 
 def test_303_3d_9_cold_pour_fails_unless_the_board_waived_it(issued, inspector, clerk, home):
     cold = {**PASSING["pour"], "forecast_low_f": Decimal("34"), "subgrade_frozen": True}
-    failed = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(TODAY), **cold)
+    failed = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **cold)
     assert failed.result == "failed" and failed.citations == "§ 303-3D(9)"
     services.record_board_waiver(
         kind=BoardWaiver.Kind.COLD_WEATHER,
@@ -175,13 +177,13 @@ def test_303_3d_9_cold_pour_fails_unless_the_board_waived_it(issued, inspector, 
         by=clerk,
     )
     assert (
-        services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(TODAY), **cold).result
+        services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **cold).result
         == "passed"
     )
 
 
 def test_303_3d_9_pour_below_50_degrees_keeps_traffic_off_96_hours(issued, inspector):
-    poured = at(TODAY)
+    poured = at(POUR_DAY)
     inspection = services.record_inspection(
         permit=issued,
         stage="pour",
@@ -194,12 +196,12 @@ def test_303_3d_9_pour_below_50_degrees_keeps_traffic_off_96_hours(issued, inspe
 
 def test_303_3d_10_failed_curing_suspends_the_work(issued, inspector):
     services.record_inspection(
-        permit=issued, stage="curing", by=inspector, curing_method="none", inspected_at=at(TODAY)
+        permit=issued, stage="curing", by=inspector, curing_method="none", inspected_at=at(POUR_DAY)
     )
     assert SidewalkPermit.objects.get(permit=issued).work_suspended
     assert issued.events.filter(reason__contains="suspended").exists()
     services.record_inspection(
-        permit=issued, stage="curing", by=inspector, curing_method="paper", inspected_at=at(TODAY)
+        permit=issued, stage="curing", by=inspector, curing_method="paper", inspected_at=at(POUR_DAY)
     )
     assert not SidewalkPermit.objects.get(permit=issued).work_suspended
 
@@ -338,8 +340,8 @@ def test_owner_doing_the_work_under_a_permit_satisfies_the_order(served, residen
     with pytest.raises(ValidationError, match="completed"):
         services.record_owner_work(order=served, permit=permit, by=clerk)
     for stage, measures in PASSING.items():
-        services.record_inspection(permit=permit, stage=stage, by=inspector, inspected_at=at(TODAY), **measures)
-    services.complete_sidewalk_permit(permit=permit, by=inspector, today=TODAY)
+        services.record_inspection(permit=permit, stage=stage, by=inspector, inspected_at=at(POUR_DAY), **measures)
+    services.complete_sidewalk_permit(permit=permit, by=inspector, today=POUR_DAY)
     services.record_owner_work(order=served, permit=permit, by=clerk)
     assert served.status == "owner_done" and served.owner_permit == permit
     with pytest.raises(IllegalTransition):  # done by the owner: the Village has nothing left to do
@@ -396,7 +398,7 @@ def test_303_3d_8_forms_inspection_checks_the_width_as_built(issued, inspector):
         permit=issued,
         stage="forms",
         by=inspector,
-        inspected_at=at(TODAY),
+        inspected_at=at(POUR_DAY),
         form_width_feet=Decimal("3.9"),
         **PASSING["forms"],
     )
@@ -405,7 +407,7 @@ def test_303_3d_8_forms_inspection_checks_the_width_as_built(issued, inspector):
         permit=issued,
         stage="forms",
         by=inspector,
-        inspected_at=at(TODAY),
+        inspected_at=at(POUR_DAY),
         form_width_feet=Decimal("4"),
         **PASSING["forms"],
     )

@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def frozen():
-    with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
-        yield
+    with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False) as traveller:
+        yield traveller
 
 
 def apply_data(**kw):
@@ -96,7 +96,8 @@ def test_outsider_cannot_see_the_permit(client, outsider, submitted):
     assert client.get(reverse("sidewalks:permit", args=[submitted.number])).status_code == 404
 
 
-def test_inspector_passes_each_stage_from_the_phone_page(client, inspector, issued):
+def test_inspector_passes_each_stage_from_the_phone_page(client, inspector, issued, frozen):
+    frozen.move_to(datetime(2026, 6, 6, 10, tzinfo=ZoneInfo("America/Chicago")))  # the pour day (§ 303-3C)
     client.force_login(inspector)
     url = reverse("sidewalks:inspect", args=[issued.number])
     for stage, measures in PASSING.items():
@@ -104,11 +105,13 @@ def test_inspector_passes_each_stage_from_the_phone_page(client, inspector, issu
             "stage": stage,
             **{k: ("on" if v is True else "" if v is False else str(v)) for k, v in measures.items()},
         }
+        if "sawn_joints" in measures:  # § 303-3D(6): a radio question, answered every time
+            data["sawn_joints"] = "yes" if measures["sawn_joints"] else "no"
         response = client.post(url, data)
         assert response.status_code == 302, response.context["form"].errors
     client.post(reverse("sidewalks:complete", args=[issued.number]), {"next": "inspect"})
     issued.refresh_from_db()
-    assert issued.status == Status.COMPLETED
+    assert issued.status == Status.COMPLETED, list(issued.sidewalk_inspections.values_list("stage", "findings"))
 
 
 def test_failed_inspection_is_shown_with_its_citation(client, inspector, issued):

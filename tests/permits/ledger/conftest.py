@@ -28,8 +28,32 @@ def make_charge(parcel, *, by=None, amount="75.00", source=SpecialCharge.Source.
     )
 
 
+def mail_letters(record, on: date, by=None):
+    """The Clerk-Treasurer prints and mails the letters about `record` on `on` (written that day), recording it."""
+    from datetime import datetime, time
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from permits.letters import notices_about, record_mailing
+    from permits.roles import Role
+    from tests.conftest import staff_user
+
+    waiting = notices_about(record).filter(channel="mail", mailed_on__isnull=True)
+    if not waiting.exists():
+        return 0  # emailed: given already
+    waiting.update(created_at=timezone.make_aware(datetime.combine(on, time(9))))
+    if by is None:
+        by = get_user_model().objects.filter(username="mailing_clerk").first() or staff_user(
+            "mailing_clerk", Role.CLERK
+        )
+    return record_mailing(notices=list(waiting), mailed_on=on, by=by, today=on)
+
+
 def make_delinquent(parcel, **kwargs):
     charge = make_charge(parcel, **kwargs)
+    if charge.billed_on:
+        mail_letters(charge, charge.billed_on)  # owners without email are billed by letter, given when mailed
     mark_delinquent_charges(today=LATE)
     charge.refresh_from_db()
     return charge

@@ -50,9 +50,14 @@ def test_add_charge_pending_then_billed(parcel, clerk):
         bill_charge(charge, by=clerk)
 
 
-def test_add_charge_without_owner_email_sends_nothing(other_parcel, clerk):
-    make_charge(other_parcel, by=clerk)
-    assert not Notice.objects.exists()
+def test_add_charge_without_owner_email_emails_nothing_and_queues_a_letter_not_yet_given(other_parcel, clerk):
+    from django.core import mail
+
+    charge = make_charge(other_parcel, by=clerk)
+    [letter] = Notice.objects.all()
+    assert letter.channel == Notice.Channel.MAIL and not letter.is_given and letter.to == ""
+    assert mail.outbox == []
+    assert charge.due_on is None  # falls due from the day the letter is mailed
 
 
 def test_add_charge_refuses_negative_amount_naming_the_field(parcel, clerk):

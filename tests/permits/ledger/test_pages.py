@@ -295,7 +295,10 @@ def test_clerk_records_a_hearing_on_the_charge_page(client, clerk, parcel):
         {"hearing_on": "2026-06-21", "published_on": "2026-06-02", "mailed_on": "2026-06-11"},
         follow=True,
     )
-    assert "does not allow certification" in response.content.decode() and "19 days" in response.content.decode()
+    assert (
+        "does not allow billing or certification" in response.content.decode()
+        and "19 days" in response.content.decode()
+    )
     assert charge.hearings.count() == 1
 
 

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine
-from permits.ledger.services import record_charge_payment, record_hearing
+from permits.ledger.services import mark_delinquent_charges, record_charge_payment, record_hearing
 from permits.ledger.tax_roll import (
     FrozenRoll,
     build_tax_roll,
@@ -115,6 +115,7 @@ def test_resident_and_inspector_cannot_certify(parcel, clerk, resident, inspecto
 
 def test_66_0627_sidewalk_repair_without_hearing_is_held_back(parcel, clerk):
     charge = make_delinquent(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)")
+    assert charge.status == S.PENDING  # § 66.0627(3)(b): not billed, so never delinquent, before the hearing
     assert build_tax_roll(year=2026, today=LATE).lines.count() == 0
     record_hearing(
         hearing_on=date(2026, 4, 21),
@@ -122,7 +123,11 @@ def test_66_0627_sidewalk_repair_without_hearing_is_held_back(parcel, clerk):
         mailed_on=date(2026, 4, 11),
         charges=[charge],
         by=clerk,
+        today=date(2026, 4, 21),
     )  # published 19 days before
+    charge.refresh_from_db()
+    assert charge.status == S.PENDING
+    mark_delinquent_charges(today=LATE)
     assert build_tax_roll(year=2026, today=LATE).lines.count() == 0
     record_hearing(
         hearing_on=date(2026, 4, 22),
@@ -130,14 +135,22 @@ def test_66_0627_sidewalk_repair_without_hearing_is_held_back(parcel, clerk):
         mailed_on=date(2026, 4, 12),
         charges=[charge],
         by=clerk,
-    )  # 20 and 10 days
-    batch = build_tax_roll(year=2026, today=LATE)
+        today=date(2026, 4, 22),
+    )  # 20 and 10 days: billed the day of the hearing
+    charge.refresh_from_db()
+    assert charge.status == S.BILLED and charge.billed_on == date(2026, 4, 22)
+    after_due = date(2026, 6, 1)  # due May 22, 30 days after the bill
+    mark_delinquent_charges(today=after_due)
+    batch = build_tax_roll(year=2026, today=after_due)
     assert batch.lines.count() == 1
-    certify_tax_roll(batch=batch, by=clerk, today=LATE)
+    certify_tax_roll(batch=batch, by=clerk, today=after_due)
 
 
 def test_66_0627_certification_refuses_a_line_whose_hearing_is_missing(parcel, clerk):
     charge = make_delinquent(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)")
+    # An older record, billed and delinquent before the rule held billing back until the hearing:
+    SpecialCharge.objects.filter(pk=charge.pk).update(status=S.DELINQUENT)
+    charge.refresh_from_db()
     batch = TaxRollBatch.objects.create(year=2026)
     TaxRollLine.objects.create(
         batch=batch,

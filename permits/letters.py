@@ -1,0 +1,101 @@
+"""Printed letters: the written notices the Village gives by mail to recipients without an email address.
+
+A notice is given only when it was emailed or mailed (§ 303-8B, and every notice the Village must give). A letter is
+created by permits.services.send_notice / notify_owner; the Clerk-Treasurer prints it (one PDF per owner, or the
+batch of every letter not yet mailed), mails it and records the mailing date. Until then it is "not yet given" and no
+deadline runs from it; when the mailing is recorded, `notice_given` is sent so that the record the notice is about
+starts its clock from that day (a snow case's written notice, a bill's due date).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.dispatch import Signal
+from django.utils import timezone
+
+from permits.access import require_role
+from permits.models import Notice
+from permits.pdf import render_pdf
+from permits.roles import Role
+
+# Sent once per letter when its mailing is recorded: sender=Notice, notice=<Notice>, given_on=<date>.
+notice_given = Signal()
+
+MAILING_ACTION = "record the mailing of letters (the Clerk-Treasurer does)"
+
+
+def letters_to_mail() -> QuerySet[Notice]:
+    """Every letter not yet mailed, oldest first (the clerk mails them in that order)."""
+    return Notice.objects.filter(channel=Notice.Channel.MAIL, mailed_on__isnull=True).order_by("created_at", "pk")
+
+
+def mailed_letters() -> QuerySet[Notice]:
+    return Notice.objects.filter(channel=Notice.Channel.MAIL, mailed_on__isnull=False).order_by("-mailed_on", "-pk")
+
+
+def render_letters_pdf(notices) -> bytes:
+    """One letter per page, addressed for a window envelope; the batch is every letter given in one PDF."""
+    return render_pdf("pdf/letters.html", {"letters": list(notices), "printed_on": timezone.localdate()})
+
+
+def mailing_errors(notices: list[Notice], mailed_on: date | None, today: date) -> dict[str, str]:
+    """A mailing date is a day that happened: not in the future, not before the letter was written."""
+    errors = {}
+    if not notices:
+        errors["letters"] = "Choose the letters that were mailed."
+    if mailed_on is None:
+        errors["mailed_on"] = "Give the day the letters were mailed."
+    elif mailed_on > today:
+        errors["mailed_on"] = "The mailing date cannot be in the future: record it once the letters are mailed."
+    else:
+        early = [n for n in notices if timezone.localdate(n.created_at) > mailed_on]
+        if early:
+            errors["mailed_on"] = (
+                f"{len(early)} of the letters were written after {mailed_on:%B %-d, %Y}: they cannot have been "
+                "mailed that day."
+            )
+    return errors
+
+
+def record_mailing(*, notices, mailed_on: date | None, by, today: date | None = None) -> int:
+    """The Clerk-Treasurer records the day the chosen letters were mailed: each is then GIVEN as of that day and its
+    record's deadline starts to run. A letter already recorded as mailed is left as it was (no second date). Returns
+    how many letters were recorded."""
+    require_role(by, Role.CLERK, action=MAILING_ACTION)
+    today = today or timezone.localdate()
+    chosen = [n for n in notices if n.channel == Notice.Channel.MAIL]
+    errors = mailing_errors(chosen, mailed_on, today)
+    if errors:
+        raise ValidationError(errors)
+    done = 0
+    with transaction.atomic():
+        for notice in chosen:
+            # Conditional update: two clerks recording the same letter record it once.
+            if (
+                Notice.objects.filter(pk=notice.pk, mailed_on__isnull=True).update(mailed_on=mailed_on, mailed_by=by)
+                != 1
+            ):
+                continue
+            notice.mailed_on, notice.mailed_by = mailed_on, by
+            if notice.permit_id is not None:
+                from permits.services import record_event
+
+                record_event(
+                    notice.permit,
+                    by=by,
+                    kind="notice",
+                    reason=f"Letter mailed on {mailed_on:%B %-d, %Y} to {notice.recipient_name}: {notice.subject}",
+                )
+            notice_given.send(sender=Notice, notice=notice, given_on=mailed_on)
+            done += 1
+    return done
+
+
+def notices_about(record) -> QuerySet[Notice]:
+    from django.contrib.contenttypes.models import ContentType
+
+    return Notice.objects.filter(record_type=ContentType.objects.get_for_model(record), record_id=record.pk)
