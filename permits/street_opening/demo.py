@@ -147,7 +147,7 @@ def load() -> dict:
         if state in ("approved", "issued"):
             if ordinance.in_frozen_ground_season(today):
                 so.record_emergency_determination(
-                    permit=permit, by=users["board"], reason="Active leak: danger to life and property"
+                    permit=permit, by=users["dpw"], reason="Active leak: danger to life and property"
                 )
             so.approve_street_opening(
                 permit=permit,

@@ -12,7 +12,7 @@ from permits.models import Permit, Status
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.forms import StreetOpeningForm
-from permits.street_opening.models import StreetImprovement
+from permits.street_opening.models import StreetImprovement, StreetOpening
 from tests.permits.street_opening.conftest import CHICAGO, other_org_permit
 
 pytestmark = pytest.mark.django_db
@@ -255,7 +255,21 @@ def test_permittee_asks_for_renewal_and_the_clerk_renews(issued, client, contrac
     assert issued.expires_on == date(2026, 7, 3) and issued.fee_amount == Decimal("75.00")
 
 
-def test_board_member_records_a_determination_from_the_page(application, client, board_member):
+def test_303_5a_a_board_member_alone_is_not_the_board(application, client, board_member):
+    client.force_login(board_member)
+    response = client.post(
+        reverse("permits:street_opening_act", args=[application.number, "emergency"]),
+        {"reason": "Water main break under the street"},
+        follow=True,
+    )
+    assert "designee it named for § 303-5A" in response.content.decode()
+    assert not hasattr(StreetOpening.objects.get(pk=application.street_opening.pk), "emergency_determination")
+
+
+def test_303_5a_the_boards_designee_records_a_determination_from_the_page(application, client, board_member):
+    from tests.board_world import designate
+
+    designate("303-5A", user=board_member)
     client.force_login(board_member)
     client.post(
         reverse("permits:street_opening_act", args=[application.number, "emergency"]),

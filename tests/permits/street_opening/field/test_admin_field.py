@@ -8,7 +8,7 @@ from django.utils import timezone
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 
 
 @pytest.fixture

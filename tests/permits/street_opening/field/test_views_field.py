@@ -10,7 +10,7 @@ from permits.models import Status
 from permits.street_opening.field.models import Inspection, PermitteeNotice
 from tests.upload_samples import PNG
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 
 
 def _list_url():
