@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("", include("permits.urls")),
     path("", include("permits.ledger.urls")),
+    path("", include("permits.board.urls")),
     path("sidewalks/", include("sidewalks.urls")),
     path("obstructions/", include("obstructions.urls")),
 ]

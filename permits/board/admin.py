@@ -198,6 +198,9 @@ class MeetingAdmin(RequestFormMixin, NoDeleteAdmin, SimpleHistoryAdmin):
         if change:
             super().save_model(request, obj, form, change)
 
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else []  # items and attendance once the meeting exists
+
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.attendance.exists():
             return ["held_on"]  # the roster of that day is what the attendance was recorded against
@@ -229,8 +232,8 @@ class VoteInline(ReadOnlyInline):
 
 
 class MotionForm(ServiceForm):
-    ayes = forms.ModelMultipleChoiceField(queryset=Term.objects.all(), required=False, label="Voted aye")
-    nays = forms.ModelMultipleChoiceField(queryset=Term.objects.all(), required=False, label="Voted nay")
+    voted_aye = forms.ModelMultipleChoiceField(queryset=Term.objects.all(), required=False, label="Voted aye")
+    voted_nay = forms.ModelMultipleChoiceField(queryset=Term.objects.all(), required=False, label="Voted nay")
     abstained = forms.ModelMultipleChoiceField(queryset=Term.objects.all(), required=False, label="Abstained")
 
     class Meta:
@@ -239,7 +242,11 @@ class MotionForm(ServiceForm):
 
     def call_service(self, data):
         votes = {}
-        for field, choice in (("ayes", Vote.Choice.AYE), ("nays", Vote.Choice.NAY), ("abstained", Vote.Choice.ABSTAIN)):
+        for field, choice in (
+            ("voted_aye", Vote.Choice.AYE),
+            ("voted_nay", Vote.Choice.NAY),
+            ("abstained", Vote.Choice.ABSTAIN),
+        ):
             for term in data.get(field) or ():
                 if term in votes:
                     raise ValidationError({field: f"{term.name} voted twice."})
@@ -271,6 +278,9 @@ class MotionAdmin(ServiceAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return self.readonly_fields if obj is not None else []
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj is not None else []  # the votes are entered on the add form
 
 
 # --- Designations --------------------------------------------------------------------------------------------------
