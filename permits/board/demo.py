@@ -5,7 +5,6 @@ found by its date and title before it is created."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from decimal import Decimal
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -108,18 +107,13 @@ def load() -> dict:
         )
     for clause, role in DESIGNATIONS:
         services.designate(clause=clause, role=role, starts_on=held_on, motion=designating[clause], by=clerk)
-    bonds = motion(
+    motion(  # the amounts themselves are the street opening demo's (permits.street_opening.demo)
         Clause.BOND_AMOUNTS,
         "Bond amounts for street openings",
         "To set the guarantee bond at $5,000 per permit and the annual bond at $20,000 (§ 303-4H(3), (5))",
         all_aye,
         number=f"{held_on.year}-B1",
     )
-    from permits.street_opening import services as street_opening
-    from permits.street_opening.models import BondAmount
-
-    for kind, amount in ((BondAmount.Kind.GUARANTEE, Decimal(5000)), (BondAmount.Kind.ANNUAL, Decimal(20000))):
-        street_opening.set_bond_amount(kind=kind, amount=amount, effective_from=held_on, motion=bonds, by=clerk)
     # A waiver vote short of three-fourths of the entire Board: 5 ayes of 7 seats (one seat's member absent) fails.
     votes = {t: Vote.Choice.AYE for t in present[:5]} | {present[5]: Vote.Choice.NAY}
     motion(

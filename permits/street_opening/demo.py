@@ -50,6 +50,18 @@ def _data(street: str, location: str, work: str, start: date, days: int, signer:
     }
 
 
+def _bond_amounts(clerk) -> None:
+    """§ 303-4H(3), (5): the amounts the demo Board set by its motion (permits.board.demo)."""
+    from permits.board.models import Motion
+    from permits.street_opening.models import BondAmount
+
+    motion = Motion.objects.filter(item__clause="303-4H(3)", outcome=Motion.Outcome.CARRIED).first()
+    if motion is None or BondAmount.objects.exists():
+        return
+    for kind, amount in ((BondAmount.Kind.GUARANTEE, Decimal(5000)), (BondAmount.Kind.ANNUAL, Decimal(20000))):
+        so.set_bond_amount(kind=kind, amount=amount, effective_from=motion.held_on, motion=motion, by=clerk)
+
+
 @transaction.atomic
 def load() -> dict:
     User = get_user_model()
@@ -73,6 +85,7 @@ def load() -> dict:
                 "recorded_at": timezone.now(),
             },
         )
+    _bond_amounts(users["clerk"])
     requested = timezone.make_aware(datetime.combine(today, time(8, 0)))
     plans = [
         (
