@@ -19,6 +19,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from permits import services, workflow
 from permits.admin_base import NoDeleteAdmin, lock_history_forms
 from permits.admin_edits import PermitEditForm, changes_of, record_edit
+from permits.board import admin as board_admin  # noqa: F401  (the Village Board's roster, meetings, designations)
 from permits.errors import RulesBroken
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.forms import PaymentForm, add_service_errors

@@ -133,4 +133,7 @@ def load_demo(password: str | None = None) -> dict:
     Membership.objects.get_or_create(user=users["contractor"], organization=contractor, defaults={"is_manager": True})
     Membership.objects.get_or_create(user=users["utility"], organization=utility, defaults={"is_manager": True})
     Parcel.objects.get(tax_key="266-1116-1000").owners.add(users["resident"])
+    from permits.board import demo as board_demo  # the Board's roster, a past meeting and its designations
+
+    board_demo.load()
     return {"users": users, "streets": streets, "contractor": contractor, "utility": utility}

@@ -39,6 +39,16 @@ BOARD_RECORDS = {
     "applicantrevocation",
     "emergencyreport",
     "boardwaiver",
+    # The Village Board's record (permits.board): the clerk keeps it; members and the DPW read it.
+    "seat",
+    "term",
+    "meeting",
+    "attendance",
+    "agendaitem",
+    "motion",
+    "vote",
+    "designation",
+    "bondamount",
 }
 
 # role -> models (lower-case model names) it may view in the back office; None means every model of APPS.

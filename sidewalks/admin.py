@@ -56,21 +56,23 @@ class SidewalkInspectionAdmin(ReadOnlyAdmin):
 
 
 class BoardWaiverForm(forms.ModelForm):
+    """The clerk names the Board's motion; the vote, seats and date are the motion's (permits.board)."""
+
     class Meta:
         model = BoardWaiver
-        fields = ["kind", "parcel", "resolution_number", "adopted_on", "ayes", "nays", "seats", "reason"]
+        fields = ["kind", "parcel", "motion", "reason"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "motion" in self.fields:
+            self.fields["motion"].required = True
+            self.fields["motion"].queryset = self.fields["motion"].queryset.select_related("item__meeting")
 
     def clean(self):
         data = super().clean()
-        if all(data.get(k) is not None for k in ("kind", "ayes", "nays", "seats")):
-            for field, message in services.waiver_errors(
-                kind=data["kind"],
-                resolution_number=data.get("resolution_number", ""),
-                ayes=data["ayes"],
-                nays=data["nays"],
-                seats=data["seats"],
-            ).items():
-                self.add_error(field, message)
+        if data.get("kind") and data.get("motion"):
+            for field, message in services.waiver_errors(kind=data["kind"], motion=data["motion"]).items():
+                self.add_error(field if field in self.fields else None, message)
         return data
 
 
@@ -82,8 +84,9 @@ class BoardWaiverAdmin(NoDeleteAdmin):
     list_display = ["resolution_number", "kind", "parcel", "adopted_on", "ayes", "nays", "seats", "is_effective"]
     list_filter = ["kind"]
     search_fields = ["resolution_number", "parcel__tax_key", "parcel__site_address"]
-    list_select_related = ["parcel"]
+    list_select_related = ["parcel", "motion"]
     raw_id_fields = ["parcel"]
+    readonly_fields = ["resolution_number", "adopted_on", "ayes", "nays", "seats"]
 
     @admin.display(boolean=True, description="Effective")
     def is_effective(self, obj):
@@ -96,8 +99,11 @@ class BoardWaiverAdmin(NoDeleteAdmin):
         return obj is None and super().has_change_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
-        obj.recorded_by = request.user
-        super().save_model(request, obj, form, change)
+        waiver = services.record_board_waiver(
+            kind=obj.kind, parcel=obj.parcel, motion=obj.motion, reason=obj.reason, by=request.user
+        )
+        obj.pk = waiver.pk
+        obj.__dict__.update({k: v for k, v in waiver.__dict__.items() if not k.startswith("_")})
 
 
 class SurveyBlockInline(admin.TabularInline):

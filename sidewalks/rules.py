@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from permits.board import rules as board_rules
 from permits.errors import Violation
 
 
@@ -148,20 +149,11 @@ COMMERCIAL_THICKNESS_INCHES = Decimal("5")  # § 303-3D(8)(b)
 COMMERCIAL_DRIVEWAY_THICKNESS_INCHES = Decimal("7")  # § 303-3D(8)(b)
 
 # § 303-3D(8)(c): "a three-fourths vote of the entire Board". A Wisconsin village board is the village president
-# and the trustees (Wis. Stat. § 61.32); Theresa's Board has seven seats: the President and six trustees. The count
-# is data (BoardWaiver.seats), this is only the default. "Entire Board" means every seat, not the members present
-# or voting, and vacant seats still count.
-DEFAULT_BOARD_SEATS = 7
-
-
-def votes_needed_for_three_fourths(seats: int) -> int:
-    """§ 303-3D(8)(c): ayes needed for three-fourths of the entire Board: ceil(0.75 x seats), 6 of 7."""
-    return -(-3 * seats // 4)  # integer ceiling: no floating point near the boundary
-
-
-def is_three_fourths_of_entire_board(*, ayes: int, seats: int = DEFAULT_BOARD_SEATS) -> bool:
-    """§ 303-3D(8)(c): whether `ayes` is a three-fourths vote of the entire Board of `seats` members."""
-    return seats > 0 and ayes >= votes_needed_for_three_fourths(seats)
+# and the trustees (Wis. Stat. § 61.32). "Entire Board" means every seat, not the members present or voting, and
+# vacant seats still count. The seat count is data: the Board's roster on the meeting date (permits.board), never a
+# constant or a number typed per waiver. The arithmetic is the Board's (permits.board.rules).
+votes_needed_for_three_fourths = board_rules.votes_needed_for_three_fourths
+is_three_fourths_of_entire_board = board_rules.is_three_fourths_of_entire_board
 
 
 def required_width_feet(*, land_use: str, work: str, existing_width_feet=None) -> Decimal:

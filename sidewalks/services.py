@@ -49,9 +49,11 @@ def owner_period_days() -> int:
 
 def width_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
     """§ 303-3D(8)(c): the latest effective width-and-thickness waiver the Board adopted for `parcel`."""
-    for waiver in BoardWaiver.objects.filter(
-        parcel=parcel, kind=BoardWaiver.Kind.WIDTH_THICKNESS, adopted_on__lte=today
-    ).order_by("-adopted_on", "-pk"):
+    for waiver in (
+        BoardWaiver.objects.filter(parcel=parcel, kind=BoardWaiver.Kind.WIDTH_THICKNESS, adopted_on__lte=today)
+        .select_related("motion")
+        .order_by("-adopted_on", "-pk")
+    ):
         if waiver.is_effective:
             return waiver
     return None
@@ -59,58 +61,66 @@ def width_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
 
 def cold_weather_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
     """§ 303-3D(9): an emergency-replacement waiver of the 35 °F / frozen-subgrade rule for `parcel`."""
-    for waiver in BoardWaiver.objects.filter(parcel=parcel, kind=BoardWaiver.Kind.COLD_WEATHER, adopted_on__lte=today):
+    for waiver in BoardWaiver.objects.filter(
+        parcel=parcel, kind=BoardWaiver.Kind.COLD_WEATHER, adopted_on__lte=today
+    ).select_related("motion"):
         if waiver.is_effective:
             return waiver
     return None
 
 
-def waiver_errors(*, kind: str, resolution_number: str, ayes: int, nays: int, seats: int) -> dict[str, str]:
-    """What is wrong with a Board waiver as recorded: a § 303-3D(8)(c) waiver needs three-fourths of the entire Board;
-    a vote short of it is not a waiver."""
+WAIVER_CITATIONS = {BoardWaiver.Kind.WIDTH_THICKNESS: "§ 303-3D(8)(c)", BoardWaiver.Kind.COLD_WEATHER: "§ 303-3D(9)"}
+
+
+def waiver_errors(*, kind: str, motion) -> dict[str, str]:
+    """What is wrong with a Board waiver: it is decided by a recorded motion that carried. A § 303-3D(8)(c) waiver
+    needs three-fourths of the entire Board, counted against the seats on the roster on the meeting date (6 of 7,
+    vacant seats included); a vote short of it is not a waiver. A § 303-3D(9) waiver, a majority of those present."""
+    from permits.board.models import Motion
+
     errors = {}
-    if not (resolution_number or "").strip():
-        errors["resolution_number"] = "Give the number of the Board's resolution."
-    if seats <= 0 or ayes + nays > seats:
-        errors["ayes"] = f"{ayes} ayes and {nays} nays do not fit a Board of {seats} seats."
-    elif kind == BoardWaiver.Kind.WIDTH_THICKNESS and not ordinance.is_three_fourths_of_entire_board(
-        ayes=ayes, seats=seats
-    ):
-        needed = ordinance.votes_needed_for_three_fourths(seats)
-        errors["ayes"] = (
-            f"Waiving the commercial width and thickness takes a three-fourths vote of the entire Board: {needed} of "
-            f"{seats} seats; {ayes} is not enough (§ 303-3D(8)(c))."
+    if kind not in BoardWaiver.Kind.values:
+        errors["kind"] = "Choose the kind of waiver."
+        return errors
+    if motion is None:
+        errors["motion"] = f"Name the Board's motion that adopted the waiver ({WAIVER_CITATIONS[kind]})."
+        return errors
+    if kind == BoardWaiver.Kind.WIDTH_THICKNESS and motion.rule != Motion.Rule.THREE_FOURTHS_ENTIRE:
+        errors["motion"] = (
+            "A width and thickness waiver is adopted by three-fourths of the entire Board: the motion was not put to "
+            "that vote (§ 303-3D(8)(c))."
         )
-    elif kind == BoardWaiver.Kind.COLD_WEATHER and ayes <= nays:
-        errors["ayes"] = "The resolution did not pass: more ayes than nays are needed (§ 303-3D(9))."
+    elif not motion.carried:
+        if kind == BoardWaiver.Kind.WIDTH_THICKNESS:
+            errors["motion"] = (
+                f"A three-fourths vote of the entire Board needs {motion.needed} ayes of the {motion.seats} seats on "
+                f"the roster on {motion.held_on:%B %-d, %Y}; {motion.ayes} is not enough (§ 303-3D(8)(c))."
+            )
+        else:
+            errors["motion"] = "The motion did not carry: it waived nothing (§ 303-3D(9))."
+    elif not motion.resolution_number:
+        errors["motion"] = "The motion has no resolution number: record it on the motion first."
+    elif BoardWaiver.objects.filter(motion=motion).exists():
+        errors["motion"] = f"Resolution {motion.resolution_number} is already recorded as a waiver."
     return errors
 
 
-def record_board_waiver(
-    *,
-    kind: str,
-    parcel: Parcel,
-    resolution_number: str,
-    adopted_on: date,
-    ayes: int,
-    nays: int = 0,
-    seats: int = ordinance.DEFAULT_BOARD_SEATS,
-    reason: str = "",
-    by,
-) -> BoardWaiver:
-    """Record a waiver the Board adopted, with its vote (§ 303-3D(8)(c), § 303-3D(9))."""
+def record_board_waiver(*, kind: str, parcel: Parcel, motion, reason: str = "", by) -> BoardWaiver:
+    """Record a waiver the Board adopted by `motion` (§ 303-3D(8)(c), § 303-3D(9)). The vote, the seats and the
+    date are the motion's, counted from the roster and the attendance (permits.board), never typed."""
     require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
-    errors = waiver_errors(kind=kind, resolution_number=resolution_number, ayes=ayes, nays=nays, seats=seats)
+    errors = waiver_errors(kind=kind, motion=motion)
     if errors:
         raise ValidationError(errors)
     return BoardWaiver.objects.create(
         kind=kind,
         parcel=parcel,
-        resolution_number=resolution_number.strip(),
-        adopted_on=adopted_on,
-        ayes=ayes,
-        nays=nays,
-        seats=seats,
+        motion=motion,
+        resolution_number=motion.resolution_number,
+        adopted_on=motion.held_on,
+        ayes=motion.ayes,
+        nays=motion.nays,
+        seats=motion.seats,
         reason=reason,
         recorded_by=by,
     )

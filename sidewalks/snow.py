@@ -11,6 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from permits.access import require_role
+from permits.board import services as board
+from permits.board.clauses import Clause
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import add_charge
@@ -268,7 +270,15 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
 
 # --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------
 
-RUBBISH_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.CLERK)
+# § 303-2: the owner is "notified to do so by the Village Board or its designee": whoever a carried Board motion
+# designated for § 303-2 on the day served (permits.board.services.may_act_for), never a fixed list of roles.
+# Village staff who close a case once the owner removed it (no notice, no charge):
+RUBBISH_STAFF = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.CLERK)
+
+
+def may_serve_rubbish_notice(user, *, on) -> bool:
+    """§ 303-2: the Board's designee for § 303-2 on `on`."""
+    return board.may_act_for(user, Clause.RUBBISH, on=on)
 
 
 def serve_rubbish_notice(
@@ -282,10 +292,10 @@ def serve_rubbish_notice(
     deadline_at: datetime | None = None,
 ) -> RubbishCase:
     """§ 303-2: the owner or occupant is notified to remove rubbish or dirt from the sidewalk by a deadline."""
-    require_role(
-        by, *RUBBISH_ROLES, action="serve rubbish notices (the Board's designees, DPW and the Clerk-Treasurer, do)"
-    )
     served_at = served_at or timezone.now()
+    board.require_board_or_designee(
+        by, Clause.RUBBISH, on=timezone.localdate(served_at), action="serve rubbish notices"
+    )
     deadline_at = deadline_at or served_at + snow_rules.RUBBISH_DEFAULT_PERIOD
     errors = {}
     for message in snow_rules.rubbish_notice_errors(served_at, deadline_at):
@@ -313,7 +323,7 @@ def serve_rubbish_notice(
 
 def record_rubbish_removed_by_owner(*, case: RubbishCase, by, at: datetime | None = None) -> RubbishCase:
     """§ 303-2: the owner or occupant removed it; no charge. IllegalTransition when the case is already closed."""
-    require_role(by, *RUBBISH_ROLES, action="close rubbish cases (Village staff do)")
+    require_role(by, *RUBBISH_STAFF, action="close rubbish cases (Village staff do)")
     return change_state(
         case,
         to=RubbishCase.Status.OWNER_REMOVED,

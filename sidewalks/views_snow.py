@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -281,10 +281,13 @@ def snow_case_unoccupied(request, number):
 @login_required
 def rubbish_cases(request):
     require_staff(request.user, action="open the rubbish notices (Village staff do)")
-    may_serve = has_role(request.user, *snow.RUBBISH_ROLES)
+    may_serve = snow.may_serve_rubbish_notice(request.user, on=timezone.localdate())
     form = RubbishNoticeForm(initial={"served_at": timezone.localtime().replace(second=0, microsecond=0)})
     if request.method == "POST":
-        require_role(request.user, *snow.RUBBISH_ROLES, action="serve rubbish notices (DPW and the Clerk-Treasurer do)")
+        if not may_serve:
+            raise PermissionDenied(
+                "You may not serve rubbish notices: only the Village Board's designee for § 303-2 may (§ 303-2)."
+            )
         form = RubbishNoticeForm(request.POST)
         if form.is_valid():
             data = dict(form.cleaned_data)

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", include("permits.ledger.urls")),
     path("", include("permits.online_payments.urls")),
     *gateway_urlpatterns,
+    path("", include("permits.board.urls")),
     path("sidewalks/", include("sidewalks.urls")),
     path("obstructions/", include("obstructions.urls")),
 ]

@@ -1,9 +1,11 @@
-"""Models of the permit core (core.py) and of the ledger (permits/ledger/models.py).
+"""Models of the permit core (core.py), of the ledger (permits/ledger/models.py) and of the Village Board
+(permits/board/models.py).
 
 Each permit type keeps its models in its own package (permits/<type>/models.py) with the `permits` app label and
 their tables; they are loaded here from the registry's list, so that Django finds them while it loads the app.
 """
 
+from permits.board import models as board_models  # noqa: F401  (the Village Board: roster, meetings, votes)
 from permits.kinds import import_type_modules
 from permits.ledger import models as ledger_models  # noqa: F401  (the core's ledger: its models load with the app)
 from permits.models.core import (

@@ -7,12 +7,14 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
+from permits.board.admin import ServiceAdmin, ServiceForm
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.field import admin as field_admin  # noqa: F401  (the field half's back office)
 from permits.street_opening.models import (
     AnnualBond,
     ApplicantRevocation,
+    BondAmount,
     DiggersTicket,
     EmergencyDetermination,
     EmergencyReport,
@@ -50,6 +52,34 @@ class StreetOpeningAdmin(ReadOnly, SimpleHistoryAdmin):
     search_fields = ["permit__number", "permit__street__name", "permit__location_description"]
     list_select_related = ["permit"]
     inlines = [TicketInline]
+
+
+class BondAmountForm(ServiceForm):
+    class Meta:
+        model = BondAmount
+        fields = ["kind", "amount", "effective_from", "effective_until", "motion"]
+
+    def call_service(self, data):
+        return so.set_bond_amount(
+            kind=data["kind"],
+            amount=data["amount"],
+            effective_from=data["effective_from"],
+            effective_until=data.get("effective_until"),
+            motion=data["motion"],
+            by=self.request.user,
+        )
+
+
+@admin.register(BondAmount)
+class BondAmountAdmin(ServiceAdmin, SimpleHistoryAdmin):
+    """§ 303-4H(3), (5): the bond amounts "determined by the Village Board", each set by a recorded motion with its
+    effective dates; a bond below the amount in force does not count. Read-only once recorded (a new motion sets a
+    new amount)."""
+
+    form = BondAmountForm
+    list_display = ["kind", "amount", "effective_from", "effective_until", "motion"]
+    list_filter = ["kind"]
+    raw_id_fields = ["motion"]
 
 
 @admin.register(AnnualBond)

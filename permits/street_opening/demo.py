@@ -52,6 +52,18 @@ def _data(street: str, location: str, work: str, start: date, days: int, signer:
     }
 
 
+def _bond_amounts(clerk) -> None:
+    """§ 303-4H(3), (5): the amounts the demo Board set by its motion (permits.board.demo)."""
+    from permits.board.models import Motion
+    from permits.street_opening.models import BondAmount
+
+    motion = Motion.objects.filter(item__clause="303-4H(3)", outcome=Motion.Outcome.CARRIED).first()
+    if motion is None or BondAmount.objects.exists():
+        return
+    for kind, amount in ((BondAmount.Kind.GUARANTEE, Decimal(5000)), (BondAmount.Kind.ANNUAL, Decimal(20000))):
+        so.set_bond_amount(kind=kind, amount=amount, effective_from=motion.held_on, motion=motion, by=clerk)
+
+
 @transaction.atomic
 def load() -> dict:
     User = get_user_model()
@@ -75,6 +87,7 @@ def load() -> dict:
                 "recorded_at": timezone.now(),
             },
         )
+    _bond_amounts(users["clerk"])
     # The locate was requested this morning (or just now, before 8:00): never in the future (Wis. Stat. § 182.0175).
     requested = min(timezone.make_aware(datetime.combine(today, time(8, 0))), timezone.now())
     plans = [
@@ -150,7 +163,7 @@ def load() -> dict:
         if state in ("approved", "issued"):
             if ordinance.in_frozen_ground_season(today):
                 so.record_emergency_determination(
-                    permit=permit, by=users["board"], reason="Active leak: danger to life and property"
+                    permit=permit, by=users["dpw"], reason="Active leak: danger to life and property"
                 )
             so.approve_street_opening(
                 permit=permit,

@@ -57,6 +57,12 @@ class StreetOpening(models.Model):
     insurance_expires = models.DateField()
     # § 303-4H(3)/(5): the annual bond on file, or a bond for this permit uploaded as a document
     annual_bond = models.BooleanField(default=False)
+    guarantee_bond_amount = models.DecimalField(
+        **AMOUNT,
+        null=True,
+        blank=True,
+        help_text="The amount of the bond filed for this permit, as the Clerk-Treasurer recorded it (§ 303-4H(3))",
+    )
     # § 303-4H(1)
     statement_signed_by = models.CharField(max_length=200)
     statement_signed_at = models.DateTimeField()
@@ -185,6 +191,38 @@ class AnnualBond(models.Model):
         return f"{self.year} annual bond of {self.organization or self.principal_user} ({self.surety})"
 
 
+class BondAmount(models.Model):
+    """The amount of a bond "determined by the Village Board" (§ 303-4H(3) guarantee bond, § 303-4H(5) annual
+    bond), set by a recorded Board motion, in force from `effective_from` through `effective_until` (inclusive; open
+    while blank). A bond below the amount in force does not count."""
+
+    class Kind(models.TextChoices):
+        GUARANTEE = "guarantee", "Guarantee or surety bond for one permit (§ 303-4H(3))"
+        ANNUAL = "annual", "Annual bond (§ 303-4H(5))"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    amount = models.DecimalField(**AMOUNT)
+    effective_from = models.DateField()
+    effective_until = models.DateField(null=True, blank=True, help_text="The last day in force (inclusive)")
+    motion = models.ForeignKey("permits.Motion", on_delete=models.PROTECT, related_name="bond_amounts")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["kind", "-effective_from"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="bond_amount_positive"),
+            models.CheckConstraint(
+                condition=Q(effective_until__isnull=True) | Q(effective_until__gte=models.F("effective_from")),
+                name="bond_amount_until_after_from",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: ${self.amount:,.2f} from {self.effective_from:%Y-%m-%d}"
+
+
 class DiggersTicket(models.Model):
     """Wis. Stat. § 182.0175: one Diggers Hotline locate ticket per contractor; entered by the applicant until an
     inspector verifies it."""
@@ -225,6 +263,14 @@ class EmergencyDetermination(models.Model):
     determined_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     determined_at = models.DateTimeField()
     reason = models.TextField()
+    motion = models.ForeignKey(
+        "permits.Motion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The Board's motion, when the Board determined it (blank: its designee did)",
+    )
 
     def __str__(self) -> str:
         return f"Emergency determination for {self.street_opening.permit.number}"
@@ -262,6 +308,14 @@ class MoratoriumException(models.Model):
     granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     granted_at = models.DateTimeField()
     reason = models.TextField()
+    motion = models.ForeignKey(
+        "permits.Motion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The Board's motion, when the Board found it essential (blank: its designee did)",
+    )
 
     def __str__(self) -> str:
         return f"Moratorium exception for {self.street_opening.permit.number}"

@@ -286,6 +286,14 @@ def annual_bond_covers(bond_year: int, day: date) -> bool:
     return day.year == bond_year
 
 
+def bond_amount_counts(amount, required) -> bool:
+    """§ 303-4H(3), (5): a bond counts only at or above the amount the Village Board determined and has in force on
+    the day (no amount in force: the Board has set none, and any bond counts). One cent below does not count."""
+    if required is None:
+        return True
+    return amount is not None and Decimal(amount) >= Decimal(required)
+
+
 def bond_violations(
     *,
     annual_bond: bool,
@@ -294,18 +302,31 @@ def bond_violations(
     start_date: date | None,
     end_date: date | None,
     at_approval: bool,
+    annual_bond_amounts: dict | None = None,
+    annual_required=None,
+    per_permit_bond_amount=None,
+    guarantee_required=None,
 ) -> list[Violation]:
-    """§ 303-4H(3)/(5): a bond for this permit, or an annual bond covering every day of the planned work.
+    """§ 303-4H(3)/(5): a bond for this permit, or an annual bond covering every day of the planned work, each at
+    least the amount the Village Board determined (in force on the day checked).
 
     At application a per-permit bond may still be uploaded later (a warning); at approval it must be on file.
+    `annual_bond_amounts` ({year: amount}) are the annual bonds on file; `annual_bond_years` lists their years.
     """
     if annual_bond:
         if start_date is None or end_date is None:
             return []
-        years = set(annual_bond_years or ())
-        uncovered = sorted({d.year for d in (start_date, end_date) if not any(annual_bond_covers(y, d) for y in years)})
+        amounts = (
+            dict(annual_bond_amounts) if annual_bond_amounts is not None else {y: None for y in annual_bond_years or ()}
+        )
+        needed_years = sorted({d.year for d in (start_date, end_date)})
+        errors = []
+        uncovered = [y for y in needed_years if y not in amounts]
+        short = [y for y in needed_years if y in amounts and not bond_amount_counts(amounts[y], annual_required)]
+        if annual_bond_amounts is None:
+            short = []
         if uncovered:
-            return [
+            errors.append(
                 _error(
                     "annual_bond",
                     "no_annual_bond",
@@ -313,10 +334,32 @@ def bond_violations(
                     f"No annual bond is on file for {', '.join(map(str, uncovered))}; file one with the "
                     "Clerk-Treasurer or give a bond for this permit",
                 )
-            ]
-        return []
+            )
+        for year in short:
+            errors.append(
+                _error(
+                    "annual_bond",
+                    "annual_bond_below_amount",
+                    "§ 303-4H(5)",
+                    f"The {year} annual bond on file is ${amounts[year]:,.2f}, below the ${annual_required:,.2f} the "
+                    "Village Board determined: it does not count",
+                )
+            )
+        return errors
     if per_permit_bond_filed:
-        return []
+        if bond_amount_counts(per_permit_bond_amount, guarantee_required):
+            return []
+        shown = "not recorded" if per_permit_bond_amount is None else f"${Decimal(per_permit_bond_amount):,.2f}"
+        make = _error if at_approval else _warning
+        return [
+            make(
+                "annual_bond",
+                "guarantee_bond_below_amount",
+                "§ 303-4H(3)",
+                f"The bond filed for this permit is {shown}; the Village Board determined ${guarantee_required:,.2f}: "
+                "a smaller bond does not count",
+            )
+        ]
     if at_approval:
         return [
             _error(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -17,6 +18,8 @@ from django.utils import timezone
 
 from permits import services, workflow
 from permits.access import require_role
+from permits.board import services as board
+from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
 from permits.fees import FeeNotConfigured
 from permits.models import Document, Organization, Parcel, Permit, PermitKind, Status, Street
@@ -25,6 +28,7 @@ from permits.street_opening import rules as ordinance
 from permits.street_opening.models import (
     AnnualBond,
     ApplicantRevocation,
+    BondAmount,
     DiggersTicket,
     EmergencyDetermination,
     EmergencyReport,
@@ -38,10 +42,15 @@ FEE_CODE = "street_opening"
 RENEWAL_FEE_CODE = "street_opening_renewal"
 
 REVIEWERS = (Role.CLERK, Role.DPW_DIRECTOR)  # § 303-4B: the clerk or the DPW decides completeness
-APPROVERS = (Role.DPW_DIRECTOR,)  # § 303-1C(2): the DPW approves the location and sets conditions
-ISSUERS = (Role.CLERK,)  # § 303-4F(2): the clerk receives the fee and issues
+# § 303-4A: the permit is "from the Director of Public Works or Village Clerk-Treasurer": either grants it alone
+# (approves and issues). What § 303-1C names the DPW for (underground location and plans, § 303-5B(3) lane closures,
+# § 303-1C(7) emergency underground work) stays the DPW's: PLAN_APPROVERS.
+APPROVERS = (Role.DPW_DIRECTOR, Role.CLERK)
+ISSUERS = (Role.CLERK, Role.DPW_DIRECTOR)  # § 303-4A; § 303-4F(2): the fee itself is paid to the Clerk-Treasurer
+PLAN_APPROVERS = (Role.DPW_DIRECTOR,)  # § 303-1C(2), § 303-1C(7), § 303-5B(3)
 RENEWERS = (Role.CLERK, Role.DPW_DIRECTOR)  # § 303-4E
-BOARD_DESIGNEES = (Role.BOARD, Role.PRESIDENT, Role.DPW_DIRECTOR)  # § 303-5A, § 303-5I: "the Board or its designee"
+# § 303-5A, § 303-5I "the Village Board or its designee": a recorded Board motion, or whoever the Board designated
+# for the clause (permits.board.services.require_board_or_designee). No role is a designee by itself.
 BOARD_RECORDERS = (Role.BOARD, Role.PRESIDENT, Role.CLERK)  # the Board's decision, recorded from its minutes
 REVOKERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT)  # § 303-4H(2)
 VERIFIERS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # Diggers Hotline tickets
@@ -87,8 +96,79 @@ def revocation_facts(*, user, organization, today: date) -> dict:
 
 
 def annual_bond_years(*, user, organization) -> set[int]:
+    return set(annual_bond_amounts(user=user, organization=organization))
+
+
+def annual_bond_amounts(*, user, organization) -> dict[int, Decimal]:
+    """§ 303-4H(5): the annual bonds on file for the applicant (or its organization), {year: amount}."""
     subject = Q(principal_user=user) if organization is None else Q(organization=organization)
-    return set(AnnualBond.objects.filter(subject).values_list("year", flat=True))
+    return dict(AnnualBond.objects.filter(subject).values_list("year", "amount"))
+
+
+def bond_amount_in_force(kind: str, on: date) -> Decimal | None:
+    """§ 303-4H(3), (5): the bond amount the Village Board determined (a recorded motion) in force on `on`; None
+    when the Board has set none for that day."""
+    row = (
+        BondAmount.objects.filter(kind=kind, effective_from__lte=on)
+        .filter(Q(effective_until__isnull=True) | Q(effective_until__gte=on))
+        .order_by("-effective_from", "-pk")
+        .first()
+    )
+    return row.amount if row else None
+
+
+def set_bond_amount(
+    *, kind: str, amount, effective_from: date, motion, by, effective_until: date | None = None
+) -> BondAmount:
+    """§ 303-4H(3), (5): record the bond amount the Village Board determined by `motion` (a carried motion under
+    § 303-4H(3)), in force from `effective_from` (on or after its meeting) through `effective_until`."""
+    require_role(by, *board.BOARD_CLERKS, action="record the Board's bond amounts (the Clerk-Treasurer does)")
+    errors = board.board_action_errors(motion, clause=Clause.BOND_AMOUNTS, on=effective_from)
+    try:
+        amount = Decimal(str(amount)).quantize(Decimal("0.01"))
+        if amount <= 0:
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        errors.append(Violation("amount", "amount", "§ 303-4H(3)", "The bond amount is a positive number of dollars"))
+    if effective_until is not None and effective_until < effective_from:
+        errors.append(Violation("effective_until", "until_before_from", "§ 303-4H(3)", "It ends before it starts"))
+    if kind not in BondAmount.Kind.values:
+        errors.append(Violation("kind", "kind", "§ 303-4H(3)", "Choose the guarantee bond or the annual bond"))
+    if errors:
+        raise RulesBroken(errors)
+    return BondAmount.objects.create(
+        kind=kind,
+        amount=amount,
+        effective_from=effective_from,
+        effective_until=effective_until,
+        motion=motion,
+        recorded_by=by,
+        recorded_at=timezone.now(),
+    )
+
+
+def record_guarantee_bond_amount(*, permit: Permit, by, amount) -> StreetOpening:
+    """§ 303-4H(3): the Clerk-Treasurer (or the DPW) records the amount of the bond filed for this permit, read from
+    the bond document; it counts only at or above the amount the Board has in force."""
+    require_role(by, *REVIEWERS, action="record bond amounts (the Clerk-Treasurer or the DPW does)")
+    try:
+        amount = Decimal(str(amount)).quantize(Decimal("0.01"))
+        if amount <= 0:
+            raise InvalidOperation
+    except (InvalidOperation, ValueError):
+        raise RulesBroken(
+            [
+                Violation(
+                    "amount", "amount", "§ 303-4H(3)", "The bond amount is a positive number of dollars (§ 303-4H(3))"
+                )
+            ]
+        ) from None
+    so = permit.street_opening
+    with transaction.atomic():
+        StreetOpening.objects.filter(pk=so.pk).update(guarantee_bond_amount=amount)
+        so.guarantee_bond_amount = amount
+        services.record_event(permit, by=by, reason=f"Bond for this permit recorded: ${amount:,.2f} (§ 303-4H(3))")
+    return so
 
 
 def street_repaving_facts(street: Street | None) -> tuple[date | None, tuple[date, date] | None]:
@@ -143,6 +223,8 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
         *ordinance.bond_violations(
             annual_bond=bool(data.get("annual_bond")),
             annual_bond_years=annual_bond_years(user=applicant, organization=organization),
+            annual_bond_amounts=annual_bond_amounts(user=applicant, organization=organization),
+            annual_required=bond_amount_in_force(BondAmount.Kind.ANNUAL, today),
             per_permit_bond_filed=False,
             start_date=data.get("start_date"),
             end_date=data.get("end_date"),
@@ -230,7 +312,11 @@ def check_approval(
         *ordinance.bond_violations(
             annual_bond=so.annual_bond,
             annual_bond_years=annual_bond_years(user=permit.applicant, organization=permit.organization),
+            annual_bond_amounts=annual_bond_amounts(user=permit.applicant, organization=permit.organization),
+            annual_required=bond_amount_in_force(BondAmount.Kind.ANNUAL, today),
             per_permit_bond_filed=Document.Kind.BOND in doc_kinds,
+            per_permit_bond_amount=so.guarantee_bond_amount,
+            guarantee_required=bond_amount_in_force(BondAmount.Kind.GUARANTEE, today),
             start_date=permit.start_date,
             end_date=permit.end_date,
             at_approval=True,
@@ -623,14 +709,24 @@ def approve_street_opening(
     approve_emergency_work: bool = False,
     today: date | None = None,
 ) -> Permit:
-    """§ 303-1C(2): the DPW approves the location and sets its conditions; valid 30 days from approval (§ 303-4D).
+    """§ 303-4A: the DPW or the Clerk-Treasurer approves the permit and sets its conditions; valid 30 days from
+    approval (§ 303-4D). The DPW's own approvals (§ 303-1C(2) underground location and plans, § 303-5B(3) a lane
+    closure, § 303-1C(7) emergency underground work) are given only by the DPW: the clerk may approve once they are
+    recorded, and the rules refuse the approval until then.
 
     Refused, with every reason at once, without a Diggers Hotline ticket, insurance through the validity, the
     bond, the signed statement, or the winter/moratorium determinations the ordinance requires. A closure of every
     lane in a direction is approved here too (§ 303-5B(3)), recorded as a condition with who and when; so may the
     emergency underground work be (§ 303-1C(7)).
     """
-    require_role(by, *APPROVERS, action="approve the location of a street opening (§ 303-1C(2))")
+    require_role(by, *APPROVERS, action="approve street opening permits (§ 303-4A)")
+    if approve_plans or approve_lane_closure or approve_emergency_work:
+        require_role(
+            by,
+            *PLAN_APPROVERS,
+            action="approve underground plans, lane closures or emergency underground work (the Director of Public "
+            "Works does, § 303-1C(2), § 303-5B(3), § 303-1C(7))",
+        )
     now = timezone.now()
     today = today or timezone.localdate(now)
     so = permit.street_opening
@@ -665,8 +761,7 @@ def approve_street_opening(
             Status.APPROVED,
             by=by,
             today=today,
-            reason="Location approved (§ 303-1C(2))"
-            + (f". Conditions: {conditions.strip()}" if conditions.strip() else ""),
+            reason="Approved (§ 303-4A)" + (f". Conditions: {conditions.strip()}" if conditions.strip() else ""),
         )
         warn_about_tickets(permit, today=today, when="at approval")
     return permit
@@ -675,7 +770,7 @@ def approve_street_opening(
 def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
     """§ 303-1C(7): the DPW approves, after the fact, underground construction a utility began in an emergency
     (recorded with who and when). Until then the permit cannot be completed."""
-    require_role(by, *APPROVERS, action="approve emergency underground construction (§ 303-1C(7))")
+    require_role(by, *PLAN_APPROVERS, action="approve emergency underground construction (§ 303-1C(7))")
     so = permit.street_opening
     if not ordinance.is_emergency_underground(emergency=so.emergency, underground_utility=so.underground_utility):
         raise RulesBroken(
@@ -705,7 +800,7 @@ def approve_emergency_underground_work(*, permit: Permit, by) -> StreetOpening:
 
 
 def issue_street_opening(*, permit: Permit, by, today: date | None = None) -> Permit:
-    """§ 303-4F(2): the Clerk-Treasurer issues the permit once its fee is paid."""
+    """§ 303-4A: the Clerk-Treasurer or the DPW issues the permit once its fee is paid to the clerk (§ 303-4F(2))."""
     require_role(by, *ISSUERS, action="issue street opening permits")
     # transition() refuses an unpaid fee (§ 303-4F(2), permits.street_opening.workflow).
     transition = workflow.transition(permit, Status.ISSUED, by=by, today=today, reason="Fee paid; permit issued")
@@ -828,23 +923,54 @@ def request_renewal(*, permit: Permit, by, work_begun_on: date, note: str = "", 
 # --- Board determinations --------------------------------------------------------------------------------------
 
 
-def record_emergency_determination(*, permit: Permit, by, reason: str) -> EmergencyDetermination:
-    """§ 303-5A: the Board or its designee determines a winter opening an emergency; who, when and why are kept."""
-    require_role(by, *BOARD_DESIGNEES, action="determine emergency excavations (§ 303-5A)")
+def record_emergency_determination(
+    *, permit: Permit, by, reason: str, motion=None, today: date | None = None
+) -> EmergencyDetermination:
+    """§ 303-5A: the Board (a carried motion on this permit, recorded by the clerk) or its designee for § 303-5A on
+    `today` determines a winter opening an emergency; who, which motion, when and why are kept."""
+    today = today or timezone.localdate()
+    board.require_board_or_designee(
+        by,
+        Clause.WINTER_EMERGENCY,
+        on=today,
+        action="determine emergency excavations",
+        motion=motion,
+        subject=permit,
+    )
     if not reason.strip():
         raise RulesBroken([Violation("reason", "required", "§ 303-5A", "Say why it is an emergency (§ 303-5A)")])
     with transaction.atomic():
         determination, _ = EmergencyDetermination.objects.get_or_create(
             street_opening=permit.street_opening,
-            defaults={"determined_by": by, "determined_at": timezone.now(), "reason": reason.strip()},
+            defaults={"determined_by": by, "determined_at": timezone.now(), "reason": reason.strip(), "motion": motion},
         )
-        services.record_event(permit, by=by, reason=f"Determined an emergency excavation (§ 303-5A): {reason.strip()}")
+        services.record_event(
+            permit, by=by, reason=f"Determined an emergency excavation (§ 303-5A){_by_motion(motion)}: {reason.strip()}"
+        )
     return determination
 
 
-def grant_moratorium_exception(*, permit: Permit, by, reason: str) -> MoratoriumException:
-    """§ 303-5I: the Board or its designee records why opening a recently repaved street is absolutely essential."""
-    require_role(by, *BOARD_DESIGNEES, action="grant moratorium exceptions (§ 303-5I)")
+def _by_motion(motion) -> str:
+    if motion is None:
+        return " by the Board's designee"
+    number = f"resolution {motion.resolution_number}, " if motion.resolution_number else ""
+    return f" by the Village Board ({number}meeting of {motion.held_on:%B %-d, %Y}, {motion.ayes}-{motion.nays})"
+
+
+def grant_moratorium_exception(
+    *, permit: Permit, by, reason: str, motion=None, today: date | None = None
+) -> MoratoriumException:
+    """§ 303-5I: the Board (a carried motion on this permit) or its designee for § 303-5I on `today` records why
+    opening a recently repaved street is absolutely essential."""
+    today = today or timezone.localdate()
+    board.require_board_or_designee(
+        by,
+        Clause.MORATORIUM_EXCEPTION,
+        on=today,
+        action="grant moratorium exceptions",
+        motion=motion,
+        subject=permit,
+    )
     if not reason.strip():
         raise RulesBroken(
             [Violation("reason", "required", "§ 303-5I", "Say why the opening is absolutely essential (§ 303-5I)")]
@@ -852,9 +978,11 @@ def grant_moratorium_exception(*, permit: Permit, by, reason: str) -> Moratorium
     with transaction.atomic():
         exception, _ = MoratoriumException.objects.get_or_create(
             street_opening=permit.street_opening,
-            defaults={"granted_by": by, "granted_at": timezone.now(), "reason": reason.strip()},
+            defaults={"granted_by": by, "granted_at": timezone.now(), "reason": reason.strip(), "motion": motion},
         )
-        services.record_event(permit, by=by, reason=f"Moratorium exception (§ 303-5I): {reason.strip()}")
+        services.record_event(
+            permit, by=by, reason=f"Moratorium exception (§ 303-5I){_by_motion(motion)}: {reason.strip()}"
+        )
     return exception
 
 

@@ -17,11 +17,12 @@ AUTHORITY = {
     Status.WITHDRAWN: frozenset({APPLICANT, Role.CLERK}),
     # § 303-4B: the Clerk-Treasurer or the Director of Public Works finds the application sufficient.
     Status.UNDER_REVIEW: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
-    # § 303-1C(2): the Director of Public Works approves the location and sets the conditions.
-    Status.APPROVED: frozenset({Role.DPW_DIRECTOR}),
+    # § 303-4A: a permit "from the Director of Public Works or Village Clerk-Treasurer": either approves and issues it
+    # alone. (§ 303-1C(2)'s underground location and plans stay the DPW's: rules refuse approval until recorded.)
+    Status.APPROVED: frozenset({Role.DPW_DIRECTOR, Role.CLERK}),
     Status.DENIED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
-    # § 303-4F(2): the Clerk-Treasurer receives the fee and issues the permit.
-    Status.ISSUED: frozenset({Role.CLERK}),
+    # § 303-4A; § 303-4F(2): once the fee is paid to the Clerk-Treasurer, either the clerk or the DPW issues.
+    Status.ISSUED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
     Status.ACTIVE: frozenset({APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
     # § 303-4H(3), § 303-1C(8): the permittee requests completion (permits.street_opening.lifecycle); the DPW
     # Director or a DPW inspector confirms it after the passed final inspection.

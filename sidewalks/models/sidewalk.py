@@ -28,11 +28,15 @@ class Material(models.TextChoices):
 
 
 class BoardWaiver(models.Model):
-    """A waiver the Village Board adopted by resolution, with its vote count.
+    """A waiver the Village Board adopted by a recorded motion (permits.board).
 
     § 303-3D(8)(c): the five-foot width and five-inch thickness in front of a commercial or industrial establishment,
-    by three-fourths of the ENTIRE Board (6 of 7 seats). § 303-3D(9): the 35 °F and frozen-subgrade rule, for an
-    emergency replacement.
+    by three-fourths of the ENTIRE Board: the seats on the roster on the meeting date, vacant ones included (6 of 7).
+    § 303-3D(9): the 35 °F and frozen-subgrade rule, for an emergency replacement, by a majority of those present.
+
+    `ayes`, `nays` and `seats` are copied from the motion. Waivers recorded before the Board's roster existed have no
+    motion: their typed numbers are kept as history, and they count only if the typed ayes are three-fourths of the
+    seats on the roster on their adoption date (a typed seat count of 4 does not make 3 ayes a waiver).
     """
 
     class Kind(models.TextChoices):
@@ -41,13 +45,21 @@ class BoardWaiver(models.Model):
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_waivers")
+    motion = models.OneToOneField(
+        "permits.Motion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sidewalk_waiver",
+        help_text="The Board's motion that adopted the waiver (blank only for waivers recorded before the roster)",
+    )
     resolution_number = models.CharField(max_length=40)
     adopted_on = models.DateField()
     ayes = models.PositiveSmallIntegerField()
     nays = models.PositiveSmallIntegerField(default=0)
     seats = models.PositiveSmallIntegerField(
-        default=ordinance.DEFAULT_BOARD_SEATS,
-        help_text="Seats on the entire Board, vacant ones included (the President and six trustees: 7).",
+        help_text="Seats on the entire Board on the adoption date, vacant ones included (from the roster; as typed "
+        "on waivers recorded before it)."
     )
     reason = models.TextField(blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -65,8 +77,14 @@ class BoardWaiver(models.Model):
 
     @property
     def is_effective(self) -> bool:
+        from permits.board import services as board
+
+        if self.motion_id is not None:
+            return self.motion.carried
+        # Recorded before the roster: the typed ayes against the roster's seats on the adoption date.
+        seats = max(self.seats, board.seats_on(self.adopted_on))
         if self.kind == self.Kind.WIDTH_THICKNESS:
-            return ordinance.is_three_fourths_of_entire_board(ayes=self.ayes, seats=self.seats)
+            return ordinance.is_three_fourths_of_entire_board(ayes=self.ayes, seats=seats)
         return self.ayes > self.nays
 
 

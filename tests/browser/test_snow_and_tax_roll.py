@@ -168,7 +168,7 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     axe_check(page, "owner's view of the snow case")
 
 
-def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_server, axe_check):
+def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_server, axe_check, board_designations):
     from permits.ledger.services import add_charge
     from sidewalks import snow
 

@@ -74,6 +74,12 @@ def build_world(monkeypatch):
         seats=7,
         recorded_by=clerk,
     )
+    # The Village Board's record (roster, meeting, designations, bond amounts) comes from its demo loader.
+    from permits.board.models import Seat
+
+    for seat in Seat.objects.all():  # seats seeded by a migration have no history row yet
+        if not seat.history.exists():
+            seat.save()
     for fee in FeeItem.objects.all():  # fees seeded by a migration have no history row yet
         if not fee.history.exists():
             fee.save()

@@ -22,6 +22,13 @@ BOARD_PAGES = {
     "ApplicantRevocation",
     "EmergencyReport",
     "BoardWaiver",
+    # The Village Board's record (permits.board): the clerk keeps it, the Board and the DPW read it.
+    "Seat",
+    "Term",
+    "Meeting",
+    "Motion",
+    "Designation",
+    "BondAmount",
 }
 CLERK_ONLY = {
     "Notice",

@@ -23,21 +23,24 @@ def admin_client_for(client):
 
 
 def waiver_data(shop, ayes):
-    return {
-        "kind": "width_thickness",
-        "parcel": shop.pk,
-        "resolution_number": "2026-40",
-        "adopted_on": "2026-06-01",
-        "ayes": ayes,
-        "nays": 7 - ayes,
-        "seats": 7,
-        "reason": "Narrow lot",
-    }
+    from datetime import date
+
+    from tests.board_world import vote
+
+    motion = vote(
+        clause="303-3D(8)(c)",
+        ayes=ayes,
+        nays=7 - ayes,
+        held_on=date(2026, 6, 1),
+        rule="three_fourths_entire",
+        number="2026-40",
+    )
+    return {"kind": "width_thickness", "parcel": shop.pk, "motion": motion.pk, "reason": "Narrow lot"}
 
 
 def test_303_3d_8_c_admin_refuses_a_five_of_seven_waiver(admin_client_for, clerk, shop):
     response = admin_client_for(clerk).post(reverse("admin:sidewalks_boardwaiver_add"), waiver_data(shop, 5))
-    assert response.status_code == 200 and "6 of 7" in response.content.decode()
+    assert response.status_code == 200 and "6 ayes of the 7 seats" in response.content.decode()
     assert not BoardWaiver.objects.exists()
 
 

@@ -151,8 +151,10 @@ def test_303_3d_8_c_votes_needed_is_the_ceiling_of_three_fourths(seats, needed):
     assert not o.is_three_fourths_of_entire_board(ayes=needed - 1, seats=seats)
 
 
-def test_303_3d_8_c_default_board_is_seven_seats():
-    assert o.DEFAULT_BOARD_SEATS == 7 and o.is_three_fourths_of_entire_board(ayes=6)
+def test_303_3d_8_c_seven_seats_need_six_ayes():
+    assert o.is_three_fourths_of_entire_board(ayes=6, seats=7) and not o.is_three_fourths_of_entire_board(
+        ayes=5, seats=7
+    )
 
 
 # --- § 303-3D(2), (3), (5), (6), (7) ----------------------------------------------------------------------------------

@@ -43,16 +43,22 @@ def test_application_breaking_rules_stores_nothing_and_lists_every_rule(resident
     assert not Permit.objects.exists() and not SidewalkPermit.objects.exists()
 
 
-def test_303_3d_8_c_effective_board_waiver_lets_a_narrower_commercial_walk(resident, shop, clerk):
-    services.record_board_waiver(
-        kind=BoardWaiver.Kind.WIDTH_THICKNESS,
-        parcel=shop,
-        resolution_number="2026-14",
-        adopted_on=TODAY - timedelta(days=10),
-        ayes=6,
-        nays=1,
-        by=clerk,
+def _waiver_vote(ayes, *, held_on=None, vacant=(), absent=0, number="2026-14", rule="three_fourths_entire"):
+    from tests.board_world import vote
+
+    return vote(
+        clause="303-3D(8)(c)",
+        ayes=ayes,
+        held_on=held_on or TODAY - timedelta(days=10),
+        vacant=vacant,
+        absent=absent,
+        rule=rule,
+        number=number,
     )
+
+
+def test_303_3d_8_c_effective_board_waiver_lets_a_narrower_commercial_walk(resident, shop, clerk):
+    services.record_board_waiver(kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, motion=_waiver_vote(6), by=clerk)
     permit = services.apply_for_sidewalk_permit(
         applicant=resident, parcel=shop, today=TODAY, **{**GOOD, "driveway_thickness_inches": Decimal("7")}
     )
@@ -62,26 +68,64 @@ def test_303_3d_8_c_effective_board_waiver_lets_a_narrower_commercial_walk(resid
 def test_303_3d_8_c_five_of_seven_is_refused_as_a_waiver(shop, clerk):
     with pytest.raises(ValidationError) as error:
         services.record_board_waiver(
-            kind=BoardWaiver.Kind.WIDTH_THICKNESS,
-            parcel=shop,
-            resolution_number="2026-15",
-            adopted_on=TODAY,
-            ayes=5,
-            nays=2,
-            by=clerk,
+            kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, motion=_waiver_vote(5, number="2026-15"), by=clerk
         )
-    assert "6 of 7" in error.value.message_dict["ayes"][0] and "§ 303-3D(8)(c)" in error.value.message_dict["ayes"][0]
+    message = error.value.message_dict["motion"][0]
+    assert "6 ayes of the 7 seats" in message and "§ 303-3D(8)(c)" in message
+    assert not BoardWaiver.objects.exists()
 
 
-def test_only_the_clerk_records_board_waivers(shop, board_member):
+@pytest.mark.parametrize("ayes, effective", [(5, False), (6, True)])
+def test_303_3d_8_c_vacant_seat_still_counts_toward_the_entire_board(shop, clerk, ayes, effective):
+    """Seat 7 vacant, six members all present: 6 of 7 seats is needed, so 5 ayes fail and 6 ayes carry."""
+    motion = _waiver_vote(ayes, vacant=(7,), number=f"V-{ayes}")
+    assert (motion.seats, motion.present, motion.needed) == (7, 6, 6)
+    assert motion.carried is effective
+    if effective:
+        assert services.record_board_waiver(kind="width_thickness", parcel=shop, motion=motion, by=clerk).is_effective
+    else:
+        with pytest.raises(ValidationError):
+            services.record_board_waiver(kind="width_thickness", parcel=shop, motion=motion, by=clerk)
+
+
+def test_303_3d_8_c_a_majority_vote_is_not_a_width_waiver(shop, clerk):
+    motion = _waiver_vote(7, rule="majority_present", number="M-1")
+    with pytest.raises(ValidationError) as error:
+        services.record_board_waiver(kind="width_thickness", parcel=shop, motion=motion, by=clerk)
+    assert "three-fourths of the entire Board" in error.value.message_dict["motion"][0]
+
+
+def test_303_3d_8_c_waiver_typed_before_the_roster_counts_against_its_seats(shop, clerk):
+    """A waiver recorded before the roster (no motion) keeps its typed numbers; 3 ayes typed against 4 seats are not
+    three-fourths of the 7 seats on the roster that day."""
+    legacy = BoardWaiver.objects.create(
+        kind="width_thickness",
+        parcel=shop,
+        resolution_number="OLD-1",
+        adopted_on=TODAY,
+        ayes=3,
+        seats=4,
+        recorded_by=clerk,
+    )
+    assert (legacy.ayes, legacy.seats) == (3, 4) and not legacy.is_effective
+    six = BoardWaiver.objects.create(
+        kind="width_thickness",
+        parcel=shop,
+        resolution_number="OLD-2",
+        adopted_on=TODAY,
+        ayes=6,
+        seats=7,
+        recorded_by=clerk,
+    )
+    assert six.is_effective
+
+
+@pytest.mark.parametrize("persona", ["board_member", "president", "dpw_director"])
+def test_only_the_clerk_records_board_waivers(shop, persona, request):
+    motion = _waiver_vote(7, number="1")
     with pytest.raises(PermissionDenied):
         services.record_board_waiver(
-            kind=BoardWaiver.Kind.WIDTH_THICKNESS,
-            parcel=shop,
-            resolution_number="1",
-            adopted_on=TODAY,
-            ayes=7,
-            by=board_member,
+            kind=BoardWaiver.Kind.WIDTH_THICKNESS, parcel=shop, motion=motion, by=request.getfixturevalue(persona)
         )
 
 
@@ -166,15 +210,11 @@ def test_303_3d_9_cold_pour_fails_unless_the_board_waived_it(issued, inspector, 
     cold = {**PASSING["pour"], "forecast_low_f": Decimal("34"), "subgrade_frozen": True}
     failed = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **cold)
     assert failed.result == "failed" and failed.citations == "§ 303-3D(9)"
+    from tests.board_world import vote
+
+    motion = vote(clause="303-3D(9)", ayes=4, held_on=TODAY, absent=3, number="E-1")
     services.record_board_waiver(
-        kind=BoardWaiver.Kind.COLD_WEATHER,
-        parcel=home,
-        resolution_number="E-1",
-        adopted_on=TODAY,
-        ayes=4,
-        nays=0,
-        reason="Emergency replacement",
-        by=clerk,
+        kind=BoardWaiver.Kind.COLD_WEATHER, parcel=home, motion=motion, reason="Emergency replacement", by=clerk
     )
     assert (
         services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **cold).result

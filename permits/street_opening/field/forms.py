@@ -247,6 +247,27 @@ class DefectNoticeForm(LimitedForm):
     addressee_name = forms.CharField(label="Surety's name (for a notice to the surety)", required=False)
     addressee_email = forms.EmailField(label="Surety's email", required=False)
     served_on = forms.DateField(label="Served on", widget=DateInput())
+    finding = forms.ModelChoiceField(
+        label="The Village Board's finding (§ 303-4H(4))",
+        queryset=None,
+        required=False,
+        help_text="The carried motion that found the work defective. Leave blank when you act as the Board's "
+        "designee for § 303-4H(4).",
+    )
+
+    def __init__(self, *args, permit=None, **kwargs):
+        from django.contrib.contenttypes.models import ContentType
+
+        from permits.board.clauses import Clause
+        from permits.board.models import Motion
+
+        super().__init__(*args, **kwargs)
+        motions = Motion.objects.filter(outcome=Motion.Outcome.CARRIED, item__clause=Clause.DEFECT_FINDING)
+        if permit is not None:
+            motions = motions.filter(
+                item__subject_type=ContentType.objects.get_for_model(permit), item__subject_id=permit.pk
+            )
+        self.fields["finding"].queryset = motions.select_related("item__meeting")
 
 
 class VillageRepairForm(LimitedForm):

@@ -232,6 +232,14 @@ class DefectNotice(models.Model):
     served_on = models.DateField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
+    finding = models.ForeignKey(
+        "permits.Motion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The Board's finding (§ 303-4H(4)); blank when its designee found the defect",
+    )
     corrected_on = models.DateField(null=True, blank=True)
     past_deadline_on = models.DateField(
         null=True, blank=True, editable=False, help_text="Flagged the day after the deadline passed uncorrected"

@@ -19,6 +19,8 @@ from simple_history.utils import bulk_create_with_history
 
 from permits import services, workflow
 from permits.access import require_role
+from permits.board import services as board
+from permits.board.clauses import Clause
 from permits.errors import RulesBroken
 from permits.models import Document, Permit, PermitKind, Status
 from permits.roles import Role, has_role, is_village_staff
@@ -34,7 +36,9 @@ from permits.street_opening.field.models import (
 from permits.street_opening.models import StreetOpening
 
 INSPECTORS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # DPW inspectors log inspections from a phone
-DEFECT_RECORDERS = (Role.DPW_DIRECTOR,)  # § 303-4H(4): the DPW records defects for the Board
+# § 303-4H(2): the Village's repair of an uncorrected defect is the DPW's. The § 303-4H(4) finding is the Board's or
+# its designee's (permits.board.services.require_board_or_designee), not a role's.
+DEFECT_RECORDERS = (Role.DPW_DIRECTOR,)
 CORRECTION_CHECKERS = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 NOTICE_RECEIVERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)  # may record a notice received by phone
 INSPECTABLE = (Status.ISSUED, Status.ACTIVE, Status.COMPLETED)
@@ -535,12 +539,22 @@ def record_defect_notice(
     addressee_name: str = "",
     addressee_email: str = "",
     served_on: date | None = None,
+    finding=None,
 ) -> DefectNotice:
-    """§ 303-4H(4): the DPW records the written notice of a defect within the guarantee year, to the permittee or
-    its surety, with the defect, the work to be done, its cost and the deadline; the notice is emailed."""
-    require_role(by, *DEFECT_RECORDERS, action="record defect notices (Director of Public Works)")
+    """§ 303-4H(4): "whenever the Village Board shall find" work defective: the Board's finding (`finding`, a carried
+    motion on this permit, recorded by the clerk) or its designee for § 303-4H(4) on the day served records the
+    written notice of a defect within the guarantee year, to the permittee or its surety, with the defect, the work
+    to be done, its cost and the deadline; the notice is emailed."""
     now = timezone.now()
     served_on = served_on or timezone.localdate(now)
+    board.require_board_or_designee(
+        by,
+        Clause.DEFECT_FINDING,
+        on=served_on,
+        action="find street opening work defective and send the defect notice",
+        motion=finding,
+        subject=permit,
+    )
     guarantee = Guarantee.objects.filter(permit=permit).first()
     completed_on = guarantee.completed_on if guarantee else permit.completed_on
     errors = rules.defect_notice_violations(
@@ -586,6 +600,7 @@ def record_defect_notice(
             served_on=served_on,
             recorded_by=by,
             recorded_at=now,
+            finding=finding,
         )
         services.record_event(
             permit,
@@ -607,6 +622,11 @@ def record_defect_notice(
                 context={"permit": permit, "notice": notice},
             )
     return notice
+
+
+def may_record_defect_notice(user, *, on: date) -> bool:
+    """§ 303-4H(4): the Board's designee for the finding, or the clerk recording the Board's own finding."""
+    return board.may_act_for(user, Clause.DEFECT_FINDING, on=on) or has_role(user, *board.BOARD_CLERKS)
 
 
 def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = None) -> DefectNotice:
@@ -704,7 +724,7 @@ def record_village_repair(
 ) -> DefectNotice:
     """§ 303-4H(2) (and § 303-1C(8) for a utility's surface): the Village repaired what was not corrected by the
     deadline and bills labor, materials and equipment plus 20% for administration, added to the permit's balance."""
-    require_role(by, *DEFECT_RECORDERS, action="record the Village's repair (Director of Public Works)")
+    require_role(by, *DEFECT_RECORDERS, action="record the Village's repair (Director of Public Works, § 303-4H(2))")
     if not rules.is_defect_past_deadline(deadline=notice.deadline, corrected_on=notice.corrected_on, today=repaired_on):
         raise RulesBroken(
             [

@@ -71,6 +71,7 @@ def _permit_context(request, permit, **forms):
         "defects": permit.defect_notices.all(),
         "is_inspector": has_role(user, *field_work.INSPECTORS),
         "is_dpw_director": has_role(user, *field_work.DEFECT_RECORDERS),
+        "may_record_defect": field_work.may_record_defect_notice(user, on=timezone.localdate()),
         "is_permittee": is_permittee,
         "can_log": has_role(user, *field_work.INSPECTORS) and permit.status in field_work.INSPECTABLE,
         "permittee_forms": is_permittee and permit.status in field_work.WORK_UNDER_WAY,
@@ -266,12 +267,15 @@ def confirm_completion(request, number):
 @login_required
 @require_http_methods(["GET", "POST"])
 def defect_notice(request, number):
-    """The DPW records a written defect notice (§ 303-4H(4))."""
-    if not has_role(request.user, *field_work.DEFECT_RECORDERS):
+    """The Board's designee, or the clerk recording the Board's finding, records a written defect notice
+    (§ 303-4H(4))."""
+    if not field_work.may_record_defect_notice(request.user, on=timezone.localdate()):
         raise PermissionDenied
     permit = _street_opening_for(request.user, number)
     form = DefectNoticeForm(
-        request.POST or None, initial={"served_on": timezone.localdate(), "addressed_to": "permittee"}
+        request.POST or None,
+        initial={"served_on": timezone.localdate(), "addressed_to": "permittee"},
+        permit=permit,
     )
     if request.method == "POST" and form.is_valid():
         try:

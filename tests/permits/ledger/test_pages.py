@@ -251,6 +251,7 @@ def test_snow_office_queries_do_not_grow(client, dpw_director, django_assert_max
         assert client.get(reverse("sidewalks:snow")).status_code == 200
 
 
+@pytest.mark.usefixtures("board_designations")
 def test_rubbish_pages(client, inspector, parcel):
     client.force_login(inspector)
     served = timezone.localtime() - timedelta(hours=30)
@@ -328,6 +329,7 @@ def test_draft_download_leaves_out_a_charge_paid_since_the_build(client, clerk, 
     assert client.get(reverse("ledger:tax_roll_file", args=[2026, "xls"])).status_code == 404
 
 
+@pytest.mark.usefixtures("board_designations")
 def test_rubbish_and_snowfall_lists_queries_do_not_grow(client, inspector, dpw_director, django_assert_max_num_queries):
     snowfall = snow.record_snowfall(stopped_at=timezone.now() - timedelta(hours=5), by=dpw_director)
 

@@ -12,7 +12,7 @@ from permits.models import Permit, Status
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.forms import StreetOpeningForm
-from permits.street_opening.models import StreetImprovement
+from permits.street_opening.models import StreetImprovement, StreetOpening
 from tests.permits.street_opening.conftest import CHICAGO, other_org_permit
 
 pytestmark = pytest.mark.django_db
@@ -273,7 +273,21 @@ def test_303_4e_a_request_without_its_reason_is_refused_on_the_form(issued, clie
     assert not issued.street_opening.renewal_requests.exists()
 
 
-def test_board_member_records_a_determination_from_the_page(application, client, board_member):
+def test_303_5a_a_board_member_alone_is_not_the_board(application, client, board_member):
+    client.force_login(board_member)
+    response = client.post(
+        reverse("permits:street_opening_act", args=[application.number, "emergency"]),
+        {"reason": "Water main break under the street"},
+        follow=True,
+    )
+    assert "designee it named for § 303-5A" in response.content.decode()
+    assert not hasattr(StreetOpening.objects.get(pk=application.street_opening.pk), "emergency_determination")
+
+
+def test_303_5a_the_boards_designee_records_a_determination_from_the_page(application, client, board_member):
+    from tests.board_world import designate
+
+    designate("303-5A", user=board_member)
     client.force_login(board_member)
     client.post(
         reverse("permits:street_opening_act", args=[application.number, "emergency"]),

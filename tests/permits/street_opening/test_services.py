@@ -168,10 +168,28 @@ def test_303_4d_dpw_approval_sets_conditions_and_30_day_validity(approved):
     assert approved.street_opening.dpw_conditions == "One lane open each way"
 
 
-@pytest.mark.parametrize("persona", ["clerk", "inspector", "contractor", "board_member"])
-def test_303_1c_2_only_the_dpw_director_approves_the_location(under_review, persona, request):
+@pytest.mark.parametrize("persona", ["inspector", "contractor", "board_member", "president", "police_chief"])
+def test_303_4a_only_the_dpw_or_the_clerk_approves(under_review, persona, request):
     with pytest.raises(PermissionDenied):
         so.approve_street_opening(permit=under_review, by=request.getfixturevalue(persona))
+
+
+@pytest.mark.parametrize("persona", ["clerk", "dpw_director"])
+def test_303_4a_either_the_dpw_or_the_clerk_grants_the_permit_alone(under_review, persona, clerk, request):
+    """§ 303-4A: "a permit therefor from the Director of Public Works or Village Clerk-Treasurer": one of them
+    approves and issues; the other is not needed."""
+    granter = request.getfixturevalue(persona)
+    assert so.approve_street_opening(permit=under_review, by=granter).status == Status.APPROVED
+    services.record_payment(permit=under_review, amount=under_review.balance_due, method="cash", by=clerk)
+    under_review.refresh_from_db()
+    assert so.issue_street_opening(permit=under_review, by=granter).status == Status.ISSUED
+    actors = set(under_review.events.filter(to_status__in=["approved", "issued"]).values_list("actor", flat=True))
+    assert actors == {granter.pk}
+
+
+def test_303_1c_2_the_clerk_may_not_approve_underground_plans(under_review, clerk):
+    with pytest.raises(PermissionDenied, match="303-1C"):
+        so.approve_street_opening(permit=under_review, by=clerk, approve_plans=True)
 
 
 def test_approval_is_refused_with_every_reason_at_once(spring, street, contractor, contractor_org, clerk, dpw_director):
@@ -206,6 +224,9 @@ def test_303_4h_3_per_permit_bond_uploaded_allows_approval(
 def test_303_5a_winter_emergency_needs_a_determination_before_approval(
     street, contractor, contractor_org, clerk, dpw_director, board_member
 ):
+    from tests.board_world import designate
+
+    designate("303-5A", user=board_member, starts_on=date(2026, 11, 1))
     import time_machine
 
     from permits.street_opening.models import AnnualBond
@@ -259,6 +280,11 @@ def test_303_5i_repaved_street_needs_an_exception_before_approval(
     assert codes(error) == {"moratorium"}
     with pytest.raises(PermissionDenied):
         so.grant_moratorium_exception(permit=application, by=contractor, reason="Need it")
+    with pytest.raises(PermissionDenied, match="303-5I"):
+        so.grant_moratorium_exception(permit=application, by=president, reason="Only sewer outlet for 118 Henni")
+    from tests.board_world import designate
+
+    designate("303-5I", user=president, starts_on=date(2020, 1, 1))
     so.grant_moratorium_exception(permit=application, by=president, reason="Only sewer outlet for 118 Henni")
     application.street_opening.refresh_from_db()
     assert so.approve_street_opening(permit=application, by=dpw_director).status == Status.APPROVED
@@ -305,8 +331,8 @@ def test_clerk_issues_only_when_the_balance_is_zero(approved, clerk):
     assert so.issue_street_opening(permit=approved, by=clerk).status == Status.ISSUED
 
 
-@pytest.mark.parametrize("persona", ["dpw_director", "contractor", "inspector"])
-def test_only_the_clerk_issues(approved, clerk, persona, request):
+@pytest.mark.parametrize("persona", ["contractor", "inspector", "board_member", "president"])
+def test_303_4a_only_the_clerk_or_the_dpw_issues(approved, clerk, persona, request):
     services.record_payment(permit=approved, amount=Decimal("50.00"), method="cash", by=clerk)
     approved.refresh_from_db()
     with pytest.raises(PermissionDenied):

@@ -12,7 +12,7 @@ from permits.ledger.services import charges_for_work
 from sidewalks import snow
 from sidewalks.models import RubbishCase, SnowCase
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
 STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
 

@@ -15,7 +15,7 @@ from permits.state import actor_label, history_of
 from sidewalks import snow
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
 STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
 C = SnowCase.Status

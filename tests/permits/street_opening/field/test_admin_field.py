@@ -9,7 +9,7 @@ from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice
 from tests.permits.street_opening.conftest import complete_work
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 
 
 @pytest.fixture

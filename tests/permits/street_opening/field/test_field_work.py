@@ -21,7 +21,7 @@ from permits.street_opening.field.services import RulesBroken
 from permits.street_opening.models import ApplicantRevocation
 from tests.permits.street_opening.conftest import complete_work
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
 PASSING_COMPACTION = {"lift_inches": D("12"), "compaction_percent": D("95.0"), "mechanical": True, "flooded": False}
 FAILING_COMPACTION = {**PASSING_COMPACTION, "compaction_percent": D("94.9")}

@@ -48,6 +48,7 @@ def test_guarantee_job_is_a_no_op_the_second_time(issued_permit, contractor):
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("board_designations")
 def test_defect_job_is_a_no_op_the_second_time(issued_permit, contractor, dpw_director):
     complete_work(issued_permit, permittee=contractor, today=datetime.date(2026, 7, 15))
     field_work.record_defect_notice(

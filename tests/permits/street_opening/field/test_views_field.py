@@ -12,7 +12,7 @@ from permits.street_opening.field.models import Guarantee, Inspection, Permittee
 from tests.permits.street_opening.conftest import complete_work
 from tests.upload_samples import PNG
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 
 
 def _list_url():

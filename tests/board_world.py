@@ -1,0 +1,109 @@
+"""A Village Board for tests: seven seats, members seated for a term, a meeting with attendance, motions voted
+through the services, and designations made by a carried motion."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from permits.board import services
+from permits.board.clauses import Clause
+from permits.board.models import Motion, Seat, Term, Vote
+from permits.roles import Role
+from tests.factories import UserFactory
+
+SINCE = date(2000, 1, 1)
+
+
+def board_clerk():
+    from django.contrib.auth.models import Group
+
+    user = UserFactory(username="board-clerk")
+    user.groups.add(Group.objects.get_or_create(name=Role.CLERK.value)[0])
+    return user
+
+
+def ensure_seats(count: int = 7, since: date = SINCE) -> list[Seat]:
+    """`count` seats (seat 1 the President's), established `since`; the migration seeds 7, a flushed database none."""
+    seats = []
+    for number in range(1, count + 1):
+        seat, _ = Seat.objects.get_or_create(
+            number=number,
+            defaults={"office": Seat.Office.PRESIDENT if number == 1 else Seat.Office.TRUSTEE, "established_on": since},
+        )
+        seats.append(seat)
+    return seats
+
+
+def seat_members(*, vacant: tuple[int, ...] = (), since: date = SINCE, until: date | None = None) -> list[Term]:
+    """A member on every seat but the `vacant` ones."""
+    terms = []
+    for seat in ensure_seats():
+        if seat.number in vacant:
+            continue
+        term = Term.objects.filter(seat=seat, starts_on=since).first() or Term.objects.create(
+            seat=seat, name=f"Member {seat.number}", starts_on=since, ends_on=until
+        )
+        terms.append(term)
+    return terms
+
+
+def vote(
+    *,
+    clause: str,
+    ayes: int,
+    nays: int = 0,
+    held_on: date = SINCE,
+    absent: int = 0,
+    vacant: tuple[int, ...] = (),
+    rule: str = Motion.Rule.MAJORITY_PRESENT,
+    subject=None,
+    number: str = "",
+    clerk=None,
+) -> Motion:
+    """A meeting on `held_on` with every seated member present but `absent` of them, and one motion under `clause`."""
+    clerk = clerk or board_clerk()
+    terms = seat_members(vacant=vacant)
+    present = terms[: len(terms) - absent]
+    meeting = services.schedule_meeting(held_on=held_on, by=clerk)
+    services.record_attendance(meeting=meeting, present=present, by=clerk)
+    item = services.add_agenda_item(
+        meeting=meeting, title=f"Item under {clause}", clause=clause, subject=subject, by=clerk
+    )
+    votes = {t: Vote.Choice.AYE for t in present[:ayes]}
+    votes |= {t: Vote.Choice.NAY for t in present[ayes : ayes + nays]}
+    return services.record_motion(
+        item=item, text=f"Motion under {clause}", votes=votes, rule=rule, resolution_number=number, by=clerk
+    )
+
+
+def designate(
+    clause: str, *, user=None, role: str = "", starts_on: date = SINCE, ends_on: date | None = None, clerk=None
+):
+    """A designation made by a carried motion of a meeting held `starts_on`."""
+    clerk = clerk or board_clerk()
+    motion = vote(clause=clause, ayes=5, held_on=starts_on, clerk=clerk)
+    return services.designate(
+        clause=clause, user=user, role=role, starts_on=starts_on, ends_on=ends_on, motion=motion, by=clerk
+    )
+
+
+# What the code hard-coded before the Board's designations were data: the offices these tests act as.
+FORMER_DESIGNEES = [
+    (Clause.WINTER_EMERGENCY, Role.DPW_DIRECTOR),
+    (Clause.MORATORIUM_EXCEPTION, Role.DPW_DIRECTOR),
+    (Clause.DEFECT_FINDING, Role.DPW_DIRECTOR),
+    (Clause.RUBBISH, Role.DPW_DIRECTOR),
+    (Clause.RUBBISH, Role.DPW_INSPECTOR),
+    (Clause.RUBBISH, Role.CLERK),
+]
+
+
+def designate_former_offices() -> None:
+    from django.contrib.auth import get_user_model
+
+    clerk = get_user_model().objects.filter(username="board-clerk").first() or board_clerk()
+    motions = {}
+    for clause, role in FORMER_DESIGNEES:
+        if clause not in motions:
+            motions[clause] = vote(clause=clause, ayes=5, held_on=SINCE, clerk=clerk)
+        services.designate(clause=clause, role=role, starts_on=SINCE, motion=motions[clause], by=clerk)
