@@ -37,6 +37,7 @@ from permits.models import (
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total
+from permits.streetmap import admin as streetmap_admin  # noqa: F401  (segments, conflict margin)
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -72,6 +72,9 @@ class PermitType:
     stamps: Callable[..., dict] | None = None
     expires: bool = False  # a validity period the nightly expiry job ends (expires_on)
     expire_lapsed: Callable[..., tuple[int, int]] | None = None  # (today) -> (considered, expired)
+    # permits.streetmap.impacts.RightOfWay: what the permit closes (lanes, sidewalk) and the point drawn on its
+    # application, for the public map, the conflict checks and the WZDx feed; None: "street occupied"
+    right_of_way: Any = None
 
 
 # Types of the design card not yet online: the guide and the chooser send applicants to the Village office.

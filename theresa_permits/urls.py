@@ -20,4 +20,5 @@ urlpatterns = [
     path("", include("permits.ledger.urls")),
     path("sidewalks/", include("sidewalks.urls")),
     path("obstructions/", include("obstructions.urls")),
+    path("", include("permits.streetmap.urls")),
 ]

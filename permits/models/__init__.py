@@ -23,6 +23,7 @@ from permits.models.core import (
     Status,
     Street,
 )
+from permits.streetmap import models as streetmap_models  # noqa: F401  (segments, placements: the street map)
 
 __all__ = [
     "Document",

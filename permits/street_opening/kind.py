@@ -5,6 +5,7 @@ from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_opening import api, demo, services, urls, workflow
 from permits.street_opening.field import demo as field_demo
+from permits.streetmap import impacts as right_of_way
 
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_OPENING,
@@ -32,4 +33,5 @@ PERMIT_TYPE = PermitType(
     stamps=workflow.stamps,
     expires=True,
     expire_lapsed=services.expire_lapsed_street_openings,
+    right_of_way=right_of_way.STREET_OPENING,
 )

@@ -3,6 +3,7 @@ from django.core.management.base import BaseCommand
 
 from permits import kinds
 from permits.demo import ACCOUNTS, load_demo
+from permits.streetmap import demo as streetmap_demo
 
 
 class Command(BaseCommand):
@@ -12,6 +13,7 @@ class Command(BaseCommand):
         load_demo()
         for loader in kinds.demo_loaders():  # each permit type's demo data, from the registry
             loader()
+        streetmap_demo.load()  # street segments and this week on Highland Avenue (after the permit types)
         self.stdout.write("Demo data loaded. Accounts (password: DEMO_PASSWORD, default 'theresa-demo-2026'):")
         for username, first, last, role in ACCOUNTS:
             self.stdout.write(f"  {username:<11} {first} {last}: {role.value if role else 'public applicant'}")
