@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from permits.streetmap import geometry, impacts
 from permits.streetmap.models import Placement, StreetSegment
 
-NUMBER = re.compile(r"^\s*(\d+)\b")
+NUMBER = re.compile(r"\b(\d{1,5})\b")
 
 
 def address_number(address: str) -> int | None:
-    """The house number that begins an address ("102 Highland Avenue" -> 102)."""
-    match = NUMBER.match(address or "")
+    """The first house number in an address or a location ("102 Highland Avenue", "In front of 118 Henni
+    Street", "Church Street, 100 block")."""
+    match = NUMBER.search(address or "")
     return int(match.group(1)) if match else None
 
 
