@@ -54,7 +54,12 @@ def test_a_permit_on_an_adjoining_segment_with_overlapping_dates_is_listed(grid,
 
 def test_a_permit_that_ended_the_day_before_is_not_listed(grid, monday):
     reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW, location="250 Highland Avenue", end=TODAY)
-    opening(grid["milwaukee"], location="150 Milwaukee Street", start=TODAY - timedelta(days=3), end=TODAY - timedelta(days=1))
+    opening(
+        grid["milwaukee"],
+        location="150 Milwaukee Street",
+        start=TODAY - timedelta(days=3),
+        end=TODAY - timedelta(days=1),
+    )
     assert conflicts.conflicts_for(reviewed, today=TODAY) == []
 
 
@@ -73,7 +78,9 @@ def test_closed_and_denied_permits_are_not_listed(grid, monday):
 
 
 def test_the_dpw_margin_widens_the_check(grid, monday, dpw_director):
-    reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=MAY_11, end=MAY_12)
+    reviewed = opening(
+        grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=MAY_11, end=MAY_12
+    )
     before = opening(grid["highland"], location="160 Highland Avenue", start=date(2026, 5, 5), end=date(2026, 5, 8))
     assert before.number not in [c.number for c in conflicts.conflicts_for(reviewed, today=TODAY)]
     set_conflict_margin(days=3, effective_from=TODAY, by=dpw_director)
@@ -100,20 +107,38 @@ def _improvement(street, clerk, **fields):
 
 
 def test_303_5i_moratorium_listed_the_day_before_the_fifth_anniversary(grid, clerk, monday):
-    _improvement(grid["highland"], clerk, decided_on=date(2021, 3, 1), work_begins_on=date(2021, 4, 15), repaved_on=date(2021, 5, 5))
-    reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY)
+    _improvement(
+        grid["highland"],
+        clerk,
+        decided_on=date(2021, 3, 1),
+        work_begins_on=date(2021, 4, 15),
+        repaved_on=date(2021, 5, 5),
+    )
+    reviewed = opening(
+        grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY
+    )
     assert [c.what for c in conflicts.conflicts_for(reviewed, today=TODAY)] == ["moratorium"]
 
 
 def test_303_5i_moratorium_not_listed_on_the_fifth_anniversary(grid, clerk, monday):
-    _improvement(grid["highland"], clerk, decided_on=date(2021, 3, 1), work_begins_on=date(2021, 4, 15), repaved_on=date(2021, 5, 4))
-    reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY)
+    _improvement(
+        grid["highland"],
+        clerk,
+        decided_on=date(2021, 3, 1),
+        work_begins_on=date(2021, 4, 15),
+        repaved_on=date(2021, 5, 4),
+    )
+    reviewed = opening(
+        grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY
+    )
     assert conflicts.conflicts_for(reviewed, today=TODAY) == []
 
 
 def test_303_5i_a_board_repaving_decision_not_yet_done_is_listed(grid, clerk, monday):
     _improvement(grid["highland"], clerk, decided_on=date(2026, 4, 20), work_begins_on=date(2026, 6, 1))
-    reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY)
+    reviewed = opening(
+        grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY
+    )
     assert [c.what for c in conflicts.conflicts_for(reviewed, today=TODAY)] == ["repaving"]
 
 
@@ -122,7 +147,9 @@ def test_303_5i_a_board_repaving_decision_not_yet_done_is_listed(grid, clerk, mo
 
 def test_303_15a_street_use_closure_over_a_street_opening_is_refused(grid, monday):
     work = opening(grid["highland"], location="250 Highland Avenue", end=TODAY + timedelta(days=2))
-    party = street_use(grid["highland"], status=Status.UNDER_REVIEW, start=TODAY + timedelta(days=1), end=TODAY + timedelta(days=1))
+    party = street_use(
+        grid["highland"], status=Status.UNDER_REVIEW, start=TODAY + timedelta(days=1), end=TODAY + timedelta(days=1)
+    )
     refused = street_use_blockers(party, today=TODAY)
     assert [v.citation for v in refused] == ["§ 303-15A"]
     assert work.number in refused[0].message
@@ -137,12 +164,16 @@ def test_303_15a_street_use_closure_accepted_by_the_dpw_is_not_refused(grid, mon
 
 def test_303_15a_street_use_closure_after_the_work_ended_is_not_refused(grid, monday):
     opening(grid["highland"], location="250 Highland Avenue", start=TODAY, end=TODAY)
-    party = street_use(grid["highland"], status=Status.UNDER_REVIEW, start=TODAY + timedelta(days=1), end=TODAY + timedelta(days=1))
+    party = street_use(
+        grid["highland"], status=Status.UNDER_REVIEW, start=TODAY + timedelta(days=1), end=TODAY + timedelta(days=1)
+    )
     assert street_use_blockers(party, today=TODAY) == []
 
 
 def test_a_street_use_closure_is_marked_on_the_street_openings_review(grid, monday):
-    reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW, location="250 Highland Avenue", end=TODAY + timedelta(days=2))
+    reviewed = opening(
+        grid["highland"], status=Status.UNDER_REVIEW, location="250 Highland Avenue", end=TODAY + timedelta(days=2)
+    )
     party = street_use(grid["highland"])
     found = [c for c in conflicts.conflicts_for(reviewed, today=TODAY) if c.number == party.number]
     assert found and found[0].is_street_use_closure
@@ -167,8 +198,12 @@ def test_only_the_dpw_director_records_the_conflicts_seen(grid, monday, persona,
     assert not ConflictReview.objects.exists()
 
 
-def test_the_street_opening_review_page_lists_a_conflicting_street_use_closure_for_the_dpw(grid, monday, client, dpw_director):
-    reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW, location="250 Highland Avenue", end=TODAY + timedelta(days=2))
+def test_the_street_opening_review_page_lists_a_conflicting_street_use_closure_for_the_dpw(
+    grid, monday, client, dpw_director
+):
+    reviewed = opening(
+        grid["highland"], status=Status.UNDER_REVIEW, location="250 Highland Avenue", end=TODAY + timedelta(days=2)
+    )
     party = street_use(grid["highland"])
     client.force_login(dpw_director)
     page = client.get(reverse("permits:street_opening_manage", args=[reviewed.number])).content.decode()
@@ -188,7 +223,9 @@ def test_the_dpw_records_from_the_review_page(grid, monday, client, dpw_director
 def test_the_conflicts_seen_link_does_not_redirect_off_site(grid, monday, client, dpw_director):
     reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW)
     client.force_login(dpw_director)
-    response = client.post(reverse("streetmap:conflicts_seen", args=[reviewed.number]), {"next": "https://evil.example/"})
+    response = client.post(
+        reverse("streetmap:conflicts_seen", args=[reviewed.number]), {"next": "https://evil.example/"}
+    )
     assert response["Location"] == reverse("permits:detail", args=[reviewed.number])
 
 

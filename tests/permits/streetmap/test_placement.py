@@ -35,7 +35,9 @@ def test_the_last_number_of_a_range_is_on_the_block_and_the_next_is_not(grid):
 
 def test_the_parcel_address_places_a_sidewalk_permit(grid):
     parcel = ParcelFactory(site_address="120 Highland Avenue", street=grid["highland"])
-    permit = PermitFactory(kind=PermitKind.SIDEWALK, number="SW-2026-0001", street=None, parcel=parcel, location_description="")
+    permit = PermitFactory(
+        kind=PermitKind.SIDEWALK, number="SW-2026-0001", street=None, parcel=parcel, location_description=""
+    )
     assert _on(permit) == [grid["highland_west"].pk]
 
 
