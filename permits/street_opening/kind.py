@@ -3,9 +3,8 @@
 from permits.kinds import ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
-from permits.street_opening import api, demo, services, urls, workflow
+from permits.street_opening import api, demo, right_of_way, services, street_map_demo, urls, workflow
 from permits.street_opening.field import demo as field_demo
-from permits.streetmap import impacts as right_of_way
 
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_OPENING,
@@ -26,12 +25,12 @@ PERMIT_TYPE = PermitType(
             (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR, Role.CLERK),
         ),
     ),
-    demo_loaders=(demo.load, field_demo.load),
+    demo_loaders=(demo.load, field_demo.load, street_map_demo.load),
     api_routes=(ApiRoute("street-openings", api.StreetOpeningViewSet, "street-opening"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
     stamps=workflow.stamps,
     expires=True,
     expire_lapsed=services.expire_lapsed_street_openings,
-    right_of_way=right_of_way.STREET_OPENING,
+    right_of_way=right_of_way.RIGHT_OF_WAY,
 )

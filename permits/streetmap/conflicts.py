@@ -11,9 +11,7 @@ from datetime import date, timedelta
 
 from permits.errors import Violation
 from permits.models import Permit, PermitKind, Status
-from permits.street_opening.models import StreetImprovement
-from permits.street_opening.rules import is_in_moratorium, moratorium_ends
-from permits.streetmap import placement
+from permits.streetmap import impacts, placement
 from permits.streetmap.models import ConflictMargin
 from permits.streetmap.selectors import with_placement
 
@@ -103,7 +101,7 @@ def conflicts_for(permit: Permit, *, today: date, index: placement.SegmentIndex 
             Conflict(
                 what="permit",
                 title=f"{other.get_kind_display()} {other.number} ({other.get_status_display().lower()})",
-                detail=f"{where}, {_dates(other.start_date, other_end)}",
+                detail=f"{where}, {describe_dates(other.start_date, other_end)}",
                 starts=other.start_date,
                 ends=other_end,
                 number=other.number,
@@ -111,34 +109,9 @@ def conflicts_for(permit: Permit, *, today: date, index: placement.SegmentIndex 
             )
         )
 
-    for improvement in StreetImprovement.objects.filter(street_id__in=near_streets).select_related("street"):
-        if improvement.repaved_on and is_in_moratorium(repaved_on=improvement.repaved_on, day=start or today):
-            found.append(
-                Conflict(
-                    what="moratorium",
-                    title=f"§ 303-5I moratorium on {improvement.street.name}",
-                    detail=f"repaved {improvement.repaved_on:%b %-d, %Y}; no opening until "
-                    f"{moratorium_ends(improvement.repaved_on):%b %-d, %Y} unless the Board finds it essential",
-                    starts=improvement.repaved_on,
-                    ends=moratorium_ends(improvement.repaved_on),
-                    citation="§ 303-5I",
-                )
-            )
-        elif not improvement.repaved_on and dates_conflict(
-            start, end, improvement.decided_on, None, margin_days=margin
-        ):
-            found.append(
-                Conflict(
-                    what="repaving",
-                    title=f"Board repaving decision on {improvement.street.name}",
-                    detail=f"{improvement.description}: decided {improvement.decided_on:%b %-d, %Y}, work begins "
-                    f"{improvement.work_begins_on:%b %-d, %Y}; excavation must be done within 30 days of notice",
-                    starts=improvement.work_begins_on,
-                    ends=None,
-                    citation="§ 303-5I",
-                )
-            )
-    found.extend(_sidewalk_cases(near, near_streets, index, start, end, margin))
+    for record in impacts.records():  # each type's other records on these streets (repaving, sidewalk orders)
+        if record.area_conflicts is not None:
+            found.extend(record.area_conflicts(near_streets, near, index, start, end, margin, today))
     return found
 
 
@@ -152,37 +125,7 @@ def _on_streets(street_ids):
     )
 
 
-def _sidewalk_cases(near, street_ids, index, start, end, margin) -> list[Conflict]:
-    """§ 303-3E: sidewalk orders adopted or served on a parcel of a nearby segment, until the owner's deadline."""
-    from sidewalks.models import SidewalkOrder
-
-    open_states = (SidewalkOrder.Status.ADOPTED, SidewalkOrder.Status.SERVED)
-    orders = SidewalkOrder.objects.filter(status__in=open_states, parcel__street_id__in=street_ids).select_related(
-        "parcel__street"
-    )
-    found = []
-    for order in orders:
-        number = placement.address_number(order.parcel.site_address)
-        on = {s.pk for s in index.by_street.get(order.parcel.street_id, []) if number and s.holds_address(number)}
-        if on and not (on & near):
-            continue
-        if not dates_conflict(start, end, order.adopted_on, order.owner_deadline, margin_days=margin):
-            continue
-        found.append(
-            Conflict(
-                what="case",
-                title=f"Sidewalk order {order.number} ({order.get_status_display().lower()})",
-                detail=f"{order.parcel.site_address}, {_dates(order.adopted_on, order.owner_deadline)}",
-                starts=order.adopted_on,
-                ends=order.owner_deadline,
-                number=order.number,
-                citation="§ 303-3E",
-            )
-        )
-    return found
-
-
-def _dates(start: date | None, end: date | None) -> str:
+def describe_dates(start: date | None, end: date | None) -> str:
     left = f"{start:%b %-d, %Y}" if start else "no start date"
     right = f"{end:%b %-d, %Y}" if end else "no end date"
     return f"{left} to {right}"

@@ -74,6 +74,9 @@ def build_world(monkeypatch):
         seats=7,
         recorded_by=clerk,
     )
+    from permits.streetmap.demo import load_segments
+
+    load_segments()  # the street map's segments (and their history rows)
     for fee in FeeItem.objects.all():  # fees seeded by a migration have no history row yet
         if not fee.history.exists():
             fee.save()

@@ -23,7 +23,8 @@ BOARD_PAGES = {
     "EmergencyReport",
     "BoardWaiver",
 }
-CLERK_ONLY = {"Notice", "JobRun", "Payment", "TaxRollBatch"}
+CLERK_ONLY = {"Notice", "JobRun", "Payment", "TaxRollBatch", "StreetSubscription"}
+STREET_MAP_PAGES = {"StreetSegment", "Placement", "ConflictMargin", "ConflictReview"}
 EVERYTHING = (
     PERMIT_PAGES
     | SIDEWALK_PERMIT_PAGES
@@ -32,6 +33,7 @@ EVERYTHING = (
     | BOARD_PAGES
     | CLERK_ONLY
     | {"Parcel", "Organization", "FeeItem", "AnnualBond", "SpecialCharge", "ChargeHearing"}
+    | STREET_MAP_PAGES
 )
 
 VISIBLE = {

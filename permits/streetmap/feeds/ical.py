@@ -6,12 +6,11 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from icalendar import Calendar, Event
 
 from permits.models import Membership, Permit, Status
-from permits.streetmap import selectors
+from permits.streetmap import impacts, selectors
 
 PRODID = "-//Village of Theresa//Theresa Permits//EN"
 
@@ -72,23 +71,18 @@ def street_closures(street, *, today: date, now: datetime) -> bytes:
 
 
 def permittee_deadlines(user, *, now: datetime) -> bytes:
-    """The user's own permits (and their organizations'): work start, expiry, permanent pavement due, guarantee end,
-    and open defect-notice deadlines."""
-    from permits.street_opening.field.models import DefectNotice
-
+    """The user's own permits (and their organizations'): work start and expiry, and each type's own deadlines
+    (street openings: permanent pavement due, guarantee end, defect notices to correct)."""
     cal = _calendar("My permit deadlines")
     orgs = list(Membership.objects.filter(user=user).values_list("organization_id", flat=True))
+    records = impacts.records()
+    related = sorted({name for r in records for name in r.deadline_related})
+    prefetches = [p for r in records if r.deadline_prefetch for p in r.deadline_prefetch()]
     permits = (
         Permit.objects.filter(Q(applicant=user) | Q(organization_id__in=orgs))
         .exclude(status__in=(Status.DRAFT, Status.DENIED, Status.WITHDRAWN, Status.CLOSED))
-        .select_related("pavement_restoration", "guarantee")
-        .prefetch_related(
-            Prefetch(
-                "defect_notices",
-                queryset=DefectNotice.objects.filter(corrected_on__isnull=True),
-                to_attr="open_defects",
-            )
-        )
+        .select_related(*related)
+        .prefetch_related(*prefetches)
         .order_by("number")
     )
     for permit in permits:
@@ -105,18 +99,6 @@ def _deadlines(permit):
         yield "start", "work may begin", permit.start_date
     if permit.expires_on:
         yield "expires", "permit expires", permit.expires_on
-    restoration = _one(permit, "pavement_restoration")
-    if restoration is not None and restoration.permanent_completed_on is None:
-        yield "pavement", "permanent pavement due (§ 303-5G(4))", restoration.permanent_due_on
-    guarantee = _one(permit, "guarantee")
-    if guarantee is not None and not guarantee.ended:
-        yield "guarantee", "one-year guarantee ends (§ 303-4H(3))", guarantee.ends_on
-    for notice in permit.open_defects:
-        yield f"defect-{notice.pk}", "defect to be corrected (notice deadline)", notice.deadline
-
-
-def _one(permit, name):
-    try:
-        return getattr(permit, name)
-    except ObjectDoesNotExist:  # no such record yet
-        return None
+    record = impacts.for_kind(permit.kind)
+    if record.deadlines is not None:
+        yield from record.deadlines(permit)

@@ -2,11 +2,11 @@
 
 import pytest
 
+from permits.errors import RulesBroken
 from permits.models import PermitKind
 from permits.streetmap import geometry, placement
 from permits.streetmap.models import Placement
 from permits.streetmap.services import place_permit
-from permits.errors import RulesBroken
 from tests.factories import ParcelFactory, PermitFactory
 from tests.permits.streetmap.conftest import opening
 
