@@ -45,6 +45,7 @@ from permits.paging import CappedPaginator
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total
+from permits.streetmap import admin as streetmap_admin  # noqa: F401  (segments, conflict margin)
 
 INLINE_ROWS = 50  # the latest rows an inline shows (issue 13: a 1,000-event timeline made 1,017 queries, 1.56 MB)
 

@@ -75,6 +75,9 @@ class PermitType:
     # (permit, values, today) -> the Violations that refuse a back-office edit of the permit's fields (the same rules
     # as filing, permits.admin_edits); None: only the order of the dates is checked.
     edit_rules: Callable[..., list] | None = None
+    # permits.streetmap.impacts.RightOfWay: what the permit closes (lanes, sidewalk) and the point drawn on its
+    # application, for the public map, the conflict checks and the WZDx feed; None: "street occupied"
+    right_of_way: Any = None
 
 
 # Types of the design card not yet online: the guide and the chooser send applicants to the Village office.

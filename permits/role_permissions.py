@@ -32,6 +32,8 @@ PERMIT_RECORDS = {
 SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
 FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
 SIDEWALK_WORK = {"sidewalksurvey", "surveyblock", "sidewalkorder", "snowfall", "snowcase", "rubbishcase"}
+# The street map (permits/streetmap): segments, placements, the DPW's conflict margin and its conflict reviews.
+STREET_MAP = {"streetsegment", "placement", "conflictmargin", "conflictreview"}
 BOARD_RECORDS = {
     "streetimprovement",
     "emergencydetermination",
@@ -59,7 +61,8 @@ VIEW: dict[Role, set[str] | None] = {
     | FIELD_RECORDS
     | SIDEWALK_WORK
     | BOARD_RECORDS
-    | {"parcel", "organization", "feeitem", "annualbond", "specialcharge"},
+    | {"parcel", "organization", "feeitem", "annualbond", "specialcharge"}
+    | STREET_MAP,
     Role.DPW_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS | FIELD_RECORDS | SIDEWALK_WORK | {"emergencyreport"},
     Role.BUILDING_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS,
     Role.POLICE_CHIEF: PERMIT_RECORDS | {"sidewalkpermit", "emergencyreport", "snowfall", "snowcase"},
@@ -71,7 +74,8 @@ VIEW: dict[Role, set[str] | None] = {
 # role -> models it may change (and add) in the back office; None means every model it may view.
 CHANGE: dict[Role, set[str] | None] = {
     Role.CLERK: None,
-    Role.DPW_DIRECTOR: {"permit", "street", "parcel", "emergencyreport", "streetimprovement"},
+    Role.DPW_DIRECTOR: {"permit", "street", "parcel", "emergencyreport", "streetimprovement"}
+    | {"streetsegment", "conflictmargin"},
 }
 
 

@@ -4,7 +4,7 @@
 from permits.kinds import ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
-from sidewalks import api, demo, services, snow_demo, workflow
+from sidewalks import api, demo, right_of_way, services, snow_demo, workflow
 
 DPW = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 
@@ -31,4 +31,5 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("sidewalk-permits", api.SidewalkPermitViewSet, "sidewalk-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    right_of_way=right_of_way.RIGHT_OF_WAY,
 )

@@ -14,4 +14,4 @@ app.autodiscover_tasks(lambda: _task_packages())
 def _task_packages() -> list[str]:
     from permits.kinds import TYPE_PACKAGES
 
-    return ["permits.ledger", "permits.online_payments", *TYPE_PACKAGES]
+    return ["permits.ledger", "permits.online_payments", "permits.streetmap", *TYPE_PACKAGES]

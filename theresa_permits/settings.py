@@ -6,6 +6,7 @@ With DATABASE_URL and REDIS_URL set it runs as in production.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -51,6 +52,10 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 VILLAGE_NAME = os.environ.get("VILLAGE_NAME", "Village of Theresa")
+# The public map's basemap (e.g. "https://tile.openstreetmap.org/{z}/{x}/{y}.png" with its attribution); without one
+# the map draws only the Village's own street segments, so it works offline.
+MAP_TILE_URL = os.environ.get("MAP_TILE_URL", "")
+MAP_TILE_ATTRIBUTION = os.environ.get("MAP_TILE_ATTRIBUTION", "")
 VILLAGE_OFFICE = os.environ.get("VILLAGE_OFFICE", "Village Hall, 202 S. Milwaukee St., Theresa, WI 53091")
 DEMO_PASSWORD = os.environ.get("DEMO_PASSWORD", "theresa-demo-2026")
 
@@ -237,6 +242,9 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
     }
 }
+if MAP_TILE_URL:  # the public map's basemap tiles come from the tile server's host
+    _tiles = urlsplit(MAP_TILE_URL.replace("{s}", "*"))
+    CONTENT_SECURITY_POLICY["DIRECTIVES"]["img-src"].append(f"{_tiles.scheme}://{_tiles.netloc}")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
@@ -366,6 +374,11 @@ CELERY_BEAT_SCHEDULE = {
     "field-send-notice-reminders": {
         "task": "permits.street_opening.field.tasks.send_due_notice_reminders",
         "schedule": crontab(minute="*/15"),
+    },
+    # The street map (permits/streetmap/tasks.py): subscribers told of permits issued on their street.
+    "streetmap-notify-street-subscribers": {
+        "task": "permits.streetmap.tasks.notify_street_subscribers",
+        "schedule": crontab(hour=7, minute=30),
     },
 }
 # The production drill (.ci/production_drill.sh) proves beat and the worker run a job: only when it sets this.

@@ -24,4 +24,5 @@ urlpatterns = [
     path("", include("permits.board.urls")),
     path("sidewalks/", include("sidewalks.urls")),
     path("obstructions/", include("obstructions.urls")),
+    path("", include("permits.streetmap.urls")),
 ]

@@ -27,6 +27,7 @@ from permits.models.core import (
 )
 from permits.models.office_calendar import OfficeClosure
 from permits.online_payments import models as online_payment_models  # noqa: F401  (online card payments load with the app)
+from permits.streetmap import models as streetmap_models  # noqa: F401  (segments, placements: the street map)
 
 __all__ = [
     "Document",

@@ -3,7 +3,7 @@
 from permits.kinds import ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
-from permits.street_opening import api, demo, services, urls, workflow
+from permits.street_opening import api, demo, right_of_way, services, street_map_demo, urls, workflow
 from permits.street_opening.field import demo as field_demo
 
 PERMIT_TYPE = PermitType(
@@ -30,7 +30,7 @@ PERMIT_TYPE = PermitType(
             (Role.DPW_DIRECTOR, Role.CLERK),
         ),
     ),
-    demo_loaders=(demo.load, field_demo.load),
+    demo_loaders=(demo.load, field_demo.load, street_map_demo.load),
     api_routes=(ApiRoute("street-openings", api.StreetOpeningViewSet, "street-opening"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
@@ -38,4 +38,5 @@ PERMIT_TYPE = PermitType(
     expires=True,
     expire_lapsed=services.expire_lapsed_street_openings,
     edit_rules=services.check_back_office_edit,
+    right_of_way=right_of_way.RIGHT_OF_WAY,
 )

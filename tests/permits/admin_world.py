@@ -80,6 +80,9 @@ def build_world(monkeypatch):
     for seat in Seat.objects.all():  # seats seeded by a migration have no history row yet
         if not seat.history.exists():
             seat.save()
+    from permits.streetmap.demo import load_segments
+
+    load_segments()  # the street map's segments (and their history rows)
     for fee in FeeItem.objects.all():  # fees seeded by a migration have no history row yet
         if not fee.history.exists():
             fee.save()

@@ -39,7 +39,9 @@ CLERK_ONLY = {
     "OnlinePayment",
     "Refund",
     "SettlementDay",
+    "StreetSubscription",
 }
+STREET_MAP_PAGES = {"StreetSegment", "Placement", "ConflictMargin", "ConflictReview"}
 EVERYTHING = (
     PERMIT_PAGES
     | SIDEWALK_PERMIT_PAGES
@@ -48,6 +50,7 @@ EVERYTHING = (
     | BOARD_PAGES
     | CLERK_ONLY
     | {"Parcel", "Organization", "FeeItem", "AnnualBond", "SpecialCharge", "ChargeHearing"}
+    | STREET_MAP_PAGES
 )
 
 VISIBLE = {
