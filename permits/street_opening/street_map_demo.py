@@ -107,7 +107,7 @@ def load() -> list[str]:
         so.begin_review(permit=permit, by=users["clerk"], today=today)
         if state == "issued":
             if ordinance.in_frozen_ground_season(today):
-                so.record_emergency_determination(permit=permit, by=users["board"], reason="Gas leak: danger to life")
+                so.record_emergency_determination(permit=permit, by=users["dpw"], reason="Gas leak: danger to life")
             so.approve_street_opening(
                 permit=permit, by=users["dpw"], today=today, conditions="Keep one lane open each way."
             )
