@@ -13,15 +13,13 @@ from permits.street_opening import services as so
 from permits.street_opening.field import rules
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice
-
 from permits.street_opening.models import ApplicantRevocation
 from tests.factories import PermitFactory
-
 
 pytestmark = [
     pytest.mark.django_db,
     pytest.mark.usefixtures("board_designations"),
-]  # the DPW Director: designee, § 303-4H(4)
+]
 
 SERVED = datetime.date(2026, 6, 1)
 
