@@ -80,12 +80,13 @@ def test_303_8a_a_second_report_after_the_new_snowfall_is_the_same_open_case(cas
     assert again.pk == case.pk and SnowCase.objects.count() == 1
 
 
-@pytest.mark.parametrize("page", ["case", "office"])
+# Not named "page": that is pytest-playwright's fixture, and borrowing it regroups the whole suite around chromium.
+@pytest.mark.parametrize("which", ["case", "office"])
 def test_303_8a_pages_do_not_say_village_may_clear_while_the_new_24_hours_run(
-    client, case, second_snowfall, dpw_director, page
+    client, case, second_snowfall, dpw_director, which
 ):
     client.force_login(dpw_director)
-    url = reverse("sidewalks:snow_case", args=[case.number]) if page == "case" else reverse("sidewalks:snow")
+    url = reverse("sidewalks:snow_case", args=[case.number]) if which == "case" else reverse("sidewalks:snow")
     # 27 hours after the first snowfall, 1 hour after the second: the owner has until Monday 8:00 AM.
     with time_machine.travel(FIRST + timedelta(hours=27), tick=False):
         html = client.get(url).content.decode()
