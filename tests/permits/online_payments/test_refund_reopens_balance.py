@@ -224,3 +224,19 @@ def test_66_0627_4_status_after_refund(status, delinquent_on, before, expected):
         rules.charge_status_after_refund(status=status, delinquent_on=delinquent_on, status_before_payment=before)
         == expected
     )
+
+
+def test_66_0627_demo_charge_paid_by_a_returned_check_is_billed_again():
+    from permits.demo import load_demo
+    from permits.online_payments.demo import RETURNED_DESCRIPTION
+    from permits.online_payments.demo import load_demo as load_online_payments_demo
+
+    for _ in range(2):  # idempotent: one charge, one refund
+        load_demo(password="demo-password-123")
+        load_online_payments_demo()
+    from permits.online_payments.demo import SNOW_DESCRIPTION
+
+    assert SpecialCharge.objects.filter(description=SNOW_DESCRIPTION).exists()
+    charge = SpecialCharge.objects.get(description=RETURNED_DESCRIPTION)
+    assert charge.status == S.BILLED and charge.balance_due == Decimal("40.00")
+    assert Refund.objects.filter(charge_payment__charge=charge).count() == 1
