@@ -15,10 +15,11 @@ def with_paid_total(qs: QuerySet[Permit]) -> QuerySet[Permit]:
     """Annotate `paid_total` (used by Permit.amount_paid / balance_due) with one subquery per row.
 
     A subquery rather than Sum("payments__amount"): a join-and-sum is multiplied by any other join in the query
-    (an organization with three staff once tripled a permit's payments).
+    (an organization with three staff once tripled a permit's payments). A refunded or voided payment is not paid
+    (a Refund is of the whole payment, at most one per payment: the join adds no rows).
     """
     paid = (
-        Payment.objects.filter(permit=OuterRef("pk"))
+        Payment.objects.filter(permit=OuterRef("pk"), refunds__isnull=True)
         .order_by()
         .values("permit")
         .annotate(total=Sum("amount"))
@@ -52,3 +53,15 @@ def permits_visible_to(user) -> QuerySet[Permit]:
     if not their_orgs:
         return qs.filter(applicant=user)
     return qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs))
+
+
+def with_refund(payments: QuerySet) -> QuerySet:
+    """Annotate each payment (core Payment or ledger ChargePayment) with `refund_kind` ("refund", "void" or None) and
+    `refunded_at`, for the lists that mark a refunded receipt: in the same query, however many payments."""
+    from permits.online_payments.models import Refund
+
+    field = "payment" if payments.model is Payment else "charge_payment"
+    refund = Refund.objects.filter(**{field: OuterRef("pk")}).order_by()
+    return payments.annotate(
+        refund_kind=Subquery(refund.values("kind")[:1]), refunded_at=Subquery(refund.values("refunded_at")[:1])
+    )

@@ -12,7 +12,7 @@ from permits.models import Organization, Payment, Permit, Status
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
-from permits.selectors import permits_visible_to
+from permits.selectors import permits_visible_to, with_refund
 from permits.workflow import is_applicant_side
 
 PAGE_SIZE = 25
@@ -84,7 +84,7 @@ def detail(request, number):
         "detail_template": _detail_template(permit),
         "events": permit.events.select_related("actor").all(),
         "documents": permit.documents.all(),
-        "payments": permit.payments.all(),
+        "payments": with_refund(permit.payments.all()),
         "document_form": DocumentForm(),
         "may_upload": is_applicant_side(request.user, permit) or is_village_staff(request.user),
     }
@@ -109,7 +109,7 @@ def upload(request, number):
         "detail_template": _detail_template(permit),
         "events": permit.events.select_related("actor").all(),
         "documents": permit.documents.all(),
-        "payments": permit.payments.all(),
+        "payments": with_refund(permit.payments.all()),
         "document_form": form,
         "may_upload": True,
     }

@@ -13,7 +13,9 @@ def trail(record) -> list:
     rows = list(history_of(record))
     for row in rows:
         if row.field not in labels:
-            labels[row.field] = dict(model._meta.get_field(row.field).choices or [])
+            # A note without a state move (a refund, permits.online_payments) names no field: it shows the status.
+            field = row.field if row.field in {f.name for f in model._meta.get_fields()} else "status"
+            labels[row.field] = dict(model._meta.get_field(field).choices or [])
         row.from_label = labels[row.field].get(row.from_state, row.from_state or "New")
         row.to_label = labels[row.field].get(row.to_state, row.to_state)
     return rows

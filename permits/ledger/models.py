@@ -109,7 +109,9 @@ class SpecialCharge(models.Model):
         annotated = getattr(self, "paid_total", None)
         if annotated is not None:
             return annotated
-        return self.payments.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
+        # A refunded or voided payment (a Refund of the whole payment) is not paid: the balance is owed again.
+        live = self.payments.filter(refunds__isnull=True)
+        return live.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
 
     @property
     def balance_due(self) -> Decimal:
@@ -143,14 +145,18 @@ class ChargePayment(models.Model):
     receipt_number = models.CharField(max_length=20, unique=True, editable=False)
     received_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     received_at = models.DateTimeField()
+    # Set with its Refund (permits.online_payments), in the same transaction: a refunded or voided payment no longer
+    # pays the charge, which is owed again and may be paid once more.
+    refunded = models.BooleanField(default=False, editable=False)
 
     class Meta:
         db_table = "sidewalks_chargepayment"  # kept from the sidewalks app (no data moved)
         ordering = ["-received_at"]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="charge_payment_amount_positive"),
-            # Wis. Stat. § 66.0627(2): no installments, so a charge is paid once (a second receipt is money twice).
-            models.UniqueConstraint(fields=["charge"], name="charge_paid_once"),
+            # Wis. Stat. § 66.0627(2): no installments, so a charge is paid once (a second receipt is money twice),
+            # unless that payment was refunded or voided.
+            models.UniqueConstraint(fields=["charge"], condition=Q(refunded=False), name="charge_paid_once"),
         ]
 
     def __str__(self) -> str:

@@ -28,6 +28,7 @@ from permits.models import JobRun, Parcel
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
+from permits.selectors import with_refund
 
 PAGE_SIZE = 25
 
@@ -43,7 +44,7 @@ def charges_visible_to(user) -> QuerySet[SpecialCharge]:
     # The paid total as a subquery per row shown, not a join-and-GROUP-BY over the whole ledger on every page
     # (issue 13).
     paid = (
-        ChargePayment.objects.filter(charge=OuterRef("pk"))
+        ChargePayment.objects.filter(charge=OuterRef("pk"), refunds__isnull=True)  # a refunded payment is not paid
         .order_by()
         .values("charge")
         .annotate(total=Sum("amount"))
@@ -144,7 +145,7 @@ def charge_detail(request, number):
 def _charge_context(request, charge, form):
     return {
         "charge": charge,
-        "payments": charge.payments.select_related("received_by"),
+        "payments": with_refund(charge.payments.select_related("received_by")),
         "hearings": charge.hearings.all(),
         "clerk": has_role(request.user, Role.CLERK),
         "roll_lines": charge.roll_lines.select_related("batch"),

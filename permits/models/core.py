@@ -303,8 +303,10 @@ class Permit(StatusGuardedModel):
         return max(self.fee_amount - self.amount_paid, Decimal("0.00"))
 
     def paid_as_stored(self) -> Decimal:
-        """The payments as stored now, never a list's annotation (which may be stale): for the rules that refuse."""
-        return self.payments.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
+        """The payments as stored now, never a list's annotation (which may be stale): for the rules that refuse.
+        A refunded or voided payment (permits.online_payments Refund, always of the whole payment) is not paid."""
+        live = self.payments.filter(refunds__isnull=True)
+        return live.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
 
     def balance_due_as_stored(self) -> Decimal:
         return max(self.fee_amount - self.paid_as_stored(), Decimal("0.00"))

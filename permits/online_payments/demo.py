@@ -43,8 +43,53 @@ def load_demo() -> dict:
             held.refresh_from_db()
             held.change_status(PaymentStatus.CONFIRMED)  # settle() finds nothing due: held for the clerk
     charge = _snow_charge_to_pay_online()
+    returned = _charge_paid_by_a_returned_check()
     settlement.build_settlement(timezone.localdate())
-    return {"held_online_payment": held.pk if held else None, "snow_charge": charge.number if charge else None}
+    return {
+        "held_online_payment": held.pk if held else None,
+        "snow_charge": charge.number if charge else None,
+        "reopened_charge": returned.number if returned else None,
+    }
+
+
+RETURNED_DESCRIPTION = "Rubbish removed from the terrace by the Village (demo: paid by a check the bank returned)"
+
+
+def _charge_paid_by_a_returned_check():
+    """A § 303-2 charge the owner paid by check at the counter; the bank returned the check, so the clerk refunded
+    (reversed) the receipt and the charge is billed again: its receipt shows the refund, its balance is due."""
+    from django.contrib.auth import get_user_model
+
+    from permits.ledger.models import SpecialCharge
+    from permits.ledger.services import add_charge, record_charge_payment
+    from permits.models import Parcel
+
+    existing = SpecialCharge.objects.filter(description=RETURNED_DESCRIPTION).first()
+    if existing is not None:
+        return existing
+    users = get_user_model().objects
+    resident, clerk = users.filter(username="resident").first(), users.filter(username="clerk").first()
+    parcel = Parcel.objects.filter(owners=resident).first() if resident else None
+    if parcel is None or clerk is None:
+        return None
+    today = timezone.localdate()
+    charge = add_charge(
+        parcel=parcel,
+        source=SpecialCharge.Source.RUBBISH,
+        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
+        amount="40.00",
+        incurred_on=today,
+        description=RETURNED_DESCRIPTION,
+        citation="§ 303-2",
+        by=clerk,
+        today=today,
+    )
+    receipt = record_charge_payment(charge=charge, amount="40.00", method="check", reference="2231", by=clerk)
+    services.refund_receipt(
+        receipt.receipt_number, by=clerk, reason="The owner's check was returned by the bank (insufficient funds)"
+    )
+    charge.refresh_from_db()
+    return charge
 
 
 SNOW_DESCRIPTION = "Snow and ice removed from the public sidewalk by the Village (demo)"

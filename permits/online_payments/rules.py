@@ -114,3 +114,15 @@ def payout_difference_violations(*, expected: Decimal, payout: Decimal, note: st
             )
         ]
     return []
+
+
+def charge_status_after_refund(*, status: str, delinquent_on, status_before_payment: str = "") -> str | None:
+    """Wis. Stat. § 66.0627(2), (4): a refunded or voided payment of a special charge leaves it owed again, in the
+    state it was in before it was paid, its dates kept: billed until its due date (the nightly job then makes it
+    delinquent as of the day after, § 66.0627(4)), delinquent from the day it became so (a lien: it goes on the
+    draft tax roll again), on the tax roll if it was paid there. None: the charge is not paid (nothing to move)."""
+    if status == "paid":
+        return "delinquent" if delinquent_on else "billed"
+    if status == "paid_on_roll":
+        return status_before_payment if status_before_payment in {"certified", "on_roll"} else "on_roll"
+    return None

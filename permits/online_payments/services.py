@@ -347,10 +347,46 @@ def _subject_event(*, permit: Permit | None, charge: SpecialCharge | None, by, r
         )
 
 
+def _reopen_charge(charge_payment: ChargePayment | None, *, by, what: str) -> None:
+    """Wis. Stat. § 66.0627(2), (4): the refunded or voided payment no longer pays the charge, so it is owed again:
+    an audited state change back to the state it was in before it was paid (rules.charge_status_after_refund), its
+    billing, due and delinquency dates kept, its paid date cleared. Called under the refund's transaction."""
+    if charge_payment is None:
+        return
+    from permits.state import history_of
+
+    # The refunded payment no longer stands: the charge may be paid once more (the charge_paid_once constraint).
+    ChargePayment.objects.filter(pk=charge_payment.pk).update(refunded=True)
+
+    charge = SpecialCharge.objects.select_for_update().get(pk=charge_payment.charge_id)
+    if charge.balance_due <= 0:
+        return  # another payment still pays it (never the case for a charge paid in full once, but never lose it)
+    paid_move = history_of(charge).filter(field="status", to_state=charge.status).order_by("-at", "-pk").first()
+    to = rules.charge_status_after_refund(
+        status=charge.status,
+        delinquent_on=charge.delinquent_on,
+        status_before_payment=paid_move.from_state if paid_move else "",
+    )
+    if to is None:
+        return
+    labels = dict(SpecialCharge.Status.choices)
+    change_state(
+        charge,
+        to=to,
+        from_states={charge.status},
+        by=by,
+        reason=(
+            f"{what}: ${charge.balance_due:.2f} is owed again and the charge is {labels[to].lower()} "
+            "(Wis. Stat. § 66.0627(2), (4))"
+        ),
+        paid_on=None,
+    )
+
+
 def refund_online_payment(op: OnlinePayment, *, by, reason: str) -> Refund:
     """§ 303-4F(2): the Clerk-Treasurer refunds a card payment taken online, through the gateway, with her reason:
     a held duplicate or late payment (its balance was already settled), or a recorded one (its receipt stays, marked
-    refunded)."""
+    refunded, and what it paid is owed again: the permit's balance, or the charge, back to billed or delinquent)."""
     require_role(by, Role.CLERK, action="refund payments (the Clerk-Treasurer refunds them, § 303-4F(2))")
     raise_if_broken(rules.refund_reason_violations(reason))
     with transaction.atomic():
@@ -398,6 +434,7 @@ def refund_online_payment(op: OnlinePayment, *, by, reason: str) -> Refund:
             by=by,
             reason=f"Refund of ${refund.amount:.2f} to the card, {what}, through the gateway: {refund.reason}",
         )
+        _reopen_charge(op.receipt_charge_payment, by=by, what=f"Receipt {op.receipt_number} refunded to the card")
     return refund
 
 
@@ -412,7 +449,9 @@ def refund_receipt(
 ) -> Refund:
     """§ 303-4F(2): a refund (or, on the day it was issued, a void) of a receipt issued at the counter, recorded with
     the clerk's reason: the money goes back in cash or by Village check (`reference`: the check number). A card
-    payment taken online is refunded through the gateway (refund_online_payment)."""
+    payment taken online is refunded through the gateway (refund_online_payment). Either way the whole payment is
+    refunded, once (a database constraint), and what it paid is owed again (Permit.paid_as_stored and the lists'
+    paid_total count no refunded payment; a special charge moves back, _reopen_charge)."""
     require_role(by, Role.CLERK, action="refund payments (the Clerk-Treasurer refunds them, § 303-4F(2))")
     today = today or timezone.localdate()
     violations = rules.refund_reason_violations(reason)
@@ -456,6 +495,7 @@ def refund_receipt(
                 reason=f"{label} of receipt {receipt_number} (${record.amount:.2f}, "
                 f"{record.get_method_display().lower()}): {refund.reason}",
             )
+            _reopen_charge(charge_payment, by=by, what=f"{label} of receipt {receipt_number}")
     except IntegrityError:
         raise RulesBroken(
             [

@@ -1,0 +1,55 @@
+"""§ 303-4F(2): the Clerk-Treasurer voids a counter receipt recorded in error on its day, from the day's settlement;
+the permit owes its fee again, its page marks the receipt voided, and the applicant can pay it online again.
+axe-core on every page visited."""
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+from payments.core import PROVIDER_CACHE
+
+from permits.models import Permit, Status
+from permits.services import record_payment
+from tests.browser.test_pay_online import sign_in, verified
+from tests.permits.conftest import permit_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _dummy_gateway(settings):
+    settings.PAYMENT_VARIANTS = {"card": ("payments.dummy.DummyProvider", {})}
+    settings.ONLINE_PAYMENT_VARIANT = "card"
+    PROVIDER_CACHE.clear()
+    yield
+    PROVIDER_CACHE.clear()
+
+
+def test_303_4f_2_clerk_voids_a_receipt_and_the_fee_is_owed_again(
+    page, live_server, axe_check, clerk, contractor, contractor_org
+):
+    verified(clerk, contractor)
+    permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org)
+    Permit.objects.filter(pk=permit.pk).update(fee_amount=Decimal("40.00"))
+    payment = record_payment(permit=permit, amount=Decimal("40.00"), method="cash", by=clerk)
+
+    sign_in(page, live_server, "clerk")
+    page.goto(f"{live_server.url}/office/settlement/{timezone.localdate().isoformat()}/")
+    axe_check(page, "settlement of the day")
+    page.get_by_role("link", name=f"Refund or void {payment.receipt_number}").click()
+    axe_check(page, "refund or void form")
+    page.get_by_label("Void").check()
+    page.get_by_label(re.compile(r"^\s*Reason for the refund")).fill("Recorded on the wrong permit")
+    page.get_by_role("button", name="Record the refund").click()
+    page.wait_for_load_state()
+    assert Permit.objects.get(pk=permit.pk).balance_due_as_stored() == Decimal("40.00")
+    page.goto(f"{live_server.url}{permit.get_absolute_url()}")
+    axe_check(page, "permit page with a voided receipt")
+    content = page.content()
+    assert "Voided" in content and "balance due $40.00" in content
+    page.get_by_role("button", name="Log out").click()
+
+    sign_in(page, live_server, "contractor")
+    page.goto(f"{live_server.url}{permit.get_absolute_url()}")
+    assert page.get_by_role("link", name="Pay $40.00 online by card").is_visible()
