@@ -9,7 +9,7 @@ from permits.ledger.models import SpecialCharge
 from permits.ledger.services import mark_delinquent_charges
 from permits.models import Notice, StateChange
 from tests.factories import ParcelFactory
-from tests.permits.ledger.conftest import LATE, make_charge, mail_letters
+from tests.permits.ledger.conftest import LATE, mail_letters, make_charge
 
 S = SpecialCharge.Status
 pytestmark = pytest.mark.django_db
