@@ -6,7 +6,6 @@ import datetime
 import pytest
 import time_machine
 from django.core.paginator import Paginator
-from django.utils import timezone
 
 from permits.street_opening.field import services as field_work
 from permits.street_opening.models import StreetOpening
@@ -34,7 +33,7 @@ def test_the_paged_queue_keeps_the_lists_order_across_pages(make_issued, contrac
     _announce_today(permits[2], contractor)
     for permit, day in ((permits[6], 3), (permits[1], 1)):  # § 303-4H(3): completion requested, oldest first
         StreetOpening.objects.filter(permit=permit).update(
-            completion_requested_at=timezone.make_aware(datetime.datetime(2026, 6, day, 9))
+            completion_requested_at=at(2026, 6, day, 9)
         )
     expected = [p.number for p in field_work.permits_to_inspect(today=TODAY)]
     queue = field_work.InspectionQueue(today=TODAY)
