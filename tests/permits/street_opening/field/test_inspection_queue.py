@@ -32,9 +32,7 @@ def test_the_paged_queue_keeps_the_lists_order_across_pages(make_issued, contrac
     _announce_today(permits[5], contractor)
     _announce_today(permits[2], contractor)
     for permit, day in ((permits[6], 3), (permits[1], 1)):  # § 303-4H(3): completion requested, oldest first
-        StreetOpening.objects.filter(permit=permit).update(
-            completion_requested_at=at(2026, 6, day, 9)
-        )
+        StreetOpening.objects.filter(permit=permit).update(completion_requested_at=at(2026, 6, day, 9))
     expected = [p.number for p in field_work.permits_to_inspect(today=TODAY)]
     queue = field_work.InspectionQueue(today=TODAY)
     paged = []
