@@ -225,14 +225,22 @@ def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kin
 def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     """send_notice for many (permit, to, template, context) at once: each rendered, then one insert of the notices
     and one of their timeline events, each delivered once committed (a job's chunk; issue 13)."""
+    from django.template.loader import get_template
+
     from permits.tasks import deliver_notice
 
-    notices, events = [], []
+    notices, events, templates = [], [], {}
     for permit, to, template, context in items:
         if not to:
             continue
-        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
-        body = render_to_string(f"emails/{template}.txt", context)
+        if template not in templates:  # each template looked up once per batch
+            templates[template] = (
+                get_template(f"emails/{template}_subject.txt"),
+                get_template(f"emails/{template}.txt"),
+            )
+        subject_template, body_template = templates[template]
+        subject = subject_template.render(context).strip()
+        body = body_template.render(context)
         notices.append(Notice(permit=permit, to=to, subject=subject, body=body, template=template))
         if permit is not None:
             events.append((permit, f"Notice sent to {to}: {subject}"))
