@@ -225,14 +225,22 @@ def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kin
 def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     """send_notice for many (permit, to, template, context) at once: each rendered, then one insert of the notices
     and one of their timeline events, each delivered once committed (a job's chunk; issue 13)."""
+    from django.template.loader import get_template
+
     from permits.tasks import deliver_notice
 
-    notices, events = [], []
+    notices, events, templates = [], [], {}
     for permit, to, template, context in items:
         if not to:
             continue
-        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
-        body = render_to_string(f"emails/{template}.txt", context)
+        if template not in templates:  # each template looked up once per batch
+            templates[template] = (
+                get_template(f"emails/{template}_subject.txt"),
+                get_template(f"emails/{template}.txt"),
+            )
+        subject_template, body_template = templates[template]
+        subject = subject_template.render(context).strip()
+        body = body_template.render(context)
         notices.append(Notice(permit=permit, to=to, subject=subject, body=body, template=template))
         if permit is not None:
             events.append((permit, f"Notice sent to {to}: {subject}"))
@@ -285,6 +293,41 @@ def send_notice(
             reason=f"Letter to {name.strip()} awaits mailing by the Clerk-Treasurer (not yet given): {subject}",
         )
     return notice
+
+
+def notify_owners(items: list[tuple]) -> list[Notice]:
+    """notify_owner for many (parcel, template, context, record) at once (a job's chunk; issue 13): each template
+    read once, every notice rendered, then one insert; emails delivered once committed, letters left for the clerk
+    to mail. For notices about a parcel's record, not a permit (no timeline event)."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.template.loader import get_template
+
+    from permits.tasks import deliver_notice
+
+    templates, notices = {}, []
+    for parcel, template, context, record in items:
+        if template not in templates:
+            templates[template] = (
+                get_template(f"emails/{template}_subject.txt"),
+                get_template(f"emails/{template}.txt"),
+            )
+        to, name, address = parcel.owner_email, parcel.owner_name.strip(), (parcel.owner_mailing_address or "").strip()
+        if not to and not address:
+            continue
+        subject_template, body_template = templates[template]
+        fields = dict(
+            subject=subject_template.render(context).strip(), body=body_template.render(context), template=template
+        )
+        if record is not None:
+            fields.update(record_type=ContentType.objects.get_for_model(record), record_id=record.pk)
+        if to:
+            notices.append(Notice(channel=Notice.Channel.EMAIL, to=to, **fields))
+        else:
+            notices.append(Notice(channel=Notice.Channel.MAIL, recipient_name=name, mailing_address=address, **fields))
+    notices = Notice.objects.bulk_create(notices)
+    emails = [n.pk for n in notices if n.channel == Notice.Channel.EMAIL]
+    transaction.on_commit(lambda: [deliver_notice.delay(pk) for pk in emails])
+    return notices
 
 
 def notify_owner(parcel, *, template: str, context: dict, permit: Permit | None = None, record=None) -> Notice | None:

@@ -205,6 +205,9 @@ class TaxRollBatch(models.Model):
     transferred_on = models.DateField(null=True, blank=True, editable=False)
     csv_file = models.FileField(upload_to=tax_roll_upload_to, blank=True, editable=False)
     pdf_file = models.FileField(upload_to=tax_roll_upload_to, blank=True, editable=False)
+    # A digest of everything the last build read (the charges, their parcels and hearings, the day, the lines): a
+    # rebuild that finds the same digest has nothing to change and stops there (issue 13).
+    inputs_fingerprint = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         db_table = "sidewalks_taxrollbatch"  # kept from the sidewalks app (no data moved)

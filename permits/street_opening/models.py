@@ -119,6 +119,14 @@ class StreetOpening(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        # The inspector's list reads the few permits whose completion is requested first (issue 13)
+        indexes = [
+            models.Index(
+                fields=["completion_requested_at"],
+                condition=Q(completion_requested_at__isnull=False),
+                name="so_completion_requested_idx",
+            )
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(insurance_per_person__gte=0)

@@ -7,7 +7,7 @@ down to the pure rules in field_rules.py; each runs in a transaction and stores 
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.functional import cached_property
 from simple_history.utils import bulk_create_with_history
 
 from permits import services, workflow
@@ -225,6 +226,66 @@ def permits_to_inspect(*, today: date) -> QuerySet[Permit]:
         )
         .order_by("-work_today", F("completion_requested_at").asc(nulls_last=True), "number")
     )
+
+
+class InspectionQueue:
+    """The inspector's list (permits_to_inspect's rows and order) for a paginator, without sorting every open street
+    opening at each request (issue 13: 5x slower at 100,000 permits). The order has three parts: work announced for
+    today, then completion requested (oldest first), then the rest by number. The first two are few and read whole;
+    the third is read a page at a time in number order (a partial index on PostgreSQL). Only the page's rows get the
+    annotations. A constant number of queries per page."""
+
+    OPEN = (Status.ISSUED, Status.ACTIVE)
+
+    def __init__(self, *, today: date):
+        self.today = today
+
+    def _open(self) -> QuerySet[Permit]:
+        return Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=self.OPEN)
+
+    @cached_property
+    def _head(self) -> list[int]:
+        start = timezone.make_aware(datetime.combine(self.today, datetime.min.time()))
+        today_ids = set(
+            PermitteeNotice.objects.filter(
+                planned_work_at__gte=start, planned_work_at__lt=start + timedelta(days=1)
+            ).values_list("permit_id", flat=True)
+        )
+        # the ids first (a partial index holds the few requested), so the open permits are read by primary key
+        requested = set(
+            StreetOpening.objects.filter(completion_requested_at__isnull=False).values_list("permit_id", flat=True)
+        )
+        rows = (
+            self._open()
+            .filter(pk__in=today_ids | requested)
+            .annotate(requested_at=F("street_opening__completion_requested_at"))
+            .values_list("pk", "requested_at", "number")
+        )
+        # -work_today, completion requested (nulls last), number: as permits_to_inspect orders them
+        ordered = sorted(rows, key=lambda r: (r[0] not in today_ids, r[1] is None, r[1] or start, r[2]))
+        return [pk for pk, _at, _number in ordered]
+
+    def _rest(self) -> QuerySet[Permit]:
+        return self._open().exclude(pk__in=self._head).order_by("number")
+
+    def count(self) -> int:
+        return self._open().count()
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, window):
+        if not isinstance(window, slice):
+            return self[window : window + 1][0]
+        start, stop = window.start or 0, window.stop
+        head = self._head
+        ids = head[start:stop]
+        wanted = (stop - start) - len(ids)
+        if wanted > 0:
+            offset = max(0, start - len(head))
+            ids += list(self._rest().values_list("pk", flat=True)[offset : offset + wanted])
+        rows = {p.pk: p for p in permits_to_inspect(today=self.today).filter(pk__in=ids)}
+        return [rows[pk] for pk in ids if pk in rows]
 
 
 # --- Notices the permittee gives -------------------------------------------------------------------------------
@@ -805,10 +866,16 @@ def open_missing_restorations(*, today: date) -> int:
     created = 0
     for start in range(0, len(new), JOB_CHUNK):
         chunk = new[start : start + JOB_CHUNK]
+        ids = [r.permit_id for r in chunk]
         with transaction.atomic():
-            before = PavementRestoration.objects.filter(permit__in=[r.permit_id for r in chunk]).count()
-            bulk_create_with_history(chunk, PavementRestoration, ignore_conflicts=True)
-            created += PavementRestoration.objects.filter(permit__in=[r.permit_id for r in chunk]).count() - before
+            # The chunk's permits are locked, so a concurrent run waits, then finds their records made and makes
+            # none. Then a plain bulk insert (its ids returned) and one insert of their history: four statements a
+            # chunk (simple_history's ignore_conflicts path rebuilt a 1,000-term OR to find the rows: 15 s at 13,000).
+            list(Permit.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
+            made = set(PavementRestoration.objects.filter(permit__in=ids).values_list("permit_id", flat=True))
+            chunk = [r for r in chunk if r.permit_id not in made]
+            bulk_create_with_history(chunk, PavementRestoration)
+            created += len(chunk)
     return created
 
 

@@ -53,7 +53,7 @@ def inspections(request):
     """The inspector's list: street openings with work under way, work announced for today first."""
     _require_inspector(request.user)
     today = timezone.localdate()
-    page = Paginator(field_work.permits_to_inspect(today=today), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(field_work.InspectionQueue(today=today), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "permits/street_opening/field/inspections.html", {"page": page, "today": today})
 
 
