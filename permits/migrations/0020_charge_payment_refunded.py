@@ -12,7 +12,7 @@ def mark_refunded(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("permits", "0018_streetmap"),
+        ("permits", "0019_scale_fingerprint_and_inspection_queue"),
     ]
 
     operations = [
