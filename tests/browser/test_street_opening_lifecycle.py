@@ -55,6 +55,12 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         page.get_by_role("link", name="Start a street opening or excavation permit application").click()
         fill_application(page)
         page.get_by_role("button", name="Sign and submit the application").click()
+        # A November locate ticket will be stale by April (Wis. Stat. § 182.0175): warned, the contractor goes on.
+        assert page.get_by_text("Diggers Hotline may treat the ticket as expired").is_visible()
+        axe_check(page, "application: the stale-ticket warning")
+        page.get_by_label("I have read the warnings above and still want to submit").check()
+        page.get_by_role("button", name="Sign and submit the application").click()
+        page.get_by_text("Approval can come on or after March 15, 2027").first.wait_for()
         permit = Permit.objects.get()
         assert page.get_by_text("Approval can come on or after March 15, 2027").first.is_visible()
         axe_check(page, "permit page: approval can come in March")
