@@ -1,0 +1,45 @@
+"""What waits for the Village Board: one plain record per kind of matter the Board decides, read by the clerk's
+Board queue, the agenda builder, the agenda packet and the vote recorder.
+
+Each app that brings matters to the Board lists them in a `board_matters.py` module of its own (a tuple `MATTERS`),
+and its dotted path goes in `MATTER_MODULES` below. When the clerk records the Board's motion on an agenda item whose
+subject is a matter, the matter's `decide` applies the result to the subject (granted, denied, waived, adopted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from importlib.util import find_spec
+
+
+@dataclass(frozen=True)
+class Matter:
+    clause: str  # a permits.board.clauses.Clause value
+    title: str  # "Street use permits awaiting the Board (§ 303-15C)"
+    model: str  # "app_label.ModelName" of the subjects (what AgendaItem.subject points at)
+    # () -> the subjects waiting for the Board, oldest first (a queryset or a list)
+    waiting: Callable[[], Iterable]
+    # (subject) -> [(label, value), ...]: the facts the packet prints for the item (counts, grounds, recommendations)
+    facts: Callable[[object], list[tuple[str, str]]]
+    # (*, subject, motion, by) -> None: apply the carried or failed motion to the subject
+    decide: Callable[..., None]
+
+
+# The modules that list matters for the Board (each has a MATTERS tuple).
+MATTER_MODULES: tuple[str, ...] = ()
+
+
+@cache
+def matters() -> tuple[Matter, ...]:
+    found: list[Matter] = []
+    for name in MATTER_MODULES:
+        if find_spec(name) is not None:
+            found.extend(import_module(name).MATTERS)
+    return tuple(found)
+
+
+def matter_for(clause: str, model: str) -> Matter | None:
+    return next((m for m in matters() if m.clause == clause and m.model == model), None)
