@@ -118,16 +118,11 @@ def test_pavement_overdue_job_on_a_real_worker_flags_once(real_worker, contracto
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.xfail(
-    reason="Known failure in the production-mode pass since the parallel merges of issues 8 and 13 "
-    "(hearings before billing, lifecycle expiry, set-based jobs): left for the next session (closing note)",
-    strict=False,
-)
-def test_defect_job_on_a_real_worker_revokes_once(real_worker, contractor, contractor_org, dpw_director):
+@pytest.mark.usefixtures("board_designations")
+def test_defect_job_on_a_real_worker_revokes_once(real_worker, make_issued, contractor, contractor_org, dpw_director):
     from permits.street_opening.models import ApplicantRevocation
-    from tests.factories import PermitFactory
 
-    permit = issue(PermitFactory(applicant=contractor, organization=contractor_org))
+    permit = make_issued()
     complete_work(permit, permittee=contractor, today=datetime.date(2026, 7, 15))
     field_work.record_defect_notice(
         permit=permit,
