@@ -77,20 +77,23 @@ def format_value(value, unit: str) -> str:
     return f"{int(value):,}"
 
 
-def nice_ceiling(value) -> Decimal:
-    """The axis top: the smallest 1, 2, 2.5 or 5 times a power of ten at or above `value` (1 for nothing)."""
-    value = Decimal(value)
-    if value <= 0:
+def nice_step(value, unit: str = "count") -> Decimal:
+    """The step between the axis's five ticks: the smallest 1, 1.25, 2, 2.5 or 5 times a power of ten whose four steps
+    reach `value` (counts step by whole numbers: 1, 2 or 5 times a power of ten, never below 1)."""
+    needed = Decimal(value) / 4
+    if needed <= 0:
         return Decimal(1)
     magnitude = Decimal(1)
-    while magnitude * 10 <= value:
+    while magnitude * 10 <= needed:
         magnitude *= 10
-    while magnitude > value:
+    while magnitude > needed:
         magnitude /= 10
-    for step in (1, 2, Decimal("2.5"), 5, 10):
-        if magnitude * step >= value:
-            return magnitude * step
-    return magnitude * 10
+    steps = (1, 2, 5, 10) if unit == "count" else (1, Decimal("1.25"), 2, Decimal("2.5"), 5, 10)
+    for step in steps:
+        candidate = magnitude * step
+        if candidate >= needed and (unit != "count" or (candidate >= 1 and candidate == candidate.to_integral())):
+            return candidate
+    return max(magnitude * 10, Decimal(1))
 
 
 def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, unit: str = "count") -> Chart:
@@ -98,7 +101,7 @@ def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, 
     chart = Chart(title=title, unit=unit, labels=list(labels), series=[(n, list(v)) for n, v in series])
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
-    top = nice_ceiling(max((v for _, values in series for v in values), default=0))
+    top = nice_step(max((v for _, values in series for v in values), default=0), unit) * 4
     for i in range(5):
         share = Decimal(i) / 4
         chart.ticks.append(Tick(y=float(chart.baseline - float(share) * plot_h), text=_tick_text(top * share, unit)))
@@ -129,5 +132,5 @@ def bar_chart(title: str, labels: list[str], series: list[tuple[str, list]], *, 
 
 def _tick_text(value: Decimal, unit: str) -> str:
     if unit == "money":
-        return f"${value:,.0f}"
+        return f"${value:,.0f}" if value == value.to_integral() else f"${value:,.2f}"
     return f"{value:,.0f}" if value == value.to_integral() else f"{value:,.1f}"

@@ -1,6 +1,7 @@
 """The reports' rules at their boundaries: age bands, the year filter, the wait to issue, who reads which report."""
 
 from datetime import date, timedelta
+from decimal import Decimal
 
 import pytest
 
@@ -105,3 +106,32 @@ def test_applicants_and_other_staff_read_no_report(roles):
 
 def test_an_unknown_report_is_read_by_nobody():
     assert not rules.may_read_report({Role.CLERK}, "salaries")
+
+
+@pytest.mark.parametrize(
+    ("largest", "unit", "top"),
+    [
+        (0, "count", 4),
+        (3, "count", 4),
+        (4, "count", 4),
+        (5, "count", 8),
+        (40, "count", 40),
+        (41, "count", 80),
+        (Decimal("500"), "money", 500),
+        (Decimal("501"), "money", 800),
+        (Decimal("0.40"), "money", Decimal("0.40")),
+    ],
+)
+def test_the_chart_axis_reaches_the_largest_bar_in_four_round_steps(largest, unit, top):
+    from permits.reports.charts import nice_step
+
+    assert nice_step(largest, unit) * 4 == top
+
+
+def test_the_chart_says_in_words_what_it_shows():
+    from permits.reports.charts import bar_chart
+
+    chart = bar_chart("Inspections", ["Jan", "Feb"], [("Passed", [3, 1]), ("Failed", [0, 2])])
+    assert chart.summary == "Inspections. Passed: 4 in all, most in Jan (3); Failed: 2 in all, most in Feb (2)."
+    assert [b.height for b in chart.bars][:2] == [pytest.approx(216 * 3 / 4), 0.0]
+    assert bar_chart("Nothing", ["Jan"], [("Passed", [0])]).summary == "Nothing: nothing to show for this selection."
