@@ -5,15 +5,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0021_board_clauses_of_every_matter'),
+        ("permits", "0021_board_clauses_of_every_matter"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='permit',
-            index=models.Index(condition=models.Q(('issued_on__isnull', False)), fields=['issued_on'], name='permit_issued_on_idx'),
+            model_name="permit",
+            index=models.Index(
+                condition=models.Q(("issued_on__isnull", False)), fields=["issued_on"], name="permit_issued_on_idx"
+            ),
         ),
     ]
