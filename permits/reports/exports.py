@@ -8,6 +8,16 @@ from django.http import HttpResponse
 
 from permits.reports.tables import Report
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value):
+    """A text cell a spreadsheet would run as a formula (a fee item named "=HYPERLINK(...)") is written with a leading
+    apostrophe, so it is read as text; numbers are written as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
 
 def csv_response(report: Report) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -15,9 +25,10 @@ def csv_response(report: Report) -> HttpResponse:
     writer = csv.writer(response)
     writer.writerow([f"{report.title}, {report.period}"])
     writer.writerow(report.table.columns)
-    writer.writerows(report.table.rows)
+    for row in report.table.rows:
+        writer.writerow([spreadsheet_safe(value) for value in row])
     if report.table.total:
-        writer.writerow(report.table.total)
+        writer.writerow([spreadsheet_safe(value) for value in report.table.total])
     return response
 
 

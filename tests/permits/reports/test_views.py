@@ -230,3 +230,13 @@ def test_a_report_costs_the_same_queries_for_one_record_and_for_forty(
     with django_assert_max_num_queries(len(one.captured_queries)):
         assert client.get(url).status_code == 200
     assert len(one.captured_queries) <= 8
+
+
+def test_a_fee_item_named_like_a_formula_is_text_in_the_csv(client, clerk):
+    from tests.factories import FeeItemFactory
+
+    FeeItemFactory(code="odd_fee", name='=HYPERLINK("http://example.com")', effective_from=date(2020, 1, 1))
+    paid_permit(clerk, "5.00", at(date(2026, 2, 2)), fee_code="odd_fee")
+    rows = list(csv.reader(io.StringIO(_get(client, clerk, "reports:csv", "fees").content.decode())))
+    assert rows[2][0] == '\'=HYPERLINK("http://example.com")'
+    assert rows[2][2] == "5.00"  # numbers stay numbers
