@@ -45,7 +45,7 @@ class Chart:
     baseline: float = HEIGHT - BOTTOM
     tick_x: int = LEFT - 6
     label_y: float = HEIGHT - BOTTOM + 16
-    legend_y: float = HEIGHT - 16
+    legend_y: float = HEIGHT - 8
 
     @property
     def summary(self) -> str:
@@ -55,6 +55,9 @@ class Chart:
         parts = []
         for name, values in self.series:
             total = sum(values, Decimal(0) if self.unit == "money" else 0)
+            if not total:
+                parts.append(f"{name}: none")
+                continue
             top = max(range(len(values)), key=lambda i: values[i])
             parts.append(
                 f"{name}: {format_value(total, self.unit)} in all, most in {self.labels[top]} "

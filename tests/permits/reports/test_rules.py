@@ -135,3 +135,10 @@ def test_the_chart_says_in_words_what_it_shows():
     assert chart.summary == "Inspections. Passed: 4 in all, most in Jan (3); Failed: 2 in all, most in Feb (2)."
     assert [b.height for b in chart.bars][:2] == [pytest.approx(216 * 3 / 4), 0.0]
     assert bar_chart("Nothing", ["Jan"], [("Passed", [0])]).summary == "Nothing: nothing to show for this selection."
+
+
+def test_the_chart_says_none_for_a_series_with_nothing():
+    from permits.reports.charts import bar_chart
+
+    chart = bar_chart("Inspections", ["Jan", "Feb"], [("Passed", [0, 0]), ("Failed", [0, 1])])
+    assert chart.summary == "Inspections. Passed: none; Failed: 1 in all, most in Feb (1)."
