@@ -240,3 +240,20 @@ def test_a_fee_item_named_like_a_formula_is_text_in_the_csv(client, clerk):
     rows = list(csv.reader(io.StringIO(_get(client, clerk, "reports:csv", "fees").content.decode())))
     assert rows[2][0] == '\'=HYPERLINK("http://example.com")'
     assert rows[2][2] == "5.00"  # numbers stay numbers
+
+
+def test_tax_roll_report_says_whether_the_roll_is_certified(client, clerk):
+    from django.utils import timezone
+
+    from permits.ledger.models import TaxRollBatch
+
+    page = _get(client, clerk, "reports:report", "tax-roll", year="2026").content.decode()
+    assert "No special-charges roll has been built for 2026 yet." in page
+    TaxRollBatch.objects.create(year=2026)
+    page = _get(client, clerk, "reports:report", "tax-roll", year="2026").content.decode()
+    assert "Draft: not certified yet (Wis. Stat. § 70.65)" in page
+    TaxRollBatch.objects.filter(year=2026).update(
+        state="certified", certified_by=clerk, certified_at=timezone.now(), transferred_on=date(2026, 12, 1)
+    )
+    page = _get(client, clerk, "reports:report", "tax-roll", year="2026").content.decode()
+    assert "Certified on December 1, 2026, transferred to the treasurer on December 1, 2026." in page
