@@ -25,4 +25,5 @@ urlpatterns = [
     path("sidewalks/", include("sidewalks.urls")),
     path("obstructions/", include("obstructions.urls")),
     path("", include("permits.streetmap.urls")),
+    path("reports/", include("permits.reports.urls")),
 ]

@@ -269,6 +269,8 @@ class Permit(StatusGuardedModel):
             # Every permit list sorts by it (issue 13: a sort of the whole table without it).
             models.Index(fields=["-created_at", "-id"], name="permit_created_at_idx"),
             models.Index(fields=["organization", "-created_at"], name="permit_org_created_idx"),
+            # The time-to-issue report reads a year of issued permits (issue 15): 48 ms by a scan at 100k permits.
+            models.Index(fields=["issued_on"], name="permit_issued_on_idx", condition=Q(issued_on__isnull=False)),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(status__in=Status.values), name="permit_status_known"),

@@ -1,0 +1,13 @@
+"""The reports for the clerk and the Board, under /reports/ (issue 15 item 5)."""
+
+from django.urls import path
+
+from permits.reports import views
+
+app_name = "reports"
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("<slug:slug>/", views.report, name="report"),
+    path("<slug:slug>/csv/", views.report_csv, name="csv"),
+    path("<slug:slug>/pdf/", views.report_pdf, name="pdf"),
+]
