@@ -282,7 +282,10 @@ def report_case(*, address: str, what: str, where: str = "", contact: str = "", 
 def add_photo(*, case: Case, upload, by, note: str = "") -> CaseStep:
     """A photo of what was seen (JPEG, PNG or PDF, checked by content: permits.uploads)."""
     _require_case_role(by, case.kind, "add photos to enforcement cases")
-    content_type, _extension = inspect_upload(upload)
+    try:
+        content_type, _extension = inspect_upload(upload)
+    except ValidationError as exc:
+        raise ValidationError({"photo": exc.messages}) from None
     step = CaseStep(
         case=case,
         kind=CaseStep.Kind.PHOTO,
