@@ -20,11 +20,11 @@ def fixture(width, *, commercial=True, attached=False, temporary=True):
     )
 
 
-def test_303_6c3_bench_leaving_three_feet_passes():
+def test_303_6c_bench_leaving_three_feet_passes():
     assert fixture("3.0") == []
 
 
-def test_303_6c3_bench_leaving_two_point_nine_feet_fails():
+def test_303_6c_bench_leaving_two_point_nine_feet_fails():
     [violation] = fixture("2.9")
     assert violation.citation == "§ 303-6C(3)" and "§ 303-6C(3)" in violation.message
     assert violation.field == "clear_width_feet"
@@ -107,21 +107,21 @@ def authorization(**overrides):
     return MaterialsAuthorization(**{**values, **overrides})
 
 
-def test_303_6b2_exactly_a_third_of_the_street_and_half_the_sidewalk_pass():
+def test_303_6b_2_exactly_a_third_of_the_street_and_half_the_sidewalk_pass():
     assert rules.materials_authorized(authorization(), date(2026, 5, 5)) == []
 
 
-def test_303_6b2_more_than_a_third_of_the_street_fails():
+def test_303_6b_2_more_than_a_third_of_the_street_fails():
     [v] = rules.materials_authorized(authorization(occupied_street_feet=Decimal("10.1")), date(2026, 5, 5))
     assert v.code == "materials_over_third_of_street" and "§ 303-6B(2)" in v.message
 
 
-def test_303_6b2_more_than_half_the_sidewalk_fails():
+def test_303_6b_2_more_than_half_the_sidewalk_fails():
     [v] = rules.materials_authorized(authorization(occupied_sidewalk_feet=Decimal("2.6")), date(2026, 5, 5))
     assert v.code == "materials_over_half_of_sidewalk"
 
 
-def test_303_6b2_sidewalk_not_occupied_passes():
+def test_303_6b_2_sidewalk_not_occupied_passes():
     assert (
         rules.materials_authorized(
             authorization(sidewalk_width_feet=None, occupied_sidewalk_feet=None), date(2026, 5, 5)
@@ -130,7 +130,7 @@ def test_303_6b2_sidewalk_not_occupied_passes():
     )
 
 
-def test_303_6b2_gutter_not_flowing_fails():
+def test_303_6b_2_gutter_not_flowing_fails():
     [v] = rules.materials_authorized(authorization(gutter_kept_flowing=False), date(2026, 5, 5))
     assert v.code == "materials_block_gutter"
 
@@ -139,12 +139,12 @@ def test_303_6b2_gutter_not_flowing_fails():
     ("day", "inside"),
     [(date(2026, 4, 30), False), (date(2026, 5, 1), True), (date(2026, 5, 10), True), (date(2026, 5, 11), False)],
 )
-def test_303_6b2_only_within_the_authorized_period(day, inside):
+def test_303_6b_2_only_within_the_authorized_period(day, inside):
     assert (rules.materials_authorized(authorization(), day) == []) is inside
     assert rules.materials_excepted([authorization()], day) is inside
 
 
-def test_303_6b2_no_authorization_excepts_nothing():
+def test_303_6b_2_no_authorization_excepts_nothing():
     assert rules.materials_excepted([], date(2026, 5, 5)) is False
 
 

@@ -85,7 +85,7 @@ def test_303_6b_unknown_permit_number_refused_naming_the_field(inspector, house)
     assert not Case.objects.exists()
 
 
-def test_303_6b2_materials_authorization_excepts(inspector, house, monkeypatch):
+def test_303_6b_2_materials_authorization_excepts(inspector, house, monkeypatch):
     from tests.obstructions.test_rules import authorization
 
     monkeypatch.setattr(
@@ -95,7 +95,7 @@ def test_303_6b2_materials_authorization_excepts(inspector, house, monkeypatch):
     assert case.status == Case.Status.EXCEPTED
 
 
-def test_303_6b2_materials_over_a_third_of_the_street_are_a_violation(inspector, house, monkeypatch):
+def test_303_6b_2_materials_over_a_third_of_the_street_are_a_violation(inspector, house, monkeypatch):
     from tests.obstructions.test_rules import authorization
 
     too_much = authorization(permit_number="SP-1", occupied_street_feet=Decimal("11"))
@@ -412,3 +412,9 @@ def test_303_14c_timers_flag_the_referral_from_june_2(clerk, house):
 def test_303_14c_street_number_case_may_not_be_worked_by_a_resident(resident, house):
     with pytest.raises(PermissionDenied):
         number_case(resident, house)
+
+
+def test_303_6a_obstruction_without_a_permit_or_standard_is_a_violation(inspector, house):
+    case = open_obstruction(inspector, house)
+    assert case.status == Case.Status.OPEN
+    assert "§ 303-6A" in case.steps.get().note
