@@ -77,6 +77,48 @@ class OpenCaseForm(forms.Form):
         required=False, widget=DATE_WIDGET, label="Street number: day the neglect was first recorded (§ 303-14C)"
     )
 
+    numeral_inches = forms.DecimalField(
+        required=False,
+        min_value=0,
+        max_digits=4,
+        decimal_places=2,
+        label="Street number: numeral height (inches)",
+        help_text="Leave empty when no number is displayed. § 303-14B: at least 2 1/2 in.",
+    )
+    background_inches = forms.DecimalField(
+        required=False,
+        min_value=0,
+        max_digits=4,
+        decimal_places=2,
+        label="Street number: background (inches)",
+        help_text="§ 303-14B: at least 3 in.",
+    )
+    contrasting = forms.BooleanField(required=False, label="Street number: in a contrasting color")
+    script_font = forms.BooleanField(required=False, label="Street number: in a script-type font")
+    by_front_entrance = forms.BooleanField(required=False, label="Street number: by the front entrance")
+    visible_from_street = forms.BooleanField(required=False, label="Street number: easily seen from the street")
+    abuts_alley = forms.BooleanField(required=False, label="Street number: the building also abuts an alley")
+    visible_from_alley = forms.BooleanField(required=False, label="Street number: easily seen from the alley")
+
+    DISPLAY_FIELDS = (
+        "numeral_inches",
+        "background_inches",
+        "contrasting",
+        "script_font",
+        "by_front_entrance",
+        "visible_from_street",
+        "abuts_alley",
+        "visible_from_alley",
+    )
+
+    def service_arguments(self) -> dict:
+        """The cleaned data as open_case's arguments: the § 303-14B findings as one `display` dict, when measured."""
+        data = dict(self.cleaned_data)
+        display = {name: data.pop(name) for name in self.DISPLAY_FIELDS}
+        if display["numeral_inches"] is not None:
+            data["display"] = display
+        return data
+
     def clean(self):
         data = super().clean()
         kind = data.get("kind")

@@ -101,9 +101,12 @@ def findings_violations(*, kind: str, parcel: Parcel | None, day: date, findings
         return rules.drainage_errors(
             findings.get("detail", ""), blocked=bool(findings.get("blocked", True)), likely_carried=False
         )
+    display = findings.get("display")
+    if display:
+        return rules.number_display_errors(**display)
     return [
         rules.Violation(
-            "what", "number_neglected", "§ 303-14C", "The official number is not properly displayed (§ 303-14B)."
+            "what", "number_neglected", "§ 303-14C", "The official number is not displayed on the building (§ 303-14B)."
         )
     ]
 
@@ -166,6 +169,7 @@ def open_case(
     permission_from: str = "",
     permission_note: str = "",
     neglect_recorded_on: date | None = None,
+    display: dict | None = None,
     now: datetime | None = None,
 ) -> Case:
     """An enforcement official opens a case on what he saw. When the section's exceptions cover it (a permit,
@@ -203,6 +207,7 @@ def open_case(
         detail=detail,
         area_approved=area_approved,
         permission_from=permission_from,
+        display=display if kind == K.STREET_NUMBER else None,
     )
     day = timezone.localdate(seen_at)
     with transaction.atomic():
@@ -252,6 +257,8 @@ def _exception_text(kind: str, findings: dict) -> str:
         return "a sidewalk fixture meeting § 303-6C."
     if kind == K.TERRACE:
         return "an area approved by the Village Board or its designee (§ 303-9B)."
+    if kind == K.STREET_NUMBER:
+        return "the number is displayed as § 303-14B requires."
     if kind == K.DUMPING:
         return f"left with the express permission of the {findings.get('permission_from')} (§ 303-12)."
     return "nothing the section forbids."

@@ -113,9 +113,8 @@ def open_case(request):
     require_staff(request.user, action=STAFF_ACTION)
     form = OpenCaseForm(request.POST or None, request.FILES or None, initial={"seen_at": _now_initial()})
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
         try:
-            case = services.open_case(by=request.user, **data)
+            case = services.open_case(by=request.user, **form.service_arguments())
         except ValidationError as exc:
             add_service_errors(form, exc, aliases={"photo": "photos"})
         else:

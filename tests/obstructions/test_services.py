@@ -418,3 +418,39 @@ def test_303_6a_obstruction_without_a_permit_or_standard_is_a_violation(inspecto
     case = open_obstruction(inspector, house)
     assert case.status == Case.Status.OPEN
     assert "§ 303-6A" in case.steps.get().note
+
+
+def display(**overrides):
+    values = dict(
+        numeral_inches=Decimal("2.5"),
+        background_inches=Decimal("3"),
+        contrasting=True,
+        script_font=False,
+        by_front_entrance=True,
+        visible_from_street=True,
+        abuts_alley=False,
+        visible_from_alley=False,
+    )
+    return {**values, **overrides}
+
+
+def number_case_with(by, parcel, shown):
+    with time_machine.travel(at(2026, 5, 1, 10, 0), tick=False):
+        return services.open_case(
+            kind="street_number",
+            address=parcel.site_address,
+            what="Numbers by the door",
+            seen_at=at(2026, 5, 1, 9, 0),
+            by=by,
+            neglect_recorded_on=date(2026, 5, 1),
+            display=shown,
+        )
+
+
+def test_303_14b_numbers_meeting_the_standard_close_the_case(clerk, house):
+    assert number_case_with(clerk, house, display()).status == Case.Status.EXCEPTED
+
+
+def test_303_14b_two_point_four_inch_numerals_open_a_case(clerk, house):
+    case = number_case_with(clerk, house, display(numeral_inches=Decimal("2.4")))
+    assert case.status == Case.Status.OPEN and "2 1/2 inches" in case.steps.get().note

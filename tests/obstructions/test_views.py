@@ -263,3 +263,22 @@ def test_deadline_shown_after_serving(client, inspector, house):
     page = client.get(case.get_absolute_url())
     assert b"May 5, 2026 9:30 AM" in page.content
     assert (case.seen_at + timedelta(0)) == SEEN
+
+
+def test_303_14b_display_findings_from_the_form(client, clerk, house):
+    client.force_login(clerk)
+    data = {
+        "kind": "street_number",
+        "address": house.site_address,
+        "what": "Numbers",
+        "seen_at": "2026-05-01T09:00",
+        "neglect_recorded_on": "2026-05-01",
+        "background_inches": "3",
+        "contrasting": "on",
+        "by_front_entrance": "on",
+        "visible_from_street": "on",
+        "temporary_design": "on",
+    }
+    client.post(reverse("obstructions:open_case"), {**data, "numeral_inches": "2.4"})
+    client.post(reverse("obstructions:open_case"), {**data, "numeral_inches": "2.5"})
+    assert list(Case.objects.order_by("pk").values_list("status", flat=True)) == ["open", "excepted"]
