@@ -282,3 +282,56 @@ def test_303_14b_display_findings_from_the_form(client, clerk, house):
     client.post(reverse("obstructions:open_case"), {**data, "numeral_inches": "2.4"})
     client.post(reverse("obstructions:open_case"), {**data, "numeral_inches": "2.5"})
     assert list(Case.objects.order_by("pk").values_list("status", flat=True)) == ["open", "excepted"]
+
+
+def test_photos_uploaded_with_the_new_case(client, inspector, house):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.upload_samples import JPEG, PNG
+
+    client.force_login(inspector)
+    response = client.post(
+        reverse("obstructions:open_case"),
+        {
+            "kind": "obstruction_sidewalk",
+            "address": house.site_address,
+            "what": "Bricks",
+            "seen_at": "2026-05-04T08:00",
+            "temporary_design": "on",
+            "photos": [
+                SimpleUploadedFile("a.jpg", JPEG, content_type="image/jpeg"),
+                SimpleUploadedFile("b.png", PNG, content_type="image/png"),
+            ],
+        },
+    )
+    assert response.status_code == 302
+    assert Case.objects.get().steps.filter(kind="photo").count() == 2
+
+
+def test_bad_photo_names_the_photos_field_and_stores_nothing(client, inspector, house):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(inspector)
+    response = client.post(
+        reverse("obstructions:open_case"),
+        {
+            "kind": "obstruction_sidewalk",
+            "address": house.site_address,
+            "what": "Bricks",
+            "seen_at": "2026-05-04T08:00",
+            "photos": [SimpleUploadedFile("a.jpg", b"<html>not a photo</html>", content_type="image/jpeg")],
+        },
+    )
+    assert response.status_code == 400 and response.context["form"].errors["photos"]
+    assert not Case.objects.exists()
+
+
+def test_public_complaint_matched_to_a_parcel_and_section(client, inspector, house):
+    case = services.report_case(address="305  MAIN street", what="Brush in the ditch")
+    client.force_login(inspector)
+    response = client.post(
+        reverse("obstructions:case_match", args=[case.number]), {"address": house.site_address, "kind": "drainage"}
+    )
+    assert response.status_code == 302
+    case.refresh_from_db()
+    assert (case.parcel, case.kind) == (house, "drainage")
