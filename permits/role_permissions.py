@@ -53,6 +53,9 @@ BOARD_RECORDS = {
     "bondamount",
 }
 
+# The enforcement cases (obstructions/): "any Village enforcement official" works them (§ 303-6D/E/F).
+ENFORCEMENT = {"case", "casestep", "streetnumber"}
+
 # role -> models (lower-case model names) it may view in the back office; None means every model of APPS.
 VIEW: dict[Role, set[str] | None] = {
     Role.CLERK: None,
@@ -62,10 +65,16 @@ VIEW: dict[Role, set[str] | None] = {
     | SIDEWALK_WORK
     | BOARD_RECORDS
     | {"parcel", "organization", "feeitem", "annualbond", "specialcharge"}
-    | STREET_MAP,
-    Role.DPW_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS | FIELD_RECORDS | SIDEWALK_WORK | {"emergencyreport"},
-    Role.BUILDING_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS,
-    Role.POLICE_CHIEF: PERMIT_RECORDS | {"sidewalkpermit", "emergencyreport", "snowfall", "snowcase"},
+    | STREET_MAP
+    | ENFORCEMENT,
+    Role.DPW_INSPECTOR: PERMIT_RECORDS
+    | SIDEWALK_PERMITS
+    | FIELD_RECORDS
+    | SIDEWALK_WORK
+    | {"emergencyreport"}
+    | ENFORCEMENT,
+    Role.BUILDING_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS | ENFORCEMENT,
+    Role.POLICE_CHIEF: PERMIT_RECORDS | {"sidewalkpermit", "emergencyreport", "snowfall", "snowcase"} | ENFORCEMENT,
     Role.BOARD: PERMIT_RECORDS | {"sidewalkpermit", "sidewalksurvey", "sidewalkorder", "chargehearing"} | BOARD_RECORDS,
     Role.PRESIDENT: PERMIT_RECORDS
     | {"sidewalkpermit", "sidewalksurvey", "sidewalkorder", "chargehearing"}

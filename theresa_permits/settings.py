@@ -380,6 +380,15 @@ CELERY_BEAT_SCHEDULE = {
         "task": "permits.streetmap.tasks.notify_street_subscribers",
         "schedule": crontab(hour=7, minute=30),
     },
+    # Enforcement cases (obstructions/tasks.py): deadlines passed each hour, § 303-14C number timers each night.
+    "obstructions-flag-cases-past-deadline": {
+        "task": "obstructions.tasks.flag_cases_past_deadline",
+        "schedule": crontab(minute=5),
+    },
+    "obstructions-flag-street-number-timers": {
+        "task": "obstructions.tasks.flag_street_number_timers",
+        "schedule": crontab(hour=0, minute=55),
+    },
 }
 # The production drill (.ci/production_drill.sh) proves beat and the worker run a job: only when it sets this.
 if os.environ.get("DRILL_BEAT_EVERY_SECONDS"):

@@ -124,6 +124,39 @@ def roll_year_for(delinquent_on: date, setting: str) -> int:
     return delinquent_on.year if delinquent_on <= cutoff else delinquent_on.year + 1
 
 
+# § 303-6F(1): "Within 60 days after such costs and expenses are incurred and remain unpaid, the Clerk-Treasurer
+# shall enter those charges onto the tax roll." Read with § 303-6F(1)'s 10 days from receipt: the owner keeps the
+# bill's whole term, and the charge is entered on the roll only once it has stayed unpaid 60 days after the Village
+# incurred the cost (removed May 1: unpaid on June 30, the 60th day after, it may be entered; June 29 it may not).
+# How the 60 days meet the roll cutoff (TAX_ROLL_CUTOFF, default November 15): the charge goes on the first roll
+# whose cutoff falls on or after the later of the day it became delinquent and the 60th day; incurred by
+# September 16 it reaches that year's roll (September 16 + 60 = November 15), incurred September 17 or later the
+# next year's. § 303-6F(2): a bill never mailed or never received does not hold it back (charge_due_on and
+# permits.ledger.services.bill_charge give it a due date either way).
+OBSTRUCTION_ROLL_DAYS = 60
+
+
+def roll_ready_on(source: str, incurred_on: date, delinquent_on: date) -> date:
+    """§ 66.0627(4) / § 303-6F(1): the first day a delinquent charge may be entered on the tax roll: the day it became
+    delinquent, and for an obstruction removal not before the 60th day after the costs were incurred."""
+    if source == "obstruction_removal":
+        return max(delinquent_on, incurred_on + timedelta(days=OBSTRUCTION_ROLL_DAYS))
+    return delinquent_on
+
+
+def roll_wait_errors(source: str, incurred_on: date, today: date) -> list[str]:
+    """§ 303-6F(1): an obstruction-removal charge waits 60 days after the costs were incurred before the roll."""
+    if source != "obstruction_removal":
+        return []
+    ready = incurred_on + timedelta(days=OBSTRUCTION_ROLL_DAYS)
+    if today >= ready:
+        return []
+    return [
+        f"An obstruction-removal charge goes on the tax roll only when unpaid 60 days after the costs were incurred "
+        f"({incurred_on:%B %-d, %Y}): from {ready:%B %-d, %Y} (§ 303-6F(1))."
+    ]
+
+
 def transfer_deadline(year: int) -> date:
     """§ 74.03 / § 70.65: the roll with its special charges goes to the treasurer by December 8 (a year past the
     calendar, 0 or 10000, is held at its end rather than raising)."""

@@ -74,10 +74,14 @@ def plan_roll(*, year: int, today: date) -> RollPlan:
     )
     plan = RollPlan()
     for charge in candidates:
-        # § 66.0627(4): the current roll when delinquent by the cutoff, else the next one.
-        if charge_rules.roll_year_for(charge.delinquent_on, setting) > year:
+        # § 66.0627(4): the current roll when delinquent by the cutoff, else the next one; § 303-6F(1): an
+        # obstruction removal not before 60 days after its costs were incurred (charge_rules.roll_ready_on).
+        ready_on = charge_rules.roll_ready_on(charge.source, charge.incurred_on, charge.delinquent_on)
+        if charge_rules.roll_year_for(ready_on, setting) > year:
             continue
-        reasons = hearing_errors_for(charge, today)
+        reasons = hearing_errors_for(charge, today) + charge_rules.roll_wait_errors(
+            charge.source, charge.incurred_on, today
+        )
         if reasons:
             plan.held_back.append((charge, reasons))
         else:
@@ -101,7 +105,11 @@ def held_back_from(batch: TaxRollBatch, *, year: int, today: date) -> tuple[list
     count = qs.count()
     shown = qs.select_related("parcel").prefetch_related("hearings").order_by("parcel__tax_key", "number")
     held = [
-        (charge, hearing_errors_for(charge, today) or ["Now eligible: rebuild the roll to add it."])
+        (
+            charge,
+            hearing_errors_for(charge, today) + charge_rules.roll_wait_errors(charge.source, charge.incurred_on, today)
+            or ["Now eligible: rebuild the roll to add it."],
+        )
         for charge in shown[:HELD_BACK_SHOWN]
     ]
     return held, count
@@ -123,6 +131,7 @@ def roll_inputs_fingerprint(batch: TaxRollBatch, *, year: int, today: date) -> s
             "source",
             "route",
             "delinquent_on",
+            "incurred_on",
             "amount",
             "description",
             "citation",

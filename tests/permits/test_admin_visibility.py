@@ -42,6 +42,7 @@ CLERK_ONLY = {
     "StreetSubscription",
 }
 STREET_MAP_PAGES = {"StreetSegment", "Placement", "ConflictMargin", "ConflictReview"}
+ENFORCEMENT_PAGES = {"Case", "StreetNumber"}  # obstructions/: the enforcement officials' cases
 EVERYTHING = (
     PERMIT_PAGES
     | SIDEWALK_PERMIT_PAGES
@@ -51,14 +52,20 @@ EVERYTHING = (
     | CLERK_ONLY
     | {"Parcel", "Organization", "FeeItem", "AnnualBond", "SpecialCharge", "ChargeHearing"}
     | STREET_MAP_PAGES
+    | ENFORCEMENT_PAGES
 )
 
 VISIBLE = {
     Role.CLERK: EVERYTHING,
     Role.DPW_DIRECTOR: EVERYTHING - CLERK_ONLY - {"ChargeHearing"},
-    Role.DPW_INSPECTOR: PERMIT_PAGES | SIDEWALK_PERMIT_PAGES | FIELD_PAGES | SIDEWALK_WORK_PAGES | {"EmergencyReport"},
-    Role.BUILDING_INSPECTOR: PERMIT_PAGES | SIDEWALK_PERMIT_PAGES,
-    Role.POLICE_CHIEF: PERMIT_PAGES | {"SidewalkPermit", "EmergencyReport", "Snowfall", "SnowCase"},
+    Role.DPW_INSPECTOR: PERMIT_PAGES
+    | SIDEWALK_PERMIT_PAGES
+    | FIELD_PAGES
+    | SIDEWALK_WORK_PAGES
+    | {"EmergencyReport"}
+    | ENFORCEMENT_PAGES,
+    Role.BUILDING_INSPECTOR: PERMIT_PAGES | SIDEWALK_PERMIT_PAGES | ENFORCEMENT_PAGES,
+    Role.POLICE_CHIEF: PERMIT_PAGES | {"SidewalkPermit", "EmergencyReport", "Snowfall", "SnowCase"} | ENFORCEMENT_PAGES,
     Role.BOARD: PERMIT_PAGES | BOARD_PAGES | {"SidewalkPermit", "SidewalkSurvey", "SidewalkOrder", "ChargeHearing"},
     Role.PRESIDENT: PERMIT_PAGES | BOARD_PAGES | {"SidewalkPermit", "SidewalkSurvey", "SidewalkOrder", "ChargeHearing"},
 }
@@ -74,7 +81,9 @@ def index_models(client, user) -> set[str]:
 def test_the_clerk_sees_every_model_of_the_village_apps(client):
     from django.contrib import admin
 
-    village = {m.__name__ for m in admin.site._registry if m._meta.app_label in ("permits", "sidewalks")}
+    village = {
+        m.__name__ for m in admin.site._registry if m._meta.app_label in ("permits", "sidewalks", "obstructions")
+    }
     assert VISIBLE[Role.CLERK] == village  # the table names every admin model, so none is forgotten
 
 

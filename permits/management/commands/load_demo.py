@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from obstructions import demo as obstructions_demo
 from permits import kinds
 from permits.demo import ACCOUNTS, load_demo
 from permits.online_payments.demo import load_demo as load_online_payments_demo
@@ -16,6 +17,7 @@ class Command(BaseCommand):
             loader()
         load_online_payments_demo()  # a held card payment for the clerk, today's settlement
         streetmap_demo.load()  # street segments and this week on Highland Avenue (after the permit types)
+        obstructions_demo.load()  # enforcement cases and street numbers (§§ 303-6 to 303-14)
         self.stdout.write("Demo data loaded. Accounts (password: DEMO_PASSWORD, default 'theresa-demo-2026'):")
         for username, first, last, role in ACCOUNTS:
             self.stdout.write(f"  {username:<11} {first} {last}: {role.value if role else 'public applicant'}")

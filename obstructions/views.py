@@ -1,0 +1,284 @@
+"""Enforcement case pages (phone-first): the public complaint form, the officials' queue and case page, the
+Clerk-Treasurer's street numbers. Views are thin: fetch, bind the form, call one service, message, redirect."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from obstructions import services
+from obstructions.forms import (
+    CloseForm,
+    ComplaintForm,
+    MatchForm,
+    OpenCaseForm,
+    PhotoForm,
+    ReferralForm,
+    ReinspectionForm,
+    RemovalForm,
+    ServeNoticeForm,
+    StreetNumberForm,
+)
+from obstructions.models import Case, StreetNumber
+from permits.access import require_staff
+from permits.client_ip import client_ip
+from permits.errors import IllegalTransition
+from permits.forms import add_service_errors
+from permits.ledger.history import trail
+from permits.ledger.services import charges_for_work
+from permits.paging import CappedPaginator as Paginator
+from permits.roles import Role, has_role
+
+PAGE_SIZE = 25
+COMPLAINTS_PER_HOUR = 5  # per address of the complainant, like the snow report
+STAFF_ACTION = "open the enforcement pages (Village staff do)"
+
+
+def _rate_limited(request) -> bool:
+    key = f"obstructions:complaint:{client_ip(request)}"
+    cache.add(key, 0, timeout=3600)
+    try:
+        return cache.incr(key) > COMPLAINTS_PER_HOUR
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=3600)
+        return False
+
+
+def _now_initial() -> dict:
+    return timezone.localtime().replace(second=0, microsecond=0)
+
+
+# --- Public -------------------------------------------------------------------------------------------------------
+
+
+def complaint(request):
+    """Anyone may report an obstructed sidewalk, street or drain (§ 303-6, § 303-13): no login, a sum for robots."""
+    if request.method == "POST":
+        form = ComplaintForm(request.POST)
+        if _rate_limited(request):
+            form.is_valid()
+            form.add_error(
+                None, "Too many reports from your connection in the last hour: please call the Village Hall."
+            )
+            return render(request, "obstructions/complaint.html", {"form": form}, status=429)
+        if form.is_valid():
+            case = services.report_case(
+                address=form.cleaned_data["address"],
+                what=form.cleaned_data["details"],
+                contact=form.cleaned_data["contact"],
+            )
+            request.session["complaint_number"] = case.number
+            return redirect("obstructions:complaint_thanks")
+        return render(request, "obstructions/complaint.html", {"form": form}, status=400)
+    return render(request, "obstructions/complaint.html", {"form": ComplaintForm()})
+
+
+def complaint_thanks(request):
+    return render(request, "obstructions/complaint_thanks.html", {"number": request.session.get("complaint_number")})
+
+
+# --- Staff: the queue and opening a case --------------------------------------------------------------------------
+
+
+@login_required
+def cases(request):
+    """The open cases, most urgent first (flagged, then by deadline); "all" lists every case, newest first."""
+    require_staff(request.user, action=STAFF_ACTION)
+    show_all = request.GET.get("show") == "all"
+    qs = Case.objects.select_related("parcel")
+    if show_all:
+        qs = qs.order_by("-opened_at", "-pk")
+    else:
+        qs = qs.filter(status__in=[Case.Status.OPEN, Case.Status.NOTICED]).order_by("-attention", "deadline_at", "pk")
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "obstructions/cases.html",
+        {"page": page, "show_all": show_all, "query": "show=all" if show_all else "", "may_open": _may_open(request)},
+    )
+
+
+def _may_open(request) -> bool:
+    return has_role(request.user, *services.NUMBER_CASE_ROLES)
+
+
+@login_required
+def open_case(request):
+    require_staff(request.user, action=STAFF_ACTION)
+    form = OpenCaseForm(request.POST or None, request.FILES or None, initial={"seen_at": _now_initial()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            case = services.open_case(by=request.user, **form.service_arguments())
+        except ValidationError as exc:
+            add_service_errors(form, exc, aliases={"photo": "photos"})
+        else:
+            if case.status == Case.Status.EXCEPTED:
+                messages.info(request, f"Case {case.number} recorded and closed: no violation (see its history).")
+            else:
+                messages.success(request, f"Case {case.number} opened: serve the written notice next.")
+            return redirect(case)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "obstructions/open_case.html", {"form": form}, status=status)
+
+
+# --- Staff: the case page and its steps ----------------------------------------------------------------------------
+
+
+def _case_for(user, number: str) -> Case:
+    require_staff(user, action=STAFF_ACTION)
+    case = Case.objects.select_related("parcel", "opened_by").filter(number=number).first()
+    if case is None:
+        raise Http404("No such case")
+    return case
+
+
+@login_required
+def case_page(request, number):
+    return _render_case(request, _case_for(request.user, number))
+
+
+def _render_case(request, case: Case, status: int = 200, **forms):
+    now = _now_initial()
+    may_work = services.may_work(request.user, case.kind)
+    context = {
+        "case": case,
+        "may_work": may_work,
+        "steps": list(case.steps.all()),
+        "history": trail(case),
+        "charges": charges_for_work(case),
+        "is_obstruction": case.kind in services.OBSTRUCTIONS,
+        "serve_form": forms.get("serve_form") or ServeNoticeForm(initial={"served_at": now}),
+        "reinspect_form": forms.get("reinspect_form") or ReinspectionForm(initial={"at": now}),
+        "removal_form": forms.get("removal_form") or RemovalForm(initial={"removed_at": now}),
+        "referral_form": forms.get("referral_form") or ReferralForm(initial={"referred_at": now}),
+        "photo_form": forms.get("photo_form") or PhotoForm(),
+        "close_form": forms.get("close_form") or CloseForm(),
+        "match_form": forms.get("match_form")
+        or MatchForm(initial={"address": case.reported_address, "kind": case.kind}),
+    }
+    return render(request, "obstructions/case.html", context, status=status)
+
+
+def _step_view(form_class, form_name, call, done_message):
+    """A POST on the case page: bind `form_class`, call the service, message and back to the case."""
+
+    @login_required
+    @require_POST
+    def view(request, number):
+        case = _case_for(request.user, number)
+        form = form_class(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                call(case, request.user, form.cleaned_data)
+            except ValidationError as exc:
+                add_service_errors(form, exc, aliases={"referred_on": "referred_at", "parcel": "address"})
+            except IllegalTransition as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, done_message)
+                return redirect(case)
+        case.refresh_from_db()
+        return _render_case(request, case, status=400, **{form_name: form})
+
+    return view
+
+
+def _match(case, user, data):
+    parcel = services.find_parcel(data["address"])
+    if parcel is None:
+        raise ValidationError({"address": "No single parcel has this address: type it as on the tax roll."})
+    services.match_case(case=case, parcel=parcel, kind=data["kind"], by=user)
+
+
+case_serve = _step_view(
+    ServeNoticeForm,
+    "serve_form",
+    lambda case, user, d: services.serve_notice(case=case, by=user, **d),
+    "Notice recorded as served; its deadline is on the case.",
+)
+case_reinspect = _step_view(
+    ReinspectionForm,
+    "reinspect_form",
+    lambda case, user, d: services.record_reinspection(case=case, by=user, **d),
+    "Re-inspection recorded.",
+)
+case_remove = _step_view(
+    RemovalForm,
+    "removal_form",
+    lambda case, user, d: services.record_removal(case=case, by=user, **d),
+    "Removal recorded and billed to the owner (§ 303-6F(1)).",
+)
+case_refer = _step_view(
+    ReferralForm,
+    "referral_form",
+    lambda case, user, d: services.refer_for_forfeiture(case=case, by=user, **d),
+    "Referred for a forfeiture (Chapter 1, § 1-5).",
+)
+case_photo = _step_view(
+    PhotoForm,
+    "photo_form",
+    lambda case, user, d: services.add_photo(case=case, upload=d["photo"], note=d["note"], by=user),
+    "Photo added.",
+)
+case_close = _step_view(
+    CloseForm,
+    "close_form",
+    lambda case, user, d: services.close_case(case=case, by=user, **d),
+    "Case closed: no violation.",
+)
+case_match = _step_view(MatchForm, "match_form", _match, "Complaint matched to its parcel.")
+
+
+@login_required
+def case_photo_file(request, number, pk):
+    """A case photo, to Village staff only (never a public media URL)."""
+    from django.http import FileResponse
+
+    case = _case_for(request.user, number)
+    step = case.steps.filter(pk=pk).exclude(photo="").first()
+    if step is None:
+        raise Http404("No such photo")
+    response = FileResponse(step.photo.open("rb"), content_type=step.photo_type or "application/octet-stream")
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+# --- The Clerk-Treasurer: street numbers (§ 303-14A) ----------------------------------------------------------------
+
+
+@login_required
+def numbers(request):
+    require_staff(request.user, action="open the street numbers (Village staff do)")
+    is_clerk = has_role(request.user, Role.CLERK)
+    form = StreetNumberForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        parcel = services.find_parcel(form.cleaned_data["address"])
+        if parcel is None:
+            form.add_error("address", "No single parcel has this address: type it as on the tax roll.")
+        else:
+            try:
+                assigned = services.assign_street_number(
+                    parcel=parcel,
+                    number=form.cleaned_data["number"],
+                    suffix=form.cleaned_data["suffix"],
+                    building=form.cleaned_data["building"],
+                    map_reference=form.cleaned_data["map_reference"],
+                    by=request.user,
+                )
+            except ValidationError as exc:
+                add_service_errors(form, exc, aliases={"parcel": "address"})
+            else:
+                messages.success(request, f"Official number {assigned} assigned (§ 303-14A).")
+                return redirect("obstructions:numbers")
+    qs = StreetNumber.objects.select_related("parcel", "street", "assigned_by").order_by("street__name", "number", "pk")
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "obstructions/numbers.html", {"page": page, "form": form, "is_clerk": is_clerk}, status=status
+    )
