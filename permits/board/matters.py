@@ -29,7 +29,10 @@ class Matter:
 
 
 # The modules that list matters for the Board (each has a MATTERS tuple).
-MATTER_MODULES: tuple[str, ...] = ()
+MATTER_MODULES: tuple[str, ...] = (
+    "sidewalks.board_matters",
+    "permits.street_opening.board_matters",
+)
 
 
 @cache
