@@ -102,6 +102,7 @@ MATTERS = (
         waiting=_requests("width_thickness"),
         facts=_request_facts,
         decide=_decide_request,
+        new_url="sidewalks:waiver_request",
     ),
     Matter(
         clause=Clause.COLD_POUR_WAIVER,
@@ -110,6 +111,7 @@ MATTERS = (
         waiting=_requests("cold_weather"),
         facts=_request_facts,
         decide=_decide_request,
+        new_url="sidewalks:waiver_request",
     ),
     Matter(
         clause=Clause.SIDEWALK_ORDER,

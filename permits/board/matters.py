@@ -26,6 +26,9 @@ class Matter:
     facts: Callable[[object], list[tuple[str, str]]]
     # (*, subject, motion, by) -> None: apply the carried or failed motion to the subject
     decide: Callable[..., None]
+    # The URL name of the page where staff put a new matter of this kind to the Board ("" when the matter arises by
+    # itself, as a permit application does)
+    new_url: str = ""
 
 
 # The modules that list matters for the Board (each has a MATTERS tuple).
