@@ -1,5 +1,6 @@
 """Demo Village Board: its seven seats and members (the President and six trustees), a past regular meeting with its
-attendance and votes, the designations in force and the bond amounts it set. Safe to load twice: the meeting is
+attendance and votes, the designations in force and the bond amounts it set; the next meeting, its agenda to build,
+and a sidewalk width waiver waiting on the Board queue. Safe to load twice: the meeting is
 found by its date and title before it is created."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from permits.board.models import Meeting, Motion, Seat, Term, Vote
 from permits.roles import Role
 
 TITLE = "Regular meeting (demo)"
+NEXT_TITLE = "Next regular meeting (demo)"
 MEMBERS = [  # seat, name, username (None: a member without an account)
     (1, "Peter Henning", "president"),
     (2, "Barb Ottmann", "board"),
@@ -33,6 +35,31 @@ DESIGNATIONS = [  # clause, office designated
     (Clause.RUBBISH, Role.DPW_INSPECTOR),
     (Clause.RUBBISH, Role.CLERK),
 ]
+
+
+def _upcoming(clerk, today: date) -> None:
+    """The next regular meeting, its agenda still to build, and a width waiver waiting on the Board queue."""
+    from django.apps import apps
+
+    from permits.models import Parcel
+
+    if not Meeting.objects.filter(title=NEXT_TITLE).exists():
+        services.schedule_meeting(
+            held_on=today + timedelta(days=(1 - today.weekday()) % 7 or 7), title=NEXT_TITLE, by=clerk
+        )
+    if not apps.is_installed("sidewalks"):
+        return
+    from sidewalks import services as sidewalk_services
+    from sidewalks.models import WaiverRequest
+
+    parcel = Parcel.objects.filter(land_use=Parcel.LandUse.COMMERCIAL).order_by("tax_key").first()
+    if parcel is not None and not WaiverRequest.objects.filter(parcel=parcel).exists():
+        sidewalk_services.request_board_waiver(
+            kind="width_thickness",
+            parcel=parcel,
+            reason="A historic storefront: the five-foot walk would take the front steps (§ 303-3D(8)(c))",
+            by=clerk,
+        )
 
 
 def _first_tuesday_before(day: date) -> date:
@@ -69,6 +96,7 @@ def load() -> dict:
     term_start = date(today.year - 1, 4, 15)  # spring election: terms begin the third Tuesday of April
     terms = _ensure_roster(term_start, users)
     held_on = _first_tuesday_before(today - timedelta(days=60))
+    _upcoming(clerk, today)
     meeting = Meeting.objects.filter(title=TITLE).first()
     if meeting is not None:
         return {"meeting": meeting}

@@ -51,6 +51,7 @@ def board(request):
             "quorum": rules.quorum(count) if count else 0,
             "designations": services.designations_in_force(today),
             "page": page,
+            "can_open_board_pages": has_role(request.user, *READERS),
         },
     )
 

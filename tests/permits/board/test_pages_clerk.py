@@ -302,3 +302,18 @@ def test_queue_and_meeting_queries_do_not_grow_with_rows(client, clerk, django_a
         assert client.get(reverse("board:queue")).status_code == 200
     with django_assert_max_num_queries(25):
         assert client.get(reverse("board:meeting", args=[meeting.pk])).status_code == 200
+
+
+def test_demo_has_a_board_a_past_meeting_with_votes_and_a_waiver_waiting(client):
+    from django.contrib.auth import get_user_model
+
+    from permits.demo import load_demo
+
+    load_demo(password="demo-password-123")
+    load_demo(password="demo-password-123")  # twice: nothing doubles
+    past = Meeting.objects.get(title="Regular meeting (demo)")
+    assert past.is_locked and Motion.objects.filter(item__meeting=past).count() >= 5
+    assert Meeting.objects.filter(title="Next regular meeting (demo)", locked_at__isnull=True).count() == 1
+    assert WaiverRequest.objects.filter(status="pending").count() == 1
+    client.force_login(get_user_model().objects.get(username="clerk"))
+    assert "historic storefront" in client.get(reverse("board:queue")).content.decode()
