@@ -35,6 +35,7 @@ class Matter:
 MATTER_MODULES: tuple[str, ...] = (
     "sidewalks.board_matters",
     "permits.street_opening.board_matters",
+    "permits.ledger.board_matters",
 )
 
 

@@ -33,7 +33,7 @@ def test_every_listed_matter_names_a_clause_and_a_model():
 
     from permits.board.clauses import Clause
 
-    assert len(matters()) == 5
+    assert len(matters()) == 6
     for matter in matters():
         assert matter.clause in Clause.values
         apps.get_model(matter.model)
@@ -187,3 +187,46 @@ def test_waiver_request_needs_a_reason_and_the_clerk(clerk, board_member):
         sidewalk_services.request_board_waiver(kind="cold_weather", parcel=ParcelFactory(), reason=" ", by=clerk)
     with pytest.raises(PermissionDenied):
         sidewalk_services.request_board_waiver(kind="cold_weather", parcel=ParcelFactory(), reason="x", by=board_member)
+
+
+def _hearing(clerk, hearing_on, published_on, mailed_on):
+    from permits.ledger.services import record_hearing
+
+    return record_hearing(
+        hearing_on=hearing_on,
+        published_on=published_on,
+        mailed_on=mailed_on,
+        charges=[],
+        by=clerk,
+        today=date(2026, 5, 1),
+    )
+
+
+def test_66_0627_a_noticed_hearing_waits_and_the_meeting_of_its_date_holds_it(clerk):
+    with time_machine.travel(datetime(2026, 5, 1, 10, 0, tzinfo=CHICAGO), tick=False):
+        hearing = _hearing(clerk, date(2026, 6, 2), date(2026, 5, 13), date(2026, 5, 23))
+        matter = matter_for("66.0627", "permits.ChargeHearing")
+        assert [h.pk for h in matter.waiting()] == [hearing.pk]
+        assert ("Notice", "Timely (Wis. Stat. § 66.0627(3)(b))") in matter.facts(hearing)
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 2), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=hearing, clause="66.0627", by=clerk)
+    motion = _decide(item, clerk, ayes=4)
+    hearing.refresh_from_db()
+    assert hearing.motion == motion
+
+
+def test_66_0627_notice_published_19_days_before_is_named_in_the_facts(clerk):
+    hearing = _hearing(clerk, date(2026, 6, 2), date(2026, 5, 14), date(2026, 5, 23))
+    facts = dict(matter_for("66.0627", "permits.ChargeHearing").facts(hearing))
+    assert "19 days" in facts["Notice"]
+
+
+def test_66_0627_a_meeting_of_another_date_does_not_hold_the_hearing(clerk):
+    from permits.board.models import Motion
+
+    hearing = _hearing(clerk, date(2026, 6, 2), date(2026, 5, 13), date(2026, 5, 23))
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 3), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=hearing, clause="66.0627", by=clerk)
+    with pytest.raises(RulesBroken, match="noticed for June 2, 2026"):
+        _decide(item, clerk, ayes=4)
+    assert not Motion.objects.exists()
