@@ -122,3 +122,19 @@ MATTERS = (
         decide=_decide_order,
     ),
 )
+
+
+def load_demo(*, clerk) -> None:
+    """Demo data (sidewalks.demo): a width and thickness waiver waiting on the Board queue. Safe to load twice."""
+    from permits.models import Parcel
+    from sidewalks import services
+    from sidewalks.models import WaiverRequest
+
+    parcel = Parcel.objects.filter(land_use=Parcel.LandUse.COMMERCIAL).order_by("tax_key").first()
+    if parcel is not None and not WaiverRequest.objects.filter(parcel=parcel).exists():
+        services.request_board_waiver(
+            kind="width_thickness",
+            parcel=parcel,
+            reason="A historic storefront: the five-foot walk would take the front steps (§ 303-3D(8)(c))",
+            by=clerk,
+        )

@@ -1,7 +1,6 @@
 """Demo Village Board: its seven seats and members (the President and six trustees), a past regular meeting with its
-attendance and votes, the designations in force and the bond amounts it set; the next meeting, its agenda to build,
-and a sidewalk width waiver waiting on the Board queue. Safe to load twice: the meeting is
-found by its date and title before it is created."""
+attendance and votes, the designations in force and the bond amounts it set; and the next meeting, its agenda to
+build. Safe to load twice: the meeting is found by its date and title before it is created."""
 
 from __future__ import annotations
 
@@ -38,27 +37,10 @@ DESIGNATIONS = [  # clause, office designated
 
 
 def _upcoming(clerk, today: date) -> None:
-    """The next regular meeting, its agenda still to build, and a width waiver waiting on the Board queue."""
-    from django.apps import apps
-
-    from permits.models import Parcel
-
+    """The next regular meeting, its agenda still to build (the sidewalks demo puts a width waiver on the queue)."""
     if not Meeting.objects.filter(title=NEXT_TITLE).exists():
         services.schedule_meeting(
             held_on=today + timedelta(days=(1 - today.weekday()) % 7 or 7), title=NEXT_TITLE, by=clerk
-        )
-    if not apps.is_installed("sidewalks"):
-        return
-    from sidewalks import services as sidewalk_services
-    from sidewalks.models import WaiverRequest
-
-    parcel = Parcel.objects.filter(land_use=Parcel.LandUse.COMMERCIAL).order_by("tax_key").first()
-    if parcel is not None and not WaiverRequest.objects.filter(parcel=parcel).exists():
-        sidewalk_services.request_board_waiver(
-            kind="width_thickness",
-            parcel=parcel,
-            reason="A historic storefront: the five-foot walk would take the front steps (§ 303-3D(8)(c))",
-            by=clerk,
         )
 
 

@@ -306,11 +306,9 @@ def test_queue_and_meeting_queries_do_not_grow_with_rows(client, clerk, django_a
 
 def test_demo_has_a_board_a_past_meeting_with_votes_and_a_waiver_waiting(client):
     from django.contrib.auth import get_user_model
+    from django.core.management import call_command
 
-    from permits.demo import load_demo
-
-    load_demo(password="demo-password-123")
-    load_demo(password="demo-password-123")  # twice: nothing doubles
+    call_command("load_demo")
     past = Meeting.objects.get(title="Regular meeting (demo)")
     assert past.is_locked and Motion.objects.filter(item__meeting=past).count() >= 5
     assert Meeting.objects.filter(title="Next regular meeting (demo)", locked_at__isnull=True).count() == 1
