@@ -80,9 +80,9 @@ def _queue():
     subject already on an undecided agenda item says so (one query for all of them)."""
     groups = [(m, list(m.waiting())) for m in matters()]
     pending = {}
-    items = AgendaItem.objects.filter(motions__isnull=True, subject_id__isnull=False).select_related(
-        "meeting", "subject_type"
-    )
+    items = AgendaItem.objects.filter(
+        motions__isnull=True, subject_id__isnull=False, meeting__locked_at__isnull=True
+    ).select_related("meeting", "subject_type")
     for item in items:
         pending[(item.clause, item.subject_type.app_label, item.subject_type.model, item.subject_id)] = item.meeting
     rows = []
@@ -271,7 +271,8 @@ def vote(request, pk):
     is_clerk = _reader(request)
     item = get_object_or_404(AgendaItem.objects.select_related("meeting"), pk=pk)
     meeting = item.meeting
-    present = [a.term for a in meeting.attendance.filter(present=True).select_related("term__seat")]
+    attendance = list(meeting.attendance.select_related("term__seat"))
+    present = [a.term for a in attendance if a.present]
     form = forms.VoteForm(request.POST or None, present=present)
     if request.method == "POST":
         _writer(request)
@@ -313,6 +314,7 @@ def vote(request, pk):
             "needed": needed,
             "seats": seats,
             "present": present,
+            "absent": [a.term for a in attendance if not a.present],
             "motions": item.motions.prefetch_related("votes__term").order_by("pk"),
             "is_clerk": is_clerk,
         },

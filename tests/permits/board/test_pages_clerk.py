@@ -315,3 +315,20 @@ def test_demo_has_a_board_a_past_meeting_with_votes_and_a_waiver_waiting(client)
     assert WaiverRequest.objects.filter(status="pending").count() == 1
     client.force_login(get_user_model().objects.get(username="clerk"))
     assert "historic storefront" in client.get(reverse("board:queue")).content.decode()
+
+
+def test_vote_page_names_the_absent_members(client, clerk):
+    _terms, item, _request = _meeting_on_waiver(clerk, present=5, vacant=())
+    client.force_login(clerk)
+    page = client.get(reverse("board:vote", args=[item.pk])).content.decode()
+    assert "Absent, so not voting: Member 6, Member 7." in page
+    assert "6 ayes needed" in page  # three-fourths of the 7 seats, whoever is absent
+
+
+def test_a_matter_left_on_a_locked_agenda_waits_again(client, clerk):
+    _terms, item, _request = _meeting_on_waiver(clerk)
+    services.lock_meeting(meeting=item.meeting, by=clerk)
+    services.schedule_meeting(held_on=date(2026, 7, 7), by=clerk)
+    client.force_login(clerk)
+    page = client.get(reverse("board:queue")).content.decode()
+    assert "On the agenda of the" not in page and "Add to the agenda" in page
