@@ -117,3 +117,7 @@ def load() -> None:
                     by=inspector,
                 )
         services.propose_orders(survey=survey, by=inspector, today=today)
+
+    from sidewalks import board_matters  # a width waiver waiting on the Village Board queue
+
+    board_matters.load_demo(clerk=clerk)

@@ -126,6 +126,22 @@ def record_board_waiver(*, kind: str, parcel: Parcel, motion, reason: str = "", 
     )
 
 
+def request_board_waiver(*, kind: str, parcel: Parcel, reason: str, by):
+    """Put a § 303-3D(8)(c) or § 303-3D(9) waiver to the Board: it waits on the clerk's Board queue until a recorded
+    motion decides it (sidewalks.board_matters)."""
+    from sidewalks.models import WaiverRequest
+
+    require_role(by, Role.CLERK, action="put matters to the Board (the Clerk-Treasurer does)")
+    errors = {}
+    if kind not in BoardWaiver.Kind.values:
+        errors["kind"] = "Choose the kind of waiver (§ 303-3D(8)(c) or § 303-3D(9))."
+    if not reason.strip():
+        errors["reason"] = f"Say why the waiver is asked ({WAIVER_CITATIONS.get(kind, '§ 303-3D')})."
+    if errors:
+        raise ValidationError(errors)
+    return WaiverRequest.objects.create(kind=kind, parcel=parcel, reason=reason.strip(), requested_by=by)
+
+
 # --- Permits --------------------------------------------------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
 from django.urls import path
 
+from sidewalks import board_views, views_snow
 from sidewalks import views as sidewalk_views
-from sidewalks import views_snow
 
 app_name = "sidewalks"
 # Sidewalk permits (§ 303-3C, § 303-3D), surveys (§ 303-3E) and Board orders (Wis. Stat. § 66.0907)
@@ -37,3 +37,6 @@ urlpatterns += [
     path("rubbish/", views_snow.rubbish_cases, name="rubbish_cases"),
     path("rubbish/<str:number>/", views_snow.rubbish_case, name="rubbish_case"),
 ]
+
+# Waivers put to the Village Board (§ 303-3D(8)(c), § 303-3D(9)); decided on the Board pages (permits.board)
+urlpatterns += [path("waivers/request/", board_views.request_waiver, name="waiver_request")]

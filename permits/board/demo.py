@@ -1,6 +1,6 @@
 """Demo Village Board: its seven seats and members (the President and six trustees), a past regular meeting with its
-attendance and votes, the designations in force and the bond amounts it set. Safe to load twice: the meeting is
-found by its date and title before it is created."""
+attendance and votes, the designations in force and the bond amounts it set; and the next meeting, its agenda to
+build. Safe to load twice: the meeting is found by its date and title before it is created."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from permits.board.models import Meeting, Motion, Seat, Term, Vote
 from permits.roles import Role
 
 TITLE = "Regular meeting (demo)"
+NEXT_TITLE = "Next regular meeting (demo)"
 MEMBERS = [  # seat, name, username (None: a member without an account)
     (1, "Peter Henning", "president"),
     (2, "Barb Ottmann", "board"),
@@ -33,6 +34,14 @@ DESIGNATIONS = [  # clause, office designated
     (Clause.RUBBISH, Role.DPW_INSPECTOR),
     (Clause.RUBBISH, Role.CLERK),
 ]
+
+
+def _upcoming(clerk, today: date) -> None:
+    """The next regular meeting, its agenda still to build (the sidewalks demo puts a width waiver on the queue)."""
+    if not Meeting.objects.filter(title=NEXT_TITLE).exists():
+        services.schedule_meeting(
+            held_on=today + timedelta(days=(1 - today.weekday()) % 7 or 7), title=NEXT_TITLE, by=clerk
+        )
 
 
 def _first_tuesday_before(day: date) -> date:
@@ -69,6 +78,7 @@ def load() -> dict:
     term_start = date(today.year - 1, 4, 15)  # spring election: terms begin the third Tuesday of April
     terms = _ensure_roster(term_start, users)
     held_on = _first_tuesday_before(today - timedelta(days=60))
+    _upcoming(clerk, today)
     meeting = Meeting.objects.filter(title=TITLE).first()
     if meeting is not None:
         return {"meeting": meeting}

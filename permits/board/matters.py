@@ -26,10 +26,17 @@ class Matter:
     facts: Callable[[object], list[tuple[str, str]]]
     # (*, subject, motion, by) -> None: apply the carried or failed motion to the subject
     decide: Callable[..., None]
+    # The URL name of the page where staff put a new matter of this kind to the Board ("" when the matter arises by
+    # itself, as a permit application does)
+    new_url: str = ""
 
 
 # The modules that list matters for the Board (each has a MATTERS tuple).
-MATTER_MODULES: tuple[str, ...] = ()
+MATTER_MODULES: tuple[str, ...] = (
+    "sidewalks.board_matters",
+    "permits.street_opening.board_matters",
+    "permits.ledger.board_matters",
+)
 
 
 @cache

@@ -235,6 +235,15 @@ class Designation(models.Model):
     motion = models.ForeignKey(Motion, on_delete=models.PROTECT, related_name="designations")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
+    ended_by = models.ForeignKey(
+        Motion,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ended_designations",
+        editable=False,
+        help_text="The Board's motion that ended the designation (ends_on set from it)",
+    )
     history = HistoricalRecords()
 
     class Meta:

@@ -37,3 +37,12 @@ def votes_needed_for_majority_of_present(present: int) -> int:
 def is_majority_of_present(*, ayes: int, present: int) -> bool:
     """A motion carries by a majority of those present unless the ordinance requires more."""
     return present > 0 and ayes >= votes_needed_for_majority_of_present(present)
+
+
+THREE_FOURTHS_CLAUSES = ("303-3D(8)(c)",)  # § 303-3D(8)(c): "by a three-fourths vote of the entire Board"
+
+
+def vote_rule_for(clause: str) -> str:
+    """§ 303-3D(8)(c): the width and thickness waiver needs three-fourths of the entire Board; every other matter a
+    majority of those present. The clerk never picks the rule: the clause of the agenda item decides it."""
+    return "three_fourths_entire" if clause in THREE_FOURTHS_CLAUSES else "majority_present"

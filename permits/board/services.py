@@ -395,3 +395,154 @@ def require_board_or_designee(by, clause: str, *, on: date, action: str, motion:
             f"in force on {on:%B %-d, %Y} may ({cite})."
         )
     return None
+
+
+# --- The agenda, the votes on it and what they decide ---------------------------------------------------------------
+
+
+def end_term(*, term: Term, ends_on: date, by) -> Term:
+    """The last day a member holds the seat (resignation, end of term): the roster of later days shows it vacant."""
+    require_role(by, *BOARD_CLERKS, action="keep the Board's roster (the Clerk-Treasurer does)")
+    if ends_on < term.starts_on:
+        raise RulesBroken(
+            [Violation("ends_on", "ends_before_start", "Wis. Stat. § 61.32", "The term ends before it starts")]
+        )
+    with transaction.atomic():
+        Term.objects.filter(pk=term.pk).update(ends_on=ends_on)
+        term.refresh_from_db()
+    return term
+
+
+def add_matter_to_agenda(*, meeting: Meeting, subject, clause: str, by) -> AgendaItem:
+    """Put a queued matter on the agenda: the item decides `subject` under `clause` (permits.board.matters)."""
+    from permits.board.matters import matter_for
+
+    label = f"{subject._meta.app_label}.{subject._meta.object_name}"
+    matter = matter_for(clause, label)
+    if matter is None:
+        raise RulesBroken(
+            [Violation("matter", "unknown_matter", citation(clause), "No such matter waits for the Board")]
+        )
+    ct = ContentType.objects.get_for_model(subject)
+    if AgendaItem.objects.filter(
+        subject_type=ct, subject_id=subject.pk, clause=clause, motions__isnull=True, meeting__locked_at__isnull=True
+    ).exists():
+        raise RulesBroken(
+            [
+                Violation(
+                    "matter", "already_on_agenda", citation(clause), f"{subject} is already on an agenda, undecided"
+                )
+            ]
+        )
+    return add_agenda_item(meeting=meeting, title=str(subject), clause=clause, subject=subject, by=by)
+
+
+def move_agenda_item(*, item: AgendaItem, by, up: bool) -> AgendaItem:
+    """Swap the item with the one before (up) or after it; the agenda's order is 1, 2, 3 ... again afterwards."""
+    require_role(by, *BOARD_CLERKS, action="build the Board's agenda (the Clerk-Treasurer does)")
+    with transaction.atomic():
+        _unlocked(item.meeting)
+        items = list(AgendaItem.objects.select_for_update().filter(meeting=item.meeting).order_by("order", "pk"))
+        at = next(i for i, other in enumerate(items) if other.pk == item.pk)
+        to = at - 1 if up else at + 1
+        if 0 <= to < len(items):
+            items[at], items[to] = items[to], items[at]
+        for number, other in enumerate(items, start=1):
+            if other.order != number:
+                AgendaItem.objects.filter(pk=other.pk).update(order=number)
+    item.refresh_from_db()
+    return item
+
+
+def publish_agenda(*, meeting: Meeting, on: date, by) -> Meeting:
+    """Wis. Stat. § 19.84: the agenda is published before the meeting, with at least one item on it."""
+    require_role(by, *BOARD_CLERKS, action="publish the Board's agenda (the Clerk-Treasurer does)")
+    errors = []
+    if on > meeting.held_on:
+        errors.append(
+            Violation(
+                "agenda_published_on", "after_meeting", "Wis. Stat. § 19.84", "Publish the agenda before the meeting"
+            )
+        )
+    if not meeting.items.exists():
+        errors.append(Violation("agenda_published_on", "empty", "Wis. Stat. § 19.84", "The agenda has no items"))
+    if errors:
+        raise RulesBroken(errors)
+    with transaction.atomic():
+        _unlocked(meeting)
+        Meeting.objects.filter(pk=meeting.pk).update(agenda_published_on=on)
+    meeting.refresh_from_db()
+    return meeting
+
+
+def decide_item(
+    *,
+    item: AgendaItem,
+    text: str,
+    votes: dict,
+    by,
+    resolution_number: str = "",
+    moved_by: Term | None = None,
+    seconded_by: Term | None = None,
+) -> Motion:
+    """Record the Board's motion on an agenda item under the rule its clause requires (rules.vote_rule_for: never
+    typed), then apply the result to the item's subject through its matter's `decide` (granted, denied, waived,
+    adopted). All in one transaction: a subject that refuses the result leaves no motion behind."""
+    from permits.board.matters import matter_for
+
+    if item.motions.exists():
+        raise RulesBroken([Violation("text", "decided", citation(item.clause), "This item's motion is recorded")])
+    with transaction.atomic():
+        motion = record_motion(
+            item=item,
+            text=text,
+            votes=votes,
+            by=by,
+            rule=rules.vote_rule_for(item.clause),
+            resolution_number=resolution_number,
+            moved_by=moved_by,
+            seconded_by=seconded_by,
+        )
+        if item.subject_type_id is not None:
+            label = f"{item.subject_type.app_label}.{item.subject_type.model_class()._meta.object_name}"
+            matter = matter_for(item.clause, label)
+            if matter is not None:
+                matter.decide(subject=item.subject, motion=motion, by=by)
+    return motion
+
+
+def designate_by_motion(
+    *, motion: Motion, clause: str, starts_on: date, by, user=None, role: str = "", ends_on: date | None = None
+) -> Designation:
+    """The designations page: the same verb as the back office (designate)."""
+    return designate(clause=clause, motion=motion, starts_on=starts_on, by=by, user=user, role=role, ends_on=ends_on)
+
+
+def end_designation(*, designation: Designation, motion: Motion, ends_on: date, by) -> Designation:
+    """A designation ends by another carried Board motion under its clause: in force through `ends_on`, a day on or
+    after that meeting."""
+    require_role(by, *BOARD_CLERKS, action="record the Board's designations (the Clerk-Treasurer does)")
+    cite = citation(designation.clause)
+    errors = [e for e in board_action_errors(motion, clause=designation.clause) if e.code != "future_motion"]
+    if motion is not None and ends_on < motion.held_on:
+        errors.append(
+            Violation(
+                "ends_on",
+                "before_motion",
+                cite,
+                f"A designation ends on or after the meeting that ended it ({motion.held_on:%B %-d, %Y}) ({cite})",
+            )
+        )
+    if ends_on < designation.starts_on:
+        errors.append(
+            Violation("ends_on", "ends_before_start", cite, f"The designation ends before it starts ({cite})")
+        )
+    if designation.ended_by_id is not None:
+        errors.append(Violation("motion", "already_ended", cite, "This designation was already ended by a motion"))
+    if errors:
+        raise RulesBroken(errors)
+    with transaction.atomic():
+        designation.ends_on = ends_on
+        designation.ended_by = motion
+        designation.save(update_fields=["ends_on", "ended_by"])
+    return designation

@@ -1,17 +1,29 @@
 """The Village Board's staff page: who holds each seat today, the designations in force, and the meetings with their
-motions (paged). Read-only: the clerk keeps the record in the back office (permits.board.admin)."""
+motions (paged); and the clerk's Board pages: the queue of what waits for the Board, meetings and their agendas
+(with the PDF packet), the attendance and votes, the designations and the members. The Board reads; the clerk writes."""
 
 from __future__ import annotations
 
+from django.apps import apps
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.db.models import Prefetch
-from django.shortcuts import render
+from django.core.exceptions import ValidationError
+from django.db.models import Count, Prefetch
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
 
-from permits.access import require_staff
-from permits.board import rules, services
-from permits.board.models import Meeting, Motion, Seat
+from permits.access import require_role, require_staff
+from permits.board import forms, rules, services
+from permits.board.clauses import citation
+from permits.board.matters import Matter, matter_for, matters
+from permits.board.models import AgendaItem, Designation, Meeting, Motion, Seat, Term
+from permits.forms import add_service_errors
+from permits.paging import CappedPaginator as Paginator
+from permits.pdf import render_pdf
+from permits.roles import Role, has_role
 
 PAGE_SIZE = 10
 
@@ -39,5 +51,370 @@ def board(request):
             "quorum": rules.quorum(count) if count else 0,
             "designations": services.designations_in_force(today),
             "page": page,
+            "can_open_board_pages": has_role(request.user, *READERS),
         },
     )
+
+
+# --- The clerk's Board pages: the queue, meetings and their agendas, votes, designations, members ------------------
+# Board members and the President read them; only the Clerk-Treasurer writes (the services refuse anyone else).
+
+READERS = (Role.CLERK, Role.BOARD, Role.PRESIDENT)
+
+
+def _reader(request) -> bool:
+    require_role(request.user, *READERS, action="open the Board's records (the Clerk-Treasurer and the Board do)")
+    return has_role(request.user, *services.BOARD_CLERKS)
+
+
+def _writer(request) -> None:
+    require_role(request.user, *services.BOARD_CLERKS, action="keep the Board's records (the Clerk-Treasurer does)")
+
+
+def _matter_key(matter: Matter, subject) -> str:
+    return f"{matter.clause}|{matter.model}|{subject.pk}"
+
+
+def _queue():
+    """[(matter, [(subject, key, facts, on_agenda)])]: what waits for the Board, read from every matter module. A
+    subject already on an undecided agenda item says so (one query for all of them)."""
+    groups = [(m, list(m.waiting())) for m in matters()]
+    pending = {}
+    items = AgendaItem.objects.filter(
+        motions__isnull=True, subject_id__isnull=False, meeting__locked_at__isnull=True
+    ).select_related("meeting", "subject_type")
+    for item in items:
+        pending[(item.clause, item.subject_type.app_label, item.subject_type.model, item.subject_id)] = item.meeting
+    rows = []
+    for matter, subjects in groups:
+        app, model = matter.model.lower().split(".")
+        rows.append(
+            (
+                matter,
+                [
+                    (s, _matter_key(matter, s), matter.facts(s), pending.get((matter.clause, app, model, s.pk)))
+                    for s in subjects
+                ],
+            )
+        )
+    return rows
+
+
+@login_required
+def queue(request):
+    """The clerk's Board queue: everything waiting for the Board, by matter, with the meeting to put it on."""
+    is_clerk = _reader(request)
+    return render(
+        request,
+        "permits/board/queue.html",
+        {"groups": _queue(), "is_clerk": is_clerk, "add_form": forms.AddToAgendaForm() if is_clerk else None},
+    )
+
+
+@login_required
+@require_POST
+def add_to_agenda(request):
+    _writer(request)
+    form = forms.AddToAgendaForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose an open meeting for the matter.")
+        return redirect("board:queue")
+    clause, model, pk = (form.cleaned_data["matter"].split("|") + ["", "", ""])[:3]
+    matter = matter_for(clause, model)
+    subject = None
+    if matter is not None and pk.isdigit():
+        subject = apps.get_model(model).objects.filter(pk=pk).first()
+    if subject is None:
+        raise Http404("No such matter")
+    meeting = form.cleaned_data["meeting"]
+    try:
+        item = services.add_matter_to_agenda(meeting=meeting, subject=subject, clause=clause, by=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect("board:queue")
+    messages.success(request, f"Added to the agenda of the {meeting} as item {item.order}.")
+    return redirect("board:meeting", pk=meeting.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def meetings(request):
+    is_clerk = _reader(request)
+    form = forms.MeetingForm(request.POST or None)
+    if request.method == "POST":
+        _writer(request)
+        if form.is_valid():
+            meeting = services.schedule_meeting(by=request.user, **form.cleaned_data)
+            messages.success(request, f"Scheduled the {meeting}.")
+            return redirect("board:meeting", pk=meeting.pk)
+    page = Paginator(Meeting.objects.annotate(item_count=Count("items")).order_by("-held_on", "-pk"), PAGE_SIZE)
+    return render(
+        request,
+        "permits/board/meetings.html",
+        {"page": page.get_page(request.GET.get("page")), "form": form, "is_clerk": is_clerk},
+    )
+
+
+def _meeting_context(request, meeting: Meeting, **extra):
+    is_clerk = has_role(request.user, *services.BOARD_CLERKS)
+    items = list(
+        meeting.items.select_related("subject_type").prefetch_related(
+            Prefetch("motions", queryset=Motion.objects.prefetch_related("votes__term__seat").order_by("pk"))
+        )
+    )
+    attendance = list(meeting.attendance.select_related("term__seat"))
+    seats = services.seats_on(meeting.held_on)
+    present = sum(1 for a in attendance if a.present)
+    context = {
+        "meeting": meeting,
+        "items": [(item, rules.vote_rule_for(item.clause)) for item in items],
+        "attendance": attendance,
+        "seats": seats,
+        "present_count": present,
+        "quorum": rules.quorum(seats) if seats else 0,
+        "three_fourths": rules.votes_needed_for_three_fourths(seats),
+        "majority": rules.votes_needed_for_majority_of_present(present),
+        "is_clerk": is_clerk,
+        "editable": is_clerk and not meeting.is_locked,
+        "publish_form": forms.PublishForm(initial={"agenda_published_on": timezone.localdate()}),
+        "attendance_form": forms.AttendanceForm(
+            seated=services.members_on(meeting.held_on),
+            initial={"present": [a.term_id for a in attendance if a.present]},
+        ),
+    }
+    context.update(extra)
+    return context
+
+
+@login_required
+def meeting(request, pk):
+    _reader(request)
+    meeting = get_object_or_404(Meeting, pk=pk)
+    return render(request, "permits/board/meeting.html", _meeting_context(request, meeting))
+
+
+@login_required
+@require_POST
+def meeting_act(request, pk, action):
+    """The clerk's actions on a meeting: publish the agenda, record the attendance, move an item, lock the minutes.
+    A refusal shows the meeting page again with the form's errors; nothing was stored."""
+    _writer(request)
+    meeting = get_object_or_404(Meeting, pk=pk)
+    extra = {}
+    try:
+        if action == "publish":
+            form = extra["publish_form"] = forms.PublishForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError("Give the date the agenda was published.")
+            services.publish_agenda(meeting=meeting, on=form.cleaned_data["agenda_published_on"], by=request.user)
+            messages.success(request, "The agenda is published.")
+        elif action == "attendance":
+            form = extra["attendance_form"] = forms.AttendanceForm(
+                request.POST, seated=services.members_on(meeting.held_on)
+            )
+            if not form.is_valid():
+                raise ValidationError("Tick the members present.")
+            services.record_attendance(meeting=meeting, present=form.cleaned_data["present"], by=request.user)
+            messages.success(request, "Attendance recorded.")
+        elif action in ("up", "down"):
+            item = get_object_or_404(AgendaItem, pk=request.POST.get("item"), meeting=meeting)
+            services.move_agenda_item(item=item, up=action == "up", by=request.user)
+        elif action == "lock":
+            services.lock_meeting(meeting=meeting, by=request.user)
+            messages.success(request, "The minutes are locked: they are the record (Wis. Stat. § 19.21).")
+        else:
+            raise Http404("No such action")
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        meeting.refresh_from_db()
+        context = _meeting_context(request, meeting, **extra)
+        return render(request, "permits/board/meeting.html", context, status=400)
+    return redirect("board:meeting", pk=meeting.pk)
+
+
+@login_required
+def packet(request, pk):
+    """The agenda packet: each item with the facts its matter gives (permits.board.matters.Matter.facts)."""
+    _reader(request)
+    meeting = get_object_or_404(Meeting, pk=pk)
+    entries = []
+    for item in meeting.items.select_related("subject_type"):
+        facts = []
+        if item.subject_type_id is not None:
+            model_class = item.subject_type.model_class()
+            matter = matter_for(item.clause, f"{model_class._meta.app_label}.{model_class._meta.object_name}")
+            if matter is not None and item.subject is not None:
+                facts = matter.facts(item.subject)
+        entries.append((item, citation(item.clause), facts, rules.vote_rule_for(item.clause)))
+    seats = services.seats_on(meeting.held_on)
+    pdf = render_pdf(
+        "pdf/board_packet.html",
+        {
+            "meeting": meeting,
+            "entries": entries,
+            "members": list(services.members_on(meeting.held_on)),
+            "seats": seats,
+            "three_fourths": rules.votes_needed_for_three_fourths(seats),
+            "quorum": rules.quorum(seats) if seats else 0,
+        },
+    )
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="board-packet-{meeting.held_on:%Y-%m-%d}.pdf"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vote(request, pk):
+    """Record the motion on an agenda item: a row per member present, the rule from the item's clause, the outcome
+    computed; the result flows to the item's subject (services.decide_item)."""
+    is_clerk = _reader(request)
+    item = get_object_or_404(AgendaItem.objects.select_related("meeting"), pk=pk)
+    meeting = item.meeting
+    attendance = list(meeting.attendance.select_related("term__seat"))
+    present = [a.term for a in attendance if a.present]
+    form = forms.VoteForm(request.POST or None, present=present)
+    if request.method == "POST":
+        _writer(request)
+        if form.is_valid():
+            try:
+                motion = services.decide_item(
+                    item=item,
+                    text=form.cleaned_data["text"],
+                    votes=form.votes(),
+                    resolution_number=form.cleaned_data["resolution_number"],
+                    moved_by=form.cleaned_data["moved_by"],
+                    seconded_by=form.cleaned_data["seconded_by"],
+                    by=request.user,
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(
+                    request,
+                    f"{motion.get_outcome_display()}: {motion.ayes} aye{pluralize(motion.ayes)} of "
+                    f"{motion.needed} needed ({motion.get_rule_display().lower()}).",
+                )
+                return redirect("board:meeting", pk=meeting.pk)
+    seats = services.seats_on(meeting.held_on)
+    rule = rules.vote_rule_for(item.clause)
+    needed = (
+        rules.votes_needed_for_three_fourths(seats)
+        if rule == Motion.Rule.THREE_FOURTHS_ENTIRE
+        else rules.votes_needed_for_majority_of_present(len(present))
+    )
+    return render(
+        request,
+        "permits/board/vote.html",
+        {
+            "item": item,
+            "meeting": meeting,
+            "form": form,
+            "rule_label": Motion.Rule(rule).label,
+            "needed": needed,
+            "seats": seats,
+            "present": present,
+            "absent": [a.term for a in attendance if not a.present],
+            "motions": item.motions.prefetch_related("votes__term").order_by("pk"),
+            "is_clerk": is_clerk,
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def designations(request):
+    is_clerk = _reader(request)
+    form = forms.DesignationForm(request.POST or None)
+    if request.method == "POST":
+        _writer(request)
+        if form.is_valid():
+            try:
+                designation = services.designate_by_motion(by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, f"Recorded: {designation}.")
+                return redirect("board:designations")
+    qs = Designation.objects.select_related("user", "motion__item__meeting", "ended_by__item__meeting").order_by(
+        "clause", "-starts_on", "-pk"
+    )
+    return render(
+        request,
+        "permits/board/designations.html",
+        {
+            "page": Paginator(qs, PAGE_SIZE * 2).get_page(request.GET.get("page")),
+            "form": form,
+            "end_form": forms.EndDesignationForm(),
+            "is_clerk": is_clerk,
+            "today": timezone.localdate(),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_POST
+def end_designation(request, pk):
+    _writer(request)
+    designation = get_object_or_404(Designation, pk=pk)
+    form = forms.EndDesignationForm(request.POST)
+    if form.is_valid():
+        try:
+            services.end_designation(designation=designation, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, f"Ended: {designation}.")
+    else:
+        messages.error(request, "Give the last day in force and the Board's motion ending the designation.")
+    return redirect("board:designations")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def members(request):
+    is_clerk = _reader(request)
+    form = forms.TermForm(request.POST or None)
+    if request.method == "POST":
+        _writer(request)
+        if form.is_valid():
+            try:
+                term = services.seat_member(by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, f"Recorded: {term}.")
+                return redirect("board:members")
+    seats = Seat.objects.prefetch_related(Prefetch("terms", queryset=Term.objects.order_by("-starts_on")))
+    return render(
+        request,
+        "permits/board/members.html",
+        {
+            "seats": seats,
+            "form": form,
+            "end_form": forms.EndTermForm(),
+            "is_clerk": is_clerk,
+            "today": timezone.localdate(),
+        },
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_POST
+def end_term(request, pk):
+    _writer(request)
+    term = get_object_or_404(Term, pk=pk)
+    form = forms.EndTermForm(request.POST)
+    if form.is_valid():
+        try:
+            services.end_term(term=term, by=request.user, **form.cleaned_data)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, f"Recorded: {term}.")
+    else:
+        messages.error(request, "Give the member's last day on the Board.")
+    return redirect("board:members")

@@ -175,6 +175,15 @@ class ChargeHearing(models.Model):
     charges = models.ManyToManyField(SpecialCharge, related_name="hearings", blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
+    motion = models.ForeignKey(
+        "permits.Motion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        help_text="The Board's motion at the meeting that held the hearing (blank on hearings recorded before)",
+    )
 
     class Meta:
         db_table = "sidewalks_chargehearing"  # kept from the sidewalks app (no data moved)

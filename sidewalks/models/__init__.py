@@ -9,6 +9,7 @@ from sidewalks.models.sidewalk import (
     SidewalkPermit,
     SidewalkSurvey,
     SurveyBlock,
+    WaiverRequest,
 )
 from sidewalks.models.snow import RubbishCase, SnowCase, Snowfall
 
@@ -22,4 +23,5 @@ __all__ = [
     "SnowCase",
     "Snowfall",
     "SurveyBlock",
+    "WaiverRequest",
 ]

@@ -88,6 +88,37 @@ class BoardWaiver(models.Model):
         return self.ayes > self.nays
 
 
+class WaiverRequest(models.Model):
+    """A waiver put to the Village Board (§ 303-3D(8)(c) width and thickness, § 303-3D(9) cold-weather pour): what
+    waits on the Board's queue until a recorded motion decides it. A carried motion records the BoardWaiver
+    (sidewalks.services.record_board_waiver); a failed one denies the request."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the Board"
+        WAIVED = "waived", "Waived by the Board"
+        DENIED = "denied", "Denied by the Board"
+
+    kind = models.CharField(max_length=20, choices=BoardWaiver.Kind.choices)
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_waiver_requests")
+    reason = models.TextField(help_text="Why the waiver is asked (the emergency, the establishment's frontage)")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, editable=False)
+    waiver = models.OneToOneField(
+        BoardWaiver, on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="request"
+    )
+    decided_by_motion = models.ForeignKey(
+        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="+"
+    )
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["requested_at", "pk"]
+        indexes = [models.Index(fields=["status", "requested_at"], name="waiver_request_status")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at {self.parcel.site_address}"
+
+
 class SidewalkPermit(models.Model):
     """The sidewalk part of a § 303-3C permit: what is built where, to which standard."""
 

@@ -1,0 +1,232 @@
+"""The matter modules (permits.board.matters.MATTER_MODULES): what each lists as waiting for the Board, and how the
+recorded motion on it flows back to the subject through services.decide_item."""
+
+from datetime import date, datetime
+from decimal import Decimal
+
+import pytest
+import time_machine
+
+from permits.board import services
+from permits.board.matters import matter_for, matters
+from permits.errors import RulesBroken
+from permits.street_opening import services as so
+from permits.street_opening.models import AnnualBond, StreetImprovement
+from sidewalks import services as sidewalk_services
+from sidewalks.models import SidewalkOrder
+from tests.board_world import seat_members
+from tests.factories import ParcelFactory, StreetFactory
+from tests.permits.street_opening.conftest import CHICAGO, file_certificate, valid_data
+
+pytestmark = pytest.mark.django_db
+
+
+def _decide(item, clerk, *, ayes, present=7, number="2026-40"):
+    terms = seat_members()
+    services.record_attendance(meeting=item.meeting, present=terms[:present], by=clerk)
+    votes = {t: ("aye" if i < ayes else "nay") for i, t in enumerate(terms[:present])}
+    return services.decide_item(item=item, text="So moved", votes=votes, resolution_number=number, by=clerk)
+
+
+def test_every_listed_matter_names_a_clause_and_a_model():
+    from django.apps import apps
+
+    from permits.board.clauses import Clause
+
+    assert len(matters()) == 6
+    for matter in matters():
+        assert matter.clause in Clause.values
+        apps.get_model(matter.model)
+
+
+@pytest.fixture
+def proposed_order(dpw_director):
+    from permits.models import Parcel
+
+    shop = ParcelFactory(land_use=Parcel.LandUse.COMMERCIAL)
+    return sidewalk_services.order_illegal_sidewalk(
+        parcel=shop,
+        frontage_feet=Decimal("50"),
+        width_feet=Decimal("4"),
+        thickness_inches=Decimal("5"),
+        material="concrete",
+        by=dpw_director,
+        today=date(2026, 5, 4),
+    )
+
+
+def test_303_3b_3_a_proposed_order_waits_and_a_carried_motion_adopts_it(proposed_order, clerk):
+    matter = matter_for("303-3B(3)", "sidewalks.SidewalkOrder")
+    assert proposed_order in list(matter.waiting())
+    assert ("Order", proposed_order.number) in matter.facts(proposed_order)
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 2), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=proposed_order, clause="303-3B(3)", by=clerk)
+    _decide(item, clerk, ayes=4)  # 4 of 7 present: a majority of those present
+    proposed_order.refresh_from_db()
+    assert (proposed_order.status, proposed_order.resolution_number, proposed_order.adopted_on) == (
+        SidewalkOrder.Status.ADOPTED,
+        "2026-40",
+        date(2026, 6, 2),
+    )
+    assert proposed_order not in list(matter.waiting())
+
+
+def test_303_3b_3_a_failed_motion_leaves_the_order_proposed(proposed_order, clerk):
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 2), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=proposed_order, clause="303-3B(3)", by=clerk)
+    motion = _decide(item, clerk, ayes=3)
+    assert not motion.carried
+    proposed_order.refresh_from_db()
+    assert proposed_order.status == SidewalkOrder.Status.PROPOSED
+
+
+@pytest.fixture
+def winter_emergency(contractor, contractor_org, clerk):
+    from permits.models import Organization
+
+    contractor_org.utility_facilities = [Organization.Facility.SEWER]  # § 303-5H: a utility may claim an emergency
+    contractor_org.save(update_fields=["utility_facilities"])
+    street = StreetFactory(name="Henni Street")
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="Badger Surety",
+        amount=25000,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
+    with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO), tick=False):
+        data = valid_data(
+            street,
+            emergency=True,
+            emergency_began_on=date(2026, 12, 1),
+            start_date=date(2026, 12, 1),
+            end_date=date(2026, 12, 3),
+            diggers_hotline_requested_at=datetime(2026, 12, 1, 7, 0, tzinfo=CHICAGO),
+        )
+        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
+        file_certificate(permit, contractor)
+    return permit
+
+
+def test_303_5a_a_winter_emergency_waits_and_a_carried_motion_determines_it(winter_emergency, clerk):
+    matter = matter_for("303-5A", "permits.Permit")
+    assert [p.pk for p in matter.waiting()] == [winter_emergency.pk]
+    meeting = services.schedule_meeting(held_on=date(2026, 12, 1), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=winter_emergency, clause="303-5A", by=clerk)
+    motion = _decide(item, clerk, ayes=4)
+    determination = winter_emergency.street_opening.emergency_determination
+    assert determination.motion == motion and determination.reason == "So moved"
+    assert list(matter.waiting()) == []
+
+
+def test_303_5i_a_repaved_street_opening_waits_and_a_carried_motion_grants_the_exception(
+    contractor, contractor_org, clerk
+):
+    street = StreetFactory(name="Henni Street")
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="S",
+        amount=25000,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
+    StreetImprovement.objects.create(
+        street=street,
+        description="Mill and overlay",
+        decided_on=date(2023, 4, 1),
+        work_begins_on=date(2023, 6, 1),
+        repaved_on=date(2023, 6, 15),
+        recorded_by=clerk,
+        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
+    )
+    with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
+        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
+    matter = matter_for("303-5I", "permits.Permit")
+    assert [p.pk for p in matter.waiting()] == [permit.pk]
+    meeting = services.schedule_meeting(held_on=date(2026, 5, 5), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=permit, clause="303-5I", by=clerk)
+    _decide(item, clerk, ayes=4)
+    assert permit.street_opening.moratorium_exception.motion.carried
+    assert list(matter.waiting()) == []
+
+
+def test_a_subject_refusing_the_result_leaves_no_motion(clerk):
+    """§ 303-3D(8)(c): a carried waiver needs a resolution number; without it nothing is stored."""
+    from permits.board.models import Motion
+
+    request = sidewalk_services.request_board_waiver(
+        kind="width_thickness", parcel=ParcelFactory(), reason="Frontage", by=clerk
+    )
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 2), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=request, clause="303-3D(8)(c)", by=clerk)
+    with pytest.raises(Exception, match="resolution number"):
+        _decide(item, clerk, ayes=6, number="")
+    assert not Motion.objects.exists()
+
+
+def test_an_unknown_matter_is_refused(clerk):
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 2), by=clerk)
+    with pytest.raises(RulesBroken, match="No such matter"):
+        services.add_matter_to_agenda(meeting=meeting, subject=ParcelFactory(), clause="303-3B(3)", by=clerk)
+
+
+def test_303_3d_8_c_the_clause_decides_the_rule_never_the_clerk():
+    from permits.board import rules
+
+    assert rules.vote_rule_for("303-3D(8)(c)") == "three_fourths_entire"
+    assert rules.vote_rule_for("303-3D(9)") == "majority_present"
+    assert rules.vote_rule_for("303-3B(3)") == "majority_present"
+
+
+def test_waiver_request_needs_a_reason_and_the_clerk(clerk, board_member):
+    from django.core.exceptions import PermissionDenied, ValidationError
+
+    with pytest.raises(ValidationError, match="303-3D"):
+        sidewalk_services.request_board_waiver(kind="cold_weather", parcel=ParcelFactory(), reason=" ", by=clerk)
+    with pytest.raises(PermissionDenied):
+        sidewalk_services.request_board_waiver(kind="cold_weather", parcel=ParcelFactory(), reason="x", by=board_member)
+
+
+def _hearing(clerk, hearing_on, published_on, mailed_on):
+    from permits.ledger.services import record_hearing
+
+    return record_hearing(
+        hearing_on=hearing_on,
+        published_on=published_on,
+        mailed_on=mailed_on,
+        charges=[],
+        by=clerk,
+        today=date(2026, 5, 1),
+    )
+
+
+def test_66_0627_a_noticed_hearing_waits_and_the_meeting_of_its_date_holds_it(clerk):
+    with time_machine.travel(datetime(2026, 5, 1, 10, 0, tzinfo=CHICAGO), tick=False):
+        hearing = _hearing(clerk, date(2026, 6, 2), date(2026, 5, 13), date(2026, 5, 23))
+        matter = matter_for("66.0627", "permits.ChargeHearing")
+        assert [h.pk for h in matter.waiting()] == [hearing.pk]
+        assert ("Notice", "Timely (Wis. Stat. § 66.0627(3)(b))") in matter.facts(hearing)
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 2), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=hearing, clause="66.0627", by=clerk)
+    motion = _decide(item, clerk, ayes=4)
+    hearing.refresh_from_db()
+    assert hearing.motion == motion
+
+
+def test_66_0627_notice_published_19_days_before_is_named_in_the_facts(clerk):
+    hearing = _hearing(clerk, date(2026, 6, 2), date(2026, 5, 14), date(2026, 5, 23))
+    facts = dict(matter_for("66.0627", "permits.ChargeHearing").facts(hearing))
+    assert "19 days" in facts["Notice"]
+
+
+def test_66_0627_a_meeting_of_another_date_does_not_hold_the_hearing(clerk):
+    from permits.board.models import Motion
+
+    hearing = _hearing(clerk, date(2026, 6, 2), date(2026, 5, 13), date(2026, 5, 23))
+    meeting = services.schedule_meeting(held_on=date(2026, 6, 3), by=clerk)
+    item = services.add_matter_to_agenda(meeting=meeting, subject=hearing, clause="66.0627", by=clerk)
+    with pytest.raises(RulesBroken, match="noticed for June 2, 2026"):
+        _decide(item, clerk, ayes=4)
+    assert not Motion.objects.exists()
