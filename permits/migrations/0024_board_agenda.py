@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("permits", "0021_board_clauses_of_every_matter"),
+        ("permits", "0027_reports"),
     ]
 
     operations = [
