@@ -28,6 +28,7 @@ PERMIT_RECORDS = {
     "diggersticket",
     "renewal",
     "renewalrequest",
+    "streetuse",  # § 303-15: the application (the register and the petition's signatures stay the clerk's)
 }
 SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
 FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
@@ -51,6 +52,7 @@ BOARD_RECORDS = {
     "vote",
     "designation",
     "bondamount",
+    "boardappearance",  # § 303-15C: who appeared for a street use permit
 }
 
 # role -> models (lower-case model names) it may view in the back office; None means every model of APPS.

@@ -29,7 +29,7 @@ class Matter:
 
 
 # The modules that list matters for the Board (each has a MATTERS tuple).
-MATTER_MODULES: tuple[str, ...] = ()
+MATTER_MODULES: tuple[str, ...] = ("permits.street_use.board_matters",)
 
 
 @cache
