@@ -467,6 +467,19 @@ def decide_street_use(
     (indemnity, insurance certificate, performance bond), or denied. The clerk records it from the minutes."""
     require_role(by, *CLERKS, action="record the Board's decision (the Clerk-Treasurer does, § 303-15C)")
     su = permit.street_use
+    errors = decision_violations(su, motion, grant=grant)
+    if permit.status != Status.UNDER_REVIEW:
+        errors.append(
+            Violation(
+                "motion",
+                "not_before_the_board",
+                "§ 303-15C",
+                f"{permit.number} is {permit.get_status_display().lower()}: the Board decides it once its petition "
+                "is verified (§ 303-15F)",
+            )
+        )
+    if errors:
+        raise RulesBroken(errors)
     with transaction.atomic():
         StreetUse.objects.filter(pk=su.pk).update(
             decision_motion=motion,
