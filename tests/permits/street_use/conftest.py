@@ -120,3 +120,31 @@ def sign(permit, residents, clerk):
         services.enter_paper_signature(
             permit=permit, by=clerk, signer_name=r.name, parcel=r.parcel, resident=r, signed_on=TODAY
         )
+
+
+def grant_and_issue(permit, roster, clerk, *, held_on=TODAY, issue=True, resolution=""):
+    """The petition signed by 15 of 20 and verified, a Board meeting with 5 present, the applicant present, a
+    unanimous motion to grant, the fee paid and the permit issued (through the services, as the clerk)."""
+    from decimal import Decimal
+
+    from permits import services as core
+    from permits.board import services as board
+    from permits.board.models import Vote
+    from tests.board_world import seat_members
+
+    sign(permit, roster[:15], clerk)
+    services.verify_petition(permit=permit, by=clerk)
+    terms = seat_members()[:5]
+    meeting = board.schedule_meeting(held_on=held_on, by=clerk)
+    board.record_attendance(meeting=meeting, present=terms, by=clerk)
+    item = services.place_on_agenda(permit=permit, meeting=meeting, by=clerk)
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    motion = board.record_motion(
+        item=item, text="To grant", votes={t: Vote.Choice.AYE for t in terms}, resolution_number=resolution, by=clerk
+    )
+    services.decide_street_use(permit=permit, motion=motion, by=clerk, grant=True, conditions="Fire lane open")
+    if issue:
+        core.record_payment(permit=permit, amount=Decimal(permit.fee_amount), method="cash", by=clerk)
+        services.issue_street_use(permit=permit, by=clerk)
+    permit.refresh_from_db()
+    return permit
