@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
 from permits.board.models import AgendaItem, Motion
@@ -73,6 +74,13 @@ class StreetUse(models.Model):
 
     def get_absolute_url(self) -> str:
         return self.permit.get_absolute_url()
+
+    @cached_property
+    def petition(self):
+        """§ 303-15F: the petition's count today (permits.street_use.services.petition_count)."""
+        from permits.street_use.services import petition_count
+
+        return petition_count(self)
 
     @property
     def is_terminated(self) -> bool:
