@@ -168,7 +168,7 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     axe_check(page, "terminate, phone")
     page.get_by_label("Why (§ 303-15H)").fill("Crowd blocking the fire lane")
     page.get_by_role("button", name="Terminate the event now").click()
-    assert page.get_by_text("Terminated (§ 303-15H)").is_visible()
+    assert page.get_by_text("Terminated (§ 303-15H)", exact=True).is_visible()
     axe_check(page, "terminated permit, phone")
     permit.refresh_from_db()
     assert permit.status == Status.REVOKED and permit.street_use.terminated_by == world["president"]
