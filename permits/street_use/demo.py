@@ -20,6 +20,7 @@ from permits.street_use.models import RegisteredResident
 from permits.streetmap.models import StreetSegment
 from permits.streetmap.placement import address_number
 
+HIGHLAND = "Highland Avenue, 100 block (block party)"  # the closure the DPW sees among this week's conflicts
 IN_PROGRESS = "Henni Street, Rock River Road to Mill Street: the 100 block (neighbourhood block party)"
 GRANTED = "Henni Street, Rock River Road to Mill Street: the 100 block (fall festival)"
 SURNAMES = ("Anderson", "Schmidt", "Wagner", "Krueger", "Becker", "Hoffmann", "Lange", "Braun", "Fischer", "Klein")
@@ -58,12 +59,13 @@ def _register(segment: StreetSegment, clerk) -> list[RegisteredResident]:
 
 
 def _apply(user, street: Street, segment: StreetSegment, portion: str, day: date, use: str) -> Permit:
+    address = f"{segment.address_from + 2 if segment.address_from else 102} {street.name}, Theresa, WI 53091"
     data = {
         "applicant_name": user.get_full_name() or user.username,
-        "applicant_address": "102 Henni Street, Theresa, WI 53091",
+        "applicant_address": address,
         "applicant_phone": "920-555-0110",
         "responsible_name": user.get_full_name() or user.username,
-        "responsible_address": "102 Henni Street, Theresa, WI 53091",
+        "responsible_address": address,
         "responsible_phone": "920-555-0110",
         "starts_at": _at(day, 12),
         "ends_at": _at(day, 22),
@@ -76,10 +78,53 @@ def _apply(user, street: Street, segment: StreetSegment, portion: str, day: date
     return services.apply_for_street_use(applicant=user, data=data)
 
 
+def _grant(permit: Permit, roster: list[RegisteredResident], clerk, *, issue: bool) -> Permit:
+    """Every adult signs on paper, the clerk verifies, the Board grants at a special meeting today with the applicant
+    present; issued once the fee is paid."""
+    today = timezone.localdate()
+    for person in roster:
+        services.enter_paper_signature(
+            permit=permit, by=clerk, signer_name=person.name, parcel=person.parcel, resident=person, signed_on=today
+        )
+    services.verify_petition(permit=permit, by=clerk)
+    terms = list(board.members_on(today))
+    if len(terms) < 4:
+        return permit
+    meeting = Meeting.objects.filter(title="Street use permits", held_on=today, locked_at__isnull=True).first()
+    if meeting is None:
+        meeting = board.schedule_meeting(held_on=today, kind=Meeting.Kind.SPECIAL, title="Street use permits", by=clerk)
+        board.record_attendance(meeting=meeting, present=terms, by=clerk)
+    item = services.place_on_agenda(permit=permit, meeting=meeting, by=clerk)
+    services.record_appearance(
+        permit=permit, item=item, name=permit.street_use.applicant_name, capacity="applicant", by=clerk
+    )
+    motion = board.record_motion(
+        item=item,
+        text=f"To grant street use permit {permit.number}, barricades at both ends, a fire lane kept open",
+        votes={t: Vote.Choice.AYE for t in terms},
+        by=clerk,
+    )
+    services.decide_street_use(
+        permit=permit,
+        motion=motion,
+        by=clerk,
+        grant=True,
+        conditions="Barricades at both ends of the block; a 12-foot fire lane kept open; music ends at 9 p.m.",
+    )
+    if issue:
+        core.record_payment(permit=permit, amount=Decimal(permit.fee_amount), method="cash", by=clerk)
+        services.issue_street_use(permit=permit, by=clerk)
+    return permit
+
+
 @transaction.atomic
 def load() -> dict:
+    from permits.streetmap.demo import load_segments
+
     User = get_user_model()
     users = {u.username: u for u in User.objects.filter(username__in=["clerk", "resident"])}
+    if not StreetSegment.objects.exists():
+        load_segments()  # the petition's roster is read from the segments (the street map loads them later too)
     street = Street.objects.filter(name="Henni Street").first()
     segment = StreetSegment.objects.filter(street=street, address_from__lte=102, address_to__gte=102).first()
     if len(users) < 2 or segment is None:
@@ -125,43 +170,24 @@ def load() -> dict:
                 )
         result["in_progress"] = permit
     if GRANTED not in found:
-        permit = _apply(
-            resident,
-            street,
-            segment,
-            GRANTED,
-            _next_saturday(today + timedelta(days=10)),
-            "The block's fall festival: a potluck and a children's parade on the block, 12 noon to 10 p.m.",
-        )
-        for person in roster:
-            services.enter_paper_signature(
-                permit=permit, by=clerk, signer_name=person.name, parcel=person.parcel, resident=person, signed_on=today
-            )
-        services.verify_petition(permit=permit, by=clerk)
-        terms = list(board.members_on(today))
-        if len(terms) >= 4:
-            meeting = board.schedule_meeting(
-                held_on=today, kind=Meeting.Kind.SPECIAL, title="Street use permits", by=clerk
-            )
-            board.record_attendance(meeting=meeting, present=terms, by=clerk)
-            item = services.place_on_agenda(permit=permit, meeting=meeting, by=clerk)
-            services.record_appearance(
-                permit=permit, item=item, name=resident.get_full_name(), capacity="applicant", by=clerk
-            )
-            motion = board.record_motion(
-                item=item,
-                text=f"To grant street use permit {permit.number}, barricades at both ends, a fire lane kept open",
-                votes={t: Vote.Choice.AYE for t in terms},
-                by=clerk,
-            )
-            services.decide_street_use(
-                permit=permit,
-                motion=motion,
-                by=clerk,
-                grant=True,
-                conditions="Barricades at both ends of the block; a 12-foot fire lane kept open; music ends at 9 p.m.",
-            )
-            core.record_payment(permit=permit, amount=Decimal(permit.fee_amount), method="cash", by=clerk)
-            services.issue_street_use(permit=permit, by=clerk)
-        result["granted"] = permit
+        day = _next_saturday(today + timedelta(days=10))
+        use = "The block's fall festival: a potluck and a children's parade on the block, 12 noon to 10 p.m."
+        permit = _apply(resident, street, segment, GRANTED, day, use)
+        result["granted"] = _grant(permit, roster, clerk, issue=True)
+    highland = Street.objects.filter(name="Highland Avenue").first()
+    on_highland = StreetSegment.objects.filter(street=highland, address_from__lte=102, address_to__gte=102).first()
+    if HIGHLAND not in found and on_highland is not None:
+        neighbours = [
+            r
+            for r in _register(on_highland, clerk)
+            if rules.is_adult_on(birth_date=r.birth_date, attested_adult=r.attested_adult, day=today)
+        ]
+        use = "Neighbourhood block party: street closed to traffic"
+        permit = _apply(resident, highland, on_highland, HIGHLAND, today + timedelta(days=2), use)
+        dpw = User.objects.filter(username="dpw").first()
+        if dpw is not None:  # § 303-15A: the DPW saw the street openings there this week and accepted the closure
+            from permits.streetmap.services import record_conflict_review
+
+            record_conflict_review(permit=permit, by=dpw, today=today, accepts_closure=True)
+        result["highland"] = _grant(permit, neighbours, clerk, issue=False)
     return result
