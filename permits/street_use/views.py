@@ -18,7 +18,7 @@ from permits.errors import RulesBroken
 from permits.forms import add_violations
 from permits.models import Permit, PermitKind, Status
 from permits.pdf import render_pdf
-from permits.roles import Role, has_role
+from permits.roles import Role
 from permits.street_use import services
 from permits.street_use.forms import (
     AppearanceForm,
@@ -282,7 +282,3 @@ def permit_pdf(request, number):
     response = HttpResponse(render_pdf("pdf/street_use_permit.html", context), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
     return response
-
-
-def may_terminate(user) -> bool:
-    return has_role(user, *TERMINATORS)

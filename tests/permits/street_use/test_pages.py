@@ -170,3 +170,15 @@ def test_the_events_list_query_count_is_constant(
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(url)
     assert response.content.decode().count("card card-body") == 6
+
+
+def test_303_15f_the_clerk_names_the_petitions_area(client, spring, street, segment, roster, resident, clerk):
+    permit = services.apply_for_street_use(applicant=resident, data=valid_data(street))  # no blocks chosen
+    petition = reverse("permits:street_use_petition", args=[permit.public_token])
+    assert "has not yet named the blocks" in client.get(petition).content.decode()
+    assert services.petition_count(permit.street_use).roster_size == 0
+    client.force_login(clerk)
+    client.post(reverse("permits:street_use_act", args=[permit.number, "area"]), {"segments": [segment.pk]})
+    assert services.petition_count(permit.street_use).roster_size == 20
+    client.logout()
+    assert "Email me a link to sign" in client.get(petition).content.decode()
