@@ -25,6 +25,7 @@ from typing import Any
 TYPE_PACKAGES: tuple[str, ...] = (
     "permits.street_opening",
     "sidewalks",
+    "permits.street_use",
 )
 
 APPLICANT = "applicant"  # in an authority table: the applicant or a member of its organization
@@ -89,14 +90,6 @@ OFFICE_ONLY_TYPES: tuple[PermitType, ...] = (
         who_needs_it="You will move a building along a street, or keep construction materials on a street or sidewalk "
         "while you build (at most 1/3 of the street and 1/2 of the sidewalk). Issued by the Building Inspector.",
         prefix="SP",
-    ),
-    PermitType(
-        kind="street_use",
-        title="Street use permit",
-        citation="§ 303-15",
-        who_needs_it="You want to close part of a street for a block party or event (up to three days), with a "
-        "petition signed by 75% of adult residents along it. Parades under Chapter 245 do not need one.",
-        prefix="SU",
     ),
 )
 

@@ -28,6 +28,7 @@ PERMIT_RECORDS = {
     "diggersticket",
     "renewal",
     "renewalrequest",
+    "streetuse",  # § 303-15: the application (the register and the petition's signatures stay the clerk's)
 }
 SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
 FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
@@ -51,6 +52,7 @@ BOARD_RECORDS = {
     "vote",
     "designation",
     "bondamount",
+    "boardappearance",  # § 303-15C: who appeared for a street use permit
 }
 
 # The enforcement cases (obstructions/): "any Village enforcement official" works them (§ 303-6D/E/F).

@@ -36,6 +36,7 @@ MATTER_MODULES: tuple[str, ...] = (
     "sidewalks.board_matters",
     "permits.street_opening.board_matters",
     "permits.ledger.board_matters",
+    "permits.street_use.board_matters",
 )
 
 

@@ -402,6 +402,7 @@ class Document(models.Model):
     class Kind(models.TextChoices):
         INSURANCE = "insurance", "Certificate of insurance"
         BOND = "bond", "Bond"
+        INDEMNITY = "indemnity", "Indemnity agreement (§ 303-15G)"
         PLANS = "plans", "Plans"
         PHOTO = "photo", "Photo"
         OTHER = "other", "Other"

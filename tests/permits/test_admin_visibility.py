@@ -11,7 +11,7 @@ from tests.conftest import staff_user
 
 pytestmark = pytest.mark.django_db
 
-PERMIT_PAGES = {"Permit", "Street", "StreetOpening", "DiggersTicket", "Renewal", "RenewalRequest"}
+PERMIT_PAGES = {"Permit", "Street", "StreetOpening", "DiggersTicket", "Renewal", "RenewalRequest", "StreetUse"}
 SIDEWALK_PERMIT_PAGES = {"SidewalkPermit", "SidewalkInspection"}
 FIELD_PAGES = {"Inspection", "PermitteeNotice", "PavementRestoration", "Guarantee", "DefectNotice"}
 SIDEWALK_WORK_PAGES = {"SidewalkSurvey", "SidewalkOrder", "Snowfall", "SnowCase", "RubbishCase"}
@@ -29,6 +29,7 @@ BOARD_PAGES = {
     "Motion",
     "Designation",
     "BondAmount",
+    "BoardAppearance",
 }
 CLERK_ONLY = {
     "Notice",
@@ -40,6 +41,9 @@ CLERK_ONLY = {
     "Refund",
     "SettlementDay",
     "StreetSubscription",
+    # § 303-15F: the register of adult residents (birth dates) and the petition's signatures
+    "RegisteredResident",
+    "PetitionSignature",
 }
 STREET_MAP_PAGES = {"StreetSegment", "Placement", "ConflictMargin", "ConflictReview"}
 ENFORCEMENT_PAGES = {"Case", "StreetNumber"}  # obstructions/: the enforcement officials' cases

@@ -1,0 +1,149 @@
+"""The street use API (§ 303-15).
+
+POST /api/v1/street-use-permits/ creates and submits an application; GET lists the caller's own; GET .../{number}/
+shows one with its status, the petition's `signatures_counted` and `signatures_required`, and its timeline. A request
+that breaks rules gets HTTP 400 with every broken rule at once, each with its citation: the same rule functions and
+messages as the web form (services.check_application).
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.response import Response
+
+from permits.api import PermitEventSerializer
+from permits.api_errors import error_response, parse_each_field
+from permits.api_parsers import API_PARSERS
+from permits.errors import RulesBroken
+from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
+from permits.models import PermitKind, Street
+from permits.selectors import permits_visible_to
+from permits.street_use import services
+
+
+def _text(max_length: int = 300, **kwargs):
+    return serializers.CharField(required=False, allow_blank=True, default="", max_length=max_length, **kwargs)
+
+
+class StreetUseCreateSerializer(serializers.Serializer):
+    """The application (§ 303-15B). Fields are optional in the schema so that every missing item is reported at
+    once, with the section that requires it (§ 303-15D(4))."""
+
+    applicant_name = _text(200)
+    applicant_address = _text()
+    applicant_phone = _text(40)
+    organization_name = _text(200, help_text="Only for a use by or for an organization (§ 303-15B(2))")
+    organization_address = _text()
+    organization_phone = _text(40)
+    organization_heads = _text(2000)
+    responsible_name = _text(200)
+    responsible_address = _text()
+    responsible_phone = _text(40)
+    starts_at = PlausibleDateTime(required=False, allow_null=True)
+    ends_at = PlausibleDateTime(required=False, allow_null=True, help_text="Three days at most (§ 303-15D(5))")
+    street = _text(200, help_text="Street name from the Village's list")
+    portion_description = _text()
+    expected_attendance = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=100000)
+    proposed_use = _text(5000)
+    chapter_245_permit = _text(40, help_text="Blank when none; an event under one needs no street use permit")
+
+
+class StreetUseSerializer(serializers.Serializer):
+    number = serializers.CharField()
+    status = serializers.CharField()
+    terminated = serializers.BooleanField(source="street_use.is_terminated")
+    street = serializers.CharField(source="street.name", default=None)
+    portion_description = serializers.CharField(source="location_description")
+    proposed_use = serializers.CharField(source="work_description")
+    applicant_name = serializers.CharField(source="street_use.applicant_name")
+    organization_name = serializers.CharField(source="street_use.organization_name")
+    responsible_name = serializers.CharField(source="street_use.responsible_name")
+    starts_at = serializers.DateTimeField(source="street_use.starts_at")
+    ends_at = serializers.DateTimeField(source="street_use.ends_at")
+    expected_attendance = serializers.IntegerField(source="street_use.expected_attendance")
+    signatures_counted = serializers.SerializerMethodField()
+    signatures_required = serializers.SerializerMethodField()
+    conditions = serializers.CharField(source="street_use.conditions")
+    fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    submitted_at = serializers.DateTimeField()
+    issued_on = serializers.DateField(allow_null=True)
+    timeline = PermitEventSerializer(source="events.all", many=True)
+
+    def _count(self, permit):
+        cache = self.context.setdefault("counts", {})
+        if permit.pk not in cache:
+            cache[permit.pk] = services.petition_count(permit.street_use)
+        return cache[permit.pk]
+
+    def get_signatures_counted(self, permit) -> int:
+        return self._count(permit).counted
+
+    def get_signatures_required(self, permit) -> int:
+        return self._count(permit).required
+
+
+class StreetUseListSerializer(serializers.Serializer):
+    """A list row: no timeline and no petition count (the detail has both)."""
+
+    number = serializers.CharField()
+    status = serializers.CharField()
+    street = serializers.CharField(source="street.name", default=None)
+    starts_at = serializers.DateTimeField(source="street_use.starts_at")
+    ends_at = serializers.DateTimeField(source="street_use.ends_at")
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Your street use applications"),
+    retrieve=extend_schema(summary="One street use permit with its status, petition count and timeline"),
+)
+class StreetUseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = StreetUseSerializer
+    parser_classes = API_PARSERS
+    lookup_field = "number"
+
+    def get_serializer_class(self):
+        return StreetUseListSerializer if self.action == "list" else StreetUseSerializer
+
+    def get_queryset(self):
+        user = self.request.user
+        qs = permits_visible_to(user).filter(kind=PermitKind.STREET_USE).select_related("street_use")
+        if self.action == "list":
+            return qs.filter(applicant=user).order_by("-created_at")  # the caller's own
+        return qs.prefetch_related("events").order_by("-created_at")
+
+    @extend_schema(
+        summary="Apply for a street use permit (creates and submits it)",
+        request=StreetUseCreateSerializer,
+        responses={
+            201: StreetUseSerializer,
+            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
+        },
+    )
+    def create(self, request):
+        values, errors = parse_each_field(StreetUseCreateSerializer(), request.data)
+        if errors and not hasattr(request.data, "get"):
+            return error_response(errors)
+        name = (values.get("street") or "").strip()
+        street = Street.objects.filter(name__iexact=name).first() if name else None
+        if name and street is None:
+            errors.append(
+                {
+                    "field": "street",
+                    "code": "unknown_street",
+                    "citation": "§ 303-15B(5)",
+                    "message": f"No street named {name!r} in the Village's street list (§ 303-15B(5))",
+                }
+            )
+        values["street"] = street
+        checked = services.check_application(values)
+        if errors:
+            malformed = {e["field"] for e in errors}
+            return error_response(errors + [v.as_dict() for v in checked if v.field not in malformed])
+        try:
+            permit = services.apply_for_street_use(applicant=request.user, data=values, today=timezone.localdate())
+        except RulesBroken as broken:
+            return error_response([v.as_dict() for v in broken.violations])
+        body = StreetUseSerializer(self.get_queryset().get(pk=permit.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED)

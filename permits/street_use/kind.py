@@ -1,0 +1,31 @@
+"""The street use permit in the registry (permits.kinds): § 303-15."""
+
+from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.models import PermitKind
+from permits.roles import Role
+from permits.street_use import api, demo, services, urls, workflow
+
+PERMIT_TYPE = PermitType(
+    kind=PermitKind.STREET_USE,
+    title="Street use permit",
+    citation="§ 303-15",
+    who_needs_it="You want to close part of a street for a block party or event (up to three days), with a "
+    "petition signed by 75% of adult residents along it; the Village Board decides at a meeting you attend. "
+    "Parades, races and events under a Chapter 245 permit do not need one.",
+    prefix="SU",
+    fee_code=services.FEE_CODE,
+    apply_url="permits:street_use_apply",
+    detail_template="permits/street_use/_detail.html",
+    urls=tuple(urls.urlpatterns),
+    work_queues=(
+        WorkQueue(
+            "Street use events (§ 303-15H)",
+            "permits:street_use_in_progress",
+            (Role.PRESIDENT, Role.POLICE_CHIEF, Role.CLERK),
+        ),
+    ),
+    demo_loaders=(demo.load,),
+    api_routes=(ApiRoute("street-use-permits", api.StreetUseViewSet, "street-use-permit"),),
+    authority=workflow.AUTHORITY,
+    blockers=workflow.blockers,
+)

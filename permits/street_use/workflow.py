@@ -1,0 +1,78 @@
+"""Street use permits in the core workflow: who may move one into each status, and what refuses it. permits.workflow
+.transition() asks these on every path (pages, admin, API, the Board's matter registry, shell), so the back office
+refuses exactly what the street use verbs refuse."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from permits.errors import Violation
+from permits.kinds import APPLICANT
+from permits.models import Permit, Status
+from permits.roles import Role
+from permits.street_use import rules
+
+AUTHORITY = {
+    Status.SUBMITTED: frozenset({APPLICANT}),
+    Status.WITHDRAWN: frozenset({APPLICANT, Role.CLERK}),
+    Status.UNDER_REVIEW: frozenset({Role.CLERK}),  # § 303-15F: the clerk verifies the petition
+    # § 303-15C: the Board grants or denies; the Clerk-Treasurer records its recorded vote
+    Status.APPROVED: frozenset({Role.CLERK}),
+    Status.DENIED: frozenset({Role.CLERK}),
+    Status.ISSUED: frozenset({Role.CLERK}),  # § 303-15A
+    Status.COMPLETED: frozenset({Role.CLERK}),
+    Status.CLOSED: frozenset({Role.CLERK}),
+    # § 303-15H: the Village President or a law enforcement officer, and nobody else
+    Status.REVOKED: frozenset({Role.PRESIDENT, Role.POLICE_CHIEF}),
+}
+
+
+def _detail(permit: Permit):
+    from permits.street_use.models import StreetUse
+
+    return StreetUse.objects.filter(permit=permit).first()  # what the verb wrote in this transaction, never stale
+
+
+def _no_application(permit: Permit) -> list[Violation]:
+    return [Violation(None, "no_application", "§ 303-15B", f"{permit.number} has no street use application on file")]
+
+
+def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
+    """The street use rules that refuse moving `permit` to `to` on `today`."""
+    from permits.street_use import services
+
+    if to not in (Status.UNDER_REVIEW, Status.APPROVED, Status.DENIED, Status.ISSUED, Status.REVOKED):
+        return []
+    su = _detail(permit)
+    if su is None:
+        return _no_application(permit)
+    if to == Status.UNDER_REVIEW:
+        count = services.petition_count(su, on=today)
+        return rules.petition_violations(
+            counted=count.counted, roster_size=count.roster_size, verified=su.petition_verified_at is not None
+        )
+    if to in (Status.APPROVED, Status.DENIED):
+        from permits.streetmap.services import street_use_blockers
+
+        errors = services.decision_violations(su, su.decision_motion, grant=to == Status.APPROVED)
+        return errors + (street_use_blockers(permit, today=today) if to == Status.APPROVED else [])
+    if to == Status.ISSUED:
+        errors = rules.guarantee_violations(
+            required=su.required_guarantees, on_file=services.guarantees_on_file(permit)
+        )
+        due = permit.balance_due_as_stored()
+        if due > 0:
+            errors.append(
+                Violation(None, "fee_unpaid", "§ 303-15E", f"The fee is not paid: ${due:.2f} is due (§ 303-15E)")
+            )
+        return errors
+    if su.terminated_at is None:  # REVOKED
+        return [
+            Violation(
+                None,
+                "no_termination",
+                "§ 303-15H",
+                "A street use permit is ended only by a termination recorded with who, when and why (§ 303-15H)",
+            )
+        ]
+    return []

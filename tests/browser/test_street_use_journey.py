@@ -1,0 +1,174 @@
+"""The street use journey (§ 303-15), as new users would walk it: a resident applies for a block party, three
+neighbours sign the petition online from emailed links and the count passes 75% (3 of 4), the clerk verifies it,
+puts it on a Board agenda, records the applicant present and the Board's recorded vote, and issues it; the resident
+downloads the permit PDF; the Village President terminates the running event from a phone. axe-core: zero WCAG 2.1
+A/AA violations on every page."""
+
+import re
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from permits import services as core
+from permits.board import services as board
+from permits.board.models import Vote
+from permits.models import Notice, Permit, Status
+from permits.roles import Role
+from permits.street_use.models import RegisteredResident
+from permits.streetmap.models import StreetSegment
+from tests.board_world import seat_members
+from tests.factories import FeeItemFactory, ParcelFactory, StreetFactory, UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def sign_in(page, live_server, username):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile(r"^\s*(Login|Username or email)")).fill(username)
+    page.get_by_label("Password").fill("correct-horse-battery")
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_load_state()
+
+
+def person(username, role=None):
+    user = UserFactory(username=username, is_staff=role is not None, first_name=username.title(), last_name="Test")
+    if role is not None:
+        user.groups.add(Group.objects.get_or_create(name=role.value)[0])
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+@pytest.fixture
+def world(db):
+    FeeItemFactory(code="street_use", name="Street use permit", amount=Decimal("25.00"), citation="§ 303-15E")
+    street = StreetFactory(name="Henni Street")
+    StreetSegment.objects.create(
+        street=street,
+        from_street="Rock River Road",
+        to_street="Mill Street",
+        address_from=100,
+        address_to=198,
+        geometry={"type": "LineString", "coordinates": [[-88.461, 43.517], [-88.455, 43.517]]},
+    )
+    clerk = person("clerk", Role.CLERK)
+    parcels = [ParcelFactory(site_address=f"{102 + 4 * i} Henni Street", street=street) for i in range(2)]
+    for i, parcel in enumerate(parcels):
+        for first in ("Alex", "Jo"):
+            RegisteredResident.objects.create(
+                parcel=parcel, name=f"{first} Neighbour{i}", attested_adult=True, recorded_by=clerk
+            )
+    return {"clerk": clerk, "resident": person("resident"), "president": person("president", Role.PRESIDENT)}
+
+
+def test_block_party_from_application_to_termination(page, live_server, axe_check, world):
+    now = timezone.localtime()
+    starts, ends = now - timedelta(hours=1), now + timedelta(hours=5)
+
+    # The resident applies.
+    sign_in(page, live_server, "resident")
+    page.goto(f"{live_server.url}/street-use/apply/")
+    axe_check(page, "street use application")
+    page.get_by_label("Your name (§ 303-15B(1))").fill("Rita Anderson")
+    page.get_by_label("Your address").fill("102 Henni Street")
+    page.get_by_label("Your telephone number").fill("920-555-0110")
+    page.get_by_label("Person responsible for conducting the use (§ 303-15B(3))").fill("Rita Anderson")
+    page.get_by_label("Their address").fill("102 Henni Street")
+    page.get_by_label("Their telephone number").fill("920-555-0110")
+    page.get_by_label("Begins (date and time, § 303-15B(4))").fill(starts.strftime("%Y-%m-%dT%H:%M"))
+    page.get_by_label("Ends (date and time)").fill((starts + timedelta(days=4)).strftime("%Y-%m-%dT%H:%M"))
+    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Henni Street")
+    page.get_by_label("Portion of the street (§ 303-15B(5))").fill("Rock River Road to Mill Street")
+    page.get_by_label("Henni Street: Rock River Road to Mill Street").check()
+    page.get_by_label("Approximate number of persons (§ 303-15B(6))").fill("40")
+    page.get_by_label("The proposed use, in detail (§ 303-15B(7))").fill("Block party with grills and music")
+    page.get_by_role("button", name="Submit the application").click()
+    assert page.get_by_text("§ 303-15D(5)").first.is_visible()  # five calendar days: refused, said why
+    axe_check(page, "application refused")
+    page.get_by_label("Ends (date and time)").fill(ends.strftime("%Y-%m-%dT%H:%M"))
+    page.get_by_role("button", name="Submit the application").click()
+    permit = Permit.objects.get()
+    assert page.get_by_text("0 of 4").is_visible()
+    axe_check(page, "permit page, petition at 0")
+    petition_url = page.get_by_role("link", name=f"petition for {permit.number}").get_attribute("href")
+    page.get_by_role("button", name="Log out").click()
+
+    # Three neighbours sign online, each from the link emailed to them.
+    for i, name in enumerate(("Alex Neighbour0", "Jo Neighbour0", "Alex Neighbour1")):
+        page.goto(f"{live_server.url}{petition_url}")
+        if i == 0:
+            axe_check(page, "public petition page")
+        page.get_by_label("Your address").select_option(index=1 if i < 2 else 2)
+        page.get_by_label("Your full name").fill(name)
+        page.get_by_label("Your email address").fill(f"n{i}@example.com")
+        page.get_by_role("button", name="Email me a link to sign").click()
+        body = Notice.objects.get(to=f"n{i}@example.com").body
+        link = "/street-use/sign/" + body.split("/street-use/sign/")[1].split()[0]
+        page.goto(f"{live_server.url}{link}")
+        if i == 0:
+            axe_check(page, "sign confirmation")
+        page.get_by_role("button", name="I consent: sign the petition").click()
+        assert page.get_by_text(f"{i + 1} of 3").is_visible()
+
+    # The resident sees the count pass 75% (3 of 4).
+    sign_in(page, live_server, "resident")
+    page.goto(f"{live_server.url}/permits/{permit.number}/")
+    assert page.get_by_text("3 of 4").is_visible() and page.get_by_text("Enough signatures").is_visible()
+    page.get_by_role("button", name="Log out").click()
+
+    # The clerk verifies, puts it on the agenda, records the applicant present and the Board's vote, and issues.
+    clerk = world["clerk"]
+    terms = seat_members()
+    meeting = board.schedule_meeting(held_on=timezone.localdate(), title="Regular", by=clerk)
+    board.record_attendance(meeting=meeting, present=terms[:5], by=clerk)
+    sign_in(page, live_server, "clerk")
+    page.goto(f"{live_server.url}/permits/{permit.number}/street-use/manage/")
+    axe_check(page, "clerk's street use page")
+    page.get_by_role("button", name="Verify the petition and send it to the Board").click()
+    page.get_by_label("Board meeting").select_option(index=1)
+    page.get_by_role("button", name="Add to the agenda").click()
+    page.get_by_label("Agenda item").select_option(index=1)
+    page.get_by_role("button", name="Record present").click()
+    item = meeting.items.get()
+    board.record_motion(
+        item=item, text="To grant, fire lane kept open", votes={t: Vote.Choice.AYE for t in terms[:5]}, by=clerk
+    )
+    page.reload()
+    axe_check(page, "clerk's page before the decision")
+    page.get_by_label("The Board's motion").select_option(index=1)
+    page.get_by_label("Conditions").fill("A 12-foot fire lane kept open")
+    page.get_by_role("button", name="Record the decision").click()
+    permit.refresh_from_db()
+    assert permit.status == Status.APPROVED
+    core.record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
+    page.reload()
+    page.get_by_role("button", name="Issue the permit").click()
+    permit.refresh_from_db()
+    assert permit.status == Status.ISSUED
+    page.get_by_role("button", name="Log out").click()
+
+    # The resident downloads the permit PDF.
+    sign_in(page, live_server, "resident")
+    page.goto(f"{live_server.url}/permits/{permit.number}/")
+    axe_check(page, "issued permit page")
+    pdf = page.request.get(f"{live_server.url}/permits/{permit.number}/street-use.pdf")
+    assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
+    page.get_by_role("button", name="Log out").click()
+
+    # The President terminates the running event from a phone.
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_server, "president")
+    page.goto(f"{live_server.url}/street-use/in-progress/")
+    axe_check(page, "street use events, phone")
+    page.get_by_role("link", name=permit.number).click()
+    page.get_by_role("link", name="Terminate the event (§ 303-15H)").click()
+    axe_check(page, "terminate, phone")
+    page.get_by_label("Why (§ 303-15H)").fill("Crowd blocking the fire lane")
+    page.get_by_role("button", name="Terminate the event now").click()
+    assert page.get_by_text("Terminated (§ 303-15H)", exact=True).is_visible()
+    axe_check(page, "terminated permit, phone")
+    permit.refresh_from_db()
+    assert permit.status == Status.REVOKED and permit.street_use.terminated_by == world["president"]

@@ -1,0 +1,184 @@
+"""Street use pages: each role's access, and lack of it; bad input named by field and rule with nothing stored; the
+events list's query count constant in its rows."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from permits.models import Notice, Permit, Status
+from permits.street_use import services
+from permits.street_use.models import PetitionSignature
+from tests.permits.street_use.conftest import FRIDAY, at, grant_and_issue, valid_data
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(street, segment, **overrides):
+    data = valid_data(street, segment, **overrides)
+    post = {k: v for k, v in data.items() if k not in ("street", "segments", "starts_at", "ends_at")}
+    post["street"] = street.pk
+    post["segments"] = [segment.pk]
+    post["starts_at"] = data["starts_at"].strftime("%Y-%m-%dT%H:%M")
+    post["ends_at"] = data["ends_at"].strftime("%Y-%m-%dT%H:%M")
+    return post
+
+
+def test_apply_needs_a_sign_in(client, db):
+    response = client.get(reverse("permits:street_use_apply"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_303_15b_resident_applies_online_and_sees_the_count(client, spring, street, segment, roster, resident):
+    client.force_login(resident)
+    assert client.get(reverse("permits:street_use_apply")).status_code == 200
+    response = client.post(reverse("permits:street_use_apply"), _form(street, segment))
+    permit = Permit.objects.get()
+    assert response.status_code == 302 and response["Location"] == permit.get_absolute_url()
+    page = client.get(permit.get_absolute_url()).content.decode()
+    assert "0 of 20" in page and "15</strong> are needed" in page
+    assert reverse("permits:street_use_petition", args=[permit.public_token]) in page
+
+
+def test_303_15d5_the_form_names_the_field_and_the_rule_and_stores_nothing(client, spring, street, segment, resident):
+    client.force_login(resident)
+    response = client.post(
+        reverse("permits:street_use_apply"),
+        _form(street, segment, ends_at=at(FRIDAY.replace(day=18), 1), applicant_phone=""),
+    )
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "§ 303-15D(5)" in page and "§ 303-15B(1)" in page and 'href="#id_ends_at"' in page
+    assert not Permit.objects.exists()
+
+
+def test_303_15b_a_chapter_245_event_is_told_it_needs_nothing(client, spring, street, segment, resident):
+    client.force_login(resident)
+    response = client.post(reverse("permits:street_use_apply"), _form(street, segment, chapter_245_permit="P-7"))
+    assert response.status_code == 400 and "needs no street use permit" in response.content.decode()
+    assert not Permit.objects.exists()
+
+
+def test_another_resident_cannot_see_the_permit(client, application, outsider):
+    client.force_login(outsider)
+    assert client.get(application.get_absolute_url()).status_code == 404
+
+
+def test_303_15f_neighbour_signs_from_the_public_page_and_the_link(client, application, parcels):
+    url = reverse("permits:street_use_petition", args=[application.public_token])
+    assert client.get(url).status_code == 200
+    bad = client.post(url, {"parcel": parcels[0].pk, "name": "", "email": "nope"})
+    assert bad.status_code == 400 and not Notice.objects.filter(template="street_use_sign_link").exists()
+    response = client.post(url, {"parcel": parcels[0].pk, "name": "Jo Neighbour0", "email": "jo0@example.com"})
+    assert response.status_code == 302
+    body = Notice.objects.get(template="street_use_sign_link").body
+    link = "/street-use/sign/" + body.split("/street-use/sign/")[1].split()[0]
+    assert client.get(link).status_code == 200
+    assert PetitionSignature.objects.count() == 0  # nothing signed until confirmed
+    assert client.post(link).status_code == 302
+    assert PetitionSignature.objects.get().resident.name == "Jo Neighbour0"
+    assert client.post(link).status_code == 400  # one-time
+
+
+def test_303_15f_the_petition_page_does_not_show_the_register(client, application, roster):
+    page = client.get(reverse("permits:street_use_petition", args=[application.public_token])).content.decode()
+    assert "Alex Neighbour0" not in page and "1980" not in page
+
+
+@pytest.mark.parametrize("persona", ["resident", "outsider", "president", "police_chief", "board_member"])
+def test_the_clerks_page_is_the_clerks(client, application, persona, request):
+    client.force_login(request.getfixturevalue(persona))
+    assert client.get(reverse("permits:street_use_manage", args=[application.number])).status_code in (403, 404)
+    url = reverse("permits:street_use_act", args=[application.number, "verify"])
+    assert client.post(url).status_code in (403, 404)
+
+
+def test_303_15f_clerk_enters_paper_signatures_and_verifies(client, application, roster, clerk):
+    client.force_login(clerk)
+    page = client.get(reverse("permits:street_use_manage", args=[application.number]))
+    assert page.status_code == 200 and "Alex Neighbour0" in page.content.decode()
+    url = reverse("permits:street_use_act", args=[application.number, "paper"])
+    for r in roster[:15]:
+        client.post(url, {"signer_name": r.name, "resident": r.pk, "signed_on": "2026-05-04"})
+    assert services.petition_count(application.street_use).counted == 15
+    client.post(reverse("permits:street_use_act", args=[application.number, "verify"]))
+    application.refresh_from_db()
+    assert application.status == Status.UNDER_REVIEW
+
+
+def test_303_15f_verifying_14_of_20_shows_why(client, application, roster, clerk):
+    from tests.permits.street_use.conftest import sign
+
+    sign(application, roster[:14], clerk)
+    client.force_login(clerk)
+    response = client.post(reverse("permits:street_use_act", args=[application.number, "verify"]), follow=True)
+    assert "14 of the 15" in response.content.decode()
+    application.refresh_from_db()
+    assert application.status == Status.SUBMITTED
+
+
+@pytest.mark.parametrize("persona", ["president", "police_chief"])
+def test_303_15h_terminate_from_the_phone_page(client, application, roster, clerk, spring, persona, request):
+    permit = grant_and_issue(application, roster, clerk)
+    spring.move_to(at(FRIDAY, 20))
+    client.force_login(request.getfixturevalue(persona))
+    url = reverse("permits:street_use_terminate", args=[permit.number])
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"reason": ""}).status_code == 400
+    response = client.post(url, {"reason": "Crowd blocking the fire lane"})
+    assert response.status_code == 302
+    page = client.get(permit.get_absolute_url()).content.decode()
+    assert "Terminated (§ 303-15H)" in page and "Crowd blocking the fire lane" in page
+
+
+@pytest.mark.parametrize("persona", ["clerk", "resident", "board_member", "dpw_director"])
+def test_303_15h_others_cannot_open_the_terminate_page(client, application, persona, request):
+    client.force_login(request.getfixturevalue(persona))
+    assert client.get(reverse("permits:street_use_terminate", args=[application.number])).status_code == 403
+
+
+def test_the_permit_pdf_once_issued(client, application, roster, clerk, resident):
+    client.force_login(resident)
+    url = reverse("permits:street_use_pdf", args=[application.number])
+    assert client.get(url).status_code == 404
+    grant_and_issue(application, roster, clerk)
+    response = client.get(url)
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("persona", ["resident", "outsider", "dpw_director"])
+def test_the_events_list_is_for_the_president_the_police_and_the_clerk(client, persona, request, db):
+    client.force_login(request.getfixturevalue(persona))
+    assert client.get(reverse("permits:street_use_in_progress")).status_code == 403
+
+
+def test_the_events_list_query_count_is_constant(
+    client, spring, street, segment, roster, clerk, resident, president, django_assert_max_num_queries
+):
+    for _ in range(3):
+        permit = services.apply_for_street_use(applicant=resident, data=valid_data(street, segment))
+        grant_and_issue(permit, roster, clerk)
+    client.force_login(president)
+    url = reverse("permits:street_use_in_progress")
+    with django_assert_max_num_queries(12) as few:
+        response = client.get(url)
+    assert response.status_code == 200 and response.content.decode().count("card card-body") == 3
+    for _ in range(3):
+        permit = services.apply_for_street_use(applicant=resident, data=valid_data(street, segment))
+        grant_and_issue(permit, roster, clerk)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get(url)
+    assert response.content.decode().count("card card-body") == 6
+
+
+def test_303_15f_the_clerk_names_the_petitions_area(client, spring, street, segment, roster, resident, clerk):
+    permit = services.apply_for_street_use(applicant=resident, data=valid_data(street))  # no blocks chosen
+    petition = reverse("permits:street_use_petition", args=[permit.public_token])
+    assert "has not yet named the blocks" in client.get(petition).content.decode()
+    assert services.petition_count(permit.street_use).roster_size == 0
+    client.force_login(clerk)
+    client.post(reverse("permits:street_use_act", args=[permit.number, "area"]), {"segments": [segment.pk]})
+    assert services.petition_count(permit.street_use).roster_size == 20
+    client.logout()
+    assert "Email me a link to sign" in client.get(petition).content.decode()

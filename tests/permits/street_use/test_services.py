@@ -1,0 +1,358 @@
+"""§ 303-15 on every entry point: filing, the petition, the Board, issue and termination through the services and
+through workflow.transition() (the admin's and the shell's path)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from permits import services as core
+from permits import workflow
+from permits.board import services as board
+from permits.board.models import Vote
+from permits.errors import IllegalTransition, RulesBroken
+from permits.models import Document, Permit, Status
+from permits.street_use import services
+from permits.street_use.models import PetitionSignature
+from tests.board_world import board_clerk, seat_members
+from tests.permits.street_use.conftest import FRIDAY, TODAY, at, sign, valid_data
+
+pytestmark = pytest.mark.django_db
+
+
+def _codes(error):
+    return [v.code for v in error.value.violations]
+
+
+# --- Filing -----------------------------------------------------------------------------------------------------
+
+
+def test_303_15b_application_is_numbered_su_and_charged_the_chapter_167_fee(application):
+    assert application.number.startswith("SU-2026-")
+    assert application.status == Status.SUBMITTED
+    assert application.fee_code == "street_use" and application.fee_amount > 0
+
+
+def test_303_15d5_friday_to_monday_is_refused_and_nothing_is_stored(spring, street, resident):
+    with pytest.raises(RulesBroken) as error:
+        services.apply_for_street_use(applicant=resident, data=valid_data(street, ends_at=at(date(2026, 5, 18), 1)))
+    assert _codes(error) == ["more_than_three_days"]
+    assert not Permit.objects.exists()
+
+
+def test_303_15d4_missing_items_are_all_refused_at_once(spring, street, resident):
+    with pytest.raises(RulesBroken) as error:
+        services.apply_for_street_use(
+            applicant=resident, data=valid_data(street, applicant_phone="", proposed_use=" ", organization_name="X")
+        )
+    fields = sorted(v.field for v in error.value.violations)
+    assert fields == [
+        "applicant_phone",
+        "organization_address",
+        "organization_heads",
+        "organization_phone",
+        "proposed_use",
+    ]
+    assert not Permit.objects.exists()
+
+
+def test_303_15b_a_chapter_245_event_is_not_filed_nor_charged(spring, street, resident):
+    with pytest.raises(RulesBroken) as error:
+        services.apply_for_street_use(applicant=resident, data=valid_data(street, chapter_245_permit="P-7"))
+    assert _codes(error) == ["chapter_245_event"]
+    assert not Permit.objects.exists()
+
+
+# --- The petition --------------------------------------------------------------------------------------------------
+
+
+def test_303_15f_roster_is_the_adults_on_the_segments_parcels(application, roster, next_block_parcel, clerk):
+    from permits.street_use.models import RegisteredResident
+
+    RegisteredResident.objects.create(
+        parcel=next_block_parcel, name="Off Block", attested_adult=True, recorded_by=clerk
+    )
+    names = {r.name for r in services.roster(application.street_use, on=TODAY)}
+    assert len(names) == 20 and "Sam Minor" not in names and "Off Block" not in names
+
+
+def test_303_15f_a_resident_who_moved_out_is_off_the_roster(application, roster):
+    roster[0].resides_until = TODAY - timedelta(days=1)
+    roster[0].save()
+    assert services.petition_count(application.street_use, on=TODAY).roster_size == 19
+
+
+def test_303_15f_fourteen_of_twenty_cannot_be_verified(application, roster, clerk):
+    sign(application, roster[:14], clerk)
+    with pytest.raises(RulesBroken) as error:
+        services.verify_petition(permit=application, by=clerk)
+    assert _codes(error) == ["petition_short"]
+    application.refresh_from_db()
+    assert application.status == Status.SUBMITTED and application.street_use.petition_verified_at is None
+
+
+def test_303_15f_fifteen_of_twenty_is_verified_and_goes_to_the_board(application, roster, clerk):
+    sign(application, roster[:15], clerk)
+    services.verify_petition(permit=application, by=clerk)
+    application.refresh_from_db()
+    assert application.status == Status.UNDER_REVIEW
+    assert (application.street_use.petition_counted, application.street_use.petition_roster_size) == (15, 20)
+
+
+def test_303_15f_minors_and_non_residents_do_not_count(application, roster, parcels, clerk):
+    from permits.street_use.models import RegisteredResident
+
+    minor = RegisteredResident.objects.get(name="Sam Minor")
+    services.enter_paper_signature(
+        permit=application, by=clerk, signer_name="Sam Minor", parcel=parcels[0], resident=minor, signed_on=TODAY
+    )
+    services.enter_paper_signature(
+        permit=application, by=clerk, signer_name="Visitor", parcel=None, resident=None, signed_on=TODAY
+    )
+    count = services.petition_count(application.street_use, on=TODAY)
+    assert (count.counted, count.signatures, count.required) == (0, 2, 15)
+
+
+def test_303_15f_a_resident_signs_once(application, roster, clerk):
+    sign(application, roster[:1], clerk)
+    with pytest.raises(RulesBroken) as error:
+        sign(application, roster[:1], clerk)
+    assert _codes(error) == ["already_signed"]
+
+
+def test_303_15f_online_signature_by_emailed_link_counts_once(application, parcels):
+    services.request_signature_link(
+        permit=application, parcel=parcels[3], name="Jo Neighbour3", email="JO3@example.com"
+    )
+    from permits.models import Notice
+
+    notice = Notice.objects.get(to="jo3@example.com")
+    assert application.number in notice.subject and notice.permit is None  # not on the applicant's timeline
+    token = notice.body.split("/street-use/sign/")[1].split("/")[0]
+    signature = services.sign_online(token=token)
+    assert signature.method == PetitionSignature.Method.ONLINE and signature.resident.name == "Jo Neighbour3"
+    assert services.petition_count(application.street_use, on=TODAY).counted == 1
+    with pytest.raises(RulesBroken) as error:
+        services.sign_online(token=token)  # one-time
+    assert _codes(error) == ["already_signed"]
+
+
+def test_303_15f_a_forged_link_is_refused(application):
+    with pytest.raises(RulesBroken) as error:
+        services.sign_online(token="not-a-signed-token")
+    assert _codes(error) == ["link_invalid"]
+
+
+def test_303_15f_an_expired_link_is_refused(application, parcels, spring):
+    services.request_signature_link(
+        permit=application, parcel=parcels[1], name="Jo Neighbour1", email="jo1@example.com"
+    )
+    from permits.models import Notice
+
+    token = Notice.objects.get(to="jo1@example.com").body.split("/street-use/sign/")[1].split("/")[0]
+    spring.shift(timedelta(days=services.SIGN_LINK_DAYS, seconds=1))
+    with pytest.raises(RulesBroken) as error:
+        services.sign_online(token=token)
+    assert _codes(error) == ["link_expired"]
+
+
+def test_303_15f_an_online_signer_off_the_register_is_stored_and_not_counted(application, parcels):
+    from permits.models import Notice
+
+    services.request_signature_link(permit=application, parcel=parcels[2], name="New Tenant", email="t@example.com")
+    token = Notice.objects.get(to="t@example.com").body.split("/street-use/sign/")[1].split("/")[0]
+    signature = services.sign_online(token=token)
+    assert signature.resident is None
+    assert services.petition_count(application.street_use, on=TODAY).counted == 0
+
+
+def test_303_15f_a_link_for_an_address_off_the_portion_is_refused(application, next_block_parcel):
+    with pytest.raises(RulesBroken) as error:
+        services.request_signature_link(permit=application, parcel=next_block_parcel, name="X", email="x@example.com")
+    assert _codes(error) == ["not_on_portion"]
+
+
+@pytest.mark.parametrize("persona", ["resident", "outsider", "police_chief", "president", "dpw_director"])
+def test_303_15f_only_the_clerk_enters_and_verifies(application, roster, persona, request):
+    user = request.getfixturevalue(persona)
+    with pytest.raises(PermissionDenied):
+        sign(application, roster[:1], user)
+    with pytest.raises(PermissionDenied):
+        services.verify_petition(permit=application, by=user)
+
+
+def test_303_15f_the_generic_transition_cannot_skip_the_petition(application, clerk):
+    with pytest.raises(RulesBroken) as error:
+        workflow.transition(application, Status.UNDER_REVIEW, by=clerk)
+    assert "petition_short" in _codes(error)
+
+
+# --- The Board -----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def before_board(application, roster, clerk):
+    sign(application, roster[:15], clerk)
+    services.verify_petition(permit=application, by=clerk)
+    terms = seat_members()
+    meeting = board.schedule_meeting(held_on=TODAY, by=clerk)
+    board.record_attendance(meeting=meeting, present=terms[:5], by=clerk)
+    item = services.place_on_agenda(permit=application, meeting=meeting, by=clerk)
+    return application, item, terms[:5]
+
+
+def _motion(item, terms, clerk, ayes=5):
+    votes = {t: (Vote.Choice.AYE if i < ayes else Vote.Choice.NAY) for i, t in enumerate(terms)}
+    return board.record_motion(item=item, text="To grant the permit", votes=votes, by=clerk)
+
+
+def test_303_15c_grant_needs_the_applicant_recorded_present(before_board, clerk):
+    permit, item, terms = before_board
+    motion = _motion(item, terms, clerk)
+    with pytest.raises(RulesBroken) as error:
+        services.decide_street_use(permit=permit, motion=motion, by=clerk, grant=True)
+    assert _codes(error) == ["applicant_absent"]
+    permit.refresh_from_db()
+    assert permit.status == Status.UNDER_REVIEW and permit.street_use.decision_motion is None
+
+
+def test_303_15c_granted_by_a_carried_motion_with_the_applicant_present(before_board, clerk):
+    permit, item, terms = before_board
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    motion = _motion(item, terms, clerk, ayes=3)  # 3 of 5 present: a majority of those present
+    services.decide_street_use(permit=permit, motion=motion, by=clerk, grant=True, conditions="Fire lane open")
+    permit.refresh_from_db()
+    assert permit.status == Status.APPROVED and permit.street_use.conditions == "Fire lane open"
+
+
+def test_303_15c_a_failed_motion_does_not_grant_but_denies(before_board, clerk):
+    permit, item, terms = before_board
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    motion = _motion(item, terms, clerk, ayes=2)  # 2 of 5: fails
+    with pytest.raises(RulesBroken) as error:
+        services.decide_street_use(permit=permit, motion=motion, by=clerk, grant=True)
+    assert _codes(error) == ["motion_failed"]
+    services.decide_street_use(permit=permit, motion=motion, by=clerk, grant=False)
+    permit.refresh_from_db()
+    assert permit.status == Status.DENIED
+
+
+def test_303_15c_a_motion_on_another_permits_item_is_refused(before_board, clerk, spring, street, segment, resident):
+    permit, item, terms = before_board
+    other = services.apply_for_street_use(applicant=resident, data=valid_data(street, segment))
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    motion = _motion(item, terms, clerk)
+    with pytest.raises(RulesBroken):
+        services.decide_street_use(permit=other, motion=motion, by=clerk, grant=True)
+
+
+def test_303_15c_the_generic_transition_cannot_approve_without_the_board(before_board, clerk):
+    permit, _item, _terms = before_board
+    with pytest.raises(RulesBroken) as error:
+        workflow.transition(permit, Status.APPROVED, by=clerk)
+    assert _codes(error) == ["no_motion"]
+
+
+def test_303_15c_the_board_matter_decides_from_the_motion(before_board, clerk):
+    from permits.board.matters import matter_for
+
+    permit, item, terms = before_board
+    matter = matter_for("303-15C", "permits.Permit")
+    assert [p.pk for p in matter.waiting()] == [permit.pk]
+    facts = dict(matter.facts(permit))
+    assert facts["Petition (§ 303-15F)"].startswith("15 of 20 residents over 18 signed; 15 needed")
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    matter.decide(subject=permit, motion=_motion(item, terms, clerk), by=board_clerk())
+    permit.refresh_from_db()
+    assert permit.status == Status.APPROVED and list(matter.waiting()) == []
+
+
+@pytest.fixture
+def granted(before_board, clerk):
+    permit, item, terms = before_board
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    services.decide_street_use(
+        permit=permit, motion=_motion(item, terms, clerk), by=clerk, grant=True, requires_insurance=True
+    )
+    return permit
+
+
+def _pay(permit, clerk):
+    core.record_payment(permit=permit, amount=Decimal(permit.fee_amount), method="cash", by=clerk)
+
+
+def test_303_15g_not_issued_until_the_insurance_certificate_is_on_file(granted, clerk):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.upload_samples import PDF
+
+    _pay(granted, clerk)
+    with pytest.raises(RulesBroken) as error:
+        services.issue_street_use(permit=granted, by=clerk)
+    assert _codes(error) == ["insurance_missing"]
+    core.upload_document(
+        permit=granted, kind=Document.Kind.INSURANCE, upload=SimpleUploadedFile("c.pdf", PDF), by=clerk
+    )
+    services.issue_street_use(permit=granted, by=clerk)
+    granted.refresh_from_db()
+    assert granted.status == Status.ISSUED
+
+
+def test_303_15e_not_issued_until_the_fee_is_paid(before_board, clerk):
+    permit, item, terms = before_board
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    services.decide_street_use(permit=permit, motion=_motion(item, terms, clerk), by=clerk, grant=True)
+    with pytest.raises(RulesBroken) as error:
+        services.issue_street_use(permit=permit, by=clerk)
+    assert _codes(error) == ["fee_unpaid"]
+
+
+# --- Termination -------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def issued(before_board, clerk):
+    permit, item, terms = before_board
+    services.record_appearance(permit=permit, item=item, name="Rita Anderson", capacity="applicant", by=clerk)
+    services.decide_street_use(permit=permit, motion=_motion(item, terms, clerk), by=clerk, grant=True)
+    _pay(permit, clerk)
+    services.issue_street_use(permit=permit, by=clerk)
+    return permit
+
+
+@pytest.mark.parametrize("persona", ["president", "police_chief"])
+def test_303_15h_the_president_or_an_officer_terminates_an_event_in_progress(issued, persona, request):
+    user = request.getfixturevalue(persona)
+    services.terminate_street_use(permit=issued, by=user, reason="Fireworks over the crowd", now=at(FRIDAY, 21))
+    issued.refresh_from_db()
+    su = issued.street_use
+    assert issued.status == Status.REVOKED and su.is_terminated
+    assert su.terminated_by == user and su.termination_reason == "Fireworks over the crowd"
+    assert "Terminated (§ 303-15H)" in issued.events.last().reason
+
+
+@pytest.mark.parametrize("persona", ["clerk", "board_member", "dpw_director", "resident", "outsider", "inspector"])
+def test_303_15h_nobody_else_may_terminate(issued, persona, request):
+    user = request.getfixturevalue(persona)
+    with pytest.raises(PermissionDenied):
+        services.terminate_street_use(permit=issued, by=user, reason="No", now=at(FRIDAY, 21))
+
+
+def test_303_15h_not_before_the_event_starts(issued, president):
+    with pytest.raises(RulesBroken) as error:
+        services.terminate_street_use(permit=issued, by=president, reason="Early", now=at(FRIDAY, 7, 59))
+    assert _codes(error) == ["not_in_progress"]
+
+
+def test_303_15h_the_generic_transition_cannot_revoke_without_the_record(issued, president, police_chief):
+    with pytest.raises(RulesBroken) as error:
+        workflow.transition(issued, Status.REVOKED, by=president)
+    assert _codes(error) == ["no_termination"]
+
+
+def test_303_15h_the_clerk_may_not_revoke_through_the_generic_transition(issued, clerk):
+    with pytest.raises(IllegalTransition):
+        workflow.transition(issued, Status.REVOKED, by=clerk)
