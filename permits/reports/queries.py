@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
+from django.apps import apps
 from django.db.models import (
     Case,
     CharField,
@@ -164,8 +165,8 @@ def _days(wait) -> int:
 def inspections_by_month(year: int, kind: str | None = None) -> list[dict]:
     """Inspections made in `year` by permit type, inspection (street opening) or stage (sidewalk) and month, passed
     and failed: one UNION ALL of the two inspection tables' grouped statements."""
-    from permits.street_opening.field.models import Inspection
-    from sidewalks.models import SidewalkInspection
+    Inspection = apps.get_model("permits", "Inspection")  # read by label: the core names no permit type
+    SidewalkInspection = apps.get_model("sidewalks", "SidewalkInspection")
 
     start, end = year_bounds(year)
     parts = []
@@ -207,8 +208,8 @@ INSPECTION_LABELS: dict[str, str] = {}
 def inspection_labels() -> dict[str, str]:
     """What each inspection kind and sidewalk stage is called, with its section."""
     if not INSPECTION_LABELS:
-        from permits.street_opening.field.models import Inspection
-        from sidewalks.models import SidewalkInspection
+        Inspection = apps.get_model("permits", "Inspection")  # read by label: the core names no permit type
+        SidewalkInspection = apps.get_model("sidewalks", "SidewalkInspection")
 
         INSPECTION_LABELS.update(dict(Inspection.Kind.choices))
         INSPECTION_LABELS.update(dict(SidewalkInspection.Stage.choices))
@@ -249,7 +250,7 @@ def grouped_by_age(qs: QuerySet, source: str, field: str, today: date, *, instan
 
 def open_snow_cases(today: date) -> QuerySet:
     """§ 303-8: walks reported uncleared that nobody has cleared or dismissed yet, by days since the report."""
-    from sidewalks.models import SnowCase
+    SnowCase = apps.get_model("sidewalks", "SnowCase")  # read by label: the core names no permit type
 
     return grouped_by_age(
         SnowCase.objects.filter(status=SnowCase.Status.OPEN),
@@ -262,7 +263,7 @@ def open_snow_cases(today: date) -> QuerySet:
 
 def open_rubbish_cases(today: date) -> QuerySet:
     """§ 303-2: rubbish or dirt noticed and not yet removed, by days since the notice was served."""
-    from sidewalks.models import RubbishCase
+    RubbishCase = apps.get_model("sidewalks", "RubbishCase")  # read by label: the core names no permit type
 
     return grouped_by_age(
         RubbishCase.objects.filter(status=RubbishCase.Status.NOTICED),
@@ -276,7 +277,7 @@ def open_rubbish_cases(today: date) -> QuerySet:
 def open_sidewalk_orders(today: date) -> QuerySet:
     """§ 303-3: Board sidewalk orders not yet done, charged or withdrawn, by days since the order was proposed, with
     their estimated cost."""
-    from sidewalks.models import SidewalkOrder
+    SidewalkOrder = apps.get_model("sidewalks", "SidewalkOrder")  # read by label: the core names no permit type
 
     closed = [SidewalkOrder.Status.OWNER_DONE, SidewalkOrder.Status.CHARGED, SidewalkOrder.Status.WITHDRAWN]
     return grouped_by_age(

@@ -33,7 +33,15 @@ def test_every_listed_matter_names_a_clause_and_a_model():
 
     from permits.board.clauses import Clause
 
-    assert len(matters()) == 6
+    assert {m.clause for m in matters()} >= {
+        Clause.SIDEWALK_WAIVER,
+        Clause.COLD_POUR_WAIVER,
+        Clause.SIDEWALK_ORDER,
+        Clause.WINTER_EMERGENCY,
+        Clause.MORATORIUM_EXCEPTION,
+        Clause.SPECIAL_CHARGE_HEARING,
+        Clause.STREET_USE,
+    }
     for matter in matters():
         assert matter.clause in Clause.values
         apps.get_model(matter.model)
