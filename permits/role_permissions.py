@@ -28,6 +28,10 @@ PERMIT_RECORDS = {
     "diggersticket",
     "renewal",
     "renewalrequest",
+    # Street privilege permits (permits/street_privilege): the application, its recommendations and cost lines.
+    "streetprivilege",
+    "recommendation",
+    "costline",
 }
 SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
 FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
@@ -51,6 +55,7 @@ BOARD_RECORDS = {
     "vote",
     "designation",
     "bondamount",
+    "sidewalkobstruction",  # § 303-7F: the Board's notice to the adjoining owner
 }
 
 # role -> models (lower-case model names) it may view in the back office; None means every model of APPS.
