@@ -29,9 +29,7 @@ class Matter:
 
 
 # The modules that list matters for the Board (each has a MATTERS tuple).
-MATTER_MODULES: tuple[str, ...] = (
-    "permits.street_privilege.board_matters",
-)
+MATTER_MODULES: tuple[str, ...] = ("permits.street_privilege.board_matters",)
 
 
 @cache

@@ -6,134 +6,324 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0021_board_clauses_of_every_matter'),
+        ("permits", "0021_board_clauses_of_every_matter"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='StreetPrivilege',
+            name="StreetPrivilege",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('purpose', models.CharField(choices=[('move_building', 'Moving a building or structure'), ('materials', 'Materials for construction or demolition')], max_length=20)),
-                ('building_permit_number', models.CharField(blank=True, max_length=40)),
-                ('street_width_feet', models.DecimalField(decimal_places=1, max_digits=5)),
-                ('occupied_street_feet', models.DecimalField(decimal_places=1, max_digits=5)),
-                ('sidewalk_occupied', models.BooleanField(default=False)),
-                ('sidewalk_width_feet', models.DecimalField(blank=True, decimal_places=1, max_digits=5, null=True)),
-                ('occupied_sidewalk_feet', models.DecimalField(blank=True, decimal_places=1, max_digits=5, null=True)),
-                ('gutter_kept_flowing', models.BooleanField(default=True)),
-                ('temporary_walk_width_feet', models.DecimalField(blank=True, decimal_places=1, max_digits=4, null=True)),
-                ('fence_height_feet', models.DecimalField(blank=True, decimal_places=1, max_digits=4, null=True)),
-                ('fenced_both_sides', models.BooleanField(default=False)),
-                ('lighted_at_night', models.BooleanField(default=False)),
-                ('building_description', models.TextField(blank=True)),
-                ('route_description', models.TextField(blank=True, help_text='The route the applicant proposes')),
-                ('overnight_stops', models.TextField(blank=True)),
-                ('overnight_at_intersection_or_hydrant', models.BooleanField(default=False)),
-                ('day_and_night_requested', models.BooleanField(default=False)),
-                ('bond_amount', models.DecimalField(blank=True, decimal_places=2, editable=False, max_digits=8, null=True)),
-                ('bond_set_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('bond_filed_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('bond_surety', models.CharField(blank=True, editable=False, max_length=200)),
-                ('bond_waiver_requested_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('route_prescribed', models.TextField(blank=True, editable=False)),
-                ('day_and_night_ordered', models.BooleanField(default=False, editable=False)),
-                ('inspector_conditions', models.TextField(blank=True, editable=False)),
-                ('earlier_termination_on', models.DateField(blank=True, editable=False, null=True)),
-                ('termination_notice_for', models.DateField(blank=True, editable=False, null=True)),
-                ('closing_inspection_opened_on', models.DateField(blank=True, editable=False, null=True)),
-                ('closing_inspected_on', models.DateField(blank=True, editable=False, null=True)),
-                ('closing_passed', models.BooleanField(editable=False, null=True)),
-                ('closing_notes', models.TextField(blank=True, editable=False)),
-                ('bond_filed_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('bond_set_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('bond_waiver_motion', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.motion')),
-                ('bond_waiver_refused_motion', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.motion')),
-                ('closing_inspected_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('day_and_night_motion', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.motion')),
-                ('permit', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='street_privilege', to='permits.permit')),
-                ('route_motion', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.motion')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "purpose",
+                    models.CharField(
+                        choices=[
+                            ("move_building", "Moving a building or structure"),
+                            ("materials", "Materials for construction or demolition"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("building_permit_number", models.CharField(blank=True, max_length=40)),
+                ("street_width_feet", models.DecimalField(decimal_places=1, max_digits=5)),
+                ("occupied_street_feet", models.DecimalField(decimal_places=1, max_digits=5)),
+                ("sidewalk_occupied", models.BooleanField(default=False)),
+                ("sidewalk_width_feet", models.DecimalField(blank=True, decimal_places=1, max_digits=5, null=True)),
+                ("occupied_sidewalk_feet", models.DecimalField(blank=True, decimal_places=1, max_digits=5, null=True)),
+                ("gutter_kept_flowing", models.BooleanField(default=True)),
+                (
+                    "temporary_walk_width_feet",
+                    models.DecimalField(blank=True, decimal_places=1, max_digits=4, null=True),
+                ),
+                ("fence_height_feet", models.DecimalField(blank=True, decimal_places=1, max_digits=4, null=True)),
+                ("fenced_both_sides", models.BooleanField(default=False)),
+                ("lighted_at_night", models.BooleanField(default=False)),
+                ("building_description", models.TextField(blank=True)),
+                ("route_description", models.TextField(blank=True, help_text="The route the applicant proposes")),
+                ("overnight_stops", models.TextField(blank=True)),
+                ("overnight_at_intersection_or_hydrant", models.BooleanField(default=False)),
+                ("day_and_night_requested", models.BooleanField(default=False)),
+                (
+                    "bond_amount",
+                    models.DecimalField(blank=True, decimal_places=2, editable=False, max_digits=8, null=True),
+                ),
+                ("bond_set_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("bond_filed_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("bond_surety", models.CharField(blank=True, editable=False, max_length=200)),
+                ("bond_waiver_requested_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("route_prescribed", models.TextField(blank=True, editable=False)),
+                ("day_and_night_ordered", models.BooleanField(default=False, editable=False)),
+                ("inspector_conditions", models.TextField(blank=True, editable=False)),
+                ("earlier_termination_on", models.DateField(blank=True, editable=False, null=True)),
+                ("termination_notice_for", models.DateField(blank=True, editable=False, null=True)),
+                ("closing_inspection_opened_on", models.DateField(blank=True, editable=False, null=True)),
+                ("closing_inspected_on", models.DateField(blank=True, editable=False, null=True)),
+                ("closing_passed", models.BooleanField(editable=False, null=True)),
+                ("closing_notes", models.TextField(blank=True, editable=False)),
+                (
+                    "bond_filed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "bond_set_by",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "bond_waiver_motion",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.motion",
+                    ),
+                ),
+                (
+                    "bond_waiver_refused_motion",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.motion",
+                    ),
+                ),
+                (
+                    "closing_inspected_by",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "day_and_night_motion",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.motion",
+                    ),
+                ),
+                (
+                    "permit",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="street_privilege",
+                        to="permits.permit",
+                    ),
+                ),
+                (
+                    "route_motion",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.motion",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='SidewalkObstruction',
+            name="SidewalkObstruction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('description', models.CharField(max_length=300)),
-                ('status', models.CharField(choices=[('reported', "Reported, awaiting the Board's notice"), ('noticed', 'Noticed by the Board'), ('removed_by_owner', 'Removed by the owner or occupant'), ('village_removed', 'Removed by the Village; cost charged')], default='reported', editable=False, max_length=20)),
-                ('reported_at', models.DateTimeField()),
-                ('noticed_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('removed_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('cost', models.DecimalField(blank=True, decimal_places=2, editable=False, max_digits=8, null=True)),
-                ('charge', models.OneToOneField(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.specialcharge')),
-                ('notice_motion', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.motion')),
-                ('parcel', models.ForeignKey(help_text='The abutting parcel', on_delete=django.db.models.deletion.PROTECT, related_name='+', to='permits.parcel')),
-                ('reported_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('privilege', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='obstructions', to='permits.streetprivilege')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("description", models.CharField(max_length=300)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("reported", "Reported, awaiting the Board's notice"),
+                            ("noticed", "Noticed by the Board"),
+                            ("removed_by_owner", "Removed by the owner or occupant"),
+                            ("village_removed", "Removed by the Village; cost charged"),
+                        ],
+                        default="reported",
+                        editable=False,
+                        max_length=20,
+                    ),
+                ),
+                ("reported_at", models.DateTimeField()),
+                ("noticed_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("removed_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("cost", models.DecimalField(blank=True, decimal_places=2, editable=False, max_digits=8, null=True)),
+                (
+                    "charge",
+                    models.OneToOneField(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.specialcharge",
+                    ),
+                ),
+                (
+                    "notice_motion",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.motion",
+                    ),
+                ),
+                (
+                    "parcel",
+                    models.ForeignKey(
+                        help_text="The abutting parcel",
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="permits.parcel",
+                    ),
+                ),
+                (
+                    "reported_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "privilege",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="obstructions",
+                        to="permits.streetprivilege",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-reported_at'],
+                "ordering": ["-reported_at"],
             },
         ),
         migrations.CreateModel(
-            name='Recommendation',
+            name="Recommendation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('office', models.CharField(choices=[('dpw', 'Director of Public Works'), ('police', 'Chief of Police')], max_length=10)),
-                ('recommended', models.BooleanField()),
-                ('conditions', models.TextField(blank=True)),
-                ('insurance_required', models.BooleanField(default=False, help_text='Proof of liability insurance (§ 303-7A)')),
-                ('at', models.DateTimeField()),
-                ('by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('privilege', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='recommendations', to='permits.streetprivilege')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "office",
+                    models.CharField(
+                        choices=[("dpw", "Director of Public Works"), ("police", "Chief of Police")], max_length=10
+                    ),
+                ),
+                ("recommended", models.BooleanField()),
+                ("conditions", models.TextField(blank=True)),
+                (
+                    "insurance_required",
+                    models.BooleanField(default=False, help_text="Proof of liability insurance (§ 303-7A)"),
+                ),
+                ("at", models.DateTimeField()),
+                (
+                    "by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "privilege",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="recommendations",
+                        to="permits.streetprivilege",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['office'],
+                "ordering": ["office"],
             },
         ),
         migrations.CreateModel(
-            name='CostLine',
+            name="CostLine",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('description', models.CharField(max_length=200)),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=8)),
-                ('added_at', models.DateTimeField()),
-                ('added_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('privilege', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='cost_lines', to='permits.streetprivilege')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("description", models.CharField(max_length=200)),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=8)),
+                ("added_at", models.DateTimeField()),
+                (
+                    "added_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "privilege",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="cost_lines",
+                        to="permits.streetprivilege",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['added_at', 'pk'],
+                "ordering": ["added_at", "pk"],
             },
         ),
         migrations.AddIndex(
-            model_name='streetprivilege',
-            index=models.Index(fields=['purpose'], name='permits_str_purpose_6b5bed_idx'),
+            model_name="streetprivilege",
+            index=models.Index(fields=["purpose"], name="permits_str_purpose_6b5bed_idx"),
         ),
         migrations.AddConstraint(
-            model_name='streetprivilege',
-            constraint=models.CheckConstraint(condition=models.Q(('street_width_feet__gt', 0)), name='privilege_street_width_positive'),
+            model_name="streetprivilege",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("street_width_feet__gt", 0)), name="privilege_street_width_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='streetprivilege',
-            constraint=models.CheckConstraint(condition=models.Q(('occupied_street_feet__gte', 0)), name='privilege_occupied_not_negative'),
+            model_name="streetprivilege",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("occupied_street_feet__gte", 0)), name="privilege_occupied_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='streetprivilege',
-            constraint=models.CheckConstraint(condition=models.Q(('bond_amount__isnull', True), models.Q(('bond_amount__gt', 0), ('bond_amount__lte', 10000)), _connector='OR'), name='privilege_bond_within_cap'),
+            model_name="streetprivilege",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("bond_amount__isnull", True),
+                    models.Q(("bond_amount__gt", 0), ("bond_amount__lte", 10000)),
+                    _connector="OR",
+                ),
+                name="privilege_bond_within_cap",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='sidewalkobstruction',
-            constraint=models.CheckConstraint(condition=models.Q(('cost__isnull', True), ('cost__gte', 0), _connector='OR'), name='privilege_removal_cost'),
+            model_name="sidewalkobstruction",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("cost__isnull", True), ("cost__gte", 0), _connector="OR"),
+                name="privilege_removal_cost",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='recommendation',
-            constraint=models.UniqueConstraint(fields=('privilege', 'office'), name='privilege_one_recommendation'),
+            model_name="recommendation",
+            constraint=models.UniqueConstraint(fields=("privilege", "office"), name="privilege_one_recommendation"),
         ),
         migrations.AddConstraint(
-            model_name='costline',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='privilege_cost_positive'),
+            model_name="costline",
+            constraint=models.CheckConstraint(condition=models.Q(("amount__gt", 0)), name="privilege_cost_positive"),
         ),
     ]
