@@ -11,7 +11,7 @@ from tests.conftest import staff_user
 
 pytestmark = pytest.mark.django_db
 
-PERMIT_PAGES = {"Permit", "Street", "StreetOpening", "DiggersTicket", "Renewal", "RenewalRequest"}
+PERMIT_PAGES = {"Permit", "Street", "StreetOpening", "DiggersTicket", "Renewal", "RenewalRequest", "StreetPrivilege"}
 SIDEWALK_PERMIT_PAGES = {"SidewalkPermit", "SidewalkInspection"}
 FIELD_PAGES = {"Inspection", "PermitteeNotice", "PavementRestoration", "Guarantee", "DefectNotice"}
 SIDEWALK_WORK_PAGES = {"SidewalkSurvey", "SidewalkOrder", "Snowfall", "SnowCase", "RubbishCase"}
@@ -29,6 +29,7 @@ BOARD_PAGES = {
     "Motion",
     "Designation",
     "BondAmount",
+    "SidewalkObstruction",  # § 303-7F (permits.street_privilege)
 }
 CLERK_ONLY = {
     "Notice",
