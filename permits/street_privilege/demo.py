@@ -28,8 +28,7 @@ STATES = (
 )
 
 
-def _data(street, n: int, start) -> dict:
-    materials = n % 2 == 0
+def _data(street, n: int, start, materials: bool) -> dict:
     data = {
         "purpose": "materials" if materials else "move_building",
         "street": street,
@@ -122,9 +121,9 @@ def load() -> dict:
     made = {}
     for n, state in enumerate(STATES):
         # Materials permits for every state reached after issue, so no Board motion is needed for the demo.
-        n = n * 2 if state in {"issued", "completed", "closed", "expired", "revoked"} else n
+        materials = state in {"issued", "completed", "closed", "expired", "revoked"} or n % 2 == 0
         day = today - timedelta(days=100) if state == "expired" else today
-        data = _data(street, n, day + timedelta(days=7))
+        data = _data(street, n, day + timedelta(days=7), materials)
         if Permit.objects.filter(
             kind=PermitKind.STREET_PRIVILEGE, location_description=data["location_description"]
         ).exists():
