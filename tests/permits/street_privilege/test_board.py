@@ -208,3 +208,26 @@ def test_303_7f_no_notice_without_a_board_motion(world, abutting_parcel, buildin
     assert broken.value.violations[0].code == "no_motion"
     with pytest.raises(RulesBroken):
         sp.record_village_removal(obstruction=obstruction, by=clerk, cost=D("1"), removed_at=timezone.now())
+
+
+def test_303_7d6_the_permit_pdf_carries_the_route_and_the_day_and_night_order(
+    world, main_street, clerk, building_inspector
+):
+    from django.template.loader import render_to_string
+
+    permit = world.walk("approved", data=move_data(main_street))
+    subject = permit.street_privilege
+    route = vote(clause=Clause.MOVE_ROUTE, ayes=4, held_on=MEETING, subject=subject)
+    sp.prescribe_route(permit=permit, motion=route, route="Main Street east to Mill Street only", by=clerk)
+    hours = vote(clause=Clause.MOVE_DAY_AND_NIGHT, ayes=4, held_on=MEETING, subject=subject)
+    sp.order_day_and_night(permit=permit, motion=hours, by=clerk)
+    world.bond_and_pay(permit)
+    sp.issue_street_privilege(permit=permit, by=building_inspector, today=date(2027, 3, 10))
+    permit = Permit.objects.get(pk=permit.pk)
+    html = render_to_string(
+        "pdf/street_privilege_permit.html",
+        {"permit": permit, "sp": permit.street_privilege, "recommendations": [], "cost_lines": []},
+    )
+    assert "Main Street east to Mill Street only" in html
+    assert "all hours of the day and night" in html
+    assert "June 10, 2027" in html
