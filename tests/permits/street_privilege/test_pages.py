@@ -241,3 +241,17 @@ def test_earlier_termination_on_the_grant_form(client, world, building_inspector
     client.force_login(building_inspector)
     act(client, permit, "grant", earlier_termination_on="2099-01-01")
     assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW
+
+
+def test_303_7c_each_cost_is_a_line_on_the_receipt(world, police_chief, clerk):
+    from django.template.loader import render_to_string
+
+    from permits import services
+    from permits.street_privilege import services as sp
+
+    permit = world.walk("approved")
+    sp.add_cost(permit=permit, by=police_chief, description="Police escort, 2 hours", amount=D("80.00"))
+    permit.refresh_from_db()
+    payment = services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
+    html = render_to_string("pdf/receipt.html", {"payment": payment, "permit": Permit.objects.get(pk=permit.pk)})
+    assert "Police escort, 2 hours: $80.00" in html and "Total $140.00" in html
