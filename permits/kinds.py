@@ -26,6 +26,7 @@ TYPE_PACKAGES: tuple[str, ...] = (
     "permits.street_opening",
     "sidewalks",
     "permits.street_use",
+    "permits.street_privilege",
 )
 
 APPLICANT = "applicant"  # in an authority table: the applicant or a member of its organization
@@ -82,16 +83,7 @@ class PermitType:
 
 
 # Types of the design card not yet online: the guide and the chooser send applicants to the Village office.
-OFFICE_ONLY_TYPES: tuple[PermitType, ...] = (
-    PermitType(
-        kind="street_privilege",
-        title="Street privilege permit",
-        citation="§ 303-7",
-        who_needs_it="You will move a building along a street, or keep construction materials on a street or sidewalk "
-        "while you build (at most 1/3 of the street and 1/2 of the sidewalk). Issued by the Building Inspector.",
-        prefix="SP",
-    ),
-)
+OFFICE_ONLY_TYPES: tuple[PermitType, ...] = ()
 
 
 # The core's own work queues (the ledger every enforcement path bills through).

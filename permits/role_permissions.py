@@ -29,6 +29,10 @@ PERMIT_RECORDS = {
     "renewal",
     "renewalrequest",
     "streetuse",  # § 303-15: the application (the register and the petition's signatures stay the clerk's)
+    # Street privilege permits (permits/street_privilege): the application, its recommendations and cost lines.
+    "streetprivilege",
+    "recommendation",
+    "costline",
 }
 SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
 FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
@@ -53,6 +57,7 @@ BOARD_RECORDS = {
     "designation",
     "bondamount",
     "boardappearance",  # § 303-15C: who appeared for a street use permit
+    "sidewalkobstruction",  # § 303-7F: the Board's notice to the adjoining owner
 }
 
 # The enforcement cases (obstructions/): "any Village enforcement official" works them (§ 303-6D/E/F).

@@ -389,6 +389,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "obstructions.tasks.flag_street_number_timers",
         "schedule": crontab(hour=0, minute=55),
     },
+    # Street privilege permits (permits/street_privilege/tasks.py): § 303-7E ends them, told a week ahead.
+    "street-privileges-end-terminated": {
+        "task": "permits.street_privilege.tasks.end_terminated_street_privileges",
+        "schedule": crontab(hour=0, minute=55),
+    },
 }
 # The production drill (.ci/production_drill.sh) proves beat and the worker run a job: only when it sets this.
 if os.environ.get("DRILL_BEAT_EVERY_SECONDS"):

@@ -37,6 +37,7 @@ MATTER_MODULES: tuple[str, ...] = (
     "permits.street_opening.board_matters",
     "permits.ledger.board_matters",
     "permits.street_use.board_matters",
+    "permits.street_privilege.board_matters",
 )
 
 

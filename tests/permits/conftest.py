@@ -82,10 +82,11 @@ def _fresh_cache():
 def permit_in(status, **fields):
     """A permit walked by the system (by=None) from draft to `status`.
 
-    By default of an office-only type (street privilege), which has no rules of its own: these tests pin the core's
+    By default of an office-only type (street use; street privilege went online with issue 9), which has no rules
+    of its own: these tests pin the core's
     status table and authority. Each online type's rules are tested in its own folder (tests/permits/street_opening/,
     tests/sidewalks/), and tests/permits/test_registry.py walks every type through the generic paths."""
-    fields.setdefault("kind", PermitKind.STREET_PRIVILEGE)
+    fields.setdefault("kind", PermitKind.STREET_USE)
     permit = PermitFactory(**fields)
     for step in PATH_TO[Status(status)]:
         transition(permit, step, by=None)

@@ -11,7 +11,16 @@ from tests.conftest import staff_user
 
 pytestmark = pytest.mark.django_db
 
-PERMIT_PAGES = {"Permit", "Street", "StreetOpening", "DiggersTicket", "Renewal", "RenewalRequest", "StreetUse"}
+PERMIT_PAGES = {
+    "Permit",
+    "Street",
+    "StreetOpening",
+    "DiggersTicket",
+    "Renewal",
+    "RenewalRequest",
+    "StreetUse",
+    "StreetPrivilege",
+}
 SIDEWALK_PERMIT_PAGES = {"SidewalkPermit", "SidewalkInspection"}
 FIELD_PAGES = {"Inspection", "PermitteeNotice", "PavementRestoration", "Guarantee", "DefectNotice"}
 SIDEWALK_WORK_PAGES = {"SidewalkSurvey", "SidewalkOrder", "Snowfall", "SnowCase", "RubbishCase"}
@@ -30,6 +39,7 @@ BOARD_PAGES = {
     "Designation",
     "BondAmount",
     "BoardAppearance",
+    "SidewalkObstruction",  # § 303-7F (permits.street_privilege)
 }
 CLERK_ONLY = {
     "Notice",

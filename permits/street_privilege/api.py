@@ -1,0 +1,184 @@
+"""The street privilege API: POST /api/v1/street-privilege-permits/ creates and submits an application; GET lists
+the caller's own; GET .../{number}/ shows one with its status, its timeline and, once issued, `terminates_on`. A
+request that breaks rules gets HTTP 400 with every broken rule at once, each with its citation: the same rule
+functions and messages as the web form (services.check_application)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.response import Response
+
+from permits.api import PermitEventSerializer
+from permits.api_errors import error_response, parse_each_field
+from permits.api_parsers import API_PARSERS
+from permits.errors import RulesBroken
+from permits.input_limits import MAX_DESCRIPTION
+from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
+from permits.models import Organization, PermitKind, Street
+from permits.selectors import organization_ids_of, permits_visible_to
+from permits.street_privilege import services as sp_services
+from permits.street_privilege.models import Purpose
+
+FEET = {"max_digits": 5, "decimal_places": 1, "required": False, "allow_null": True, "min_value": 0}
+
+
+class StreetPrivilegeCreateSerializer(serializers.Serializer):
+    """The application. Fields are optional in the schema so that every missing item is reported at once, with the
+    section that requires it."""
+
+    purpose = serializers.ChoiceField(choices=Purpose.choices, required=False, allow_blank=True)
+    street = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="From the Village's list"
+    )
+    location_description = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    start_date = PlausibleDate(required=False, allow_null=True)
+    end_date = PlausibleDate(required=False, allow_null=True)
+    building_permit_number = serializers.CharField(required=False, allow_blank=True, max_length=40, default="")
+    street_width_feet = serializers.DecimalField(**FEET)
+    occupied_street_feet = serializers.DecimalField(**FEET, help_text="At most one third (§ 303-7D(1))")
+    sidewalk_occupied = serializers.BooleanField(required=False, default=False)
+    sidewalk_width_feet = serializers.DecimalField(**FEET, help_text="Required when the sidewalk is occupied")
+    occupied_sidewalk_feet = serializers.DecimalField(
+        **FEET, help_text="Materials: at most half the sidewalk (§ 303-6B(2)); required when it is occupied"
+    )
+    gutter_kept_flowing = serializers.BooleanField(required=False, default=True, help_text="§ 303-6B(2)")
+    temporary_walk_width_feet = serializers.DecimalField(**FEET, help_text="At least 4 ft (§ 303-7D(3))")
+    fence_height_feet = serializers.DecimalField(**FEET, help_text="At least 4 ft (§ 303-7D(3))")
+    fenced_both_sides = serializers.BooleanField(required=False, default=False)
+    lighted_at_night = serializers.BooleanField(required=False, default=False, help_text="§ 303-7D(2)")
+    building_description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION
+    )
+    route_description = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
+    overnight_stops = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
+    overnight_at_intersection_or_hydrant = serializers.BooleanField(required=False, default=False)
+    day_and_night_requested = serializers.BooleanField(required=False, default=False, help_text="§ 303-7D(4)")
+    organization = serializers.CharField(
+        required=False, allow_blank=True, max_length=200, help_text="Company name, if you are on the staff of several"
+    )
+
+
+class RecommendationSerializer(serializers.Serializer):
+    office = serializers.CharField()
+    recommended = serializers.BooleanField()
+    conditions = serializers.CharField()
+    insurance_required = serializers.BooleanField()
+    at = serializers.DateTimeField()
+
+
+class StreetPrivilegeSerializer(serializers.Serializer):
+    number = serializers.CharField()
+    status = serializers.CharField()
+    purpose = serializers.CharField(source="street_privilege.purpose")
+    street = serializers.CharField(source="street.name", default=None)
+    location_description = serializers.CharField()
+    start_date = serializers.DateField()
+    end_date = serializers.DateField()
+    building_permit_number = serializers.CharField(source="street_privilege.building_permit_number")
+    street_width_feet = serializers.DecimalField(
+        source="street_privilege.street_width_feet", max_digits=5, decimal_places=1
+    )
+    occupied_street_feet = serializers.DecimalField(
+        source="street_privilege.occupied_street_feet", max_digits=5, decimal_places=1
+    )
+    sidewalk_occupied = serializers.BooleanField(source="street_privilege.sidewalk_occupied")
+    lighted_at_night = serializers.BooleanField(source="street_privilege.lighted_at_night")
+    route_prescribed = serializers.CharField(source="street_privilege.route_prescribed")
+    day_and_night_ordered = serializers.BooleanField(source="street_privilege.day_and_night_ordered")
+    bond_amount = serializers.DecimalField(
+        source="street_privilege.bond_amount", max_digits=8, decimal_places=2, allow_null=True
+    )
+    bond_waived = serializers.BooleanField(source="street_privilege.bond_waived")
+    fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
+    recommendations = RecommendationSerializer(source="street_privilege.recommendations.all", many=True)
+    issued_on = serializers.DateField(allow_null=True)
+    terminates_on = serializers.SerializerMethodField(help_text="§ 303-7E: the last day, once issued")
+    timeline = PermitEventSerializer(source="events.all", many=True)
+
+    def get_terminates_on(self, permit) -> str | None:
+        return permit.expires_on.isoformat() if permit.issued_on and permit.expires_on else None
+
+
+class StreetPrivilegeListSerializer(StreetPrivilegeSerializer):
+    """A list row without the timeline; the detail keeps it."""
+
+    timeline = None
+
+
+def _resolve(values: dict, user) -> tuple[dict, Organization | None, list[dict]]:
+    errors = []
+    name = (values.get("street") or "").strip()
+    street = Street.objects.filter(name__iexact=name).first() if name else None
+    if name and street is None:
+        errors.append(
+            {
+                "field": "street",
+                "code": "unknown_street",
+                "citation": "§ 303-7A",
+                "message": f"No street named {name!r} in the Village's street list (§ 303-7A)",
+            }
+        )
+    values = {**values, "street": street}
+    orgs = Organization.objects.filter(memberships__user=user)
+    wanted = (values.pop("organization", "") or "").strip()
+    organization = orgs.filter(name__iexact=wanted).first() if wanted else orgs.order_by("pk").first()
+    if wanted and organization is None:
+        errors.append(
+            {"field": "organization", "code": "not_a_member", "citation": "", "message": "You are not on its staff"}
+        )
+    return values, organization, errors
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Your street privilege applications"),
+    retrieve=extend_schema(summary="One street privilege permit with its status, timeline and end date"),
+)
+class StreetPrivilegeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = StreetPrivilegeSerializer
+    parser_classes = API_PARSERS
+    lookup_field = "number"
+
+    def get_serializer_class(self):
+        return StreetPrivilegeListSerializer if self.action == "list" else StreetPrivilegeSerializer
+
+    def get_queryset(self):
+        user = self.request.user
+        qs = permits_visible_to(user).filter(kind=PermitKind.STREET_PRIVILEGE)
+        qs = qs.select_related("street", "street_privilege").prefetch_related("street_privilege__recommendations")
+        if self.action == "list":
+            their_orgs = organization_ids_of(user)
+            return qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs)).order_by("-created_at")
+        return qs.prefetch_related("events").order_by("-created_at")
+
+    @extend_schema(
+        summary="Apply for a street privilege permit (creates and submits it)",
+        request=StreetPrivilegeCreateSerializer,
+        responses={
+            201: StreetPrivilegeSerializer,
+            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
+        },
+    )
+    def create(self, request):
+        values, errors = parse_each_field(StreetPrivilegeCreateSerializer(), request.data)
+        values, organization, more = _resolve(values, request.user)
+        errors += more
+        malformed = {e["field"] for e in errors}
+        broken = [v.as_dict() for v in sp_services.check_application(values) if v.field not in malformed]
+        if errors or broken:
+            return error_response(errors + broken)
+        try:
+            permit = sp_services.apply_for_street_privilege(
+                applicant=request.user, organization=organization, data=values
+            )
+        except RulesBroken as error:
+            return error_response([v.as_dict() for v in error.violations])
+        except PermissionDenied as denied:
+            return error_response(
+                [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(denied)}],
+                status.HTTP_403_FORBIDDEN,
+            )
+        body = StreetPrivilegeSerializer(self.get_queryset().get(pk=permit.pk)).data
+        return Response(body, status=status.HTTP_201_CREATED)

@@ -1,0 +1,175 @@
+"""Forms of the street privilege permit. They validate input; the rules of permits.street_privilege.rules decide,
+through the same check the API and the service run (services.check_application)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
+from permits.input_limits import LimitedForm
+from permits.models import Organization, Parcel, Payment, Street
+from permits.street_privilege.models import Purpose
+from permits.street_privilege.services import check_application
+
+DATE = forms.DateInput(attrs={"type": "date"})
+FEET = {"max_digits": 5, "decimal_places": 1, "min_value": 0, "required": False}
+
+
+class StreetPrivilegeForm(LimitedForm):
+    organization = forms.ModelChoiceField(
+        queryset=Organization.objects.none(),
+        required=False,
+        empty_label="Myself (not for a company)",
+        label="Applying for",
+    )
+    purpose = forms.ChoiceField(choices=Purpose.choices, widget=forms.RadioSelect, label="Purpose (§ 303-7A)")
+    street = forms.ModelChoiceField(queryset=Street.objects.all(), empty_label="Choose a street", label="Street")
+    location_description = forms.CharField(
+        max_length=300,
+        required=False,
+        label="Location on the street",
+        help_text='Address or cross streets, e.g. "in front of 204 Main Street".',
+    )
+    start_date = forms.DateField(widget=DATE, required=False, label="First day in the street")
+    end_date = forms.DateField(widget=DATE, required=False, label="Last day in the street")
+    building_permit_number = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Building permit number",
+        help_text="Where the Building Code requires one (always for moving a building).",
+    )
+    street_width_feet = forms.DecimalField(label="Width of the street or alley (feet)", **FEET)
+    occupied_street_feet = forms.DecimalField(
+        label="Width of the street occupied (feet)", help_text="At most one third of the street (§ 303-7D(1)).", **FEET
+    )
+    lighted_at_night = forms.BooleanField(
+        required=False, label="The obstruction will be lighted at night, visible from all directions (§ 303-7D(2))"
+    )
+    sidewalk_occupied = forms.BooleanField(required=False, label="The sidewalk will be occupied")
+    sidewalk_width_feet = forms.DecimalField(label="Width of the sidewalk (feet)", **FEET)
+    occupied_sidewalk_feet = forms.DecimalField(
+        label="Width of the sidewalk occupied by materials (feet)",
+        help_text="Materials: at most half of the sidewalk (§ 303-6B(2)).",
+        **FEET,
+    )
+    temporary_walk_width_feet = forms.DecimalField(
+        label="Width of the temporary walk (feet)", help_text="At least 4 feet (§ 303-7D(3)).", **FEET
+    )
+    fence_height_feet = forms.DecimalField(
+        label="Height of the closed fence (feet)", help_text="At least 4 feet (§ 303-7D(3)).", **FEET
+    )
+    fenced_both_sides = forms.BooleanField(required=False, label="The temporary walk is fenced on both sides")
+    gutter_kept_flowing = forms.BooleanField(
+        required=False, initial=True, label="Materials keep the gutter flowing (§ 303-6B(2))"
+    )
+    building_description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Building or structure moved"
+    )
+    route_description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        label="Proposed route",
+        help_text="The Village Board prescribes the route (§ 303-7D(6)).",
+    )
+    overnight_stops = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Overnight stops")
+    overnight_at_intersection_or_hydrant = forms.BooleanField(
+        required=False,
+        label="An overnight stop is on a crossing or intersection, or blocks a fire hydrant (§ 303-7D(5))",
+    )
+    day_and_night_requested = forms.BooleanField(
+        required=False, label="The move must continue day and night (the Board may order it, § 303-7D(4))"
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        orgs = Organization.objects.filter(memberships__user=user)
+        self.fields["organization"].queryset = orgs
+        if orgs.exists():
+            self.fields["organization"].initial = orgs.first().pk
+        else:
+            del self.fields["organization"]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data  # the rules need well-formed values; the field errors come first
+        add_violations(self, check_application(data))
+        return data
+
+
+class RecommendationForm(LimitedForm):
+    recommended = forms.TypedChoiceField(
+        choices=[("yes", "Recommended"), ("no", "Not recommended")],
+        coerce=lambda v: v == "yes",
+        widget=forms.RadioSelect,
+        label="Your advisory recommendation (§ 303-7A)",
+    )
+    conditions = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Conditions (printed on the permit)"
+    )
+    insurance_required = forms.BooleanField(required=False, label="Require proof of liability insurance")
+
+
+class BondForm(LimitedForm):
+    bond_amount = forms.DecimalField(
+        max_digits=9, decimal_places=2, label="Bond amount ($)", help_text="At most $10,000 (§ 303-7B)."
+    )
+
+
+class FileBondForm(LimitedForm):
+    surety = forms.CharField(max_length=200, label="Surety on the bond")
+
+
+class CostForm(LimitedForm):
+    description = forms.CharField(max_length=200, label="Actual Village cost (e.g. police escort)")
+    amount = forms.DecimalField(max_digits=8, decimal_places=2, label="Cost amount ($)")
+
+
+class GrantForm(LimitedForm):
+    conditions = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Building Inspector's conditions"
+    )
+    earlier_termination_on = forms.DateField(
+        widget=DATE, required=False, label="Earlier termination date (optional, § 303-7E)"
+    )
+
+
+class ReasonForm(LimitedForm):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason (the condition violated)")
+
+
+class ClosingForm(LimitedForm):
+    passed = forms.TypedChoiceField(
+        choices=[("yes", "Passed: vacated, cleaned, safe"), ("no", "Failed")],
+        coerce=lambda v: v == "yes",
+        widget=forms.RadioSelect,
+        label="Closing inspection (§ 303-7D(7))",
+    )
+    notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Inspection notes")
+
+
+class MotionForm(LimitedForm):
+    motion = forms.IntegerField(widget=forms.HiddenInput)
+    route = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Route as the Board prescribed it"
+    )
+
+
+class ObstructionForm(LimitedForm):
+    parcel = forms.ModelChoiceField(queryset=Parcel.objects.none(), label="Adjoining parcel")
+    description = forms.CharField(max_length=300, label="The obstruction")
+
+    def __init__(self, *args, street=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["parcel"].queryset = Parcel.objects.filter(street=street) if street else Parcel.objects.none()
+
+
+class RemovalForm(LimitedForm):
+    cost = forms.DecimalField(max_digits=8, decimal_places=2, label="Cost of the Village's removal ($)")
+
+
+class StaffPaymentForm(forms.ModelForm):
+    class Meta:
+        model = Payment
+        fields = ["amount", "method", "reference"]

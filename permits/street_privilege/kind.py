@@ -1,0 +1,32 @@
+"""The street privilege permit in the registry (permits.kinds): § 303-7, § 303-6B(2), Wis. Stat. § 66.0425."""
+
+from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.models import PermitKind
+from permits.roles import Role
+from permits.street_privilege import api, demo, services, urls, workflow
+
+PERMIT_TYPE = PermitType(
+    kind=PermitKind.STREET_PRIVILEGE,
+    title="Street privilege permit",
+    citation="§ 303-7",
+    who_needs_it="You will move a building along a street, or keep construction materials on a street or sidewalk "
+    "while you build (at most 1/3 of the street and 1/2 of the sidewalk). Issued by the Building Inspector after "
+    "the Director of Public Works and the Chief of Police advise; a bond of up to $10,000 (§ 303-7B).",
+    prefix="SP",
+    fee_code=services.FEE_CODE,
+    apply_url="permits:street_privilege_apply",
+    detail_template="permits/street_privilege/_detail.html",
+    urls=tuple(urls.urlpatterns),
+    work_queues=(
+        WorkQueue(
+            "Street privilege permits (§ 303-7)",
+            "permits:street_privilege_queue",
+            (Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.CLERK),
+        ),
+    ),
+    demo_loaders=(demo.load,),
+    api_routes=(ApiRoute("street-privilege-permits", api.StreetPrivilegeViewSet, "street-privilege"),),
+    authority=workflow.AUTHORITY,
+    blockers=workflow.blockers,
+    stamps=workflow.stamps,
+)

@@ -1,0 +1,417 @@
+"""The rules of the street privilege permit (§ 303-7, § 303-6B(2), Wis. Stat. § 66.0425), each a small pure function
+citing its section: plain values in (dates, Decimals, booleans), Violations out. No clock, no database: the services
+read both once and pass them down."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+from permits.errors import Violation
+
+BOND_CAP = Decimal("10000.00")  # § 303-7B: "not exceeding $10,000"
+STREET_SHARE = Decimal(3)  # § 303-7D(1): "not more than 1/3 of any street or alley"; § 303-6B(2) the same
+SIDEWALK_SHARE = Decimal(2)  # § 303-6B(2): "not ... more than 1/2 of the sidewalk"
+MIN_WALK_FEET = Decimal(4)  # § 303-7D(3): "temporary sidewalks of not less than four feet in width"
+MIN_FENCE_FEET = Decimal(4)  # § 303-7D(3): "a closed fence at least four feet high"
+TERM_MONTHS = 3  # § 303-7E: "at the end of three months from the date of issuance"
+NOTICE_HOURS = 24  # § 303-7F: "within 24 hours after such notice from the Village Board"
+TERMINATION_WARNING = timedelta(days=7)  # the permittee is told a week before the permit ends (§ 303-7E)
+PURPOSES = ("move_building", "materials")
+
+
+def _error(field, code, citation, message) -> Violation:
+    return Violation(field, code, citation, f"{message} ({citation})")
+
+
+def application_violations(
+    *, purpose: str, street: str, location_description: str, building_description: str, route_description: str
+) -> list[Violation]:
+    """§ 303-7A: a permit is for moving a building or structure or for materials in and about construction or
+    demolition, at a named place on a Village street; a move names the building and the route it proposes."""
+    errors = []
+    if purpose not in PURPOSES:
+        errors.append(
+            _error("purpose", "purpose", "§ 303-7A", "Choose the purpose: moving a building, or construction materials")
+        )
+    if not street.strip():
+        errors.append(_error("street", "required", "§ 303-7A", "Choose the street from the Village's list"))
+    if not location_description.strip():
+        errors.append(_error("location_description", "required", "§ 303-7A", "Describe where on the street"))
+    if purpose == "move_building":
+        if not building_description.strip():
+            errors.append(
+                _error("building_description", "required", "§ 303-7A", "Describe the building or structure moved")
+            )
+        if not route_description.strip():
+            errors.append(
+                _error("route_description", "required", "§ 303-7D(6)", "Propose the route of the move for the Board")
+            )
+    return errors
+
+
+def building_permit_violations(*, purpose: str, building_permit_number: str) -> list[Violation]:
+    """§ 303-7A: the applicant "has obtained a building permit if required by this Code". Interpreted: moving a
+    building always needs one under Chapter 132 (a moved building is placed on a new site), so a move must give its
+    number; for materials the builder gives it where the building work needs one (optional here: demolition or
+    repairs may not)."""
+    if purpose == "move_building" and not building_permit_number.strip():
+        return [
+            _error(
+                "building_permit_number",
+                "building_permit_required",
+                "§ 303-7A",
+                "Give the building permit number: moving a building needs a building permit (Chapter 132)",
+            )
+        ]
+    return []
+
+
+def date_violations(*, start_date: date | None, end_date: date | None) -> list[Violation]:
+    """§ 303-7D: the occupation is for the period of the actual work: a start and an end, in that order."""
+    errors = []
+    if start_date is None:
+        errors.append(_error("start_date", "required", "§ 303-7D", "Give the first day of the occupation"))
+    if end_date is None:
+        errors.append(_error("end_date", "required", "§ 303-7D", "Give the last day of the occupation"))
+    if start_date and end_date and end_date < start_date:
+        errors.append(_error("end_date", "end_before_start", "§ 303-7D", "The last day is before the first day"))
+    return errors
+
+
+def is_within_third_of_street(*, street_width_feet: Decimal, occupied_street_feet: Decimal) -> bool:
+    """§ 303-7D(1): the obstruction covers not more than 1/3 of the street or alley (12.0 ft of 36.0 ft is 1/3
+    exactly and passes; 12.1 ft does not). Compared as 3 x occupied <= width: no rounding of a third."""
+    return occupied_street_feet * STREET_SHARE <= street_width_feet
+
+
+def street_share_violations(*, street_width_feet: Decimal | None, occupied_street_feet: Decimal | None) -> list:
+    """§ 303-7D(1) (and § 303-6B(2) for materials): at most one third of the street or alley."""
+    errors = []
+    if street_width_feet is None or street_width_feet <= 0:
+        errors.append(
+            _error("street_width_feet", "required", "§ 303-7D(1)", "Give the street's width in feet (more than 0)")
+        )
+    if occupied_street_feet is None or occupied_street_feet < 0:
+        errors.append(
+            _error("occupied_street_feet", "required", "§ 303-7D(1)", "Give how many feet of the street are occupied")
+        )
+    if errors:
+        return errors
+    if not is_within_third_of_street(street_width_feet=street_width_feet, occupied_street_feet=occupied_street_feet):
+        third = (street_width_feet / STREET_SHARE).quantize(Decimal("0.1"))
+        errors.append(
+            _error(
+                "occupied_street_feet",
+                "more_than_a_third",
+                "§ 303-7D(1)",
+                f"{occupied_street_feet} ft of a {street_width_feet} ft street is more than one third "
+                f"(at most {third} ft)",
+            )
+        )
+    return errors
+
+
+def lighting_violations(*, lighted_at_night: bool) -> list[Violation]:
+    """§ 303-7D(2): obstructions are lighted at night so as to be in full view of the public from all directions."""
+    if lighted_at_night:
+        return []
+    return [
+        _error(
+            "lighted_at_night",
+            "not_lighted",
+            "§ 303-7D(2)",
+            "The obstruction must be lighted at night, in full view of the public from all directions",
+        )
+    ]
+
+
+def sidewalk_violations(
+    *,
+    sidewalk_occupied: bool,
+    temporary_walk_width_feet: Decimal | None,
+    fence_height_feet: Decimal | None,
+    fenced_both_sides: bool,
+) -> list[Violation]:
+    """§ 303-7D(3): sidewalk traffic is not interrupted; an occupied sidewalk keeps a temporary walk at least 4 ft
+    wide, guarded by a closed fence at least 4 ft high on both sides (4.0 passes, 3.9 fails)."""
+    if not sidewalk_occupied:
+        return []
+    errors = []
+    if temporary_walk_width_feet is None or temporary_walk_width_feet < MIN_WALK_FEET:
+        errors.append(
+            _error(
+                "temporary_walk_width_feet",
+                "walk_too_narrow",
+                "§ 303-7D(3)",
+                "An occupied sidewalk keeps a temporary walk at least 4 feet wide",
+            )
+        )
+    if fence_height_feet is None or fence_height_feet < MIN_FENCE_FEET:
+        errors.append(
+            _error(
+                "fence_height_feet",
+                "fence_too_low",
+                "§ 303-7D(3)",
+                "The temporary walk is guarded by a closed fence at least 4 feet high",
+            )
+        )
+    if not fenced_both_sides:
+        errors.append(
+            _error(
+                "fenced_both_sides",
+                "fence_one_side",
+                "§ 303-7D(3)",
+                "The temporary walk is fenced on both sides",
+            )
+        )
+    return errors
+
+
+def is_within_half_of_sidewalk(*, sidewalk_width_feet: Decimal, occupied_sidewalk_feet: Decimal) -> bool:
+    """§ 303-6B(2): building materials take not more than 1/2 of the sidewalk (2.5 ft of 5.0 ft passes)."""
+    return occupied_sidewalk_feet * SIDEWALK_SHARE <= sidewalk_width_feet
+
+
+def materials_violations(
+    *,
+    purpose: str,
+    sidewalk_occupied: bool,
+    sidewalk_width_feet: Decimal | None,
+    occupied_sidewalk_feet: Decimal | None,
+    gutter_kept_flowing: bool,
+) -> list[Violation]:
+    """§ 303-6B(2): building materials take at most half of the sidewalk (and a third of the traveled street,
+    § 303-7D(1)) and do not interfere with the flow in the gutters. The widths are needed when the sidewalk is
+    occupied; the gutter is kept flowing whenever materials are in the street."""
+    if purpose != "materials":
+        return []
+    errors = []
+    if not gutter_kept_flowing:
+        errors.append(
+            _error(
+                "gutter_kept_flowing",
+                "gutter_blocked",
+                "§ 303-6B(2)",
+                "Building materials must not interfere with the flow in the gutters",
+            )
+        )
+    if not sidewalk_occupied:
+        return errors
+    if sidewalk_width_feet is None or sidewalk_width_feet <= 0:
+        errors.append(_error("sidewalk_width_feet", "required", "§ 303-6B(2)", "Give the sidewalk's width in feet"))
+    if occupied_sidewalk_feet is None or occupied_sidewalk_feet <= 0:
+        errors.append(
+            _error(
+                "occupied_sidewalk_feet",
+                "required",
+                "§ 303-6B(2)",
+                "Give how many feet of the sidewalk the materials occupy",
+            )
+        )
+    if any(e.code == "required" for e in errors):
+        return errors
+    if not is_within_half_of_sidewalk(
+        sidewalk_width_feet=sidewalk_width_feet, occupied_sidewalk_feet=occupied_sidewalk_feet
+    ):
+        errors.append(
+            _error(
+                "occupied_sidewalk_feet",
+                "more_than_half",
+                "§ 303-6B(2)",
+                f"{occupied_sidewalk_feet} ft of a {sidewalk_width_feet} ft sidewalk is more than half "
+                f"(at most {(sidewalk_width_feet / SIDEWALK_SHARE).quantize(Decimal('0.1'))} ft)",
+            )
+        )
+    return errors
+
+
+def overnight_violations(*, purpose: str, overnight_at_intersection_or_hydrant: bool) -> list[Violation]:
+    """§ 303-7D(5): no building or structure remains overnight on a street crossing or intersection, or so near one
+    as to prevent easy access to a fire hydrant."""
+    if purpose == "move_building" and overnight_at_intersection_or_hydrant:
+        return [
+            _error(
+                "overnight_at_intersection_or_hydrant",
+                "overnight_blocked",
+                "§ 303-7D(5)",
+                "The building may not stay overnight on a crossing or intersection or where it blocks a fire hydrant",
+            )
+        ]
+    return []
+
+
+def bond_amount_violations(amount: Decimal | None) -> list[Violation]:
+    """§ 303-7B: the Director of Public Works sets the bond, not exceeding $10,000 ($10,000.00 passes, $10,000.01
+    fails). A bond of nothing is the Board's waiver, not the DPW's amount."""
+    if amount is None or not amount.is_finite() or amount <= 0:
+        return [
+            _error(
+                "bond_amount",
+                "bond_required",
+                "§ 303-7B",
+                "Set a bond of more than $0.00 (only the Village Board may waive it)",
+            )
+        ]
+    if amount > BOND_CAP:
+        return [
+            _error(
+                "bond_amount",
+                "bond_over_cap",
+                "§ 303-7B",
+                f"The bond of ${amount:,.2f} is more than the ${BOND_CAP:,.0f} the ordinance allows",
+            )
+        ]
+    if amount != amount.quantize(Decimal("0.01")):
+        return [_error("bond_amount", "whole_cents", "§ 303-7B", "The bond is in whole cents")]
+    return []
+
+
+def grant_violations(*, dpw_recommended: bool, police_recommended: bool) -> list[Violation]:
+    """§ 303-7A: the Building Inspector requests the advisory recommendations of the Director of Public Works and the
+    Chief of Police before the permit is granted: both must be recorded (either way: they are advisory)."""
+    errors = []
+    if not dpw_recommended:
+        errors.append(
+            _error(
+                None,
+                "no_dpw_recommendation",
+                "§ 303-7A",
+                "The Director of Public Works' advisory recommendation is not recorded yet",
+            )
+        )
+    if not police_recommended:
+        errors.append(
+            _error(
+                None,
+                "no_police_recommendation",
+                "§ 303-7A",
+                "The Chief of Police's advisory recommendation is not recorded yet",
+            )
+        )
+    return errors
+
+
+def issue_violations(
+    *,
+    dpw_recommended: bool,
+    police_recommended: bool,
+    bond_amount_set: bool,
+    bond_filed: bool,
+    bond_waived: bool,
+    balance_due: Decimal,
+    is_move: bool,
+    route_prescribed: bool,
+) -> list[Violation]:
+    """§ 303-7A, § 303-7B, § 303-7C, § 303-7D(6): not issued before both recommendations are recorded, the bond the
+    DPW set is filed with the Clerk-Treasurer (or the Board waived it), the fee and actual costs are paid, and, for a
+    move, the Board has prescribed the route."""
+    errors = grant_violations(dpw_recommended=dpw_recommended, police_recommended=police_recommended)
+    if not bond_waived:
+        if not bond_amount_set:
+            errors.append(
+                _error(None, "bond_not_set", "§ 303-7B", "The Director of Public Works has not set the bond yet")
+            )
+        elif not bond_filed:
+            errors.append(
+                _error(None, "bond_not_filed", "§ 303-7B", "The bond is not filed with the Clerk-Treasurer yet")
+            )
+    if balance_due > 0:
+        errors.append(
+            _error(
+                None, "fee_unpaid", "§ 303-7C", f"The fee and the Village's costs are not paid: ${balance_due:.2f} due"
+            )
+        )
+    if is_move and not route_prescribed:
+        errors.append(
+            _error(None, "no_route", "§ 303-7D(6)", "The Village Board has not prescribed the route of the move yet")
+        )
+    return errors
+
+
+def add_months(day: date, months: int) -> date:
+    """The same day of the month `months` later, or that month's last day when it is shorter (Nov 30 + 3 -> Feb 28)."""
+    month_index = day.month - 1 + months
+    year, month = day.year + month_index // 12, month_index % 12 + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def termination_date(issued_on: date, earlier_on: date | None = None) -> date:
+    """§ 303-7E: the last day of the permit: three months from issue (issued March 10 -> June 10; issued November 30
+    -> February 28, the shorter month's last day), or the earlier date the Building Inspector set. Interpreted: "at
+    the end of three months from the date of issuance" ends with the day of the same number three months on."""
+    end = add_months(issued_on, TERM_MONTHS)
+    return min(end, earlier_on) if earlier_on else end
+
+
+def earlier_termination_violations(*, earlier_on: date | None, today: date) -> list[Violation]:
+    """§ 303-7E: an earlier termination date the Building Inspector sets lies within the three months and not in
+    the past."""
+    if earlier_on is None:
+        return []
+    if earlier_on < today:
+        return [_error("earlier_termination_on", "past", "§ 303-7E", "The termination date is in the past")]
+    if earlier_on > termination_date(today):
+        return [
+            _error(
+                "earlier_termination_on",
+                "later_than_three_months",
+                "§ 303-7E",
+                f"The permit ends by itself three months from issue ({termination_date(today):%B %-d, %Y}): "
+                "an earlier date only",
+            )
+        ]
+    return []
+
+
+def has_terminated(*, last_day: date | None, today: date) -> bool:
+    """§ 303-7E: the permit has terminated once its last day has passed (the last day itself is still in force)."""
+    return last_day is not None and today > last_day
+
+
+def is_due_termination_notice(*, last_day: date | None, today: date) -> bool:
+    """§ 303-7E: the permittee is told in advance, from a week before the last day through it."""
+    return last_day is not None and last_day - TERMINATION_WARNING <= today <= last_day
+
+
+def closing_violations(*, closing_passed: bool | None) -> list[Violation]:
+    """§ 303-7D(7): at the end the space is vacated, cleaned of rubbish and obstructions and made safe for travel: the
+    permit closes after a passed closing inspection."""
+    if closing_passed:
+        return []
+    return [
+        _error(
+            None,
+            "closing_not_passed",
+            "§ 303-7D(7)",
+            "The closing inspection has not passed: the space must be vacated, cleaned and made safe first",
+        )
+    ]
+
+
+def removal_violations(*, noticed_at: datetime | None, removed_at: datetime) -> list[Violation]:
+    """§ 303-7F: the Village removes the obstruction only when the owner or occupant has not within 24 hours of the
+    Board's notice (24 hours after passes; 23 h 59 min does not)."""
+    if noticed_at is None:
+        return [_error(None, "no_notice", "§ 303-7F", "The Village Board has not given the 24-hour notice yet")]
+    if removed_at < noticed_at + timedelta(hours=NOTICE_HOURS):
+        return [
+            _error(
+                "removed_at",
+                "within_24_hours",
+                "§ 303-7F",
+                "The owner or occupant has 24 hours from the Board's notice to remove the obstruction",
+            )
+        ]
+    return []
+
+
+def cost_line_violations(*, description: str, amount: Decimal | None) -> list[Violation]:
+    """§ 303-7C: an actual Village cost names what it was for and is more than $0.00, in whole cents."""
+    errors = []
+    if not description.strip():
+        errors.append(_error("description", "required", "§ 303-7C", "Say what the cost was for (a police escort...)"))
+    if amount is None or not amount.is_finite() or amount <= 0 or amount != amount.quantize(Decimal("0.01")):
+        errors.append(_error("amount", "amount", "§ 303-7C", "The cost is more than $0.00, in whole cents"))
+    return errors

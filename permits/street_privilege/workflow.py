@@ -1,0 +1,79 @@
+"""Street privilege permits in the core workflow (permits.workflow.transition asks these on every path: pages, admin,
+API, jobs, shell): who may move a permit into each status, what refuses it, and what a transition stamps."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from permits.errors import Violation
+from permits.kinds import APPLICANT
+from permits.models import Permit, Status
+from permits.roles import Role
+from permits.street_privilege import rules
+
+AUTHORITY = {
+    Status.SUBMITTED: frozenset({APPLICANT}),
+    Status.WITHDRAWN: frozenset({APPLICANT, Role.CLERK}),
+    # § 303-7A: the Building Inspector takes the application up and requests the advisory recommendations.
+    Status.UNDER_REVIEW: frozenset({Role.BUILDING_INSPECTOR}),
+    # § 303-7A: "may be granted to applicants by the Building Inspector".
+    Status.APPROVED: frozenset({Role.BUILDING_INSPECTOR}),
+    Status.DENIED: frozenset({Role.BUILDING_INSPECTOR}),
+    Status.ISSUED: frozenset({Role.BUILDING_INSPECTOR}),
+    # § 303-7D(7): the permittee (or the Building Inspector) reports the work done; the closing inspection follows.
+    Status.COMPLETED: frozenset({APPLICANT, Role.BUILDING_INSPECTOR}),
+    Status.CLOSED: frozenset({Role.BUILDING_INSPECTOR}),
+    # § 303-7E: EXPIRED is entered by the nightly job only (the system): no role.
+    # § 303-7D: revocable "by the Village Board, Director of Public Works, Chief of Police, or Building Inspector";
+    # nobody else (the President acts as the Board's presiding officer).
+    Status.REVOKED: frozenset(
+        {Role.BOARD, Role.PRESIDENT, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.BUILDING_INSPECTOR}
+    ),
+}
+
+
+def _privilege(permit: Permit):
+    from permits.street_privilege.models import StreetPrivilege
+
+    return StreetPrivilege.objects.filter(permit_id=permit.pk).first()
+
+
+def _missing(permit: Permit) -> list[Violation]:
+    return [
+        Violation(None, "no_application", "§ 303-7A", f"{permit.number} has no street privilege application (§ 303-7A)")
+    ]
+
+
+def recommendation_facts(sp) -> dict:
+    offices = set(sp.recommendations.values_list("office", flat=True))
+    return {"dpw_recommended": "dpw" in offices, "police_recommended": "police" in offices}
+
+
+def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
+    """The street privilege rules that refuse moving `permit` to `to` on `today`."""
+    if to not in {Status.APPROVED, Status.ISSUED, Status.CLOSED}:
+        return []
+    sp = _privilege(permit)
+    if sp is None:
+        return _missing(permit)
+    if to == Status.APPROVED:
+        return rules.grant_violations(**recommendation_facts(sp))
+    if to == Status.ISSUED:
+        return rules.issue_violations(
+            **recommendation_facts(sp),
+            bond_amount_set=sp.bond_amount is not None,
+            bond_filed=sp.bond_filed_at is not None,
+            bond_waived=sp.bond_waived,
+            balance_due=permit.balance_due_as_stored(),
+            is_move=sp.is_move,
+            route_prescribed=bool(sp.route_prescribed),
+        )
+    return rules.closing_violations(closing_passed=sp.closing_passed)
+
+
+def stamps(permit: Permit, to: str, *, today: date) -> dict:
+    """§ 303-7E: issue sets the last day: three months on, or the Building Inspector's earlier date."""
+    if to == Status.ISSUED:
+        sp = _privilege(permit)
+        return {"expires_on": rules.termination_date(today, sp.earlier_termination_on if sp else None)}
+    return {}

@@ -1,0 +1,225 @@
+"""Street privilege permits in the browser, with axe-core on every page visited: the builder applies (and sees every
+broken rule at once), the Building Inspector requests the recommendations, grants and issues, the Chief of Police
+recommends, adds the escort's cost and revokes."""
+
+import re
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from allauth.account.models import EmailAddress
+
+from permits import services
+from permits.models import Permit, Status
+from permits.street_privilege import services as sp
+from tests.factories import FeeItemFactory, StreetFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def sign_in(page, live_server, username):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label(re.compile(r"^\s*(Login|Username or email)")).fill(username)
+    page.get_by_label("Password").fill("correct-horse-battery")
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_load_state()
+
+
+def log_out(page):
+    page.get_by_role("button", name="Log out").click()
+
+
+@pytest.fixture(autouse=True)
+def village(db):
+    """Transactional tests flush the seeded fee rows: put the Chapter 167 fee back, and the street."""
+    FeeItemFactory(code="street_privilege", name="Street privilege permit", amount=Decimal("60.00"))
+    return StreetFactory(name="Main Street")
+
+
+def verified(*users):
+    for user in users:
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+
+
+def materials(street, location="In front of 204 Main Street"):
+    return {
+        "purpose": "materials",
+        "street": street,
+        "location_description": location,
+        "start_date": date(2027, 3, 15),
+        "end_date": date(2027, 4, 15),
+        "building_permit_number": "B-2027-014",
+        "street_width_feet": Decimal("36.0"),
+        "occupied_street_feet": Decimal("12.0"),
+        "lighted_at_night": True,
+    }
+
+
+def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, axe_check, contractor, village):
+    verified(contractor)
+    page.goto(live_server.url + "/")
+    sign_in(page, live_server, "contractor")
+    page.get_by_role("link", name="Apply", exact=True).click()
+    axe_check(page, "apply chooser")
+    page.get_by_role("link", name="Start a street privilege permit application").click()
+    assert page.get_by_role("heading", name="Apply for a street privilege permit").is_visible()
+    axe_check(page, "street privilege form")
+
+    page.get_by_label("Materials for construction or demolition").check()
+    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Main Street")
+    page.get_by_label("Location on the street").fill("In front of 204 Main Street")
+    page.get_by_label("First day in the street").fill("2027-03-15")
+    page.get_by_label("Last day in the street").fill("2027-04-15")
+    page.get_by_label("Width of the street or alley (feet)").fill("36")
+    page.get_by_label("Width of the street occupied (feet)").fill("12.1")
+    page.get_by_label("The sidewalk will be occupied").check()
+    page.get_by_label("Width of the temporary walk (feet)").fill("3.5")
+    page.get_by_role("button", name="Submit the application").click()
+
+    errors = page.locator("#form-errors")
+    assert errors.is_visible()
+    text = errors.inner_text()
+    for cite in ("§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)", "§ 303-6B(2)"):
+        assert cite in text
+    axe_check(page, "street privilege form with errors")
+    assert not Permit.objects.exists()
+
+    page.get_by_label("Width of the street occupied (feet)").fill("12")
+    page.get_by_label("The obstruction will be lighted at night, visible from all directions (§ 303-7D(2))").check()
+    page.get_by_label("Width of the sidewalk (feet)").fill("5")
+    page.get_by_label("Width of the sidewalk occupied by materials (feet)").fill("2.5")
+    page.get_by_label("Width of the temporary walk (feet)").fill("4")
+    page.get_by_label("Height of the closed fence (feet)").fill("4")
+    page.get_by_label("The temporary walk is fenced on both sides").check()
+    page.get_by_role("button", name="Submit the application").click()
+
+    permit = Permit.objects.get()
+    assert permit.status == Status.SUBMITTED
+    assert page.get_by_text(f"Application {permit.number} submitted").is_visible()
+    assert page.get_by_role("heading", name="Street privilege (§ 303-7)").is_visible()
+    axe_check(page, "permit page (submitted)")
+    page.get_by_role("button", name="Ask the Village Board to waive the bond").click()
+    assert page.get_by_text("Your request is on the Village Board's list").is_visible()
+    axe_check(page, "permit page (waiver asked)")
+
+
+def test_building_inspector_requests_recommendations_grants_and_issues(
+    page,
+    live_server,
+    axe_check,
+    contractor,
+    contractor_org,
+    building_inspector,
+    dpw_director,
+    police_chief,
+    clerk,
+    village,
+):
+    verified(building_inspector)
+    permit = sp.apply_for_street_privilege(
+        applicant=contractor, organization=contractor_org, data=materials(village), today=date(2027, 3, 1)
+    )
+    sign_in(page, live_server, "building")
+    page.goto(f"{live_server.url}/office/")
+    page.get_by_role("link", name="Street privilege permits (§ 303-7)").click()
+    assert page.get_by_role("heading", name="Street privilege permits (§ 303-7)").is_visible()
+    axe_check(page, "street privilege queue")
+    page.get_by_role("link", name=permit.number).click()
+    axe_check(page, "village actions (submitted)")
+    page.get_by_role("button", name="Request the recommendations of the DPW Director and the Chief of Police").click()
+    assert page.get_by_text("Recommendations requested.").is_visible()
+
+    # Granting before the Chief of Police has advised is refused, naming what is missing (§ 303-7A).
+    sp.record_recommendation(permit=permit, by=dpw_director, recommended=True, conditions="Barricades at both ends")
+    page.reload()
+    page.get_by_label("Building Inspector's conditions").fill("Work 7 a.m. to 7 p.m.")
+    page.get_by_role("button", name="Grant the permit").click()
+    assert page.get_by_text(
+        "The Chief of Police's advisory recommendation is not recorded yet (§ 303-7A)"
+    ).first.is_visible()
+    axe_check(page, "village actions (grant refused)")
+
+    sp.record_recommendation(permit=permit, by=police_chief, recommended=True, conditions="Police escort")
+    page.reload()
+    page.get_by_label("Building Inspector's conditions").fill("Work 7 a.m. to 7 p.m.")
+    page.get_by_role("button", name="Grant the permit").click()
+    assert page.get_by_text("Permit granted.").is_visible()
+    page.get_by_role("button", name="Issue the permit").click()
+    assert page.get_by_text("has not set the bond yet (§ 303-7B)").first.is_visible()
+    axe_check(page, "village actions (issue refused)")
+
+    sp.set_bond(permit=permit, by=dpw_director, amount=Decimal("5000.00"))
+    sp.file_bond(permit=permit, by=clerk, surety="Badger State Surety Co.")
+    permit.refresh_from_db()
+    services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
+    page.reload()
+    page.get_by_role("button", name="Issue the permit").click()
+    assert page.get_by_text("Permit issued.").is_visible()
+    permit.refresh_from_db()
+    assert permit.status == Status.ISSUED and permit.expires_on is not None
+    page.get_by_role("link", name="Permit page").click()
+    assert page.get_by_text(
+        f"{permit.expires_on:%B} {permit.expires_on.day}, {permit.expires_on.year}"
+    ).first.is_visible()
+    axe_check(page, "permit page (issued)")
+
+
+def test_chief_of_police_recommends_adds_the_escort_and_revokes(
+    page, live_server, axe_check, contractor, contractor_org, building_inspector, police_chief, village
+):
+    verified(police_chief)
+    permit = sp.apply_for_street_privilege(
+        applicant=contractor, organization=contractor_org, data=materials(village), today=date(2027, 3, 1)
+    )
+    sp.begin_review(permit=permit, by=building_inspector)
+    sign_in(page, live_server, "police")
+    page.goto(f"{live_server.url}/street-privileges/")
+    axe_check(page, "street privilege queue (chief)")
+    page.get_by_role("link", name=permit.number).click()
+    axe_check(page, "village actions (chief)")
+    page.get_by_label("Not recommended").check()
+    page.get_by_label("Conditions (printed on the permit)").fill("Police escort while materials are unloaded")
+    page.get_by_label("Require proof of liability insurance").check()
+    page.get_by_role("button", name="Record my recommendation").click()
+    assert page.get_by_text("Advisory recommendation recorded (§ 303-7A).").is_visible()
+    page.get_by_label("Actual Village cost (e.g. police escort)").fill("Police escort, 2 hours")
+    page.get_by_label("Cost amount ($)").fill("80.00")
+    page.get_by_role("button", name="Add the cost").click()
+    assert page.get_by_text("Cost added (§ 303-7C).").is_visible()
+    axe_check(page, "village actions (recommended, cost added)")
+    permit.refresh_from_db()
+    assert permit.fee_amount == Decimal("140.00")
+
+    other = sp.apply_for_street_privilege(
+        applicant=contractor,
+        organization=contractor_org,
+        data=materials(village, "At 220 Main Street"),
+        today=date(2027, 3, 1),
+    )
+    _issue(other, building_inspector, police_chief)
+    page.goto(f"{live_server.url}/permits/{other.number}/street-privilege/manage/")
+    page.get_by_label("Reason (the condition violated)").fill("Materials not lighted at night")
+    page.get_by_role("button", name="Revoke the permit without notice").click()
+    assert page.get_by_text("Permit revoked.").is_visible()
+    axe_check(page, "village actions (revoked)")
+    assert Permit.objects.get(pk=other.pk).status == Status.REVOKED
+
+
+def _issue(permit, building_inspector, police_chief):
+    from django.contrib.auth import get_user_model
+
+    from permits.roles import Role
+    from tests.conftest import staff_user
+
+    User = get_user_model()
+    dpw = User.objects.filter(username="dpw").first() or staff_user("dpw", Role.DPW_DIRECTOR)
+    clerk = User.objects.filter(username="clerk").first() or staff_user("clerk", Role.CLERK)
+    sp.begin_review(permit=permit, by=building_inspector)
+    sp.record_recommendation(permit=permit, by=dpw, recommended=True)
+    sp.record_recommendation(permit=permit, by=police_chief, recommended=True)
+    sp.grant_street_privilege(permit=permit, by=building_inspector)
+    sp.set_bond(permit=permit, by=dpw, amount=Decimal("1000"))
+    sp.file_bond(permit=permit, by=clerk, surety="Badger State Surety Co.")
+    permit.refresh_from_db()
+    services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
+    sp.issue_street_privilege(permit=permit, by=building_inspector)
