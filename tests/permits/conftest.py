@@ -2,7 +2,7 @@
 
 import pytest
 
-from permits.models import PermitKind, Status
+from permits.models import Status
 from permits.workflow import transition
 from tests.factories import PermitFactory
 
@@ -79,14 +79,18 @@ def _fresh_cache():
     cache.clear()
 
 
+# A permit kind with no registered type: kinds.get_type() is None, so the core AUTHORITY applies and no rules block.
+CORE_ONLY_KIND = "core_only"
+
+
 def permit_in(status, **fields):
     """A permit walked by the system (by=None) from draft to `status`.
 
-    By default of an office-only type (street use; street privilege went online with issue 9), which has no rules
-    of its own: these tests pin the core's
-    status table and authority. Each online type's rules are tested in its own folder (tests/permits/street_opening/,
-    tests/sidewalks/), and tests/permits/test_registry.py walks every type through the generic paths."""
-    fields.setdefault("kind", PermitKind.STREET_USE)
+    By default of a kind no type registers (CORE_ONLY_KIND): the core's status table and authority with no type's
+    rules, which is what these tests pin, now that every type of the design card is online. Each type's rules are
+    tested in its own folder (tests/permits/street_opening/, tests/sidewalks/, ...), and tests/permits/test_registry.py
+    walks every type through the generic paths."""
+    fields.setdefault("kind", CORE_ONLY_KIND)
     permit = PermitFactory(**fields)
     for step in PATH_TO[Status(status)]:
         transition(permit, step, by=None)
