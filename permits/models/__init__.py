@@ -26,10 +26,14 @@ from permits.models.core import (
     Street,
 )
 from permits.models.office_calendar import OfficeClosure
+from permits.models.applicant import ApplicationDraft, NoticePreference, ParcelLinkRequest  # noqa: E402  (issue 15)
 from permits.online_payments import models as online_payment_models  # noqa: F401  (online card payments load with the app)
 from permits.streetmap import models as streetmap_models  # noqa: F401  (segments, placements: the street map)
 
 __all__ = [
+    "ApplicationDraft",
+    "NoticePreference",
+    "ParcelLinkRequest",
     "Document",
     "FeeItem",
     "JobRun",
