@@ -30,7 +30,13 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         "approved",
         "Approved, denied or withdrawn",
-        ("permit_approved", "permit_denied", "permit_withdrawn", "street_opening_approval_held", "street_opening_dates_set"),
+        (
+            "permit_approved",
+            "permit_denied",
+            "permit_withdrawn",
+            "street_opening_approval_held",
+            "street_opening_dates_set",
+        ),
     ),
     Topic("issued", "Permit issued", ("street_opening_issued", "sidewalk_permit_issued")),
     Topic("inspection", "Inspection results", ("field_inspection_failed", "sidewalk_inspection_result")),

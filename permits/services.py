@@ -227,9 +227,8 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     and one of their timeline events, each delivered once committed (a job's chunk; issue 13)."""
     from django.template.loader import get_template
 
-    from permits.tasks import deliver_notice
-
     from permits import notices as topics
+    from permits.tasks import deliver_notice
 
     notices, events, templates = [], [], {}
     off: dict[str, set[str]] = {}  # template -> addresses whose person turned its topic off (issue 15)
@@ -324,9 +323,8 @@ def notify_owners(items: list[tuple]) -> list[Notice]:
     from django.contrib.contenttypes.models import ContentType
     from django.template.loader import get_template
 
-    from permits.tasks import deliver_notice
-
     from permits import notices as topics
+    from permits.tasks import deliver_notice
 
     templates, notices = {}, []
     for parcel, template, context, record in items:

@@ -6,62 +6,123 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0021_board_clauses_of_every_matter'),
+        ("permits", "0021_board_clauses_of_every_matter"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ApplicationDraft',
+            name="ApplicationDraft",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=30)),
-                ('data', models.JSONField(default=dict)),
-                ('title', models.CharField(blank=True, max_length=200)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('applicant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='drafts', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("kind", models.CharField(max_length=30)),
+                ("data", models.JSONField(default=dict)),
+                ("title", models.CharField(blank=True, max_length=200)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "applicant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="drafts", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-updated_at'],
-                'indexes': [models.Index(fields=['applicant', '-updated_at'], name='permits_app_applica_95de36_idx')],
+                "ordering": ["-updated_at"],
+                "indexes": [models.Index(fields=["applicant", "-updated_at"], name="permits_app_applica_95de36_idx")],
             },
         ),
         migrations.CreateModel(
-            name='NoticePreference',
+            name="NoticePreference",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('topic', models.CharField(max_length=40)),
-                ('by_email', models.BooleanField(default=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notice_preferences', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("topic", models.CharField(max_length=40)),
+                ("by_email", models.BooleanField(default=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notice_preferences",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'topic'), name='notice_preference_once_per_topic')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("user", "topic"), name="notice_preference_once_per_topic")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='ParcelLinkRequest',
+            name="ParcelLinkRequest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('tax_bill_number', models.CharField(blank=True, max_length=40)),
-                ('document', models.FileField(blank=True, upload_to='parcel-links/%Y/')),
-                ('document_content_type', models.CharField(blank=True, max_length=60)),
-                ('note', models.CharField(blank=True, max_length=300)),
-                ('status', models.CharField(choices=[('pending', 'Waiting for the Clerk-Treasurer'), ('approved', 'Approved'), ('refused', 'Refused')], default='pending', editable=False, max_length=10)),
-                ('requested_at', models.DateTimeField(auto_now_add=True)),
-                ('decided_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('decision_reason', models.CharField(blank=True, editable=False, max_length=300)),
-                ('decided_by', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('parcel', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='link_requests', to='permits.parcel')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='parcel_link_requests', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("tax_bill_number", models.CharField(blank=True, max_length=40)),
+                ("document", models.FileField(blank=True, upload_to="parcel-links/%Y/")),
+                ("document_content_type", models.CharField(blank=True, max_length=60)),
+                ("note", models.CharField(blank=True, max_length=300)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for the Clerk-Treasurer"),
+                            ("approved", "Approved"),
+                            ("refused", "Refused"),
+                        ],
+                        default="pending",
+                        editable=False,
+                        max_length=10,
+                    ),
+                ),
+                ("requested_at", models.DateTimeField(auto_now_add=True)),
+                ("decided_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("decision_reason", models.CharField(blank=True, editable=False, max_length=300)),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "parcel",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="link_requests", to="permits.parcel"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="parcel_link_requests",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['requested_at'],
-                'indexes': [models.Index(fields=['status', 'requested_at'], name='permits_par_status_f1662c_idx')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('status', 'pending')), fields=('user', 'parcel'), name='parcel_link_one_pending'), models.CheckConstraint(condition=models.Q(models.Q(('tax_bill_number', ''), _negated=True), models.Q(('document', ''), _negated=True), _connector='OR'), name='parcel_link_has_proof')],
+                "ordering": ["requested_at"],
+                "indexes": [models.Index(fields=["status", "requested_at"], name="permits_par_status_f1662c_idx")],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("status", "pending")),
+                        fields=("user", "parcel"),
+                        name="parcel_link_one_pending",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("tax_bill_number", ""), _negated=True),
+                            models.Q(("document", ""), _negated=True),
+                            _connector="OR",
+                        ),
+                        name="parcel_link_has_proof",
+                    ),
+                ],
             },
         ),
     ]

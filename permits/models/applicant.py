@@ -78,9 +78,7 @@ class ParcelLinkRequest(models.Model):
             models.UniqueConstraint(
                 fields=["user", "parcel"], condition=Q(status="pending"), name="parcel_link_one_pending"
             ),
-            models.CheckConstraint(
-                condition=~Q(tax_bill_number="") | ~Q(document=""), name="parcel_link_has_proof"
-            ),
+            models.CheckConstraint(condition=~Q(tax_bill_number="") | ~Q(document=""), name="parcel_link_has_proof"),
         ]
 
     def __str__(self) -> str:
