@@ -79,6 +79,7 @@ TOPICS: tuple[Topic, ...] = (
         ),
         required="The Code requires these in writing (§ 303-4H(4), § 303-3, § 303-8B, § 303-2, § 303-5I).",
     ),
+    Topic("parcel_link", "Links to my property", ("parcel_link_decided",)),
     Topic(
         "office",
         "Office work (for Village staff)",
