@@ -125,6 +125,7 @@ CORE_WORK_QUEUES: tuple[WorkQueue, ...] = (
     ),
     WorkQueue("Special-charge hearings", "ledger:hearings", ("Clerk-Treasurer",)),
     WorkQueue("Tax roll", "ledger:tax_rolls", ("Clerk-Treasurer",)),
+    WorkQueue("Parcel link requests", "permits:parcel_link_requests", ("Clerk-Treasurer",)),  # issue 15
 )
 
 

@@ -27,8 +27,8 @@ urlpatterns = [
     path("my-property/", views_parcel_links.my_property, name="my_property"),
     path("my-property/link/", views_parcel_links.request_link, name="parcel_link_request"),
     path("office/parcel-links/", views_parcel_links.link_requests, name="parcel_link_requests"),
-    path("office/parcel-links/<int:pk>/<slug:decision>/", views_parcel_links.decide, name="parcel_link_decide"),
     path("office/parcel-links/<int:pk>/proof/", views_parcel_links.proof, name="parcel_link_proof"),
+    path("office/parcel-links/<int:pk>/<slug:decision>/", views_parcel_links.decide, name="parcel_link_decide"),
 ]
 
 # Each permit type's pages, in this namespace (permits:street_opening_apply ...), from the registry.
