@@ -51,25 +51,38 @@ class LinkRequestForm(forms.Form):
         return upload
 
 
+def _case_relations() -> list:
+    """The records kept about a parcel that have a number and a status (sidewalk orders, snow and rubbish cases, and
+    any type's future ones): read from the Parcel model's relations, so the core names no permit type (permits.kinds).
+    Permits and special charges have their own lists."""
+    from permits.ledger.models import SpecialCharge
+    from permits.models import Permit
+
+    relations = []
+    for rel in Parcel._meta.related_objects:
+        model = rel.related_model
+        names = {f.name for f in model._meta.get_fields()}
+        if rel.one_to_many and {"number", "status"} <= names and model not in (Permit, SpecialCharge):
+            relations.append(rel)
+    return relations
+
+
 @login_required
 def my_property(request):
-    """The owner's parcels with their special charges, sidewalk orders and cases, and their link requests."""
-    from sidewalks.models import RubbishCase, SidewalkOrder, SnowCase
+    """The owner's parcels with their special charges, orders and cases, and their link requests."""
+    from permits.ledger.views import charges_visible_to
 
     parcels = list(request.user.parcels.select_related("street").order_by("site_address"))
     ids = [p.pk for p in parcels]
-    charges_by, orders_by, cases_by = {}, {}, {}
-    from permits.ledger.views import charges_visible_to
-
+    charges_by, cases_by = {}, {}
     for charge in charges_visible_to(request.user).filter(parcel_id__in=ids).order_by("-incurred_on")[:200]:
         charges_by.setdefault(charge.parcel_id, []).append(charge)
-    for order in SidewalkOrder.objects.filter(parcel_id__in=ids).order_by("-pk")[:200]:
-        orders_by.setdefault(order.parcel_id, []).append(order)
-    for case in SnowCase.objects.filter(parcel_id__in=ids).order_by("-pk")[:200]:
-        cases_by.setdefault(case.parcel_id, []).append(case)
-    for case in RubbishCase.objects.filter(parcel_id__in=ids).order_by("-pk")[:200]:
-        cases_by.setdefault(case.parcel_id, []).append(case)
-    rows = [(p, charges_by.get(p.pk, []), orders_by.get(p.pk, []), cases_by.get(p.pk, [])) for p in parcels]
+    for rel in _case_relations():  # one query per kind of record, whatever the number of parcels
+        model = rel.related_model
+        for record in model.objects.filter(**{f"{rel.field.name}_id__in": ids}).order_by("-pk")[:200]:
+            record.kind_label = model._meta.verbose_name
+            cases_by.setdefault(getattr(record, f"{rel.field.name}_id"), []).append(record)
+    rows = [(p, charges_by.get(p.pk, []), cases_by.get(p.pk, [])) for p in parcels]
     pending = request.user.parcel_link_requests.select_related("parcel").order_by("-requested_at")[:20]
     return render(request, "permits/my_property.html", {"rows": rows, "requests": pending})
 
