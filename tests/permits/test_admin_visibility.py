@@ -40,6 +40,7 @@ CLERK_ONLY = {
     "Refund",
     "SettlementDay",
     "StreetSubscription",
+    "ParcelLinkRequest",  # issue 15: owners' proofs (a tax bill, a deed) are the Clerk-Treasurer's to see
 }
 STREET_MAP_PAGES = {"StreetSegment", "Placement", "ConflictMargin", "ConflictReview"}
 EVERYTHING = (
