@@ -185,3 +185,20 @@ def test_password_reset_email_links_to_the_configured_site_and_names_no_username
     assert f"{SITE}/accounts/password/reset/key/" in message.body
     assert "testserver" not in message.body and "username" not in message.body.lower()
     assert resident.username not in message.body.replace(resident.email, "")
+
+
+def test_303_3d_each_sidewalk_inspection_result_is_noticed_to_the_applicant(issued, inspector):
+    from datetime import timedelta
+
+    from tests.sidewalks.conftest import PASSING, at
+
+    sidewalk_services.record_inspection(
+        permit=issued, stage="subgrade", by=inspector, inspected_at=at(TODAY + timedelta(days=5)), **PASSING["subgrade"]
+    )
+    bad = {**PASSING["forms"], "form_depth_inches": PASSING["forms"]["form_depth_inches"] - 2}
+    sidewalk_services.record_inspection(
+        permit=issued, stage="forms", by=inspector, inspected_at=at(TODAY + timedelta(days=5), 11), **bad
+    )
+    passed, failed = issued.notices.filter(template="sidewalk_inspection_result").order_by("created_at", "pk")
+    assert "passed" in passed.subject.lower() and "failed" in failed.subject.lower()
+    assert "§ 303-3D" in failed.body and f"{SITE}/permits/{issued.number}/" in failed.body
