@@ -1,5 +1,6 @@
 """Account verbs: what happens when someone registers. Organization staff join by invitation: permits/invitations.py."""
 
+from allauth.account.adapter import DefaultAccountAdapter
 from django.db import transaction
 
 from permits.models import Membership, Organization
@@ -30,3 +31,44 @@ def axes_username(request, credentials: dict | None) -> str | None:
         data = getattr(request, "data", None) or getattr(request, "POST", {})
         value = data.get("login") or data.get("username")
     return value.strip().lower() if isinstance(value, str) and value.strip() else None
+
+
+# --- Account emails (issue 15): in the Village's name, with links on the configured site -------------------------
+
+ACCOUNT_EMAIL_FROM_NAME = "Village of Theresa permits"
+
+
+def on_site(url: str) -> str:
+    """`url` (absolute, built from whatever host the request came in on, e.g. 127.0.0.1:8000) moved onto SITE_URL."""
+    from urllib.parse import urlsplit
+
+    from django.conf import settings
+
+    parts = urlsplit(url)
+    if not parts.scheme:
+        return settings.SITE_URL + url
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    return settings.SITE_URL + path
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    """allauth's emails say "Village of Theresa permits", link to SITE_URL (never the host and port a request came
+    in on) and name the person by the email they registered with (never a generated username they did not choose)."""
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        from django.conf import settings
+
+        context = dict(context)
+        for key, value in list(context.items()):
+            if key.endswith("_url") and isinstance(value, str):
+                context[key] = on_site(value)
+        context.pop("username", None)
+        context.update(
+            SITE_URL=settings.SITE_URL, VILLAGE_NAME=settings.VILLAGE_NAME, site_title=ACCOUNT_EMAIL_FROM_NAME
+        )
+        super().send_mail(template_prefix, email, context)
+
+
+def user_display(user) -> str:
+    """How allauth names a person: their email (what they chose), never the username it generated."""
+    return user.email or user.get_full_name() or "you"

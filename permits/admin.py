@@ -483,3 +483,4 @@ class JobRunAdmin(admin.ModelAdmin):
 import_type_modules("admin")
 # No history form saves a past version back (OWASP ASVS V4.1.3): every admin with field history, types' included.
 lock_history_forms(admin.site)
+from permits import admin_applicant  # noqa: E402, F401  (issue 15: parcel link requests)

@@ -133,7 +133,22 @@ def load_demo(password: str | None = None) -> dict:
     Membership.objects.get_or_create(user=users["contractor"], organization=contractor, defaults={"is_manager": True})
     Membership.objects.get_or_create(user=users["utility"], organization=utility, defaults={"is_manager": True})
     Parcel.objects.get(tax_key="266-1116-1000").owners.add(users["resident"])
+    _demo_parcel_link(users)
     from permits.board import demo as board_demo  # the Board's roster, a past meeting and its designations
 
     board_demo.load()
     return {"users": users, "streets": streets, "contractor": contractor, "utility": utility}
+
+
+def _demo_parcel_link(users) -> None:
+    """Issue 15: the utility's manager, who also owns a house, asks to be linked to it; the clerk's queue shows it."""
+    from permits.models import ParcelLinkRequest
+
+    parcel = (
+        Parcel.objects.exclude(owners=users["utility"]).exclude(tax_key="266-1116-1000").order_by("tax_key").first()
+    )
+    if parcel is None or ParcelLinkRequest.objects.filter(user=users["utility"]).exists():
+        return
+    ParcelLinkRequest.objects.create(
+        user=users["utility"], parcel=parcel, tax_bill_number="2025-004417", note="My home; the bill is in my name."
+    )

@@ -80,6 +80,13 @@ class PermitType:
     # permits.streetmap.impacts.RightOfWay: what the permit closes (lanes, sidewalk) and the point drawn on its
     # application, for the public map, the conflict checks and the WZDx feed; None: "street occupied"
     right_of_way: Any = None
+    # Issue 15, the one page per permit (permits.permit_page): the page template (extending permits/detail.html) and
+    # the context the type adds to it ((request, permit) -> dict); the URL name of the permit PDF (takes the number);
+    # (permit, violation) -> (url, label) | None: where the applicant fixes what blocks the next step.
+    page_template: str | None = None
+    page_context: Callable[..., dict] | None = None
+    pdf_url: str | None = None
+    fix_link: Callable[..., tuple[str, str] | None] | None = None
 
 
 # Types of the design card not yet online: the guide and the chooser send applicants to the Village office.
@@ -103,6 +110,7 @@ CORE_WORK_QUEUES: tuple[WorkQueue, ...] = (
     ),
     WorkQueue("Special-charge hearings", "ledger:hearings", ("Clerk-Treasurer",)),
     WorkQueue("Tax roll", "ledger:tax_rolls", ("Clerk-Treasurer",)),
+    WorkQueue("Parcel link requests", "permits:parcel_link_requests", ("Clerk-Treasurer",)),  # issue 15
 )
 
 

@@ -227,12 +227,17 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     and one of their timeline events, each delivered once committed (a job's chunk; issue 13)."""
     from django.template.loader import get_template
 
+    from permits import notices as topics
     from permits.tasks import deliver_notice
 
     notices, events, templates = [], [], {}
+    off: dict[str, set[str]] = {}  # template -> addresses whose person turned its topic off (issue 15)
     for permit, to, template, context in items:
         if not to:
             continue
+        if template not in off:
+            off[template] = topics.email_turned_off([i[1] for i in items if i[2] == template], template)
+        context = topics.notice_context(context)
         if template not in templates:  # each template looked up once per batch
             templates[template] = (
                 get_template(f"emails/{template}_subject.txt"),
@@ -240,6 +245,10 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
             )
         subject_template, body_template = templates[template]
         subject = subject_template.render(context).strip()
+        if to.strip().lower() in off[template]:
+            if permit is not None:
+                events.append((permit, _not_emailed(to, subject)))
+            continue
         body = body_template.render(context)
         notices.append(Notice(permit=permit, to=to, subject=subject, body=body, template=template))
         if permit is not None:
@@ -249,6 +258,10 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     ids = [n.pk for n in notices]
     transaction.on_commit(lambda: [deliver_notice.delay(pk) for pk in ids])
     return notices
+
+
+def _not_emailed(to: str, subject: str) -> str:
+    return f"Notice not emailed to {to} (turned off in their notice preferences): {subject}"
 
 
 def send_notice(
@@ -266,10 +279,18 @@ def send_notice(
     mailing date. `record` is the record the notice is about (its deadlines follow the day the notice is given)."""
     from django.contrib.contenttypes.models import ContentType
 
+    from permits import notices as topics
+
     name, address = mail_to or ("", "")
     if not to and not (address or "").strip():
         return None
+    context = topics.notice_context(context)
     subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
+    if to and topics.email_turned_off([to], template):
+        # Issue 15: the person turned this topic's email off; the notice stays on the record (the timeline).
+        if permit is not None:
+            record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=_not_emailed(to, subject))
+        return None
     body = render_to_string(f"emails/{template}.txt", context)
     fields = dict(permit=permit, subject=subject, body=body, template=template)
     if record is not None:
@@ -302,10 +323,12 @@ def notify_owners(items: list[tuple]) -> list[Notice]:
     from django.contrib.contenttypes.models import ContentType
     from django.template.loader import get_template
 
+    from permits import notices as topics
     from permits.tasks import deliver_notice
 
     templates, notices = {}, []
     for parcel, template, context, record in items:
+        context = topics.notice_context(context)
         if template not in templates:
             templates[template] = (
                 get_template(f"emails/{template}_subject.txt"),

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from permits import kinds, views, views_letters
+from permits import kinds, views, views_applicant, views_letters, views_parcel_links
 
 app_name = "permits"
 urlpatterns = [
@@ -19,6 +19,16 @@ urlpatterns = [
     path("office/letters/", views_letters.letters_page, name="letters"),
     path("office/letters/batch.pdf", views_letters.letters_batch_pdf, name="letters_batch_pdf"),
     path("office/letters/<int:pk>.pdf", views_letters.letter_pdf, name="letter_pdf"),
+    # Issue 15: the applicant's side (permits/views_applicant.py, permits/views_parcel_links.py)
+    path("permits/<str:number>/withdraw/", views.withdraw, name="withdraw"),
+    path("permits/<str:number>/request-information/", views.request_information, name="request_information"),
+    path("account/notices/", views_applicant.notice_preferences, name="notice_preferences"),
+    path("drafts/<int:pk>/delete/", views_applicant.delete_draft, name="delete_draft"),
+    path("my-property/", views_parcel_links.my_property, name="my_property"),
+    path("my-property/link/", views_parcel_links.request_link, name="parcel_link_request"),
+    path("office/parcel-links/", views_parcel_links.link_requests, name="parcel_link_requests"),
+    path("office/parcel-links/<int:pk>/proof/", views_parcel_links.proof, name="parcel_link_proof"),
+    path("office/parcel-links/<int:pk>/<slug:decision>/", views_parcel_links.decide, name="parcel_link_decide"),
 ]
 
 # Each permit type's pages, in this namespace (permits:street_opening_apply ...), from the registry.

@@ -1,18 +1,20 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import invitations, kinds, services
+from permits import applications, invitations, kinds, permit_page, services
 from permits.access import get_permit_for
+from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
-from permits.selectors import permits_visible_to, with_refund
+from permits.selectors import permits_visible_to
 from permits.workflow import is_applicant_side
 
 PAGE_SIZE = 25
@@ -47,7 +49,12 @@ def my_applications(request):
     if is_village_staff(request.user):
         qs = qs.filter(applicant=request.user)
     page = Paginator(qs.order_by("-created_at"), PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "permits/my_applications.html", {"page": page})
+    drafts = []
+    for draft in request.user.drafts.all()[: applications.MAX_DRAFTS]:
+        permit_type = kinds.get_type(draft.kind)
+        draft.kind_title = permit_type.title if permit_type else draft.kind
+        drafts.append((draft, kinds.apply_url_for(permit_type) if permit_type else None))
+    return render(request, "permits/my_applications.html", {"page": page, "drafts": drafts})
 
 
 @login_required
@@ -71,24 +78,13 @@ def office(request):
     return render(request, "permits/office.html", context)
 
 
-def _detail_template(permit) -> str | None:
-    permit_type = kinds.get_type(permit.kind)
-    return permit_type.detail_template if permit_type else None
-
-
 @login_required
 def detail(request, number):
+    """The one page of a permit (issue 15): the type's panel from the registry, the timeline, documents, payments,
+    inspections and conditions, and for the applicant what still blocks the next step, each with its fix."""
     permit = get_permit_for(request.user, number)
-    context = {
-        "permit": permit,
-        "detail_template": _detail_template(permit),
-        "events": permit.events.select_related("actor").all(),
-        "documents": permit.documents.all(),
-        "payments": with_refund(permit.payments.all()),
-        "document_form": DocumentForm(),
-        "may_upload": is_applicant_side(request.user, permit) or is_village_staff(request.user),
-    }
-    return render(request, "permits/detail.html", context)
+    context = permit_page.page_context(request, permit, today=timezone.localdate())
+    return render(request, permit_page.page_template(permit), context)
 
 
 @login_required
@@ -104,16 +100,40 @@ def upload(request, number):
         )
         messages.success(request, "Document uploaded.")
         return redirect(permit)
-    context = {
-        "permit": permit,
-        "detail_template": _detail_template(permit),
-        "events": permit.events.select_related("actor").all(),
-        "documents": permit.documents.all(),
-        "payments": with_refund(permit.payments.all()),
-        "document_form": form,
-        "may_upload": True,
-    }
-    return render(request, "permits/detail.html", context, status=400)
+    context = permit_page.page_context(request, permit, today=timezone.localdate(), document_form=form)
+    return render(request, permit_page.page_template(permit), context, status=400)
+
+
+@login_required
+@require_POST
+def withdraw(request, number):
+    """The applicant withdraws an application (the status table says until when; transition() says who)."""
+    permit = get_permit_for(request.user, number)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Withdraw: tick the box to confirm that you withdraw the application.")
+        return redirect(permit)
+    try:
+        applications.withdraw_permit(permit=permit, by=request.user, reason=request.POST.get("reason", ""))
+    except IllegalTransition as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{permit.number} is withdrawn.")
+    return redirect(permit)
+
+
+@login_required
+@require_POST
+def request_information(request, number):
+    """Village staff ask the applicant for what is missing: a notice and a timeline entry."""
+    permit = get_permit_for(request.user, number)
+    try:
+        applications.request_information(permit=permit, by=request.user, message=request.POST.get("message", ""))
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, f"Information request: {message}")
+    else:
+        messages.success(request, "The applicant was asked for the information.")
+    return redirect(permit)
 
 
 @login_required

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from permits import kinds
+from permits import kinds, notices
 from permits.errors import IllegalTransition, RulesBroken, Violation
 from permits.kinds import APPLICANT
 from permits.models import Permit, PermitEvent, Status
@@ -148,6 +148,7 @@ def transition(permit: Permit, to: str, *, by, reason: str = "", today=None, ext
             at=now,
             reason=reason,
         )
+        notices.notify_step(permit, to=to, by=by, reason=reason)  # issue 15: the applicant told of each step
     for field, value in changes.items():
         setattr(permit, field, value)
     permit._loaded_status = permit.status

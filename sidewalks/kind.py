@@ -4,7 +4,7 @@
 from permits.kinds import ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
-from sidewalks import api, demo, right_of_way, services, snow_demo, workflow
+from sidewalks import api, demo, right_of_way, services, snow_demo, views, workflow
 
 DPW = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 
@@ -32,4 +32,8 @@ PERMIT_TYPE = PermitType(
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
     right_of_way=right_of_way.RIGHT_OF_WAY,
+    # Issue 15: one page per permit (permits:detail and sidewalks:permit show the same), and the permit PDF.
+    page_template="sidewalks/permit.html",
+    page_context=views.page_context,
+    pdf_url="sidewalks:permit_pdf",
 )

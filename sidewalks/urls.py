@@ -9,6 +9,7 @@ urlpatterns = [
     path("apply/", sidewalk_views.apply, name="apply"),
     path("inspections/", sidewalk_views.to_inspect, name="to_inspect"),
     path("permits/<str:number>/", sidewalk_views.permit_detail, name="permit"),
+    path("permits/<str:number>/permit.pdf", sidewalk_views.permit_pdf, name="permit_pdf"),
     path("permits/<str:number>/payment/", sidewalk_views.record_fee_payment, name="payment"),
     path("permits/<str:number>/issue/", sidewalk_views.issue, name="issue"),
     path("permits/<str:number>/inspect/", sidewalk_views.inspect, name="inspect"),

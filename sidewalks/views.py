@@ -9,19 +9,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Q
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import workflow
+from permits import applications, kinds, permit_page, workflow
 from permits.access import get_permit_for, require_role, require_staff
 from permits.errors import IllegalTransition
 from permits.forms import PaymentForm, add_service_errors
 from permits.ledger.history import trail
 from permits.models import Parcel, PermitKind, Status
 from permits.paging import CappedPaginator as Paginator
+from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import record_payment
 from permits.workflow import is_applicant_side
@@ -46,7 +47,14 @@ def _form_errors(form, error: ValidationError) -> None:
 @require_http_methods(["GET", "POST"])
 def apply(request):
     today = timezone.localdate()
-    initial = {"parcel": request.GET.get("parcel", "")}
+    draft = applications.draft_for(request.user, request.POST.get("draft") or request.GET.get("draft"))
+    if request.method == "POST" and request.POST.get("save_draft"):
+        draft = applications.save_draft(
+            applicant=request.user, kind=PermitKind.SIDEWALK, data=applications.form_data(request.POST), draft=draft
+        )
+        messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
+        return redirect("permits:my_applications")
+    initial = {"parcel": request.GET.get("parcel", ""), **applications.draft_initial(draft)}
     form = forms.SidewalkApplicationForm(request.POST or None, user=request.user, today=today, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -57,40 +65,65 @@ def apply(request):
         except PermissionDenied as error:
             form.add_error("organization", str(error))
         else:
+            if draft is not None:
+                applications.delete_draft(draft=draft, by=request.user)
             messages.success(request, f"Application {permit.number} submitted. Fee: ${permit.fee_amount}.")
             return redirect("sidewalks:permit", permit.number)
-    return render(request, "sidewalks/apply.html", {"form": form}, status=400 if form.errors else 200)
+    context = {
+        "form": form,
+        "draft": draft,
+        "fee": permit_page.fee_preview(kinds.get_type(PermitKind.SIDEWALK), today=today),
+    }
+    return render(request, "sidewalks/apply.html", context, status=400 if form.errors else 200)
 
 
-def _permit_context(request, permit, **extra):
+def page_context(request, permit) -> dict:
+    """What the sidewalk permit adds to the permit's one page (issue 15; the registry's page_context)."""
     user = request.user
+    today = timezone.localdate()
     return {
         "on_sidewalk_page": True,
-        "permit": permit,
         "sidewalk": permit.sidewalk,
-        "events": permit.events.select_related("actor").all(),
-        "documents": permit.documents.all(),
-        "payments": permit.payments.all(),
         "inspections": permit.sidewalk_inspections.select_related("inspector").order_by("-inspected_at", "-pk"),
         "blockers": services.completion_blockers(permit) if permit.status == Status.ACTIVE else [],
         "may_issue": has_role(user, Role.CLERK)
         and permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED),
         "may_inspect": has_role(user, *services.INSPECTING_ROLES) and permit.status in (Status.ISSUED, Status.ACTIVE),
         "may_complete": workflow.may_transition(user, permit, Status.COMPLETED) and not is_applicant_side(user, permit),
-        "earliest_if_issued_today": services.ordinance.earliest_work_date(timezone.localdate()),
-        "pour_too_soon": "; ".join(v.message for v in services.workflow_lead_time(permit, timezone.localdate()))
+        "earliest_if_issued_today": services.ordinance.earliest_work_date(today),
+        "pour_too_soon": "; ".join(v.message for v in services.workflow_lead_time(permit, today))
         if permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED)
         else "",
-        "payment_form": extra.pop("payment_form", None)
-        or PaymentForm(initial={"amount": permit.balance_due, "method": "cash"}),
-        **extra,
+        "payment_form": PaymentForm(initial={"amount": permit.balance_due, "method": "cash"}),
     }
+
+
+def _permit_context(request, permit, **extra):
+    return permit_page.page_context(request, permit, today=timezone.localdate(), **extra)
 
 
 @login_required
 def permit_detail(request, number):
+    """The sidewalk permit's address shows the permit's one page (issue 15): the same content as permits:detail."""
     permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
-    return render(request, "sidewalks/permit.html", _permit_context(request, permit))
+    return render(request, permit_page.page_template(permit), _permit_context(request, permit))
+
+
+@login_required
+def permit_pdf(request, number):
+    """§ 303-3C: the issued sidewalk permit, to keep on site: parcel, work, dimensions, when work may start, the
+    inspections, and the link that checks it is genuine."""
+    permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
+    if permit.issued_on is None:
+        raise Http404("The permit is not issued yet")
+    context = {
+        "permit": permit,
+        "sw": permit.sidewalk,
+        "earliest": services.ordinance.earliest_work_date(permit.issued_on),
+    }
+    response = HttpResponse(render_pdf("pdf/sidewalk_permit.html", context), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
+    return response
 
 
 @login_required

@@ -177,7 +177,7 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "permits@theresa.example")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Village of Theresa permits <permits@theresa.example>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Accounts (django-allauth): email + password, verified email required.
@@ -189,7 +189,10 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "permits.forms.SignupDetailsForm"
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Theresa Permits] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Village of Theresa permits: "
+# Issue 15: account emails in the Village's name, their links on SITE_URL, the person named by their email.
+ACCOUNT_ADAPTER = "permits.accounts.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "permits.accounts.user_display"
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "permits:start"

@@ -39,4 +39,6 @@ PERMIT_TYPE = PermitType(
     expire_lapsed=services.expire_lapsed_street_openings,
     edit_rules=services.check_back_office_edit,
     right_of_way=right_of_way.RIGHT_OF_WAY,
+    pdf_url="permits:street_opening_pdf",
+    fix_link=workflow.fix_link,
 )

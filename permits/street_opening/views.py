@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import services
+from permits import applications, kinds, permit_page, services
 from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
@@ -44,7 +44,17 @@ def _get_street_opening(user, number):
 @login_required
 @require_http_methods(["GET", "POST"])
 def apply(request):
-    form = StreetOpeningForm(request.POST or None, user=request.user)
+    draft = applications.draft_for(request.user, request.POST.get("draft") or request.GET.get("draft"))
+    if request.method == "POST" and request.POST.get("save_draft"):
+        draft = applications.save_draft(
+            applicant=request.user,
+            kind=PermitKind.STREET_OPENING,
+            data=applications.form_data(request.POST),
+            draft=draft,
+        )
+        messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
+        return redirect("permits:my_applications")
+    form = StreetOpeningForm(request.POST or None, user=request.user, initial=applications.draft_initial(draft))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -61,9 +71,16 @@ def apply(request):
                 if can_come
                 else ""
             )
+            if draft is not None:
+                applications.delete_draft(draft=draft, by=request.user)
             messages.success(request, f"Application {permit.number} submitted. The fee is ${permit.fee_amount}.{when}")
             return redirect(permit)
-    context = {"form": form, "exemption": ordinance.VILLAGE_WORK_EXEMPTION}
+    context = {
+        "form": form,
+        "exemption": ordinance.VILLAGE_WORK_EXEMPTION,
+        "draft": draft,
+        "fee": permit_page.fee_preview(kinds.get_type(PermitKind.STREET_OPENING), today=timezone.localdate()),
+    }
     return render(request, "permits/street_opening/apply.html", context, status=400 if form.errors else 200)
 
 

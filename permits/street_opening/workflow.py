@@ -139,3 +139,21 @@ def stamps(permit: Permit, to: str, *, today: date) -> dict:
     if to == Status.APPROVED:
         return {"expires_on": rules.expiry_date(today)}
     return {}
+
+
+# Issue 15: where the applicant fixes what blocks the next step (the permit page's checklist, permits.permit_page).
+UPLOADED = ("insurance_certificate", "per_permit_bond", "bond", "plans", "underground_plans")
+
+
+def fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
+    """The applicant's own fix for a blocker: a Diggers Hotline ticket is added, a certificate, bond or plans are
+    uploaded; a renewal is asked for. Anything else (the DPW's plan or lane approvals, a Board determination, the
+    fee) is the core's link or the Village's to record."""
+    from django.urls import reverse
+
+    field = violation.field or ""
+    if field.startswith("diggers_hotline"):
+        return reverse("permits:street_opening_add_ticket", args=[permit.number]), "Add a Diggers Hotline ticket"
+    if field in UPLOADED or "bond" in field or "certificate" in field:
+        return f"{permit.get_absolute_url()}#upload-heading", "Upload the document"
+    return None

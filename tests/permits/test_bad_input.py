@@ -362,7 +362,7 @@ def test_verification_email_names_the_village_site_not_example_com(client):
     importlib.import_module("permits.migrations.0007_site_name").name_the_site(apps, None)
     signup(client)
     body = mail.outbox[0].body
-    assert "Theresa Permits" in body and "example.com" not in body.replace("rita@example.com", "")
+    assert "Village of Theresa permits" in body and "example.com" not in body.replace("rita@example.com", "")
 
 
 def test_office_filter_with_hostile_status_is_ignored(client, clerk, resident):

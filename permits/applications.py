@@ -1,0 +1,102 @@
+"""Applicant verbs of issue 15: withdraw an application, be asked for more information, keep a draft. Views, the
+admin and the API call these; the status changes go through workflow.transition() like every other."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from permits import kinds, workflow
+from permits.models import ApplicationDraft, Permit, PermitEvent, Status
+from permits.roles import is_village_staff
+
+MAX_DRAFTS = 20  # per person: a draft is a convenience, not storage
+MAX_DRAFT_BYTES = 20_000  # what a form's fields can hold; files are uploaded on the permit page once submitted
+
+
+@transaction.atomic
+def withdraw_permit(*, permit: Permit, by, reason: str = "") -> Permit:
+    """The applicant (or the Clerk-Treasurer) withdraws an application before the permit is issued. The status table
+    says when (workflow.TRANSITIONS) and the type's authority who; the fee already paid is the clerk's to refund."""
+    reason = reason.strip()[:500]
+    return workflow.transition(permit, Status.WITHDRAWN, by=by, reason=reason or "Withdrawn by the applicant")
+
+
+@transaction.atomic
+def request_information(*, permit: Permit, by, message: str):
+    """Village staff ask the applicant for what the application lacks: recorded on the timeline and noticed to the
+    applicant (topic "needs information"); the permit keeps its status."""
+    from permits.services import record_event, send_notice
+
+    if not is_village_staff(by):
+        raise PermissionDenied("You may not ask applicants for information (Village staff do).")
+    message = (message or "").strip()
+    if not message:
+        raise ValidationError({"message": "Say what the applicant must add or correct."})
+    if len(message) > 2000:
+        raise ValidationError({"message": "Keep the request under 2,000 characters."})
+    if permit.status not in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED):
+        raise ValidationError(f"{permit.number} is {permit.get_status_display().lower()}: nothing is pending on it.")
+    record_event(permit, by=by, kind=PermitEvent.Kind.NOTE, reason=f"Information requested: {message}")
+    return send_notice(
+        permit,
+        to=permit.applicant.email,
+        template="permit_needs_information",
+        context={"permit": permit, "message": message},
+    )
+
+
+def _clean_data(data: dict) -> dict:
+    cleaned = {}
+    for key, value in data.items():
+        if key in ("csrfmiddlewaretoken", "save_draft", "draft"):
+            continue
+        cleaned[key] = value if isinstance(value, list) else str(value)
+    return cleaned
+
+
+@transaction.atomic
+def save_draft(*, applicant, kind: str, data: dict, draft: ApplicationDraft | None = None) -> ApplicationDraft:
+    """Keep what the applicant typed so far, unchecked: the type's rules run when it is submitted. `data` is the
+    form's fields (a QueryDict's lists are kept as lists)."""
+    if kinds.registry().get(kind) is None:
+        raise ValidationError(f"There is no online application of kind {kind!r}.")
+    cleaned = _clean_data(data)
+    if len(repr(cleaned)) > MAX_DRAFT_BYTES:
+        raise ValidationError("The draft is too large to keep; shorten the longest answers.")
+    title = cleaned.get("location_description") or cleaned.get("work_description") or ""
+    title = title.strip()[:200] if isinstance(title, str) else ""
+    if draft is not None:
+        if draft.applicant_id != applicant.pk:
+            raise PermissionDenied("This draft is someone else's.")
+        draft.data, draft.title = cleaned, title
+        draft.save(update_fields=["data", "title", "updated_at"])
+        return draft
+    if ApplicationDraft.objects.filter(applicant=applicant).count() >= MAX_DRAFTS:
+        raise ValidationError(f"You have {MAX_DRAFTS} drafts: submit or delete one before saving another.")
+    return ApplicationDraft.objects.create(applicant=applicant, kind=kind, data=cleaned, title=title)
+
+
+def delete_draft(*, draft: ApplicationDraft, by) -> None:
+    if draft.applicant_id != by.pk:
+        raise PermissionDenied("This draft is someone else's.")
+    draft.delete()
+
+
+def draft_for(user, pk) -> ApplicationDraft | None:
+    """The user's own draft `pk`, or None (another's draft is never found)."""
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        return None
+    return ApplicationDraft.objects.filter(pk=pk, applicant=user).first()
+
+
+def form_data(post) -> dict:
+    """A POST's fields as a draft keeps them: one value as a string, several (checkboxes) as a list."""
+    return {key: values if len(values) > 1 else values[0] for key, values in post.lists()}
+
+
+def draft_initial(draft: ApplicationDraft | None) -> dict:
+    """A draft's fields as a form's initial values (shown, not checked: the rules run when it is submitted)."""
+    return dict(draft.data) if draft is not None else {}

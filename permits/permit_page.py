@@ -1,0 +1,136 @@
+"""The one page per permit (issue 15): what every permit type's page shows, and, for the applicant, the checklist of
+what still blocks the next step: the same blockers staff see (the type's `blockers` hook through
+workflow.blockers_for), each with a link to fix it where the applicant can.
+
+Views call `page_context`; the type's record adds its panel, its own context and its fix links (permits.kinds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.urls import NoReverseMatch, reverse
+
+from permits import kinds, workflow
+from permits.errors import Violation
+from permits.fees import FeeNotConfigured, fee_in_force
+from permits.models import Permit, Status
+from permits.roles import is_village_staff
+from permits.selectors import with_refund
+
+# The step that waits next, from each status: the one whose blockers the applicant can act on. Under review starts
+# without any rule of its own, so a submitted application is checked against its approval.
+NEXT_STEP: dict[str, str] = {
+    Status.SUBMITTED: Status.APPROVED,
+    Status.UNDER_REVIEW: Status.APPROVED,
+    Status.APPROVED: Status.ISSUED,
+    Status.ISSUED: Status.COMPLETED,
+    Status.ACTIVE: Status.COMPLETED,
+}
+
+STEP_LABELS = {
+    Status.APPROVED: "approval",
+    Status.ISSUED: "the permit's issue",
+    Status.COMPLETED: "completion",
+}
+
+
+@dataclass(frozen=True)
+class ChecklistItem:
+    violation: Violation
+    fix_url: str | None  # None: the Village does it (a review, a Board decision), or nothing to link to
+    fix_label: str
+
+
+def next_step(status: str) -> str | None:
+    return NEXT_STEP.get(str(status))
+
+
+def core_fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
+    """The fixes every type shares: the fee is paid (online where the Village takes cards, else at the office); a
+    missing document is uploaded on the page."""
+    if violation.code == "fee_unpaid":
+        from permits.online_payments import services as online
+
+        if online.online_payments_enabled():
+            try:
+                return reverse("online_payments:pay_permit", args=[permit.number]), "Pay the fee online"
+            except NoReverseMatch:
+                return None
+        return None
+    if violation.field and any(word in violation.field for word in ("certificate", "document", "plans", "bond")):
+        return f"{permit.get_absolute_url()}#upload-heading", "Upload the document"
+    return None
+
+
+def checklist(permit: Permit, *, today: date) -> list[ChecklistItem]:
+    """What refuses the permit's next step today, each with its fix (the type's link first, then the core's)."""
+    step = next_step(permit.status)
+    if step is None:
+        return []
+    permit_type = kinds.get_type(permit.kind)
+    items = []
+    for violation in workflow.blockers_for(permit, step, today=today):
+        link = None
+        if permit_type is not None and permit_type.fix_link is not None:
+            link = permit_type.fix_link(permit, violation)
+        link = link or core_fix_link(permit, violation)
+        if link:
+            items.append(ChecklistItem(violation, link[0], link[1]))
+        elif violation.code == "fee_unpaid":
+            items.append(ChecklistItem(violation, None, "Pay the Clerk-Treasurer at the Village Hall"))
+        else:
+            items.append(ChecklistItem(violation, None, "The Village records this"))
+    return items
+
+
+def fee_preview(permit_type, *, today: date):
+    """The Chapter 167 fee an application of `permit_type` is charged if submitted today, with its section; None when
+    the type has no fee or the schedule has none in force (the application then says why at submission)."""
+    if permit_type is None or not permit_type.fee_code:
+        return None
+    try:
+        return fee_in_force(permit_type.fee_code, today)
+    except FeeNotConfigured:
+        return None
+
+
+def pdf_url(permit: Permit) -> str | None:
+    """The permit PDF to keep on site, once issued (every type online names its own)."""
+    permit_type = kinds.get_type(permit.kind)
+    if permit_type is None or not permit_type.pdf_url or permit.issued_on is None:
+        return None
+    return reverse(permit_type.pdf_url, args=[permit.number])
+
+
+def page_context(request, permit: Permit, *, today: date, **extra) -> dict:
+    from permits.forms import DocumentForm
+
+    user = request.user
+    permit_type = kinds.get_type(permit.kind)
+    applicant_side = workflow.is_applicant_side(user, permit)
+    step = next_step(permit.status)
+    context = {
+        "permit": permit,
+        "detail_template": permit_type.detail_template if permit_type else None,
+        "events": permit.events.select_related("actor").all(),
+        "documents": permit.documents.all(),
+        "payments": with_refund(permit.payments.all()),
+        "document_form": extra.pop("document_form", None) or DocumentForm(),
+        "may_upload": applicant_side or is_village_staff(user),
+        "is_applicant_side": applicant_side,
+        "checklist": checklist(permit, today=today) if applicant_side or is_village_staff(user) else [],
+        "next_step_label": STEP_LABELS.get(step, ""),
+        "may_withdraw": applicant_side and workflow.may_transition(user, permit, Status.WITHDRAWN),
+        "permit_pdf_url": pdf_url(permit),
+    }
+    if permit_type is not None and permit_type.page_context is not None:
+        context.update(permit_type.page_context(request, permit))
+    context.update(extra)
+    return context
+
+
+def page_template(permit: Permit) -> str:
+    permit_type = kinds.get_type(permit.kind)
+    return (permit_type.page_template if permit_type else None) or "permits/detail.html"
