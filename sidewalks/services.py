@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from permits import workflow
+from permits import street_work, workflow
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import FeeNotConfigured, fee_in_force
@@ -130,9 +130,14 @@ def record_board_waiver(*, kind: str, parcel: Parcel, motion, reason: str = "", 
 
 
 def application_violations(*, parcel: Parcel, today: date, **fields) -> list[Violation]:
-    """Every § 303-3 rule the application breaks, for the form, the API and the service alike."""
+    """Every § 303-3 rule the application breaks, for the form, the API and the service alike, with the registers'
+    rules on the street (§ 303-1A(1): a recorded grade; § 303-3D(11): the Board's higher standard; permits.street_work)
+    and § 303-10 (no vault or cistern)."""
     waiver = width_waiver_for(parcel, today)
-    return ordinance.check_application(
+    registers = street_work.work_violations(
+        kind=PermitKind.SIDEWALK, street=parcel.street, parcel=parcel, today=today, fields=fields
+    )
+    return registers + ordinance.check_application(
         applied_on=today,
         land_use=parcel.land_use,
         work=fields.get("work"),
@@ -146,6 +151,7 @@ def application_violations(*, parcel: Parcel, today: date, **fields) -> list[Vio
         concrete_psi=fields.get("concrete_psi"),
         sacks_per_cubic_yard=fields.get("sacks_per_cubic_yard"),
         width_waived=waiver is not None,
+        vault_or_cistern=bool(fields.get("vault_or_cistern")),
     )
 
 
@@ -168,6 +174,7 @@ def apply_for_sidewalk_permit(
     work_description: str = "",
     organization=None,
     today: date | None = None,
+    vault_or_cistern: bool = False,
 ) -> Permit:
     """§ 303-3C: apply for a sidewalk permit and submit it with the Chapter 167 fee. All § 303-3D rules an
     application can break are checked at once; nothing is stored when one is broken."""
@@ -184,7 +191,8 @@ def apply_for_sidewalk_permit(
         pour_date=pour_date,
         village_contract=village_contract,
     )
-    raise_if_broken(application_violations(parcel=parcel, today=today, **fields))
+    # § 303-10: what the application shows is checked; a refused vault is never stored, so it is not a column.
+    raise_if_broken(application_violations(parcel=parcel, today=today, vault_or_cistern=vault_or_cistern, **fields))
     with transaction.atomic():
         permit = create_permit(
             kind=PermitKind.SIDEWALK,
