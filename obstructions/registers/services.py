@@ -312,10 +312,17 @@ def record_higher_standard(
     minimums = (min_width_feet, min_thickness_inches, min_driveway_thickness_inches)
     if all(m is None for m in minimums):
         errors.append(
-            Violation("min_width_feet", "nothing_set", "§ 303-3D(11)", "Set at least one minimum the Board required (§ 303-3D(11)).")
+            Violation(
+                "min_width_feet",
+                "nothing_set",
+                "§ 303-3D(11)",
+                "Set at least one minimum the Board required (§ 303-3D(11)).",
+            )
         )
     if any(m is not None and m <= 0 for m in minimums):
-        errors.append(Violation("min_width_feet", "positive", "§ 303-3D(11)", "A minimum is more than zero (§ 303-3D(11))."))
+        errors.append(
+            Violation("min_width_feet", "positive", "§ 303-3D(11)", "A minimum is more than zero (§ 303-3D(11)).")
+        )
     if parcel is not None and parcel.street_id != street.pk:
         errors.append(Violation("parcel", "not_abutting", "§ 303-3D(11)", f"{parcel} does not abut {street}."))
     raise_if_broken(errors)
