@@ -29,7 +29,9 @@ class Matter:
 
 
 # The modules that list matters for the Board (each has a MATTERS tuple).
-MATTER_MODULES: tuple[str, ...] = ()
+MATTER_MODULES: tuple[str, ...] = (
+    "obstructions.registers.board_matters",  # § 303-1A(2) sidewalk grade applications
+)
 
 
 @cache

@@ -284,3 +284,18 @@ def test_303_1a_a_back_office_move_to_an_ungraded_street_is_refused(spring, cont
     assert "§ 303-1A(1)" in {v.citation for v in so.check_back_office_edit(permit, values, today=date(2026, 5, 4))}
     values["street"] = graded
     assert "§ 303-1A(1)" not in {v.citation for v in so.check_back_office_edit(permit, values, today=date(2026, 5, 4))}
+
+
+def test_303_1a_2_the_application_waits_for_the_board_and_its_matter_decides_it(clerk):
+    from permits.board.matters import matter_for
+
+    street = StreetFactory(name="Henni Street")
+    application = services.apply_for_sidewalk_grade(
+        street=street, parcel=ParcelFactory(street=street), owners="Olga Owner", by=clerk
+    )
+    matter = matter_for(Clause.GRADE, "obstructions.GradeApplication")
+    assert list(matter.waiting()) == [application]
+    assert ("Owners applying", "Olga Owner") in matter.facts(application)
+    matter.decide(subject=application, motion=grade_motion(subject=application), by=clerk)
+    assert list(matter.waiting()) == []
+    assert services.grade_in_force(street, "sidewalk").application == application
