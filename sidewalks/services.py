@@ -220,6 +220,22 @@ def apply_for_sidewalk_permit(
     return permit
 
 
+def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[Violation]:
+    """The rules a back-office edit of a sidewalk permit must still meet: its dates in order, and, moved to another
+    street, that street's recorded grade (§ 303-1A(1), permits.street_work)."""
+    from permits.admin_edits import date_order_violations
+
+    street = values.get("street")
+    found = date_order_violations(
+        start_date=values.get("start_date"), end_date=values.get("end_date"), citation="§ 303-3C"
+    )
+    if street is not None and getattr(street, "pk", None) != permit.street_id:
+        found += street_work.work_violations(
+            kind=PermitKind.SIDEWALK, street=street, parcel=values.get("parcel"), today=today
+        )
+    return found
+
+
 def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None, pour_date: date | None = None) -> Permit:
     """§ 303-3C: the Clerk-Treasurer issues the permit: review, approval and issue through the workflow, once the
     Chapter 167 fee is paid and the planned pour is at least three days after today (the permit is OBTAINED three

@@ -301,3 +301,14 @@ def test_303_1a_2_the_application_waits_for_the_board_and_its_matter_decides_it(
     matter.decide(subject=application, motion=grade_motion(subject=application), by=clerk)
     assert list(matter.waiting()) == []
     assert services.grade_in_force(street, "sidewalk").application == application
+
+
+def test_303_1a_a_back_office_move_of_a_sidewalk_permit_to_an_ungraded_street_is_refused(contractor, bare):
+    from permits.admin_edits import edit_violations
+
+    parcel = ParcelFactory(street=StreetFactory(name="Henni Street"))
+    permit = sidewalk_services.apply_for_sidewalk_permit(applicant=contractor, parcel=parcel, today=TODAY, **WALK)
+    values = {"street": bare, "start_date": permit.start_date, "end_date": None}
+    assert {v.citation for v in edit_violations(permit, values, today=TODAY)} == {"§ 303-1A(1)"}
+    values["street"] = parcel.street
+    assert edit_violations(permit, values, today=TODAY) == []
