@@ -9,7 +9,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-tsv = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "ordinance" / "clauses.tsv"
+
+
+def default_tsv() -> Path:
+    """../shared/ordinance/clauses.tsv from the checkout, or from a worktree one level deeper (/work/wt/<name>)."""
+    for folder in (ROOT.parent, *ROOT.parent.parents):
+        candidate = folder / "shared" / "ordinance" / "clauses.tsv"
+        if candidate.exists():
+            return candidate
+    return ROOT.parent / "shared" / "ordinance" / "clauses.tsv"
+
+
+tsv = Path(sys.argv[1]) if len(sys.argv) > 1 else default_tsv()
 rows = [line.split("\t") for line in tsv.read_text().splitlines()[1:] if line.strip()]
 
 

@@ -38,3 +38,6 @@ class StreetNumberAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "parcel", "building", "map_reference", "assigned_on", "assigned_by"]
     search_fields = ["parcel__tax_key", "parcel__site_address", "street__name"]
     list_select_related = ["parcel", "street", "assigned_by"]
+
+
+from obstructions.registers import admin as registers_admin  # noqa: E402, F401  (the registers' back office)

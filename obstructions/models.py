@@ -180,3 +180,11 @@ class StreetNumber(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}{self.suffix} {self.street.name}"
+
+
+from obstructions.registers.models import (  # noqa: E402, F401  (the Clerk-Treasurer's registers)
+    Grade,
+    GradeApplication,
+    HigherStandard,
+    ImprovementRequest,
+)

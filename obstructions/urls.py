@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from obstructions import views
 
@@ -18,4 +18,5 @@ urlpatterns = [
     path("cases/<str:number>/close/", views.case_close, name="case_close"),
     path("cases/<str:number>/match/", views.case_match, name="case_match"),
     path("numbers/", views.numbers, name="numbers"),
+    path("registers/", include("obstructions.registers.urls")),
 ]

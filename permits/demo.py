@@ -137,6 +137,9 @@ def load_demo(password: str | None = None) -> dict:
     from permits.board import demo as board_demo  # the Board's roster, a past meeting and its designations
 
     board_demo.load()
+    from permits import street_work  # the registers behind the street rules: the demo streets' grades (§ 303-1A(1))
+
+    street_work.load_demo()
     return {"users": users, "streets": streets, "contractor": contractor, "utility": utility}
 
 

@@ -52,6 +52,9 @@ class SidewalkPermitCreateSerializer(serializers.Serializer):
     )
     pour_date = PlausibleDate()
     village_contract = serializers.BooleanField(default=False)
+    vault_or_cistern = serializers.BooleanField(
+        default=False, help_text="The work includes a vault or cistern under the sidewalk (prohibited: § 303-10)"
+    )
     work_description = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
     organization = serializers.CharField(
         required=False,

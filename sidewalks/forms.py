@@ -100,6 +100,11 @@ class SidewalkApplicationForm(LimitedForm):
     village_contract = forms.BooleanField(
         required=False, label="This work is under contract with the Village (§ 303-3C)"
     )
+    vault_or_cistern = forms.BooleanField(
+        required=False,
+        label="The work includes a vault or cistern under the sidewalk",
+        help_text="Vaults and cisterns under sidewalks are prohibited, with no waiver (§ 303-10).",
+    )
     work_description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Notes")
 
     def __init__(self, *args, user, today, **kwargs):
@@ -127,6 +132,7 @@ class SidewalkApplicationForm(LimitedForm):
                     "village_contract",
                     "concrete_psi",
                     "sacks_per_cubic_yard",
+                    "vault_or_cistern",
                 )
             }
             # A field that failed its own validation is None here: the rule for it is not run twice.

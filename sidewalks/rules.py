@@ -110,6 +110,23 @@ def check_material(material: str) -> list[Violation]:
     return [Violation("material", "not_concrete", "§ 303-3D(4)", message)]
 
 
+def check_no_vault_or_cistern(vault_or_cistern: bool) -> list[Violation]:
+    """§ 303-10: "All vaults and cisterns under sidewalks shall be prohibited." An application whose work shows a vault
+    or cistern under the sidewalk is refused; the ordinance provides no waiver, so nothing (no Board motion, no
+    designee) lifts it."""
+    if not vault_or_cistern:
+        return []
+    return [
+        Violation(
+            "vault_or_cistern",
+            "vault_or_cistern",
+            "§ 303-10",
+            "Vaults and cisterns under sidewalks are prohibited, with no waiver: remove the vault or cistern from the "
+            "work (§ 303-10).",
+        )
+    ]
+
+
 def check_concrete_mix(*, psi_at_28_days: int | None, sacks_per_cubic_yard) -> list[Violation]:
     """§ 303-3D(4): concrete tests at least 3,500 psi in 28 days, with at least six 94-pound sacks per cubic yard.
 
@@ -477,8 +494,9 @@ def check_application(
     concrete_psi: int | None = None,
     sacks_per_cubic_yard=None,
     width_waived: bool = False,
+    vault_or_cistern: bool = False,
 ) -> list[Violation]:
-    """Every § 303-3 rule an application can break, all at once (§ 303-3C, § 303-3D(4), § 303-3D(8))."""
+    """Every § 303-3 rule an application can break, all at once (§ 303-3C, § 303-3D(4), § 303-3D(8)), and § 303-10."""
     return [
         # § 303-3C: the permit cannot be obtained before today, so a pour sooner than three days out is refused now;
         # the same rule is asked again, from the day of issue, when the Clerk-Treasurer issues it (workflow.blockers).
@@ -494,6 +512,7 @@ def check_application(
             existing_width_feet=existing_width_feet,
             waived=width_waived,
         ),
+        *check_no_vault_or_cistern(vault_or_cistern),
     ]
 
 

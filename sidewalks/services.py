@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from permits import workflow
+from permits import street_work, workflow
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import FeeNotConfigured, fee_in_force
@@ -146,9 +146,14 @@ def request_board_waiver(*, kind: str, parcel: Parcel, reason: str, by):
 
 
 def application_violations(*, parcel: Parcel, today: date, **fields) -> list[Violation]:
-    """Every § 303-3 rule the application breaks, for the form, the API and the service alike."""
+    """Every § 303-3 rule the application breaks, for the form, the API and the service alike, with the registers'
+    rules on the street (§ 303-1A(1): a recorded grade; § 303-3D(11): the Board's higher standard; permits.street_work)
+    and § 303-10 (no vault or cistern)."""
     waiver = width_waiver_for(parcel, today)
-    return ordinance.check_application(
+    registers = street_work.work_violations(
+        kind=PermitKind.SIDEWALK, street=parcel.street, parcel=parcel, today=today, fields=fields
+    )
+    return registers + ordinance.check_application(
         applied_on=today,
         land_use=parcel.land_use,
         work=fields.get("work"),
@@ -162,6 +167,7 @@ def application_violations(*, parcel: Parcel, today: date, **fields) -> list[Vio
         concrete_psi=fields.get("concrete_psi"),
         sacks_per_cubic_yard=fields.get("sacks_per_cubic_yard"),
         width_waived=waiver is not None,
+        vault_or_cistern=bool(fields.get("vault_or_cistern")),
     )
 
 
@@ -184,6 +190,7 @@ def apply_for_sidewalk_permit(
     work_description: str = "",
     organization=None,
     today: date | None = None,
+    vault_or_cistern: bool = False,
 ) -> Permit:
     """§ 303-3C: apply for a sidewalk permit and submit it with the Chapter 167 fee. All § 303-3D rules an
     application can break are checked at once; nothing is stored when one is broken."""
@@ -200,7 +207,8 @@ def apply_for_sidewalk_permit(
         pour_date=pour_date,
         village_contract=village_contract,
     )
-    raise_if_broken(application_violations(parcel=parcel, today=today, **fields))
+    # § 303-10: what the application shows is checked; a refused vault is never stored, so it is not a column.
+    raise_if_broken(application_violations(parcel=parcel, today=today, vault_or_cistern=vault_or_cistern, **fields))
     with transaction.atomic():
         permit = create_permit(
             kind=PermitKind.SIDEWALK,
@@ -226,6 +234,22 @@ def apply_for_sidewalk_permit(
         except FeeNotConfigured as error:  # rolls the whole application back: nothing is stored
             raise RulesBroken([Violation(None, "fee_not_configured", "§ 303-3C", f"{error} (§ 303-3C)")]) from error
     return permit
+
+
+def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[Violation]:
+    """The rules a back-office edit of a sidewalk permit must still meet: its dates in order, and, moved to another
+    street, that street's recorded grade (§ 303-1A(1), permits.street_work)."""
+    from permits.admin_edits import date_order_violations
+
+    street = values.get("street")
+    found = date_order_violations(
+        start_date=values.get("start_date"), end_date=values.get("end_date"), citation="§ 303-3C"
+    )
+    if street is not None and getattr(street, "pk", None) != permit.street_id:
+        found += street_work.work_violations(
+            kind=PermitKind.SIDEWALK, street=street, parcel=values.get("parcel"), today=today
+        )
+    return found
 
 
 def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None, pour_date: date | None = None) -> Permit:

@@ -33,8 +33,32 @@ class StreetFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Street
         django_get_or_create = ("name",)
+        skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Elm {n} Street")
+
+    @factory.post_generation
+    def grade(street, create, extracted, **kwargs):
+        """§ 303-1A(1): no street is worked until its grade is recorded, so every test street has one (confirmed, as
+        the register records grades established before it) unless the test asks for none: StreetFactory(grade=False).
+        """
+        if not create or extracted is False:
+            return
+        from django.utils import timezone
+
+        from obstructions.registers.models import Grade
+
+        if not Grade.objects.filter(street=street, way=Grade.Way.STREET, in_force=True).exists():
+            Grade.objects.create(
+                street=street,
+                way=Grade.Way.STREET,
+                basis=Grade.Basis.CONFIRMED,
+                description=f"Test grade of {street}",
+                resolution_number="1968-T",
+                established_on=datetime.date(1968, 6, 3),
+                recorded_by=UserFactory(username="grade-book"),
+                recorded_at=timezone.now(),
+            )
 
 
 class ParcelFactory(factory.django.DjangoModelFactory):

@@ -38,6 +38,7 @@ MATTER_MODULES: tuple[str, ...] = (
     "permits.ledger.board_matters",
     "permits.street_use.board_matters",
     "permits.street_privilege.board_matters",
+    "obstructions.registers.board_matters",  # § 303-1A(2) sidewalk grade applications
 )
 
 

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from permits import services, workflow
+from permits import services, street_work, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
@@ -198,6 +198,13 @@ def check_application(data: dict, *, applicant, organization, today: date, now: 
         *ordinance.revocation_violations(
             **revocation_facts(user=applicant, organization=organization, today=today), today=today
         ),
+        # § 303-1A(1): a recorded grade (the Clerk-Treasurer's register); an emergency is warned, not refused
+        *street_work.work_violations(
+            kind=PermitKind.STREET_OPENING,
+            street=street if isinstance(street, Street) else None,
+            today=today,
+            emergency=emergency,
+        ),
         *ordinance.application_violations(
             street=str(street or ""),
             location_description=data.get("location_description", ""),
@@ -298,6 +305,8 @@ def check_approval(
         *ordinance.revocation_violations(
             **revocation_facts(user=permit.applicant, organization=permit.organization, today=today), today=today
         ),
+        # § 303-1A(1): not even an emergency's work is approved on a street whose grade is not recorded
+        *street_work.work_violations(kind=PermitKind.STREET_OPENING, street=permit.street, today=today),
         *ordinance.insurance_violations(
             per_person=so.insurance_per_person,
             per_accident=so.insurance_per_accident,
@@ -382,7 +391,10 @@ def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list
     decided = permit.status in APPROVED_STATUSES
     repaved_on, planned = street_repaving_facts(street if isinstance(street, Street) else None)
     doc_kinds = set(permit.documents.values_list("kind", flat=True))
+    moved = isinstance(street, Street) and street.pk != permit.street_id
     violations = [
+        # § 303-1A(1): moved to another street, the work needs that street's recorded grade
+        *(street_work.work_violations(kind=PermitKind.STREET_OPENING, street=street, today=today) if moved else []),
         *ordinance.application_violations(
             street=str(street or ""),
             location_description=values.get("location_description", ""),

@@ -150,7 +150,18 @@ class TrenchForm(InspectionForm):
         "Trench left unfilled over laid pipe (feet)", "At most 500 feet (§ 303-5B(1)).", max_digits=7, places=1
     )
     special_permission = _yes("DPW gave special permission for more", "§ 303-5B(1)")
-    field_order = ["excavated_ahead_feet", "unfilled_feet", "special_permission", "notes", "photo"]
+    spoil_blocks_gutter = _yes(
+        "Excavated material blocks a gutter or drain",
+        "Gutters kept clear or other provision made for drainage (§ 303-5D(1), § 303-13).",
+    )
+    field_order = [
+        "excavated_ahead_feet",
+        "unfilled_feet",
+        "special_permission",
+        "spoil_blocks_gutter",
+        "notes",
+        "photo",
+    ]
 
 
 class UndergroundDepthForm(InspectionForm):

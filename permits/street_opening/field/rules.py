@@ -335,6 +335,31 @@ def trench_violations(*, excavated_ahead_feet, unfilled_feet, special_permission
     return errors
 
 
+def spoil_pile_violations(*, spoil_blocks_gutter: bool) -> list[Violation]:
+    """§ 303-5D(1): excavated material is piled so that "gutters shall be kept clear or other satisfactory provisions
+    made for street drainage"; § 303-13: no person shall "obstruct ... the free passage of water in any public gutter,
+    ditch, culvert, swale or drain". A spoil pile found blocking a gutter (or drain) with no provision made for the
+    drainage fails the field record under both sections."""
+    if not spoil_blocks_gutter:
+        return []
+    return [
+        Violation(
+            "spoil_blocks_gutter",
+            "spoil_blocks_gutter",
+            "§ 303-5D(1)",
+            "The excavated material blocks the gutter: pile it so the gutter is kept clear, or make other satisfactory "
+            "provision for street drainage (§ 303-5D(1)).",
+        ),
+        Violation(
+            "spoil_blocks_gutter",
+            "drainage_obstructed",
+            "§ 303-13",
+            "Obstructing the free passage of water in a public gutter, ditch, culvert, swale or drain is prohibited "
+            "(§ 303-13).",
+        ),
+    ]
+
+
 # --- § 303-1C: underground utilities ----------------------------------------------------------------------------
 
 MIN_COVER_FEET = Decimal("3")  # § 303-1C(1): from the top of the established grade to the top of the construction
@@ -730,11 +755,12 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
                 errors += straightedge_violations(deviation_inches=v["straightedge_deviation_inches"])
         return errors
     if kind == "trench":
+        # The DPW's special permission lifts the § 303-5B(1) limits only, never the drainage (§ 303-5D(1), § 303-13).
         return trench_violations(
             excavated_ahead_feet=v["excavated_ahead_feet"],
             unfilled_feet=v["unfilled_feet"],
             special_permission=bool(v.get("special_permission")),
-        )
+        ) + spoil_pile_violations(spoil_blocks_gutter=bool(v.get("spoil_blocks_gutter")))
     if kind == "underground_depth":
         # The DPW asked to check it by coming to inspect (§ 303-1C(4)); "covered_before_check" is what it found.
         return underground_depth_violations(cover_feet=v["cover_feet"]) + covering_violations(

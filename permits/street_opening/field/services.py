@@ -61,7 +61,7 @@ MEASURED_FIELDS = {
         "poured_on",
         "opened_to_traffic_on",
     ],
-    "trench": ["excavated_ahead_feet", "unfilled_feet", "special_permission"],
+    "trench": ["excavated_ahead_feet", "unfilled_feet", "special_permission"],  # spoil_blocks_gutter: in failures
     "underground_depth": ["cover_feet"],  # covered_before_check is kept in the failures it causes
     "final": ["surface_restored"],
 }

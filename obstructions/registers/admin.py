@@ -1,0 +1,44 @@
+"""The registers in the back office: read-only (the records are public and the pages record them through the
+services: permits.admin_base.ReadOnlyAdmin links each list to its page). Never deleted (Wis. Stat. § 19.21)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from obstructions.registers.models import Grade, GradeApplication, HigherStandard, ImprovementRequest
+from permits.admin_base import ReadOnlyAdmin
+
+
+class RegisterAdmin(ReadOnlyAdmin):
+    """No add, change or delete here: the register's pages record through the services."""
+
+
+@admin.register(Grade)
+class GradeAdmin(RegisterAdmin):
+    work_page = ("obstructions:registers:grades", "record grades and alterations on the register of grades")
+    list_display = ("street", "way", "basis", "resolution_number", "established_on", "in_force")
+    list_filter = ("way", "basis", "in_force")
+    search_fields = ("street__name", "resolution_number")
+    list_select_related = ("street",)
+
+
+@admin.register(GradeApplication)
+class GradeApplicationAdmin(RegisterAdmin):
+    list_display = ("parcel", "street", "owners", "received_on", "status")
+    list_filter = ("status",)
+    list_select_related = ("parcel", "street")
+
+
+@admin.register(ImprovementRequest)
+class ImprovementRequestAdmin(RegisterAdmin):
+    work_page = ("obstructions:registers:improvements", "receive requests on the improvement requests page")
+    list_display = ("kind", "location", "petitioners", "presented_at", "consideration_year")
+    list_filter = ("consideration_year", "kind")
+    search_fields = ("location", "petitioners")
+
+
+@admin.register(HigherStandard)
+class HigherStandardAdmin(RegisterAdmin):
+    work_page = ("obstructions:registers:higher_standards", "record standards on the higher standards page")
+    list_display = ("street", "parcel", "min_width_feet", "min_thickness_inches", "resolution_number", "adopted_on")
+    list_select_related = ("street", "parcel")

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from obstructions.registers import views
+
+app_name = "registers"
+urlpatterns = [
+    path("grades/", views.grades, name="grades"),
+    path("higher-standards/", views.higher_standards, name="higher_standards"),
+    path("improvements/", views.improvements, name="improvements"),
+    path("improvements.csv", views.improvements_csv, name="improvements_csv"),
+]

@@ -1,0 +1,153 @@
+"""The Clerk-Treasurer's registers as pages: grades (§ 303-1A, § 303-1B) and the improvement requests listed by the
+year the Board considers them (§ 303-11), with the list as CSV for the budget meeting. Staff read; the clerk records."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods
+
+from obstructions.registers import services
+from obstructions.registers.forms import GradeAlterationForm, GradeForm, HigherStandardForm, ImprovementRequestForm
+from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest
+from permits.forms import add_service_errors
+from permits.input_limits import plausible_year
+from permits.paging import CappedPaginator as Paginator
+from permits.roles import Role, has_role
+
+PAGE_SIZE = 25
+
+
+def _require_reader(user) -> None:
+    if not services.may_read_registers(user):
+        raise PermissionDenied("Only Village staff and the Board read the Clerk-Treasurer's registers.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def grades(request):
+    _require_reader(request.user)
+    clerk = has_role(request.user, Role.CLERK)
+    altering = request.POST.get("form") == "alteration"
+    form = GradeForm(None if altering else request.POST or None) if clerk else None
+    alteration = GradeAlterationForm(request.POST if altering else None) if clerk else None
+    if request.method == "POST":
+        if not clerk:
+            raise PermissionDenied("Only the Clerk-Treasurer records grades (§ 303-1A(1), § 303-1B).")
+        bound, verb = (alteration, services.alter_grade) if altering else (form, services.record_grade)
+        if bound.is_valid():
+            try:
+                grade = verb(by=request.user, **bound.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(bound, error)
+            else:
+                messages.success(request, f"Recorded: {grade} ({grade.get_basis_display()}).")
+                return redirect("obstructions:registers:grades")
+    q = request.GET.get("q", "").strip()[:100]
+    qs = Grade.objects.select_related("street", "authorized_by").order_by("street__name", "way", "-in_force", "-pk")
+    if q:
+        qs = qs.filter(street__name__icontains=q)
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "obstructions/registers/grades.html",
+        {"page": page, "form": form, "alteration": alteration, "q": q, "query": f"q={q}" if q else ""},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def higher_standards(request):
+    _require_reader(request.user)
+    clerk = has_role(request.user, Role.CLERK)
+    form = HigherStandardForm(request.POST or None) if clerk else None
+    if request.method == "POST":
+        if not clerk:
+            raise PermissionDenied("Only the Clerk-Treasurer records the Board's standards (§ 303-3D(11)).")
+        if form.is_valid():
+            try:
+                standard = services.record_higher_standard(by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(request, f"Recorded: {standard}. Sidewalk applications there are held to it.")
+                return redirect("obstructions:registers:higher_standards")
+    qs = HigherStandard.objects.select_related("street", "parcel").order_by("street__name", "-adopted_on", "-pk")
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "obstructions/registers/higher_standards.html", {"page": page, "form": form})
+
+
+def _year(request) -> int:
+    """The year asked for (?year=), else next year: what the coming budget meeting considers (§ 303-11)."""
+    return plausible_year(request.GET.get("year", "")) or timezone.localdate().year + 1
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def improvements(request):
+    _require_reader(request.user)
+    clerk = has_role(request.user, Role.CLERK)
+    form = ImprovementRequestForm(request.POST or None) if clerk else None
+    if request.method == "POST":
+        if not clerk:
+            raise PermissionDenied("Only the Clerk-Treasurer receives improvement requests (§ 303-11).")
+        if form.is_valid():
+            try:
+                received = services.receive_improvement_request(by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(
+                    request,
+                    f"Received: {received.get_kind_display()} at {received.location}, for the Board to consider for "
+                    f"{received.consideration_year} (§ 303-11).",
+                )
+                return redirect(f"{request.path}?year={received.consideration_year}")
+    year = _year(request)
+    page = Paginator(services.improvement_list(year), PAGE_SIZE).get_page(request.GET.get("page"))
+    years = (
+        ImprovementRequest.objects.values("consideration_year")
+        .annotate(n=Count("pk"))
+        .order_by("-consideration_year")[:10]
+    )
+    return render(
+        request,
+        "obstructions/registers/improvements.html",
+        {"page": page, "form": form, "year": year, "years": years, "query": f"year={year}"},
+    )
+
+
+@login_required
+def improvements_csv(request):
+    """§ 303-11: the clerk's list for the Board's budget meeting, one row per request."""
+    _require_reader(request.user)
+    year = _year(request)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="improvement-requests-{year}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["Considered for", "Improvement", "Location", "Street", "Petitioners", "Signatures", "Presented"])
+    for r in services.improvement_list(year).iterator(chunk_size=500):
+        writer.writerow(
+            [
+                r.consideration_year,
+                r.get_kind_display(),
+                _cell(r.location),
+                _cell(r.street.name if r.street_id else ""),
+                _cell(r.petitioners),
+                r.signatures,
+                timezone.localtime(r.presented_at).strftime("%Y-%m-%d %H:%M"),
+            ]
+        )
+    return response
+
+
+def _cell(value: str) -> str:
+    """A spreadsheet opens a cell starting with = + - @ as a formula: such text is quoted with an apostrophe."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
