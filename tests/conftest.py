@@ -1,11 +1,27 @@
 """Personas and test-wide settings. Browser-test set-up lives in tests/browser/conftest.py."""
 
+from importlib import import_module
+
 import pytest
 from django.contrib.auth.models import Group
 
 from permits.models import Membership
 from permits.roles import Role
 from tests.factories import OrganizationFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _transactional_tests_have_the_named_site(request):
+    """A transactional test's flush runs post_migrate, which gives back the staff groups and Django's "example.com"
+    Site, not the site the migration named (account emails say "Theresa Permits"). Name it again; the other rows the
+    data migrations seed (fees) each test that needs them seeds itself."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction"):
+        return
+    request.getfixturevalue("transactional_db")
+    from django.apps import apps
+
+    import_module("permits.migrations.0007_site_name").name_the_site(apps, None)
 
 
 @pytest.fixture(autouse=True)
