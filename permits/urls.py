@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from permits import kinds, views, views_letters
+from permits import kinds, views, views_letters, views_workspace
 
 app_name = "permits"
 urlpatterns = [
@@ -19,6 +19,9 @@ urlpatterns = [
     path("office/letters/", views_letters.letters_page, name="letters"),
     path("office/letters/batch.pdf", views_letters.letters_batch_pdf, name="letters_batch_pdf"),
     path("office/letters/<int:pk>.pdf", views_letters.letter_pdf, name="letter_pdf"),
+    # Each role's start page and the staff search box (issue 15, permits/workspace.py, permits/search.py).
+    path("office/today/", views_workspace.workspace_page, name="workspace"),
+    path("office/search/", views_workspace.search_page, name="search"),
 ]
 
 # Each permit type's pages, in this namespace (permits:street_opening_apply ...), from the registry.
