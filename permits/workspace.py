@@ -86,9 +86,8 @@ def _kinds_entered_by(user, status: str) -> list[str]:
 
 
 def _permits():
-    from permits.selectors import with_paid_total
-
     from permits.models import Permit
+    from permits.selectors import with_paid_total
 
     return with_paid_total(Permit.objects.select_related("street"))
 
@@ -96,16 +95,20 @@ def _permits():
 def _applications_to_check(user, today):
     from permits.models import Status
 
-    return _permits().filter(status=Status.SUBMITTED, kind__in=_kinds_entered_by(user, Status.UNDER_REVIEW)).order_by(
-        "submitted_at", "pk"
+    return (
+        _permits()
+        .filter(status=Status.SUBMITTED, kind__in=_kinds_entered_by(user, Status.UNDER_REVIEW))
+        .order_by("submitted_at", "pk")
     )
 
 
 def _applications_to_decide(user, today):
     from permits.models import Status
 
-    return _permits().filter(status=Status.UNDER_REVIEW, kind__in=_kinds_entered_by(user, Status.APPROVED)).order_by(
-        "submitted_at", "pk"
+    return (
+        _permits()
+        .filter(status=Status.UNDER_REVIEW, kind__in=_kinds_entered_by(user, Status.APPROVED))
+        .order_by("submitted_at", "pk")
     )
 
 
@@ -124,8 +127,10 @@ def _fee_row(permit) -> WorkRow:
 def _permits_to_issue(user, today):
     from permits.models import Status
 
-    return _permits().filter(status=Status.APPROVED, kind__in=_kinds_entered_by(user, Status.ISSUED)).order_by(
-        "approved_on", "pk"
+    return (
+        _permits()
+        .filter(status=Status.APPROVED, kind__in=_kinds_entered_by(user, Status.ISSUED))
+        .order_by("approved_on", "pk")
     )
 
 
@@ -136,7 +141,12 @@ def _letters_to_mail(user, today):
 
 
 def _letter_row(notice) -> WorkRow:
-    return WorkRow(f"{notice.recipient_name or notice.to}: {notice.subject}", notice.created_at, reverse("permits:letters"), "Print and mail")
+    return WorkRow(
+        f"{notice.recipient_name or notice.to}: {notice.subject}",
+        notice.created_at,
+        reverse("permits:letters"),
+        "Print and mail",
+    )
 
 
 def _charges_to_bill(user, today):
@@ -198,7 +208,8 @@ CORE_WORK_SOURCES: tuple[WorkSource, ...] = (
     ),
     WorkSource(
         "Applications to approve or deny",
-        (Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR, Role.BOARD),
+        # The Board decides by motion (permits.board), not from an application's page: its matters are listed below.
+        (Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR),
         _applications_to_decide,
         _permit_row("Decide", "submitted_at"),
         citation="§ 303-4A",
@@ -251,9 +262,7 @@ def work_sources() -> tuple[WorkSource, ...]:
 
 
 def sources_for(user) -> list[WorkSource]:
-    return [
-        s for s in work_sources() if has_role(user, *s.roles) and (s.may_see is None or s.may_see(user))
-    ]
+    return [s for s in work_sources() if has_role(user, *s.roles) and (s.may_see is None or s.may_see(user))]
 
 
 def _count(waiting) -> int:
@@ -266,7 +275,7 @@ def work_for(user, *, today: date) -> list[WorkBox]:
     for source in sources_for(user):
         waiting = source.waiting(user, today)
         rows = [source.row(record) for record in list(waiting[:ROWS_SHOWN])]
-        count = _count(waiting) if len(rows) == ROWS_SHOWN else len(rows)
+        count = _count(waiting)
         boxes.append(WorkBox(source, count, rows, reverse(source.url_name) if source.url_name else None))
     return boxes
 

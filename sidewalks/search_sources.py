@@ -11,7 +11,9 @@ def _snow_cases():
 
 
 def _snow_hit(case) -> Hit:
-    return Hit(f"{case.number}: snow and ice", f"{case.get_status_display()}, {case.reported_address}", case.get_absolute_url())
+    return Hit(
+        f"{case.number}: snow and ice", f"{case.get_status_display()}, {case.reported_address}", case.get_absolute_url()
+    )
 
 
 def _rubbish_cases():
@@ -21,7 +23,9 @@ def _rubbish_cases():
 
 
 def _rubbish_hit(case) -> Hit:
-    return Hit(f"{case.number}: rubbish", f"{case.get_status_display()}, {case.parcel.site_address}", case.get_absolute_url())
+    return Hit(
+        f"{case.number}: rubbish", f"{case.get_status_display()}, {case.parcel.site_address}", case.get_absolute_url()
+    )
 
 
 SEARCH_SOURCES = (

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
+from datetime import date
 
 from django.utils import timezone
 
@@ -33,13 +33,23 @@ def _sidewalk_row(sidewalk) -> WorkRow:
     )
 
 
+def _open_snow_cases(user, today: date):
+    """§ 303-8A: reported walks not yet cleared or dismissed, oldest report first."""
+    from sidewalks.models import SnowCase
+
+    return SnowCase.objects.filter(status=SnowCase.Status.OPEN).order_by("reported_at", "pk")
+
+
+def _snow_row(case) -> WorkRow:
+    return WorkRow(f"{case.number}: {case.reported_address}", case.reported_at, case.get_absolute_url(), "Open")
+
+
 def _rubbish_past_deadline(user, today: date):
     """§ 303-2: the notice's deadline passed and the rubbish is not recorded as removed."""
     from sidewalks.models import RubbishCase
 
-    start_of_today = timezone.make_aware(datetime.combine(today, time.min))
     return (
-        RubbishCase.objects.filter(status=RubbishCase.Status.NOTICED, deadline_at__lt=start_of_today)
+        RubbishCase.objects.filter(status=RubbishCase.Status.NOTICED, deadline_at__lt=timezone.now())
         .select_related("parcel")
         .order_by("deadline_at", "pk")
     )
@@ -57,6 +67,14 @@ WORK_SOURCES = (
         _sidewalk_row,
         url_name="sidewalks:to_inspect",
         citation="§ 303-3D",
+    ),
+    WorkSource(
+        "Snow and ice cases open",
+        (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.POLICE_CHIEF),
+        _open_snow_cases,
+        _snow_row,
+        url_name="sidewalks:snow",
+        citation="§ 303-8A",
     ),
     WorkSource(
         "Rubbish cases past their deadline",

@@ -16,6 +16,18 @@ INSURANCE_WARNING = timedelta(days=30)  # how far ahead the office is told of in
 INSPECTORS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # permits.street_opening.field.services.INSPECTORS
 
 
+def insurance_warned_through(today: date) -> date:
+    """§ 303-4G: insurance must run through the work; the office is shown what ends on or before this day (30 days
+    on, counted from today) while the permit is approved, issued or under way."""
+    return today + INSURANCE_WARNING
+
+
+def is_bond_year_ending(today: date) -> bool:
+    """§ 303-4H(5): an annual bond runs January 1 to December 31; from December 1 the office is shown the year's
+    bonds to renew (a principal whose bond lapses cannot be issued a January permit)."""
+    return today.month == 12
+
+
 def _inspections_due(user, today: date):
     """Open street openings whose work was announced for today or earlier (§ 303-1C(3) notice) or whose permittee
     asked for the final inspection (§ 303-1C(8)), oldest first."""
@@ -60,7 +72,7 @@ def _insurance_expiring(user, today: date):
     return (
         StreetOpening.objects.filter(
             permit__status__in=(Status.APPROVED, *OPEN),
-            insurance_expires__lte=today + INSURANCE_WARNING,
+            insurance_expires__lte=insurance_warned_through(today),
         )
         .select_related("permit")
         .order_by("insurance_expires", "permit__number")
@@ -80,7 +92,7 @@ def _bonds_ending(user, today: date):
     """§ 303-4H(5): an annual bond covers January 1 to December 31; in December the year's bonds are about to end."""
     from permits.street_opening.models import AnnualBond
 
-    if today.month != 12:
+    if not is_bond_year_ending(today):
         return AnnualBond.objects.none()
     return AnnualBond.objects.filter(year=today.year).select_related("organization", "principal_user").order_by("pk")
 
@@ -107,7 +119,7 @@ def _held_row(so) -> WorkRow:
 
 WORK_SOURCES = (
     WorkSource(
-        "Street opening inspections due today and overdue",
+        "Street opening inspections due (work announced for today or before, or completion asked for)",
         INSPECTORS,
         _inspections_due,
         _inspection_row,
