@@ -275,7 +275,13 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Theresa Permits API",
-    "DESCRIPTION": "Street permits of the Village of Theresa, Wisconsin (Chapter 303).",
+    "DESCRIPTION": "Street permits of the Village of Theresa, Wisconsin (Chapter 303).\n\n"
+    "**Signing in with a token.** Get your token once: `POST /api/v1/auth/token/` with the JSON body "
+    '`{"username": "...", "password": "..."}` (or create one on the site\'s "API token" page, which also revokes '
+    "it). Then send it on every call as the header `Authorization: Token <your token>`; in this page, press "
+    '"Authorize", and under tokenAuth type `Token <your token>`. Village staff need a second factor before a token '
+    "is issued. Failed sign-ins are limited and locked out like the web login. The reference without the try-it "
+    "forms is at /api/redoc/.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
