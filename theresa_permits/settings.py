@@ -137,10 +137,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# allauth's backend before ModelBackend (issue 15): a login by email went to ModelBackend first, which found no such
+# username and hashed the password anyway (its timing defence), then allauth hashed it again: two full hashes per
+# login. allauth's backend takes usernames too (ACCOUNT_LOGIN_METHODS); ModelBackend stays for the rest.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# permits/hashers.py: PBKDF2-SHA256 at OWASP's 600,000 iterations; older hashes (Django's 1,000,000) still verify and
+# are re-hashed at the next login. The other hashers verify hashes made by them, if any were imported.
+PASSWORD_PBKDF2_ITERATIONS = int(os.environ.get("PASSWORD_PBKDF2_ITERATIONS", "600000"))
+PASSWORD_HASHERS = [
+    "permits.hashers.VillagePBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
 
 LANGUAGE_CODE = "en-us"
