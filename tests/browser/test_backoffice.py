@@ -113,6 +113,9 @@ def test_clerk_imports_the_assessment_roll(page, live_server, axe_check, login, 
 def test_office_and_permit_pages_for_staff(page, live_server, axe_check, login, dpw_director, permits, verified_emails):
     verified_emails(dpw_director)
     login(page, "dpw")
+    # Staff land on their start page (issue 15); every application is one click away in the Village office.
+    expect(page.get_by_role("heading", name="Today's work", exact=True)).to_be_visible()
+    page.get_by_role("link", name="Village office", exact=True).click()
     expect(page.get_by_role("heading", name="Village office: applications")).to_be_visible()
     axe_check(page, "office")
     page.get_by_role("link", name="SO-2026-0042").click()

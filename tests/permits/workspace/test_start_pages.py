@@ -74,3 +74,36 @@ def test_issue15_each_demo_account_lands_on_its_start_page_and_every_link_there_
                 broken.append((username, href, "sent to log in"))
         client.logout()
     assert not broken, broken
+
+
+def test_issue15_no_office_work_queue_link_answers_403_for_a_role_that_sees_it(
+    client, clerk, dpw_director, inspector, building_inspector, police_chief, board_member, president
+):
+    from permits import kinds
+
+    refused = []
+    for user in (clerk, dpw_director, inspector, building_inspector, police_chief, board_member, president):
+        client.force_login(user)
+        for queue, url in kinds.work_queues_for(user):
+            status = client.get(url).status_code
+            if status != 200:
+                refused.append((user.username, queue.title, status))
+    assert not refused, refused
+
+
+def test_issue15_the_manage_page_shows_each_role_only_the_actions_it_may_take(
+    client, application, clerk, police_chief, building_inspector, board_member
+):
+    url = f"/permits/{application.number}/street-opening/manage/"
+    client.force_login(clerk)
+    page = client.get(url).content.decode()
+    assert "Application complete: start review" in page and "Determinations of the Village Board" in page
+    for user in (police_chief, building_inspector):
+        client.force_login(user)
+        page = client.get(url).content.decode()
+        assert "Application complete: start review" not in page  # § 303-4B: the clerk or the DPW
+        assert "Revoke the permittee" not in page and "Determinations of the Village Board" not in page
+    client.force_login(board_member)
+    page = client.get(url).content.decode()
+    assert "Application complete: start review" not in page
+    assert "Revoke the permittee" in page  # § 303-4H(2): the Board revokes
