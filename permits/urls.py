@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from permits import kinds, views, views_applicant, views_letters, views_parcel_links
+from permits import kinds, views, views_applicant, views_letters, views_parcel_links, views_workspace
 
 app_name = "permits"
 urlpatterns = [
@@ -29,6 +29,9 @@ urlpatterns = [
     path("office/parcel-links/", views_parcel_links.link_requests, name="parcel_link_requests"),
     path("office/parcel-links/<int:pk>/proof/", views_parcel_links.proof, name="parcel_link_proof"),
     path("office/parcel-links/<int:pk>/<slug:decision>/", views_parcel_links.decide, name="parcel_link_decide"),
+    # Each role's start page and the staff search box (issue 15, permits/workspace.py, permits/search.py).
+    path("office/today/", views_workspace.workspace_page, name="workspace"),
+    path("office/search/", views_workspace.search_page, name="search"),
 ]
 
 # Each permit type's pages, in this namespace (permits:street_opening_apply ...), from the registry.

@@ -29,11 +29,9 @@ def home(request):
 def start(request):
     """Each role lands on its own start page after logging in."""
     if has_role(request.user, Role.CLERK):
-        return redirect("admin:index")
-    if has_role(request.user, Role.DPW_INSPECTOR) and not request.user.is_superuser:
-        return redirect("permits:field_inspections")
+        return redirect("admin:index")  # the back office's index is the clerk's work list (templates/admin/index.html)
     if is_village_staff(request.user):
-        return redirect("permits:office")
+        return redirect("permits:workspace")
     return redirect("permits:my_applications")
 
 

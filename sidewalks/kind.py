@@ -19,7 +19,7 @@ PERMIT_TYPE = PermitType(
     apply_url="sidewalks:apply",
     detail_template="sidewalks/_detail.html",
     work_queues=(
-        WorkQueue("Sidewalk inspections", "sidewalks:to_inspect", (*DPW, Role.CLERK)),
+        WorkQueue("Sidewalk inspections", "sidewalks:to_inspect", DPW),  # DPW inspectors only (the clerk's was a 403)
         WorkQueue("Sidewalk surveys", "sidewalks:surveys", (*DPW, Role.CLERK, Role.BOARD, Role.PRESIDENT)),
         WorkQueue("Sidewalk orders", "sidewalks:orders", (*DPW, Role.CLERK, Role.BOARD, Role.PRESIDENT)),
         WorkQueue("Snow and ice", "sidewalks:snow", (*DPW, Role.CLERK, Role.POLICE_CHIEF)),

@@ -137,10 +137,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# allauth's backend before ModelBackend (issue 15): a login by email went to ModelBackend first, which found no such
+# username and hashed the password anyway (its timing defence), then allauth hashed it again: two full hashes per
+# login. allauth's backend takes usernames too (ACCOUNT_LOGIN_METHODS); ModelBackend stays for the rest.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# permits/hashers.py: PBKDF2-SHA256 at OWASP's 600,000 iterations; older hashes (Django's 1,000,000) still verify and
+# are re-hashed at the next login. The other hashers verify hashes made by them, if any were imported.
+PASSWORD_PBKDF2_ITERATIONS = int(os.environ.get("PASSWORD_PBKDF2_ITERATIONS", "600000"))
+PASSWORD_HASHERS = [
+    "permits.hashers.VillagePBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -278,7 +289,13 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Theresa Permits API",
-    "DESCRIPTION": "Street permits of the Village of Theresa, Wisconsin (Chapter 303).",
+    "DESCRIPTION": "Street permits of the Village of Theresa, Wisconsin (Chapter 303).\n\n"
+    "**Signing in with a token.** Get your token once: `POST /api/v1/auth/token/` with the JSON body "
+    '`{"username": "...", "password": "..."}` (or create one on the site\'s "API token" page, which also revokes '
+    "it). Then send it on every call as the header `Authorization: Token <your token>`; in this page, press "
+    '"Authorize", and under tokenAuth type `Token <your token>`. Village staff need a second factor before a token '
+    "is issued. Failed sign-ins are limited and locked out like the web login. The reference without the try-it "
+    "forms is at /api/redoc/.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -1,8 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from permits import views as permit_views
+from permits.api_docs import RedocView
 from permits.online_payments.urls import gateway_urlpatterns
 
 admin.site.site_header = "Theresa Permits: back office"
@@ -16,7 +17,7 @@ urlpatterns = [
     path("api/v1/", include("permits.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("api/redoc/", RedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("", include("permits.urls")),
     path("", include("permits.ledger.urls")),
     path("", include("permits.online_payments.urls")),

@@ -140,8 +140,14 @@ class StreetOpeningForm(LimitedForm):
         label="Indemnity and guarantee statement (§ 303-4H(1)): tick each undertaking",
     )
     statement_signed_by = forms.CharField(max_length=200, required=False, label="Sign by typing your full name")
+    # Issue 15: offered on the first submit, so a valid application with warnings goes in at once when ticked
+    # (warnings never refuse: they are written on the permit's timeline at filing). Unticked, the warnings are shown
+    # as a warning to confirm, not as an error.
     acknowledge_warnings = forms.BooleanField(
-        required=False, label="I have read the warnings above and still want to submit"
+        required=False,
+        label="If this application gets warnings, I have read them and still want to submit",
+        help_text="Warnings do not stop an application (a street repaved within five years, a locate ticket that "
+        "will be stale when work starts...). Each one is kept on the permit's timeline.",
     )
 
     def __init__(self, *args, user, **kwargs):
@@ -168,6 +174,11 @@ class StreetOpeningForm(LimitedForm):
         if checked.warnings and not data.get("acknowledge_warnings"):
             self.add_error("acknowledge_warnings", "Read the warnings above, then tick this box to submit anyway.")
         return data
+
+    @property
+    def only_warnings_to_confirm(self) -> bool:
+        """Valid except for the acknowledgement: a warning to confirm, not an error (issue 15)."""
+        return bool(self.errors) and set(self.errors) == {"acknowledge_warnings"}
 
 
 class ReviewForm(LimitedForm):

@@ -22,7 +22,7 @@ PERMIT_TYPE = PermitType(
         WorkQueue(
             "Street opening inspections",
             "permits:field_inspections",
-            (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR, Role.CLERK),
+            (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR),  # the field pages are the DPW's: the clerk's link was a 403
         ),
         WorkQueue(
             "Street opening approvals held (§ 303-4D)",

@@ -16,7 +16,7 @@ from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.pdf import render_pdf
-from permits.roles import Role, is_village_staff
+from permits.roles import Role, has_role, is_village_staff
 from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
@@ -105,6 +105,18 @@ def _manage_context(request, permit, **forms):
         "renewal_request": lifecycle.pending_request(so),
         "renewals_waiting": lifecycle.renewals_waiting_for_fee(so),
         "decide_form": forms.get("decide_form") or DecideRenewalForm(),
+        # Issue 15: each role sees only the actions it may take (the services refuse the rest on every path).
+        "may": {
+            "review": has_role(request.user, *so_services.REVIEWERS),
+            "approve": has_role(request.user, *so_services.APPROVERS),
+            "hold": has_role(request.user, *lifecycle.APPROVERS),
+            "pay": has_role(request.user, Role.CLERK),
+            "issue": has_role(request.user, *so_services.ISSUERS),
+            "renew": has_role(request.user, Role.CLERK, Role.DPW_DIRECTOR),
+            "revoke": has_role(request.user, *so_services.REVOKERS),
+            # the clerk records the Board's motions; the Board, its President and its designees determine
+            "determine": has_role(request.user, Role.CLERK, Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),
+        },
     }
 
 

@@ -70,3 +70,11 @@ def login(live_server):
         page.get_by_role("button", name="Sign In").click()
 
     return do_login
+
+
+@pytest.fixture
+def page(page):
+    """The confirmations before certify, revoke, complete and void (static/js/confirm.js) are accepted, as the user
+    who clicked means them; tests/browser/test_workspace.py checks that Cancel submits nothing."""
+    page.on("dialog", lambda dialog: dialog.accept())
+    return page

@@ -44,9 +44,11 @@ def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment
 ):
     verified_emails(clerk)
     login(page, "clerk")
-    expect(page.get_by_role("heading", name="Clerk-Treasurer and staff")).to_be_visible()
+    # The clerk's start page is the back office's index as a work list; the records are grouped by task (issue 15).
+    expect(page.get_by_role("heading", name="Today's work")).to_be_visible()
     axe_check(page, "admin index")
 
+    page.get_by_text("Permits and applications (").click()
     page.locator('#content-main a[href="/admin/permits/permit/"]').first.click()
     expect(page.get_by_role("heading", name="Select permit to change")).to_be_visible()
     axe_check(page, "permit changelist")
@@ -111,6 +113,9 @@ def test_clerk_imports_the_assessment_roll(page, live_server, axe_check, login, 
 def test_office_and_permit_pages_for_staff(page, live_server, axe_check, login, dpw_director, permits, verified_emails):
     verified_emails(dpw_director)
     login(page, "dpw")
+    # Staff land on their start page (issue 15); every application is one click away in the Village office.
+    expect(page.get_by_role("heading", name="Today's work", exact=True)).to_be_visible()
+    page.get_by_role("link", name="Village office", exact=True).click()
     expect(page.get_by_role("heading", name="Village office: applications")).to_be_visible()
     axe_check(page, "office")
     page.get_by_role("link", name="SO-2026-0042").click()

@@ -123,6 +123,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
 
     # The inspector, on a phone, passes subgrade, forms, pour and curing, then completes the permit.
     phone = browser.new_page(viewport=PHONE)
+    phone.on("dialog", lambda dialog: dialog.accept())  # "Mark the work completed?" (static/js/confirm.js)
     _log_in(phone, live_server, axe_check, "inspector", "/sidewalks/inspections/")
     assert _fits_the_phone(phone)
     phone.get_by_role("link", name=f"Inspect {permit.number}").click()

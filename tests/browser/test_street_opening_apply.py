@@ -100,7 +100,7 @@ def test_street_opening_from_application_to_issued_permit(
     # The ticket was requested months before the April work: told it will be stale by then (Wis. Stat. § 182.0175).
     assert page.get_by_role("heading", name="Before you submit: warnings").is_visible()
     assert page.get_by_text("may treat the ticket as expired").is_visible()
-    page.get_by_label("I have read the warnings above and still want to submit").check()
+    page.get_by_label("If this application gets warnings, I have read them and still want to submit").check()
     page.get_by_role("button", name="Sign and submit the application").click()
 
     permit = Permit.objects.get()
@@ -220,7 +220,7 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     assert page.get_by_role("heading", name="Before you submit: warnings").is_visible()
     assert page.get_by_text("the ticket is needed before the permit is approved").is_visible()
     axe_check(page, "apply form with warnings")
-    page.get_by_label("I have read the warnings above and still want to submit").check()
+    page.get_by_label("If this application gets warnings, I have read them and still want to submit").check()
     page.get_by_role("button", name="Sign and submit the application").click()
     assert page.get_by_text("No ticket yet").is_visible()
     axe_check(page, "permit page without a ticket")

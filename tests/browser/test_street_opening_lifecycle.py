@@ -58,7 +58,7 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         # A November locate ticket will be stale by April (Wis. Stat. § 182.0175): warned, the contractor goes on.
         assert page.get_by_text("Diggers Hotline may treat the ticket as expired").is_visible()
         axe_check(page, "application: the stale-ticket warning")
-        page.get_by_label("I have read the warnings above and still want to submit").check()
+        page.get_by_label("If this application gets warnings, I have read them and still want to submit").check()
         page.get_by_role("button", name="Sign and submit the application").click()
         page.get_by_text("Approval can come on or after March 15, 2027").first.wait_for()
         permit = Permit.objects.get()

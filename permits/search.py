@@ -1,0 +1,239 @@
+"""The staff search box (issue 15): permits, parcels, people, companies, charges and cases, by number, address, tax
+key, name or company, from every staff page.
+
+A search source is one plain record: a title, the roles that may search it, the fields it matches and how a found
+record is shown. The core's sources are below; an app adds its own in a `search_sources.py` module with a tuple
+`SEARCH_SOURCES` whose dotted path goes in `SEARCH_SOURCE_MODULES` (the obstructions cases). Identifiers (numbers, tax
+keys, emails) match anywhere in them (icontains); words (names, addresses, descriptions) match by PostgreSQL full-text
+search with prefixes in production (SearchVector over the source's text fields, the "simple" configuration: names and
+street names are not English words to stem), by icontains on SQLite. Every source is two queries (a count and a
+page), however many records it finds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from importlib.util import find_spec
+from typing import Any
+
+from django.contrib.postgres.search import SearchQuery, SearchVector
+from django.db import connection
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils.http import urlencode
+
+from permits.roles import STAFF_ROLES, Role, has_role
+
+MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
+ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
+SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources",)
+
+
+@dataclass(frozen=True)
+class Hit:
+    label: str
+    detail: str
+    url: str
+
+
+@dataclass(frozen=True)
+class SearchSource:
+    key: str  # "permits": the ?in= of its own page
+    title: str  # "Permits"
+    roles: tuple[str, ...]
+    records: Callable[[], QuerySet]  # () -> every record, in the order results are listed
+    identifiers: tuple[str, ...]  # fields matched anywhere (icontains): numbers, tax keys, emails
+    words: tuple[str, ...]  # fields matched word by word: names, addresses
+    row: Callable[[Any], Hit]
+
+    def find(self, q: str) -> QuerySet:
+        return matching(self.records(), q, identifiers=self.identifiers, words=self.words)
+
+
+def clean_query(raw: str) -> str:
+    """What was typed, trimmed, NUL-free and bounded (OWASP ASVS V5.1.4)."""
+    return " ".join(raw.replace("\x00", "").split())[:MAX_QUERY]
+
+
+def _prefix_tsquery(q: str) -> str | None:
+    """Each word typed as a prefix, all of them required ("kram car" finds Carol Kramer): a raw tsquery built from
+    letters and digits only, so nothing typed is tsquery syntax."""
+    words = re.findall(r"[\w]+", q)
+    return " & ".join(f"{w}:*" for w in words) or None
+
+
+def matching(qs: QuerySet, q: str, *, identifiers: tuple[str, ...], words: tuple[str, ...]) -> QuerySet:
+    condition = Q()
+    for name in identifiers:
+        condition |= Q(**{f"{name}__icontains": q})
+    if connection.vendor == "postgresql":
+        tsquery = _prefix_tsquery(q)
+        if tsquery and words:
+            qs = qs.annotate(_found=SearchVector(*words, config="simple"))
+            condition |= Q(_found=SearchQuery(tsquery, search_type="raw", config="simple"))
+    else:
+        for name in words:
+            condition |= Q(**{f"{name}__icontains": q})
+    return qs.filter(condition)
+
+
+def _permits():
+    from permits.models import Permit, Status
+
+    return Permit.objects.exclude(status=Status.DRAFT).select_related("street", "organization").order_by("-pk")
+
+
+def _permit_hit(permit) -> Hit:
+    where = " ".join(filter(None, [permit.street.name if permit.street_id else "", permit.location_description]))
+    who = permit.organization.name if permit.organization_id else ""
+    return Hit(
+        f"{permit.number}: {permit.get_kind_display()}",
+        ", ".join(filter(None, [permit.get_status_display(), where, who])),
+        permit.get_absolute_url(),
+    )
+
+
+def _parcels():
+    from permits.models import Parcel
+
+    return Parcel.objects.order_by("tax_key")
+
+
+def _parcel_hit(parcel) -> Hit:
+    return Hit(
+        f"{parcel.tax_key}: {parcel.site_address}",
+        parcel.owner_name,
+        reverse("ledger:parcel_charges", args=[parcel.tax_key]),
+    )
+
+
+def _people():
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(is_active=True).order_by("last_name", "first_name", "pk")
+
+
+def _person_hit(user) -> Hit:
+    name = user.get_full_name() or user.email or user.username
+    # Staff find a person's work through their permits (the back office's user records are the clerk's).
+    url = reverse("permits:search") + "?" + urlencode({"q": user.email or user.username, "in": "permits"})
+    return Hit(name, user.email, url)
+
+
+def _companies():
+    from permits.models import Organization
+
+    return Organization.objects.order_by("name")
+
+
+def _company_hit(org) -> Hit:
+    url = reverse("permits:search") + "?" + urlencode({"q": org.name, "in": "permits"})
+    return Hit(org.name, ", ".join(filter(None, [org.get_kind_display(), org.phone])), url)
+
+
+def _charges():
+    from permits.ledger.models import SpecialCharge
+
+    return SpecialCharge.objects.select_related("parcel").order_by("-incurred_on", "-pk")
+
+
+def _charge_hit(charge) -> Hit:
+    return Hit(
+        f"{charge.number}: ${charge.amount}",
+        f"{charge.get_status_display()}, {charge.parcel.tax_key} {charge.parcel.site_address}",
+        charge.get_absolute_url(),
+    )
+
+
+CORE_SEARCH_SOURCES: tuple[SearchSource, ...] = (
+    SearchSource(
+        "permits",
+        "Permits",
+        STAFF_ROLES,
+        _permits,
+        identifiers=("number", "applicant__email", "parcel__tax_key"),
+        words=(
+            "location_description",
+            "street__name",
+            "applicant__first_name",
+            "applicant__last_name",
+            "organization__name",
+            "parcel__site_address",
+        ),
+        row=_permit_hit,
+    ),
+    SearchSource(
+        "parcels",
+        "Parcels",
+        STAFF_ROLES,
+        _parcels,
+        identifiers=("tax_key",),
+        words=("site_address", "owner_name"),
+        row=_parcel_hit,
+    ),
+    SearchSource(
+        "people",
+        "People",
+        STAFF_ROLES,
+        _people,
+        identifiers=("email", "username"),
+        words=("first_name", "last_name"),
+        row=_person_hit,
+    ),
+    SearchSource(
+        "companies",
+        "Companies",
+        STAFF_ROLES,
+        _companies,
+        identifiers=(),
+        words=("name",),
+        row=_company_hit,
+    ),
+    SearchSource(
+        "charges",
+        "Special charges",
+        (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.BUILDING_INSPECTOR, Role.POLICE_CHIEF)
+        + (Role.BOARD, Role.PRESIDENT),
+        _charges,
+        identifiers=("number", "parcel__tax_key"),
+        words=("parcel__site_address", "parcel__owner_name", "description"),
+        row=_charge_hit,
+    ),
+)
+
+
+@cache
+def search_sources() -> tuple[SearchSource, ...]:
+    found = list(CORE_SEARCH_SOURCES)
+    for name in SEARCH_SOURCE_MODULES:
+        if find_spec(name) is not None:
+            found.extend(import_module(name).SEARCH_SOURCES)
+    return tuple(found)
+
+
+def sources_for(user) -> list[SearchSource]:
+    return [s for s in search_sources() if has_role(user, *s.roles)]
+
+
+def source_named(key: str) -> SearchSource | None:
+    return next((s for s in search_sources() if s.key == key), None)
+
+
+def querystring(q: str, source: SearchSource) -> str:
+    return urlencode({"q": q, "in": source.key})
+
+
+def search_all(user, q: str) -> list[tuple[SearchSource, int, list[Hit], str]]:
+    """Every source `user` may search: how many records match, the first few, and the link to all of them."""
+    groups = []
+    for source in sources_for(user):
+        found = source.find(q)
+        first = list(found[: ROWS_PER_SOURCE + 1])
+        count = len(first) if len(first) <= ROWS_PER_SOURCE else found.count()
+        url = reverse("permits:search") + "?" + querystring(q, source)
+        groups.append((source, count, [source.row(r) for r in first[:ROWS_PER_SOURCE]], url))
+    return groups

@@ -1,0 +1,43 @@
+"""Each role's start page (permits.workspace) and the staff search box (permits.search)."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import render
+from django.utils import timezone
+
+from permits import kinds, search, workspace
+from permits.paging import CappedPaginator as Paginator
+from permits.roles import is_village_staff, roles_of
+
+SEARCH_PAGE_SIZE = 25
+
+
+@login_required
+def workspace_page(request):
+    """Village staff other than the clerk: what waits on my roles today, oldest first, and what I did lately."""
+    if not is_village_staff(request.user):
+        raise PermissionDenied("You may not open the Village staff's work list: it is for Village staff.")
+    context = {
+        "boxes": workspace.work_for(request.user, today=timezone.localdate()),
+        "recent": workspace.recent_actions(request.user),
+        "queues": kinds.work_queues_for(request.user),
+        "roles": sorted(roles_of(request.user)),
+    }
+    return render(request, "permits/workspace.html", context)
+
+
+@login_required
+def search_page(request):
+    """Staff: find a permit, parcel, person, company, charge or case by number, address, tax key, name or company."""
+    if not is_village_staff(request.user):
+        raise PermissionDenied("You may not search the Village's records: search is for Village staff.")
+    q = search.clean_query(request.GET.get("q", ""))
+    sources = search.sources_for(request.user)
+    chosen = next((s for s in sources if s.key == request.GET.get("in", "")), None)
+    context = {"q": q, "chosen": chosen, "sources": sources, "query": ""}
+    if q and chosen is not None:
+        page = Paginator(chosen.find(q), SEARCH_PAGE_SIZE).get_page(request.GET.get("page"))
+        context.update(page=page, rows=[chosen.row(r) for r in page], query=search.querystring(q, chosen))
+    elif q:
+        context["groups"] = search.search_all(request.user, q)
+    return render(request, "permits/search.html", context)

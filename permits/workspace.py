@@ -1,0 +1,369 @@
+"""Each role's start page (issue 15): what waits on *that* role, oldest first, each row one click from its action.
+
+A work source is one plain record: a title, the roles whose work it is, and a function that returns the waiting rows
+oldest first. The core's sources are below. A permit type adds its own in a `work_sources.py` module of its package
+(a tuple `WORK_SOURCES`, found through permits.kinds); an app that is not a permit type (obstructions' cases past
+their deadline) puts the dotted path of its module in `WORK_SOURCE_MODULES`. The start page counts each source and
+shows its first rows: two queries per source, however many rows wait.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache
+from importlib import import_module
+from importlib.util import find_spec
+from typing import Any
+
+from django.db.models import F, QuerySet
+from django.urls import reverse
+
+from permits import kinds
+from permits.roles import Role, has_role
+
+ROWS_SHOWN = 5  # rows per source on the start page; the source's own list has the rest
+
+
+@dataclass(frozen=True)
+class WorkRow:
+    label: str  # "SO-2026-0004: 120 Main Street"
+    since: date | datetime | None  # how long it has waited (the list is oldest first)
+    url: str  # where the action is taken
+    action: str = "Open"  # the link's verb: "Review", "Record payment"...
+
+
+@dataclass(frozen=True)
+class WorkSource:
+    title: str  # "Applications to check"
+    roles: tuple[str, ...]  # the roles whose work it is (a superuser sees every source)
+    # (user, today) -> the waiting records, oldest first (a queryset, or a sized list)
+    waiting: Callable[[Any, date], Any]
+    # (record) -> WorkRow
+    row: Callable[[Any], WorkRow]
+    url_name: str | None = None  # the full list, where the source has one
+    citation: str = ""  # "§ 303-4B"
+    # (user) -> bool: a finer test than the roles (a Board designee); None: the roles decide
+    may_see: Callable[[Any], bool] | None = None
+
+
+@dataclass(frozen=True)
+class WorkBox:
+    """One source on one user's start page: its count and first rows."""
+
+    source: WorkSource
+    count: int
+    rows: list[WorkRow]
+    url: str | None
+
+
+# Apps that are not permit types and bring work of their own (obstructions: "cases past their deadline").
+WORK_SOURCE_MODULES: tuple[str, ...] = ()
+
+
+def _permit_row(action: str, when: str) -> Callable[[Any], WorkRow]:
+    def row(permit) -> WorkRow:
+        place = permit.street.name if permit.street_id else permit.location_description
+        label = f"{permit.number}: {permit.get_kind_display()}" + (f", {place}" if place else "")
+        return WorkRow(label, getattr(permit, when), permit.get_absolute_url(), action)
+
+    return row
+
+
+def _kinds_entered_by(user, status: str) -> list[str]:
+    """The permit types whose authority table lets `user`'s roles move a permit into `status` (the DPW Director sees
+    the street openings that wait on the DPW, not every application of the Village)."""
+    from permits.workflow import AUTHORITY
+
+    found = []
+    for permit_type in kinds.online_types():
+        table = permit_type.authority or AUTHORITY
+        roles = [r for r in table.get(status, ()) if r != kinds.APPLICANT]
+        if roles and has_role(user, *roles):
+            found.append(permit_type.kind)
+    return found
+
+
+def _permits():
+    from permits.models import Permit
+    from permits.selectors import with_paid_total
+
+    return with_paid_total(Permit.objects.select_related("street"))
+
+
+def _applications_to_check(user, today):
+    from permits.models import Status
+
+    return (
+        _permits()
+        .filter(status=Status.SUBMITTED, kind__in=_kinds_entered_by(user, Status.UNDER_REVIEW))
+        .order_by("submitted_at", "pk")
+    )
+
+
+def _applications_to_decide(user, today):
+    from permits.models import Status
+
+    return (
+        _permits()
+        .filter(status=Status.UNDER_REVIEW, kind__in=_kinds_entered_by(user, Status.APPROVED))
+        .order_by("submitted_at", "pk")
+    )
+
+
+def _fees_to_collect(user, today):
+    from permits.models import Status
+
+    owing = (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED)
+    return _permits().filter(status__in=owing, fee_amount__gt=F("paid_total")).order_by("submitted_at", "pk")
+
+
+def _fee_row(permit) -> WorkRow:
+    url = reverse("admin:permits_permit_payment", args=[permit.pk])
+    return WorkRow(f"{permit.number}: ${permit.balance_due} due", permit.submitted_at, url, "Record payment")
+
+
+def _permits_to_issue(user, today):
+    from permits.models import Status
+
+    return (
+        _permits()
+        .filter(status=Status.APPROVED, kind__in=_kinds_entered_by(user, Status.ISSUED))
+        .order_by("approved_on", "pk")
+    )
+
+
+def _letters_to_mail(user, today):
+    from permits.letters import letters_to_mail
+
+    return letters_to_mail()
+
+
+def _letter_row(notice) -> WorkRow:
+    return WorkRow(
+        f"{notice.recipient_name or notice.to}: {notice.subject}",
+        notice.created_at,
+        reverse("permits:letters"),
+        "Print and mail",
+    )
+
+
+def _charges_to_bill(user, today):
+    from permits.ledger.models import SpecialCharge
+    from permits.ledger.rules import SOURCES_NEEDING_HEARING
+
+    return (
+        SpecialCharge.objects.select_related("parcel")
+        .filter(status=SpecialCharge.Status.PENDING)
+        .exclude(source__in=SOURCES_NEEDING_HEARING, hearings__isnull=True)
+        .order_by("incurred_on", "pk")
+    )
+
+
+def _hearings_to_hold(user, today):
+    from permits.ledger.models import SpecialCharge
+    from permits.ledger.rules import SOURCES_NEEDING_HEARING
+
+    return (
+        SpecialCharge.objects.select_related("parcel")
+        .filter(status=SpecialCharge.Status.PENDING, source__in=SOURCES_NEEDING_HEARING, hearings__isnull=True)
+        .order_by("incurred_on", "pk")
+    )
+
+
+def _charge_row(action: str) -> Callable[[Any], WorkRow]:
+    def row(charge) -> WorkRow:
+        return WorkRow(
+            f"{charge.number}: ${charge.amount}, {charge.parcel.site_address}",
+            charge.incurred_on,
+            charge.get_absolute_url(),
+            action,
+        )
+
+    return row
+
+
+def _board_matters(user, today):
+    from permits.board.matters import matters
+
+    waiting: list = []
+    for matter in matters():
+        waiting.extend(matter.waiting())
+    return waiting
+
+
+def _matter_row(subject) -> WorkRow:
+    url = subject.get_absolute_url() if hasattr(subject, "get_absolute_url") else reverse("board:board")
+    return WorkRow(str(subject), None, url, "Open")
+
+
+CORE_WORK_SOURCES: tuple[WorkSource, ...] = (
+    WorkSource(
+        "Applications to check",
+        (Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR),
+        _applications_to_check,
+        _permit_row("Check", "submitted_at"),
+        citation="§ 303-4B",
+    ),
+    WorkSource(
+        "Applications to approve or deny",
+        # The Board decides by motion (permits.board), not from an application's page: its matters are listed below.
+        (Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR),
+        _applications_to_decide,
+        _permit_row("Decide", "submitted_at"),
+        citation="§ 303-4A",
+    ),
+    WorkSource("Fees to collect", (Role.CLERK,), _fees_to_collect, _fee_row, citation="§ 303-4F(2)"),
+    WorkSource(
+        "Permits to issue",
+        (Role.CLERK, Role.DPW_DIRECTOR),
+        _permits_to_issue,
+        _permit_row("Issue", "approved_on"),
+        citation="§ 303-4A",
+    ),
+    WorkSource("Letters to mail", (Role.CLERK,), _letters_to_mail, _letter_row, url_name="permits:letters"),
+    WorkSource(
+        "Charges to bill",
+        (Role.CLERK,),
+        _charges_to_bill,
+        _charge_row("Bill"),
+        url_name="ledger:charges",
+        citation="Wis. Stat. § 66.0627",
+    ),
+    WorkSource(
+        "Hearings to hold",
+        (Role.CLERK,),
+        _hearings_to_hold,
+        _charge_row("Schedule hearing"),
+        url_name="ledger:hearings",
+        citation="Wis. Stat. § 66.0627(3)(b)",
+    ),
+    WorkSource(
+        "Items for the Board's next agenda",
+        (Role.CLERK, Role.BOARD, Role.PRESIDENT),
+        _board_matters,
+        _matter_row,
+        url_name="board:board",
+    ),
+)
+
+
+@cache
+def work_sources() -> tuple[WorkSource, ...]:
+    """The core's sources, then each permit type's (`<package>.work_sources`), then WORK_SOURCE_MODULES'."""
+    found = list(CORE_WORK_SOURCES)
+    for module in kinds.import_type_modules("work_sources"):
+        found.extend(module.WORK_SOURCES)
+    for name in WORK_SOURCE_MODULES:
+        if find_spec(name) is not None:
+            found.extend(import_module(name).WORK_SOURCES)
+    return tuple(found)
+
+
+def sources_for(user) -> list[WorkSource]:
+    return [s for s in work_sources() if has_role(user, *s.roles) and (s.may_see is None or s.may_see(user))]
+
+
+def _count(waiting) -> int:
+    return waiting.count() if isinstance(waiting, QuerySet) else len(waiting)
+
+
+def work_for(user, *, today: date) -> list[WorkBox]:
+    """The start page's boxes for `user`: each source of its roles, counted, with its oldest rows."""
+    boxes = []
+    for source in sources_for(user):
+        waiting = source.waiting(user, today)
+        rows = [source.row(record) for record in list(waiting[:ROWS_SHOWN])]
+        count = _count(waiting)
+        boxes.append(WorkBox(source, count, rows, reverse(source.url_name) if source.url_name else None))
+    return boxes
+
+
+def recent_actions(user, *, limit: int = 10) -> Iterable:
+    """What `user` did lately: the permit timeline rows they wrote, newest first."""
+    from permits.models import PermitEvent
+
+    return PermitEvent.objects.filter(actor=user).select_related("permit").order_by("-at", "-pk")[:limit]
+
+
+# The back office's model links, grouped by the task they serve (the clerk's index lists its work first; these are
+# one click away). app_label.model_name -> group; a model not listed falls in "Other records".
+RECORD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Permits and applications",
+        (
+            "permits.permit",
+            "permits.streetopening",
+            "permits.diggersticket",
+            "permits.emergencydetermination",
+            "permits.emergencyreport",
+            "permits.moratoriumexception",
+            "permits.applicantrevocation",
+            "permits.renewalrequest",
+            "permits.renewal",
+            "permits.annualbond",
+            "permits.bondamount",
+            "sidewalks.sidewalkpermit",
+        ),
+    ),
+    (
+        "Money: fees, payments, charges and the tax roll",
+        (
+            "permits.feeitem",
+            "permits.payment",
+            "permits.onlinepayment",
+            "permits.refund",
+            "permits.settlementday",
+            "permits.specialcharge",
+            "permits.chargehearing",
+            "permits.taxrollbatch",
+        ),
+    ),
+    (
+        "Field work, cases and notices",
+        (
+            "permits.inspection",
+            "permits.permitteenotice",
+            "permits.pavementrestoration",
+            "permits.guarantee",
+            "permits.defectnotice",
+            "permits.notice",
+            "sidewalks.",
+        ),
+    ),
+    ("Village Board", ("permits.seat", "permits.term", "permits.meeting", "permits.motion", "permits.designation")),
+    (
+        "Streets, parcels and the map",
+        (
+            "permits.street",
+            "permits.streetsegment",
+            "permits.streetimprovement",
+            "permits.parcel",
+            "permits.placement",
+            "permits.conflictmargin",
+            "permits.conflictreview",
+            "permits.streetsubscription",
+        ),
+    ),
+    ("People and companies", ("auth.", "account.", "permits.organization", "authtoken.", "mfa.")),
+    ("The system: jobs, calendar, sign-in log", ("permits.jobrun", "permits.officeclosure", "axes.", "sites.")),
+)
+
+
+def group_of(app_label: str, model_name: str) -> str:
+    key = f"{app_label}.{model_name}".lower()
+    for title, prefixes in RECORD_GROUPS:
+        if any(key == p or (p.endswith(".") and key.startswith(p)) for p in prefixes):
+            return title
+    return "Other records"
+
+
+def grouped_records(app_list: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The admin index's app_list regrouped by task (the order of RECORD_GROUPS, then "Other records")."""
+    groups: dict[str, list[dict]] = {title: [] for title, _ in RECORD_GROUPS}
+    groups["Other records"] = []
+    for app in app_list:
+        for model in app["models"]:
+            groups[group_of(app["app_label"], model["object_name"].lower())].append(model)
+    return [(title, sorted(models, key=lambda m: m["name"])) for title, models in groups.items() if models]

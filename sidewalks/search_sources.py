@@ -1,0 +1,50 @@
+"""Snow and ice (§ 303-8) and rubbish (§ 303-2) cases in the staff search box (permits.search)."""
+
+from permits.roles import STAFF_ROLES
+from permits.search import Hit, SearchSource
+
+
+def _snow_cases():
+    from sidewalks.models import SnowCase
+
+    return SnowCase.objects.select_related("parcel").order_by("-reported_at", "-pk")
+
+
+def _snow_hit(case) -> Hit:
+    return Hit(
+        f"{case.number}: snow and ice", f"{case.get_status_display()}, {case.reported_address}", case.get_absolute_url()
+    )
+
+
+def _rubbish_cases():
+    from sidewalks.models import RubbishCase
+
+    return RubbishCase.objects.select_related("parcel").order_by("-served_at", "-pk")
+
+
+def _rubbish_hit(case) -> Hit:
+    return Hit(
+        f"{case.number}: rubbish", f"{case.get_status_display()}, {case.parcel.site_address}", case.get_absolute_url()
+    )
+
+
+SEARCH_SOURCES = (
+    SearchSource(
+        "snow_cases",
+        "Snow and ice cases",
+        STAFF_ROLES,
+        _snow_cases,
+        identifiers=("number", "parcel__tax_key"),
+        words=("reported_address", "parcel__owner_name"),
+        row=_snow_hit,
+    ),
+    SearchSource(
+        "rubbish_cases",
+        "Rubbish cases",
+        STAFF_ROLES,
+        _rubbish_cases,
+        identifiers=("number", "parcel__tax_key"),
+        words=("parcel__site_address", "parcel__owner_name", "served_to"),
+        row=_rubbish_hit,
+    ),
+)

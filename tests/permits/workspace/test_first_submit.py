@@ -1,0 +1,70 @@
+"""Issue 15, item 7: a valid street opening with warnings is not refused in red just to tick "I read the warnings": the
+acknowledgement is on the first submit."""
+
+from datetime import date, datetime
+
+import pytest
+from django.urls import reverse
+
+from permits.models import Permit, Status
+from permits.street_opening.models import StreetImprovement
+from tests.permits.street_opening.conftest import CHICAGO
+from tests.permits.street_opening.test_pages import form_data
+
+APPLY = reverse("permits:street_opening_apply")
+LABEL = "If this application gets warnings, I have read them and still want to submit"
+
+
+@pytest.fixture
+def repaved(street, clerk):
+    """§ 303-5I: the street was repaved within five years, which warns (never refuses) an application."""
+    return StreetImprovement.objects.create(
+        street=street,
+        description="Overlay",
+        decided_on=date(2023, 4, 1),
+        work_begins_on=date(2023, 6, 1),
+        repaved_on=date(2023, 6, 15),
+        recorded_by=clerk,
+        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
+    )
+
+
+def test_the_acknowledgement_is_on_the_form_before_any_submit(spring, client, contractor, contractor_org, bond):
+    client.force_login(contractor)
+    page = client.get(APPLY).content.decode()
+    assert LABEL in page and 'name="acknowledge_warnings"' in page
+
+
+def test_303_5i_valid_application_with_a_warning_ticked_on_the_first_submit_goes_in(
+    spring, client, contractor, contractor_org, street, bond, repaved
+):
+    client.force_login(contractor)
+    first = client.post(APPLY, form_data(street, contractor_org, acknowledge_warnings="on"))
+    assert first.status_code == 302
+    permit = Permit.objects.get()
+    assert permit.status == Status.SUBMITTED
+    assert permit.events.filter(reason__contains="Warning at filing").exists()  # kept on the timeline
+
+
+def test_303_5i_unticked_the_warning_is_a_warning_to_confirm_not_a_red_error(
+    spring, client, contractor, contractor_org, street, bond, repaved
+):
+    client.force_login(contractor)
+    page = client.post(APPLY, form_data(street, contractor_org)).content.decode()
+    assert not Permit.objects.exists()
+    assert 'id="form-warnings"' in page and "Everything else is in order" in page
+    assert 'id="form-errors"' not in page  # no red box for a valid application
+
+
+def test_a_real_error_with_a_warning_still_shows_the_red_box(
+    spring, client, contractor, contractor_org, street, bond, repaved
+):
+    client.force_login(contractor)
+    page = client.post(APPLY, form_data(street, contractor_org, method="")).content.decode()
+    assert 'id="form-errors"' in page and "§ 303-4B" in page
+    assert not Permit.objects.exists()
+
+
+def test_a_valid_application_without_warnings_needs_no_tick(spring, client, contractor, contractor_org, street, bond):
+    client.force_login(contractor)
+    assert client.post(APPLY, form_data(street, contractor_org)).status_code == 302

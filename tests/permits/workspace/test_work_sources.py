@@ -1,0 +1,171 @@
+"""Issue 15: what each role's start page counts (permits.workspace), at its boundaries, and for whom."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from permits import workspace
+from permits.models import Permit, PermitKind, Status
+from permits.street_opening import work_sources as so_sources
+from tests.factories import PermitFactory
+
+pytestmark = pytest.mark.django_db
+TODAY = date(2026, 5, 4)
+
+
+def box(user, title, today=TODAY):
+    found = [b for b in workspace.work_for(user, today=today) if b.source.title.startswith(title)]
+    return found[0] if found else None
+
+
+def submitted(kind=PermitKind.STREET_OPENING, **fields):
+    permit = PermitFactory(kind=kind, **fields)
+    Permit.objects.filter(pk=permit.pk).update(status=Status.SUBMITTED, submitted_at=timezone.now(), **fields)
+    return permit
+
+
+def test_303_4g_insurance_warned_30_days_ahead():
+    assert so_sources.insurance_warned_through(date(2026, 5, 4)) == date(2026, 6, 3)
+
+
+@pytest.mark.parametrize(
+    ("today", "ending"),
+    [(date(2026, 11, 30), False), (date(2026, 12, 1), True), (date(2026, 12, 31), True), (date(2027, 1, 1), False)],
+)
+def test_303_4h5_annual_bonds_shown_from_december_1(today, ending):
+    assert so_sources.is_bond_year_ending(today) is ending
+
+
+def test_303_4b_the_dpw_sees_only_the_street_openings_it_checks_the_clerk_sees_every_type(clerk, dpw_director):
+    so = submitted()
+    sidewalk = submitted(kind=PermitKind.SIDEWALK, number="SW-2026-0901")
+    clerk_rows = [r.label for r in box(clerk, "Applications to check").rows]
+    dpw_rows = [r.label for r in box(dpw_director, "Applications to check").rows]
+    assert any(so.number in r for r in clerk_rows) and any(sidewalk.number in r for r in clerk_rows)
+    assert any(so.number in r for r in dpw_rows) and not any(sidewalk.number in r for r in dpw_rows)
+
+
+def test_applications_to_check_oldest_first_and_counted_past_the_rows_shown(clerk):
+    first = submitted()
+    Permit.objects.filter(pk=first.pk).update(submitted_at=timezone.now() - timedelta(days=3))
+    for _ in range(workspace.ROWS_SHOWN + 1):
+        submitted()
+    found = box(clerk, "Applications to check")
+    assert found.count == workspace.ROWS_SHOWN + 2
+    assert len(found.rows) == workspace.ROWS_SHOWN
+    assert found.rows[0].label.startswith(first.number)
+
+
+def test_303_4f2_fees_to_collect_one_cent_due_is_listed_paid_in_full_is_not(clerk):
+    owing = submitted(fee_amount=Decimal("50.00"))
+    paid = submitted(fee_amount=Decimal("50.00"))
+    from permits import services
+
+    services.record_payment(permit=owing, amount=Decimal("49.99"), method="cash", by=clerk)
+    services.record_payment(permit=paid, amount=Decimal("50.00"), method="cash", by=clerk)
+    rows = box(clerk, "Fees to collect").rows
+    assert [r.label for r in rows] == [f"{owing.number}: $0.01 due"]
+    assert rows[0].url == reverse("admin:permits_permit_payment", args=[owing.pk])
+
+
+def test_fees_to_collect_is_the_clerks_only(dpw_director, inspector, board_member, police_chief):
+    for user in (dpw_director, inspector, board_member, police_chief):
+        assert box(user, "Fees to collect") is None
+
+
+def test_303_4a_permits_to_issue_for_the_clerk_and_the_dpw_not_the_inspector(clerk, dpw_director, inspector):
+    permit = submitted()
+    Permit.objects.filter(pk=permit.pk).update(status=Status.APPROVED, approved_on=TODAY)
+    assert box(clerk, "Permits to issue").count == 1
+    assert box(dpw_director, "Permits to issue").count == 1
+    assert box(inspector, "Permits to issue") is None
+
+
+def test_the_board_and_police_see_no_application_queues(board_member, president, police_chief):
+    for user in (board_member, president, police_chief):
+        titles = [b.source.title for b in workspace.work_for(user, today=TODAY)]
+        assert not any(t.startswith(("Applications", "Fees", "Permits to issue")) for t in titles), titles
+
+
+def test_303_4g_insurance_ending_on_the_30th_day_is_shown_the_31st_is_not(issued, clerk, dpw_director):
+    so = issued.street_opening
+    today = timezone.localdate()
+    so.insurance_expires = today + timedelta(days=31)
+    so.save(update_fields=["insurance_expires"])
+    assert box(clerk, "Insurance ending", today).count == 0
+    so.insurance_expires = today + timedelta(days=30)
+    so.save(update_fields=["insurance_expires"])
+    assert box(dpw_director, "Insurance ending", today).count == 1
+
+
+def test_303_4h5_the_years_bonds_are_shown_in_december(bond, clerk):
+    assert box(clerk, "Annual bonds", date(2026, 11, 30)).count == 0
+    found = box(clerk, "Annual bonds", date(2026, 12, 1))
+    assert found.count == 1 and found.rows[0].url == reverse("admin:permits_annualbond_change", args=[bond.pk])
+
+
+def test_303_1c8_completion_asked_for_is_an_inspection_due_for_the_dpw(issued, inspector, clerk):
+    from permits.street_opening.models import StreetOpening
+
+    assert box(inspector, "Street opening inspections").count == 0
+    StreetOpening.objects.filter(permit=issued).update(completion_requested_at=timezone.now())
+    found = box(inspector, "Street opening inspections")
+    assert found.count == 1 and found.rows[0].url == reverse("permits:field_permit", args=[issued.number])
+    assert box(clerk, "Street opening inspections") is None  # the field pages are the DPW's
+
+
+def test_recent_actions_are_the_users_own_timeline_rows(under_review, clerk, dpw_director):
+    assert [e.permit_id for e in workspace.recent_actions(clerk)] == [under_review.pk]
+    assert list(workspace.recent_actions(dpw_director)) == []
+
+
+def test_records_grouped_by_task_put_every_model_in_a_group():
+    apps = [{"app_label": "permits", "models": [{"object_name": "Payment", "name": "Payments"}]}]
+    apps.append({"app_label": "permits", "models": [{"object_name": "Mystery", "name": "Mysteries"}]})
+    groups = dict(workspace.grouped_records(apps))
+    assert [m["name"] for m in groups["Money: fees, payments, charges and the tax roll"]] == ["Payments"]
+    assert [m["name"] for m in groups["Other records"]] == ["Mysteries"]
+
+
+def test_start_page_queries_do_not_grow_with_the_rows(client, clerk, django_assert_max_num_queries):
+    def queries_for_clerk_index():
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(reverse("admin:index")).status_code == 200
+        return len(ctx)
+
+    client.force_login(clerk)
+    submitted(fee_amount=Decimal("50.00"))
+    few = queries_for_clerk_index()
+    for _ in range(12):
+        submitted(fee_amount=Decimal("50.00"))
+    Permit.objects.update(fee_amount=F("fee_amount"))
+    with django_assert_max_num_queries(few):
+        client.get(reverse("admin:index"))
+
+
+def test_staff_start_page_queries_do_not_grow_with_the_rows(client, dpw_director, django_assert_max_num_queries):
+    client.force_login(dpw_director)
+    submitted()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(reverse("permits:workspace"))
+    for _ in range(12):
+        submitted()
+    with django_assert_max_num_queries(len(ctx)):
+        assert client.get(reverse("permits:workspace")).status_code == 200
+
+
+def test_the_work_page_is_for_staff_with_a_403_that_says_so(client, resident):
+    client.force_login(resident)
+    response = client.get(reverse("permits:workspace"))
+    assert response.status_code == 403
+    assert "Village staff" in response.content.decode()
