@@ -38,7 +38,11 @@ TOPICS: tuple[Topic, ...] = (
             "street_opening_dates_set",
         ),
     ),
-    Topic("issued", "Permit issued", ("street_opening_issued", "sidewalk_permit_issued")),
+    Topic(
+        "issued",
+        "Permit issued",
+        ("street_opening_issued", "sidewalk_permit_issued", "street_privilege_issued", "street_use_issued"),
+    ),
     Topic("inspection", "Inspection results", ("field_inspection_failed", "sidewalk_inspection_result")),
     Topic(
         "renewal",
@@ -48,7 +52,13 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         "expiry",
         "Expiry warnings",
-        ("street_opening_expiry_reminder", "street_opening_opening_lapsed", "street_opening_ticket_stale"),
+        (
+            "street_opening_expiry_reminder",
+            "street_opening_opening_lapsed",
+            "street_opening_ticket_stale",
+            "street_privilege_terminating",
+            "street_privilege_ended",
+        ),
     ),
     Topic(
         "completion",
@@ -76,8 +86,11 @@ TOPICS: tuple[Topic, ...] = (
             "snow_case_notice",
             "rubbish_notice",
             "street_opening_repaving_notice",
+            "street_privilege_obstruction_notice",
+            "enforcement_notice",
         ),
-        required="The Code requires these in writing (§ 303-4H(4), § 303-3, § 303-8B, § 303-2, § 303-5I).",
+        required="The Code requires these in writing (§ 303-4H(4), § 303-3, § 303-8B, § 303-2, § 303-5I, § 303-7F, "
+        "§ 303-6D, § 303-6E, § 303-9, § 303-14C).",
     ),
     Topic("parcel_link", "Links to my property", ("parcel_link_decided",)),
     Topic(
@@ -92,6 +105,7 @@ TOPICS: tuple[Topic, ...] = (
             "field_defect_past_deadline",
             "field_notice_reminder",
             "online_payment_held",
+            "street_privilege_recommendation_requested",
         ),
     ),
 )

@@ -136,17 +136,23 @@ def roll_year_for(delinquent_on: date, setting: str) -> int:
 OBSTRUCTION_ROLL_DAYS = 60
 
 
-def roll_ready_on(source: str, incurred_on: date, delinquent_on: date) -> date:
+def waits_sixty_days(source: str, citation: str = "§ 303-6F(1)") -> bool:
+    """§ 303-6F(1): a removal of an obstruction (§ 303-6) waits its 60 days. The Village's removal of a lawfully
+    obstructed sidewalk under § 303-7F goes on "the next annual tax roll" with no such wait."""
+    return source == "obstruction_removal" and not citation.startswith("§ 303-7F")
+
+
+def roll_ready_on(source: str, incurred_on: date, delinquent_on: date, citation: str = "§ 303-6F(1)") -> date:
     """§ 66.0627(4) / § 303-6F(1): the first day a delinquent charge may be entered on the tax roll: the day it became
     delinquent, and for an obstruction removal not before the 60th day after the costs were incurred."""
-    if source == "obstruction_removal":
+    if waits_sixty_days(source, citation):
         return max(delinquent_on, incurred_on + timedelta(days=OBSTRUCTION_ROLL_DAYS))
     return delinquent_on
 
 
-def roll_wait_errors(source: str, incurred_on: date, today: date) -> list[str]:
+def roll_wait_errors(source: str, incurred_on: date, today: date, citation: str = "§ 303-6F(1)") -> list[str]:
     """§ 303-6F(1): an obstruction-removal charge waits 60 days after the costs were incurred before the roll."""
-    if source != "obstruction_removal":
+    if not waits_sixty_days(source, citation):
         return []
     ready = incurred_on + timedelta(days=OBSTRUCTION_ROLL_DAYS)
     if today >= ready:

@@ -76,11 +76,11 @@ def plan_roll(*, year: int, today: date) -> RollPlan:
     for charge in candidates:
         # § 66.0627(4): the current roll when delinquent by the cutoff, else the next one; § 303-6F(1): an
         # obstruction removal not before 60 days after its costs were incurred (charge_rules.roll_ready_on).
-        ready_on = charge_rules.roll_ready_on(charge.source, charge.incurred_on, charge.delinquent_on)
+        ready_on = charge_rules.roll_ready_on(charge.source, charge.incurred_on, charge.delinquent_on, charge.citation)
         if charge_rules.roll_year_for(ready_on, setting) > year:
             continue
         reasons = hearing_errors_for(charge, today) + charge_rules.roll_wait_errors(
-            charge.source, charge.incurred_on, today
+            charge.source, charge.incurred_on, today, charge.citation
         )
         if reasons:
             plan.held_back.append((charge, reasons))
@@ -107,7 +107,8 @@ def held_back_from(batch: TaxRollBatch, *, year: int, today: date) -> tuple[list
     held = [
         (
             charge,
-            hearing_errors_for(charge, today) + charge_rules.roll_wait_errors(charge.source, charge.incurred_on, today)
+            hearing_errors_for(charge, today)
+            + charge_rules.roll_wait_errors(charge.source, charge.incurred_on, today, charge.citation)
             or ["Now eligible: rebuild the roll to add it."],
         )
         for charge in shown[:HELD_BACK_SHOWN]

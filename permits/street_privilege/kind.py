@@ -9,6 +9,7 @@ PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_PRIVILEGE,
     title="Street privilege permit",
     citation="§ 303-7",
+    pdf_url="permits:street_privilege_pdf",
     who_needs_it="You will move a building along a street, or keep construction materials on a street or sidewalk "
     "while you build (at most 1/3 of the street and 1/2 of the sidewalk). Issued by the Building Inspector after "
     "the Director of Public Works and the Chief of Police advise; a bond of up to $10,000 (§ 303-7B).",

@@ -9,6 +9,7 @@ PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_USE,
     title="Street use permit",
     citation="§ 303-15",
+    pdf_url="permits:street_use_pdf",
     who_needs_it="You want to close part of a street for a block party or event (up to three days), with a "
     "petition signed by 75% of adult residents along it; the Village Board decides at a meeting you attend. "
     "Parades, races and events under a Chapter 245 permit do not need one.",

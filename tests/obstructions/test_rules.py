@@ -332,3 +332,12 @@ def test_1_5_referral_only_after_the_notice_deadline():
     deadline = SERVED + timedelta(days=7)
     assert rules.referral_errors(deadline, deadline - timedelta(minutes=1)) != []
     assert rules.referral_errors(deadline, deadline) == []
+
+
+def test_303_7f_removal_of_a_lawful_sidewalk_obstruction_does_not_wait_the_303_6f_sixty_days():
+    # § 303-7F: the cost goes on "the next annual tax roll"; the 60 days are § 303-6F(1)'s, for § 303-6 obstructions.
+    assert ledger_rules.roll_wait_errors("obstruction_removal", date(2026, 5, 1), date(2026, 5, 20), "§ 303-7F") == []
+    assert ledger_rules.roll_ready_on("obstruction_removal", date(2026, 5, 1), date(2026, 5, 15), "§ 303-7F") == date(
+        2026, 5, 15
+    )
+    assert ledger_rules.roll_wait_errors("obstruction_removal", date(2026, 5, 1), date(2026, 5, 20), "§ 303-6F(1)")

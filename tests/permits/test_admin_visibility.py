@@ -58,6 +58,8 @@ CLERK_ONLY = {
 }
 STREET_MAP_PAGES = {"StreetSegment", "Placement", "ConflictMargin", "ConflictReview"}
 ENFORCEMENT_PAGES = {"Case", "StreetNumber"}  # obstructions/: the enforcement officials' cases
+# obstructions/registers/: the Clerk-Treasurer's registers (§ 303-1, § 303-11, § 303-3D(11)), read-only there
+REGISTER_PAGES = {"Grade", "GradeApplication", "HigherStandard", "ImprovementRequest"}
 EVERYTHING = (
     PERMIT_PAGES
     | SIDEWALK_PERMIT_PAGES
@@ -68,11 +70,12 @@ EVERYTHING = (
     | {"Parcel", "Organization", "FeeItem", "AnnualBond", "SpecialCharge", "ChargeHearing"}
     | STREET_MAP_PAGES
     | ENFORCEMENT_PAGES
+    | REGISTER_PAGES
 )
 
 VISIBLE = {
     Role.CLERK: EVERYTHING,
-    Role.DPW_DIRECTOR: EVERYTHING - CLERK_ONLY - {"ChargeHearing"},
+    Role.DPW_DIRECTOR: EVERYTHING - CLERK_ONLY - REGISTER_PAGES - {"ChargeHearing"},
     Role.DPW_INSPECTOR: PERMIT_PAGES
     | SIDEWALK_PERMIT_PAGES
     | FIELD_PAGES

@@ -135,7 +135,14 @@ def test_every_email_template_has_a_topic():
         n
         for n in names
         if notices.topic_for(n) is None
-        and n not in ("organization_invitation", "streetmap_issued", "streetmap_verify", "special_charge_hearing")
+        and n
+        not in (
+            "organization_invitation",
+            "streetmap_issued",
+            "streetmap_verify",
+            "special_charge_hearing",
+            "street_use_sign_link",  # § 303-15F: a neighbour's one-time signing link, asked for by that neighbour
+        )
     )
     assert without == []
 
