@@ -30,7 +30,7 @@ from permits.roles import STAFF_ROLES, Role, has_role
 
 MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
 ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
-SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources",)
+SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources", "obstructions.search_sources")
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ class WorkBox:
 
 
 # Apps that are not permit types and bring work of their own (obstructions: "cases past their deadline").
-WORK_SOURCE_MODULES: tuple[str, ...] = ()
+WORK_SOURCE_MODULES: tuple[str, ...] = ("obstructions.work_sources",)
 
 
 def _permit_row(action: str, when: str) -> Callable[[Any], WorkRow]:

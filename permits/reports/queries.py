@@ -302,12 +302,26 @@ def open_special_charges(today: date) -> QuerySet:
     )
 
 
+def open_enforcement_cases(today: date) -> QuerySet:
+    """§ 303-6, 9, 12, 13, 14: enforcement cases not yet closed (open or noticed), by days since opened."""
+    EnforcementCase = apps.get_model("obstructions", "Case")  # read by label: the core names no app by import
+
+    return grouped_by_age(
+        EnforcementCase.objects.filter(status__in=["open", "noticed"]),
+        "Enforcement cases (§ 303-6, 9, 12, 13, 14)",
+        "opened_at",
+        today,
+        instant=True,
+    )
+
+
 # The merger (and each new enforcement path) appends its own: a function (today) -> grouped_by_age(...).
 OPEN_CASE_SOURCES: list[Callable[[date], QuerySet]] = [
     open_snow_cases,
     open_rubbish_cases,
     open_sidewalk_orders,
     open_special_charges,
+    open_enforcement_cases,
 ]
 
 
