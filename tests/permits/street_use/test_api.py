@@ -53,14 +53,14 @@ def test_303_15b_create_submits_with_prefix_su(spring, street, resident):
     assert data["timeline"][0]["to_status"] == "submitted"
 
 
-def test_303_15d5_friday_to_monday_is_400_with_the_citation(spring, street, resident):
+def test_303_15d_5_friday_to_monday_is_400_with_the_citation(spring, street, resident):
     response = _client(resident).post(URL, body(ends_at="2026-05-18T01:00:00-05:00"), format="json")
     assert response.status_code == 400
     assert [(e["field"], e["citation"]) for e in response.json()["errors"]] == [("ends_at", "§ 303-15D(5)")]
     assert not Permit.objects.exists()
 
 
-def test_303_15d4_every_missing_item_at_once(spring, street, resident):
+def test_303_15d_4_every_missing_item_at_once(spring, street, resident):
     response = _client(resident).post(
         URL, body(applicant_phone="", organization_name="Henni Neighbours", expected_attendance=None), format="json"
     )

@@ -40,7 +40,7 @@ def test_303_15b_resident_applies_online_and_sees_the_count(client, spring, stre
     assert reverse("permits:street_use_petition", args=[permit.public_token]) in page
 
 
-def test_303_15d5_the_form_names_the_field_and_the_rule_and_stores_nothing(client, spring, street, segment, resident):
+def test_303_15d_5_the_form_names_the_field_and_the_rule_and_stores_nothing(client, spring, street, segment, resident):
     client.force_login(resident)
     response = client.post(
         reverse("permits:street_use_apply"),

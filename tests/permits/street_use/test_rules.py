@@ -16,26 +16,26 @@ def _codes(violations):
     return [v.code for v in violations]
 
 
-def test_303_15d5_friday_0800_to_sunday_2300_passes():
+def test_303_15d_5_friday_0800_to_sunday_2300_passes():
     assert rules.period_violations(starts_at=at(FRIDAY, 8), ends_at=at(SUNDAY, 23)) == []
 
 
-def test_303_15d5_friday_to_sunday_midnight_minus_a_minute_passes():
+def test_303_15d_5_friday_to_sunday_midnight_minus_a_minute_passes():
     assert rules.period_violations(starts_at=at(FRIDAY, 0), ends_at=at(SUNDAY, 23, 59)) == []
 
 
-def test_303_15d5_friday_to_monday_is_denied_even_under_72_hours():
+def test_303_15d_5_friday_to_monday_is_denied_even_under_72_hours():
     errors = rules.period_violations(starts_at=at(FRIDAY, 18), ends_at=at(MONDAY, 1))
     assert _codes(errors) == ["more_than_three_days"]
     assert "§ 303-15D(5)" in errors[0].message and errors[0].field == "ends_at"
 
 
-def test_303_15d5_one_day_passes_and_an_end_before_the_start_is_refused():
+def test_303_15d_5_one_day_passes_and_an_end_before_the_start_is_refused():
     assert rules.period_violations(starts_at=at(FRIDAY, 8), ends_at=at(FRIDAY, 9)) == []
     assert _codes(rules.period_violations(starts_at=at(FRIDAY, 9), ends_at=at(FRIDAY, 9))) == ["ends_before_start"]
 
 
-def test_303_15d5_days_of_use_counts_calendar_days():
+def test_303_15d_5_days_of_use_counts_calendar_days():
     assert rules.days_of_use(at(FRIDAY, 8), at(SUNDAY, 23)) == 3
     assert rules.days_of_use(at(FRIDAY, 23), at(MONDAY, 0, 30)) == 4
 
@@ -92,12 +92,12 @@ def _complete(**overrides):
     return data | overrides
 
 
-def test_303_15d4_a_complete_application_passes():
+def test_303_15d_4_a_complete_application_passes():
     assert rules.missing_item_violations(_complete()) == []
 
 
 @pytest.mark.parametrize("field", sorted(rules.ITEMS))
-def test_303_15d4_each_missing_item_is_named_with_its_clause(field):
+def test_303_15d_4_each_missing_item_is_named_with_its_clause(field):
     errors = rules.missing_item_violations(_complete(**{field: ""}))
     assert [(v.field, v.code) for v in errors] == [(field, "missing_item")]
     assert rules.ITEMS[field][1] in errors[0].message and "§ 303-15D(4)" in errors[0].message

@@ -36,14 +36,14 @@ def test_303_15b_application_is_numbered_su_and_charged_the_chapter_167_fee(appl
     assert application.fee_code == "street_use" and application.fee_amount > 0
 
 
-def test_303_15d5_friday_to_monday_is_refused_and_nothing_is_stored(spring, street, resident):
+def test_303_15d_5_friday_to_monday_is_refused_and_nothing_is_stored(spring, street, resident):
     with pytest.raises(RulesBroken) as error:
         services.apply_for_street_use(applicant=resident, data=valid_data(street, ends_at=at(date(2026, 5, 18), 1)))
     assert _codes(error) == ["more_than_three_days"]
     assert not Permit.objects.exists()
 
 
-def test_303_15d4_missing_items_are_all_refused_at_once(spring, street, resident):
+def test_303_15d_4_missing_items_are_all_refused_at_once(spring, street, resident):
     with pytest.raises(RulesBroken) as error:
         services.apply_for_street_use(
             applicant=resident, data=valid_data(street, applicant_phone="", proposed_use=" ", organization_name="X")
