@@ -20,8 +20,8 @@ def test_303_6d_deadline_job_records_its_run_and_does_nothing_twice(inspector, h
         )
         services.serve_notice(case=case, served_to="owner", served_how="posted", served_at=served, by=inspector)
     later = (served + timedelta(hours=24)).isoformat()
-    assert tasks.flag_cases_past_deadline.delay(later).get() == 1
-    assert tasks.flag_cases_past_deadline.delay(later).get() == 0
+    assert tasks.flag_cases_past_deadline(later) == 1
+    assert tasks.flag_cases_past_deadline(later) == 0
     run = JobRun.objects.filter(name="obstructions.flag_cases_past_deadline").latest("started_at")
     assert (run.state, run.items_total, run.items_done) == (JobRun.State.FINISHED, 1, 0)
 
@@ -38,5 +38,5 @@ def test_303_14c_timer_job_runs_for_a_given_day(clerk, house):
             by=clerk,
             neglect_recorded_on=at(2026, 5, 1, 9).date(),
         )
-    assert tasks.flag_street_number_timers.delay("2026-05-21").get() == 0
-    assert tasks.flag_street_number_timers.delay("2026-05-22").get() == 1
+    assert tasks.flag_street_number_timers("2026-05-21") == 0
+    assert tasks.flag_street_number_timers("2026-05-22") == 1
