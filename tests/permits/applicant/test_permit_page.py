@@ -63,9 +63,11 @@ def test_182_0175_missing_ticket_links_to_adding_one(contractor, no_certificate)
 
 
 def test_303_3c_unpaid_fee_blocks_the_sidewalk_permits_issue_on_the_applicants_checklist(
-    client, contractor, submitted, clerk
+    client, contractor, submitted, clerk, settings
 ):
     from permits import workflow
+
+    settings.ONLINE_PAYMENT_VARIANT = "card"  # card payments on (production mode turns them off without a provider)
 
     workflow.transition(submitted, Status.UNDER_REVIEW, by=clerk, today=date(2026, 6, 1))
     workflow.transition(submitted, Status.APPROVED, by=clerk, today=date(2026, 6, 1))
