@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 
 from obstructions.models import Case, CaseStep, StreetNumber
+from obstructions.registers import admin as registers_admin  # noqa: F401  (registers the registers' back office)
 from permits.admin_base import ReadOnlyAdmin, ReadOnlyInline
 
 
@@ -38,6 +39,3 @@ class StreetNumberAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "parcel", "building", "map_reference", "assigned_on", "assigned_by"]
     search_fields = ["parcel__tax_key", "parcel__site_address", "street__name"]
     list_select_related = ["parcel", "street", "assigned_by"]
-
-
-from obstructions.registers import admin as registers_admin  # noqa: E402, F401  (the registers' back office)

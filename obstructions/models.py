@@ -14,6 +14,12 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
+from obstructions.registers.models import (  # noqa: F401  (the Clerk-Treasurer's registers, one app)
+    Grade,
+    GradeApplication,
+    HigherStandard,
+    ImprovementRequest,
+)
 from permits.models import Parcel, Street
 
 
@@ -180,11 +186,3 @@ class StreetNumber(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}{self.suffix} {self.street.name}"
-
-
-from obstructions.registers.models import (  # noqa: E402, F401  (the Clerk-Treasurer's registers)
-    Grade,
-    GradeApplication,
-    HigherStandard,
-    ImprovementRequest,
-)

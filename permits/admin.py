@@ -16,7 +16,11 @@ from django.utils import timezone
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from permits import services, workflow
+from permits import (
+    admin_applicant,  # noqa: F401  (registers the parcel link requests, issue 15)
+    services,
+    workflow,
+)
 from permits.admin_base import NoDeleteAdmin, lock_history_forms
 from permits.admin_edits import PermitEditForm, changes_of, record_edit
 from permits.board import admin as board_admin  # noqa: F401  (the Village Board's roster, meetings, designations)
@@ -483,4 +487,3 @@ class JobRunAdmin(admin.ModelAdmin):
 import_type_modules("admin")
 # No history form saves a past version back (OWASP ASVS V4.1.3): every admin with field history, types' included.
 lock_history_forms(admin.site)
-from permits import admin_applicant  # noqa: E402, F401  (issue 15: parcel link requests)
