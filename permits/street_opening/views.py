@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +16,7 @@ from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.pdf import render_pdf
+from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role, is_village_staff
 from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
@@ -34,7 +35,7 @@ from permits.street_opening.forms import (
     add_violations,
 )
 from permits.street_opening.models import DiggersTicket
-from permits.workflow import IllegalTransition, is_applicant_side
+from permits.workflow import is_applicant_side
 
 
 def _get_street_opening(user, number):
@@ -129,24 +130,6 @@ def manage(request, number):
     return render(request, "permits/street_opening/manage.html", _manage_context(request, permit))
 
 
-def _act(request, permit, action) -> bool:
-    """Run one service; on a refusal, show why (every broken rule) and return False."""
-    try:
-        action()
-    except RulesBroken as error:
-        for v in error.violations:
-            messages.error(request, v.message)
-        return False
-    except (PermissionDenied, IllegalTransition) as error:
-        messages.error(request, str(error) or "You may not do that.")
-        return False
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-        return False
-    return True
-
-
 @login_required
 @require_POST
 def act(request, number, action):
@@ -227,7 +210,7 @@ def act(request, number, action):
         call = actions[action]
     else:
         raise Http404("No such action")
-    if _act(request, permit, call[0]):
+    if run_or_show_refusals(request, call[0]):
         messages.success(request, call[1])
     return redirect("permits:street_opening_manage", number=permit.number)
 
@@ -237,7 +220,7 @@ def act(request, number, action):
 def verify_ticket(request, number, pk):
     permit = _get_street_opening(request.user, number)
     ticket = get_object_or_404(DiggersTicket, pk=pk, street_opening__permit=permit)
-    if _act(request, permit, lambda: so_services.verify_ticket(ticket=ticket, by=request.user)):
+    if run_or_show_refusals(request, lambda: so_services.verify_ticket(ticket=ticket, by=request.user)):
         messages.success(request, f"Ticket {ticket.number} verified.")
     return redirect(permit)
 
@@ -325,7 +308,7 @@ def decide_renewal(request, number):
             lambda: lifecycle.refuse_renewal(permit=permit, by=request.user, reason=note),
             "Renewal refused; the permittee was told why (§ 303-4E).",
         )
-    if _act(request, permit, call[0]):
+    if run_or_show_refusals(request, call[0]):
         messages.success(request, call[1])
     return redirect("permits:street_opening_manage", number=permit.number)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -19,6 +19,7 @@ from permits.board.models import Motion
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.pdf import render_pdf
+from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role, is_village_staff
 from permits.street_privilege import services as sp_services
 from permits.street_privilege.forms import (
@@ -37,7 +38,7 @@ from permits.street_privilege.forms import (
     add_violations,
 )
 from permits.street_privilege.models import Recommendation, SidewalkObstruction, StreetPrivilege
-from permits.workflow import IllegalTransition, is_applicant_side
+from permits.workflow import is_applicant_side
 
 QUEUE_ROLES = (Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.CLERK, Role.BOARD, Role.PRESIDENT)
 QUEUE_PAGE_SIZE = 25
@@ -46,24 +47,6 @@ PRIVILEGE_CLAUSES = (Clause.PRIVILEGE_BOND_WAIVER, Clause.MOVE_ROUTE, Clause.MOV
 
 def _get_privilege(user, number):
     return get_permit_for(user, number, kind=PermitKind.STREET_PRIVILEGE)
-
-
-def _act(request, action) -> bool:
-    """Run one service; on a refusal, show why (every broken rule) and return False."""
-    try:
-        action()
-    except RulesBroken as error:
-        for v in error.violations:
-            messages.error(request, v.message)
-        return False
-    except (PermissionDenied, IllegalTransition) as error:
-        messages.error(request, str(error) or "You may not do that.")
-        return False
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-        return False
-    return True
 
 
 @login_required
@@ -235,7 +218,7 @@ def act(request, number, action):
     if action not in calls:
         raise Http404("No such action")
     call, done = calls[action]
-    if _act(request, call):
+    if run_or_show_refusals(request, call):
         messages.success(request, done)
     return redirect("permits:street_privilege_manage", number=permit.number)
 
@@ -251,7 +234,9 @@ def obstruction(request, number):
     if not form.is_valid():
         context = _manage_context(request, permit, obstruction_form=form)
         return render(request, "permits/street_privilege/manage.html", context, status=400)
-    if _act(request, lambda: sp_services.report_obstruction(permit=permit, by=request.user, **form.cleaned_data)):
+    if run_or_show_refusals(
+        request, lambda: sp_services.report_obstruction(permit=permit, by=request.user, **form.cleaned_data)
+    ):
         messages.success(request, "Obstruction reported: it waits for the Board's notice (§ 303-7F).")
     return redirect("permits:street_privilege_manage", number=permit.number)
 
@@ -277,7 +262,7 @@ def obstruction_removed(request, number, pk, by_whom):
         done = "Removal by the owner recorded."
     else:
         raise Http404("No such action")
-    if _act(request, call):
+    if run_or_show_refusals(request, call):
         messages.success(request, done)
     return redirect("permits:street_privilege_manage", number=permit.number)
 
@@ -286,7 +271,7 @@ def obstruction_removed(request, number, pk, by_whom):
 @require_POST
 def request_waiver(request, number):
     permit = _get_privilege(request.user, number)
-    if _act(request, lambda: sp_services.request_bond_waiver(permit=permit, by=request.user)):
+    if run_or_show_refusals(request, lambda: sp_services.request_bond_waiver(permit=permit, by=request.user)):
         messages.success(request, "Your request is on the Village Board's list: the Board decides (§ 303-7B).")
     return redirect(permit)
 
@@ -297,7 +282,7 @@ def report_done(request, number):
     permit = _get_privilege(request.user, number)
     if not is_applicant_side(request.user, permit):
         raise PermissionDenied
-    if _act(request, lambda: sp_services.report_completion(permit=permit, by=request.user)):
+    if run_or_show_refusals(request, lambda: sp_services.report_completion(permit=permit, by=request.user)):
         messages.success(request, "Reported done. The Building Inspector makes the closing inspection (§ 303-7D(7)).")
     return redirect(permit)
 

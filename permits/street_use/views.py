@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -18,6 +17,7 @@ from permits.errors import RulesBroken
 from permits.forms import add_violations
 from permits.models import Permit, PermitKind, Status
 from permits.pdf import render_pdf
+from permits.refusals import run_or_show_refusals
 from permits.roles import Role
 from permits.street_use import services
 from permits.street_use.forms import (
@@ -30,7 +30,6 @@ from permits.street_use.forms import (
     StreetUseForm,
     TerminateForm,
 )
-from permits.workflow import IllegalTransition
 
 PAGE_SIZE = 25
 
@@ -153,23 +152,6 @@ def manage(request, number):
     return render(request, "permits/street_use/manage.html", _manage_context(permit))
 
 
-def _run(request, call) -> bool:
-    try:
-        call()
-    except RulesBroken as error:
-        for v in error.violations:
-            messages.error(request, v.message)
-        return False
-    except (PermissionDenied, IllegalTransition) as error:
-        messages.error(request, str(error) or "You may not do that.")
-        return False
-    except ValidationError as error:
-        for message in error.messages:
-            messages.error(request, message)
-        return False
-    return True
-
-
 @login_required
 @require_POST
 def act(request, number, action):
@@ -229,7 +211,7 @@ def act(request, number, action):
         "decide": "The Board's decision is recorded (§ 303-15C).",
         "issue": "Permit issued (§ 303-15A).",
     }
-    if _run(request, calls[action]):
+    if run_or_show_refusals(request, calls[action]):
         messages.success(request, done[action])
     return redirect("permits:street_use_manage", number=permit.number)
 
