@@ -15,6 +15,7 @@ import argparse
 import http.client
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -143,10 +144,12 @@ def pages(p: dict) -> list[tuple[str, str, str, str]]:
     ]
 
 
-def measure_pages(p: dict) -> dict:
+def measure_pages(p: dict, only: str = "") -> dict:
     clients = {}
     out = {}
     for kind, name, persona, url in pages(p):
+        if only and only.lower() not in name.lower():
+            continue
         if persona not in clients:
             clients[persona] = Client()
             clients[persona].force_login(p[persona])
@@ -163,12 +166,14 @@ def scheduled_jobs() -> list[tuple[str, str]]:
     return [(name, entry["task"]) for name, entry in settings.CELERY_BEAT_SCHEDULE.items() if "drill" not in name]
 
 
-def measure_jobs() -> dict:
+def measure_jobs(only: str = "") -> dict:
     from celery import current_app
 
     current_app.loader.import_default_modules()
     out = {}
     for name, task_name in scheduled_jobs():
+        if only and only.lower() not in name.lower():
+            continue
         if task_name.endswith("build_tax_roll"):
             continue  # measured on its own below (it builds the roll only in its window)
         task = current_app.tasks[task_name]
@@ -243,6 +248,43 @@ def session_cookie(user) -> str:
 
 
 def hammer(port: int, path: str, cookie: str, *, clients: int, seconds: float) -> dict:
+    """`clients` closed-loop clients for `seconds`: wrk when it is installed (Debian's package: a C client that leaves
+    the two cores to the server), else Python threads (their own CPU and GIL are then part of the figures)."""
+    wrk = shutil.which("wrk")
+    if wrk:
+        return hammer_with_wrk(wrk, port, path, cookie, clients=clients, seconds=seconds)
+    return hammer_with_threads(port, path, cookie, clients=clients, seconds=seconds)
+
+
+def hammer_with_wrk(wrk: str, port: int, path: str, cookie: str, *, clients: int, seconds: float) -> dict:
+    run = subprocess.run(
+        [
+            wrk,
+            f"--threads={min(2, clients)}",
+            f"--connections={clients}",
+            f"--duration={max(1, round(seconds))}s",
+            "--timeout=30s",
+            f"--script={ROOT / 'bench' / 'wrk_report.lua'}",
+            f"--header=Cookie: {settings.SESSION_COOKIE_NAME}={cookie}",
+            f"http://127.0.0.1:{port}{path}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(run.stdout.strip().splitlines()[-1])
+    return {
+        "tool": "wrk",
+        "requests": figures["requests"],
+        "errors": figures["errors"],
+        "req_per_s": round(figures["requests"] / figures["seconds"], 1),
+        "p50_ms": figures["p50_ms"],
+        "p95_ms": figures["p95_ms"],
+        "p99_ms": figures["p99_ms"],
+    }
+
+
+def hammer_with_threads(port: int, path: str, cookie: str, *, clients: int, seconds: float) -> dict:
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -278,6 +320,7 @@ def hammer(port: int, path: str, cookie: str, *, clients: int, seconds: float) -
     latencies.sort()
     p95 = latencies[int(len(latencies) * 0.95) - 1] if latencies else None
     return {
+        "tool": "python threads",
         "requests": len(latencies),
         "errors": errors[0],
         "req_per_s": round(len(latencies) / elapsed, 1),
@@ -331,6 +374,7 @@ def main() -> None:
     parser.add_argument("--load-clients", type=int, default=10)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--skip", default="", help="comma-separated: pages,jobs,roll,load")
+    parser.add_argument("--only", default="", help="only the pages and jobs whose name contains this text")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     p = personas()
@@ -346,9 +390,9 @@ def main() -> None:
     if "roll" not in skip:
         result["tax_roll"] = measure_tax_roll()  # first: the tax-roll pages are then measured with a built roll
     if "pages" not in skip:
-        result["pages"] = measure_pages(p)
+        result["pages"] = measure_pages(p, args.only)
     if "jobs" not in skip:
-        result["jobs"] = measure_jobs()
+        result["jobs"] = measure_jobs(args.only)
     if "load" not in skip:
         result["load"] = measure_load(p, seconds=args.load_seconds, clients=args.load_clients, workers=args.workers)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,8 @@ from permits.models import (
     Street,
 )
 from permits.roles import Role
+from permits.street_privilege.models import StreetPrivilege
+from permits.street_use.models import StreetUse
 
 CHUNK = 5000
 PASSWORD = "bench-password-1"  # the bench logs in with force_login; this is only for a person poking at the data
@@ -331,7 +333,7 @@ class Command(BaseCommand):
         _bulk(Payment, payments)
         self._say(f"timelines, {len(payments)} payments; long timeline on {long_permit.number}")
 
-        openings, sidewalks, inspections = [], [], []
+        openings, sidewalks, inspections, privileges, uses = [], [], [], [], []
         for permit, row in zip(permits, rows, strict=True):
             kind, status, created = row[0], row[1], row[2]
             if kind == PermitKind.STREET_OPENING:
@@ -370,10 +372,41 @@ class Command(BaseCommand):
                         pour_date=(created + timedelta(days=10)).date(),
                     )
                 )
+            elif kind == PermitKind.STREET_PRIVILEGE:
+                privileges.append(
+                    StreetPrivilege(
+                        permit=permit,
+                        purpose="materials",
+                        building_permit_number=f"B-{created.year}-{permit.pk}",
+                        street_width_feet=Decimal("36.0"),
+                        occupied_street_feet=Decimal("10.0"),
+                    )
+                )
+            elif kind == PermitKind.STREET_USE:
+                starts = created + timedelta(days=30)
+                uses.append(
+                    StreetUse(
+                        permit=permit,
+                        applicant_name=permit.applicant.get_full_name() or "Bench resident",
+                        applicant_address=permit.parcel.site_address,
+                        applicant_phone="920-555-0100",
+                        responsible_name=permit.applicant.get_full_name() or "Bench resident",
+                        responsible_address=permit.parcel.site_address,
+                        responsible_phone="920-555-0100",
+                        starts_at=starts,
+                        ends_at=starts + timedelta(hours=6),
+                        expected_attendance=80,
+                    )
+                )
         _bulk(StreetOpening, openings)
+        _bulk(StreetPrivilege, privileges)
+        _bulk(StreetUse, uses)
         _bulk(SidewalkPermit, sidewalks)
         _bulk(Inspection, inspections)
-        self._say(f"{len(openings)} street openings, {len(sidewalks)} sidewalk permits, {len(inspections)} inspections")
+        self._say(
+            f"{len(openings)} street openings, {len(sidewalks)} sidewalk permits, {len(privileges)} street privilege"
+            f" and {len(uses)} street use permits, {len(inspections)} inspections"
+        )
 
         # Special charges: one per 10 permits; of every status; the delinquent ones have their hearing.
         n_charges = max(n // 10, 100)
