@@ -5,11 +5,11 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 from permits.models import Status
-from permits.selectors import permits_visible_to
+from permits.selectors import list_rows, permits_visible_to
 
 
 def _rows(qs) -> HttpResponse:
-    rows = qs.order_by("-created_at")[:25]
+    rows = list_rows(qs)[:25]
     return HttpResponse("\n".join(f"{p.number}\t{p.status}\t{p.balance_due}" for p in rows), content_type="text/plain")
 
 

@@ -6,7 +6,7 @@ With DATABASE_URL and REDIS_URL set it runs as in production.
 
 import os
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from celery.schedules import crontab
@@ -318,6 +318,13 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: embedded (eager, in-process) without REDIS_URL; Redis broker and results with it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL and os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+    # The test suite split over pytest-xdist workers (.ci/run): pytest-django gives each worker its own test database,
+    # and this gives each its own Redis database (gw0 the base + 1, gw1 the base + 2, ...), so that one worker's real
+    # Celery worker never takes a task another worker queued against its own database. Never set outside the tests.
+    _redis = urlsplit(REDIS_URL)
+    _db = int(_redis.path.strip("/") or 0) + 1 + int(os.environ["PYTEST_XDIST_WORKER"][2:])
+    REDIS_URL = urlunsplit(_redis._replace(path=f"/{_db}"))
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

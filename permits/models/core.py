@@ -313,6 +313,11 @@ class Permit(StatusGuardedModel):
     def balance_due_as_stored(self) -> Decimal:
         return max(self.fee_amount - self.paid_as_stored(), Decimal("0.00"))
 
+    @property
+    def status_badge_class(self) -> str:
+        """The status badge's colour (templates/permits/_status.html says the same, for a status alone)."""
+        return STATUS_BADGE_CLASS.get(self.status, "text-bg-primary")
+
     def next_deadline(self):
         """(label, date or None) the applicant should watch next; each permit type may say more on its own page."""
         if self.status in {Status.APPROVED, Status.ISSUED, Status.ACTIVE} and self.expires_on:
@@ -324,6 +329,13 @@ class Permit(StatusGuardedModel):
         if self.status == Status.DRAFT:
             return ("Finish and submit the application", None)
         return ("", None)
+
+
+STATUS_BADGE_CLASS = {
+    **dict.fromkeys([Status.DENIED, Status.REVOKED, Status.EXPIRED], "text-bg-danger"),
+    **dict.fromkeys([Status.ISSUED, Status.ACTIVE, Status.APPROVED], "text-bg-success"),
+    **dict.fromkeys([Status.DRAFT, Status.WITHDRAWN, Status.CLOSED], "text-bg-secondary"),
+}
 
 
 class PermitEvent(models.Model):

@@ -1,0 +1,43 @@
+"""The rows of a permit list (templates/permits/_permit_table.html: the office list and "My applications").
+
+One `format_html` per row instead of a template loop: the loop's ~300 variable lookups per page were half of the
+office list's time under load (issue 13: p95 at most 50 ms with 10 clients). The markup is the template's, cell for
+cell, and every value is escaped by format_html.
+"""
+
+from django import template
+from django.urls import reverse
+from django.utils.dateformat import format as format_date
+from django.utils.html import format_html, format_html_join
+
+register = template.Library()
+
+ROW = (
+    '<tr><th scope="row"><a href="{}">{}</a></th><td>{}</td><td>{} {}</td>'
+    '<td><span class="badge {}">{}</span></td><td>{}</td><td>${}</td></tr>'
+)
+
+
+def next_deadline_text(permit) -> str:
+    label, day = permit.next_deadline()
+    return f"{label}: {format_date(day, 'M j, Y')}" if day else label
+
+
+def row_values(permit) -> tuple:
+    return (
+        reverse("permits:detail", args=[permit.number]),
+        permit.number,
+        permit.get_kind_display(),
+        permit.street.name if permit.street_id else "",
+        permit.location_description,
+        permit.status_badge_class,
+        permit.get_status_display(),
+        next_deadline_text(permit),
+        permit.balance_due,
+    )
+
+
+@register.simple_tag
+def permit_rows(permits, empty: str):
+    rows = format_html_join("\n", ROW, (row_values(p) for p in permits))
+    return rows or format_html('<tr><td colspan="6">{}</td></tr>', empty)
