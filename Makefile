@@ -31,8 +31,12 @@ demo: migrate
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# The suite split over the machine's cores (pytest-xdist): each worker its own test database and, in production mode,
+# its own Redis database (theresa_permits/settings.py). TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
+
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 test-browser: $(STAMP)
 	$(PY) -m pytest tests/browser $(PYTEST_ARGS)
@@ -46,6 +50,9 @@ fmt: $(STAMP)
 	$(VENV)/bin/ruff format .
 
 bench: $(STAMP)
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && { apt-get install -y -qq wrk || \
+		{ apt-get update -qq && apt-get install -y -qq wrk; }; } >/dev/null 2>&1; } || \
+		echo "wrk is not installed (apt-get install wrk): the load test uses Python threads instead"
 	$(PY) bench/clause_coverage.py
 	$(PY) bench/run.py
 

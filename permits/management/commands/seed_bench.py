@@ -37,8 +37,6 @@ from permits.models import (
     Street,
 )
 from permits.roles import Role
-from permits.street_privilege.models import StreetPrivilege
-from permits.street_use.models import StreetUse
 
 CHUNK = 5000
 PASSWORD = "bench-password-1"  # the bench logs in with force_login; this is only for a person poking at the data
@@ -122,6 +120,8 @@ class Command(BaseCommand):
         StreetOpening = apps.get_model("permits", "StreetOpening")
         Inspection = apps.get_model("permits", "Inspection")
         SidewalkPermit = apps.get_model("sidewalks", "SidewalkPermit")
+        StreetPrivilege = apps.get_model("permits", "StreetPrivilege")
+        StreetUse = apps.get_model("permits", "StreetUse")
         now = timezone.now()
         today = timezone.localdate()
         probe = User(username="probe")
