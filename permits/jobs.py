@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.db import transaction
 from django.utils import timezone
 
 from permits.models import JobRun
@@ -45,3 +46,26 @@ def run_job(name: str, service, **kwargs) -> dict:
         raise
     finish_job(run, total=total, done=done)
     return {"job_run": run.pk, "items_total": total, "items_done": done}
+
+
+CHUNK = 1000  # rows per statement in a set-based job (issue 13): a job's statements grow with chunks, not rows
+
+
+def chunked(items: list, size: int = CHUNK):
+    """`items` in lists of at most `size`, in order."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def stamp_once(model, field: str, values: dict) -> list:
+    """A job's "once per value" mark for a chunk of rows (issue 13): `values` maps each primary key of `model` to the
+    value its `field` should get; the rows whose `field` is not that value already are locked and set in one UPDATE
+    (bulk_update), and their primary keys returned. A second run with the same values sets nothing, and a row
+    another run marked meanwhile is left alone. Call it inside the transaction that writes what the mark stands for
+    (the notice), so both are kept or neither: two statements, whatever the chunk's size."""
+    with transaction.atomic():
+        current = model.objects.select_for_update().filter(pk__in=list(values)).order_by("pk").values_list("pk", field)
+        due = [model(pk=pk, **{field: values[pk]}) for pk, now_set in current if now_set != values[pk]]
+        if due:
+            model.objects.bulk_update(due, [field])
+    return [row.pk for row in due]

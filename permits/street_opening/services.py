@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from permits import services, street_work, workflow
+from permits import jobs, services, street_work, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
@@ -1192,28 +1192,30 @@ REMINDER_LEAD = timedelta(days=5)
 
 
 def remind_expiring_street_openings(*, today: date) -> tuple[int, int]:
-    """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder)."""
+    """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder). Set-based
+    (issue 13): per chunk, one conditional mark of the reminded expiry dates, then the notices in one insert."""
     due = list(
-        StreetOpening.objects.select_related("permit__applicant")
+        StreetOpening.objects.select_related("permit__applicant", "permit__street")
         .filter(
             permit__status__in=ACTIVE_STATUSES,
             permit__expires_on__gte=today,
             permit__expires_on__lte=today + REMINDER_LEAD,
         )
         .exclude(expiry_reminder_for=F("permit__expires_on"))
+        .order_by("pk")
     )
     sent = 0
-    for so in due:
-        permit = so.permit
+    for chunk in jobs.chunked(due):
         with transaction.atomic():
-            if (
-                not StreetOpening.objects.filter(pk=so.pk)
-                .exclude(expiry_reminder_for=permit.expires_on)
-                .update(expiry_reminder_for=permit.expires_on)
-            ):
-                continue
-            services.send_notice(
-                permit, to=permit.applicant.email, template="street_opening_expiry_reminder", context={"permit": permit}
+            marked = set(
+                jobs.stamp_once(StreetOpening, "expiry_reminder_for", {so.pk: so.permit.expires_on for so in chunk})
             )
-            sent += 1
+            services.send_notices(
+                [
+                    (so.permit, so.permit.applicant.email, "street_opening_expiry_reminder", {"permit": so.permit})
+                    for so in chunk
+                    if so.pk in marked
+                ]
+            )
+        sent += len(marked)
     return len(due), sent

@@ -1,0 +1,245 @@
+"""Issue 13: the street opening's nightly jobs are set-based (statements per chunk, not per permit) and write, row for
+row, what their per-row versions wrote: § 303-4D expiry and the end of the right to open (§ 303-5G), and the
+reminder five days before expiry (once per expiry date). The per-row versions are kept here as the reference."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
+
+from permits import services, workflow
+from permits.models import NoticePreference, Permit, PermitKind, Status
+from permits.street_opening import lifecycle, validity
+from permits.street_opening import services as so_services
+from permits.street_opening.field import services as field_work
+from permits.street_opening.field.models import PavementRestoration
+from permits.street_opening.models import StreetOpening
+from permits.tasks import expire_lapsed
+from tests.factories import PermitFactory, UserFactory
+from tests.permits.jobs_compare import run_rolled_back
+from tests.permits.street_opening.field.conftest import add_detail, issue
+
+pytestmark = pytest.mark.django_db
+
+ISSUED = date(2026, 6, 1)  # valid through July 1 (§ 303-4D)
+LAPSED_DAY = date(2026, 7, 2)
+REMIND_DAY = date(2026, 6, 27)  # five days before July 1
+
+
+# --- The per-row versions (before issue 13), as the reference ------------------------------------------------------
+
+
+def per_row_end_lapsed_validity(*, today):
+    lapsed = list(
+        Permit.objects.filter(
+            kind=PermitKind.STREET_OPENING, status__in=lifecycle.VALID_STATUSES, expires_on__lt=today
+        )
+        .select_related("applicant", "street_opening")
+        .order_by("pk")
+    )
+    done = 0
+    for permit in lapsed:
+        so = getattr(permit, "street_opening", None)
+        opened = lifecycle.was_opened(permit, so)
+        outcome = validity.lapse_outcome(expires_on=permit.expires_on, today=today, opened=opened)
+        if outcome == "expire":
+            with transaction.atomic():
+                workflow.transition(
+                    permit,
+                    Status.EXPIRED,
+                    by=None,
+                    today=today,
+                    reason=f"Validity ended {permit.expires_on:%B %-d, %Y} with the street never opened (§ 303-4D)",
+                )
+            done += 1
+        elif outcome == "opening_lapsed" and so is not None:
+            lapsed_on = permit.expires_on + validity.ONE_DAY
+            with transaction.atomic():
+                if (
+                    not StreetOpening.objects.filter(pk=so.pk)
+                    .exclude(opening_lapsed_on=lapsed_on)
+                    .update(opening_lapsed_on=lapsed_on)
+                ):
+                    continue
+                restoration = PavementRestoration.objects.filter(permit=permit).first()
+                due = (
+                    f"permanent pavement due by {restoration.permanent_due_on:%B %-d, %Y} (§ 303-5G(4)), "
+                    if restoration and restoration.permanent_completed_on is None
+                    else ""
+                )
+                services.record_event(
+                    permit,
+                    by=None,
+                    reason=f"The right to open the street ended {lapsed_on:%B %-d, %Y} (§ 303-4D). The restoration "
+                    f"duties remain: {due}inspections, completion and the one-year guarantee (§ 303-5G, § 303-4H(3)).",
+                )
+                services.send_notice(
+                    permit,
+                    to=permit.applicant.email,
+                    template="street_opening_opening_lapsed",
+                    context={"permit": permit, "lapsed_on": lapsed_on, "restoration": restoration},
+                )
+            done += 1
+    return len(lapsed), done
+
+
+def per_row_remind_expiring(*, today):
+    due = list(
+        StreetOpening.objects.select_related("permit__applicant")
+        .filter(
+            permit__status__in=so_services.ACTIVE_STATUSES,
+            permit__expires_on__gte=today,
+            permit__expires_on__lte=today + so_services.REMINDER_LEAD,
+        )
+        .exclude(expiry_reminder_for=F("permit__expires_on"))
+    )
+    sent = 0
+    for so in due:
+        permit = so.permit
+        with transaction.atomic():
+            if (
+                not StreetOpening.objects.filter(pk=so.pk)
+                .exclude(expiry_reminder_for=permit.expires_on)
+                .update(expiry_reminder_for=permit.expires_on)
+            ):
+                continue
+            services.send_notice(
+                permit, to=permit.applicant.email, template="street_opening_expiry_reminder", context={"permit": permit}
+            )
+            sent += 1
+    return len(due), sent
+
+
+# --- A handful of permits in every case the jobs tell apart --------------------------------------------------------
+
+
+@pytest.fixture
+def opening(contractor, contractor_org):
+    def make(*, applicant=None, on=ISSUED, **detail):
+        permit = PermitFactory(
+            applicant=applicant or contractor,
+            organization=contractor_org,
+            start_date=on,
+            end_date=on + timedelta(days=2),
+        )
+        add_detail(permit, **detail)
+        return issue(permit, on=on)
+
+    return make
+
+
+@pytest.fixture
+def every_case(opening, inspector):
+    """Never opened (issued, approved); begun; inspected (so active); a winter patch; pavement done; already marked
+    lapsed; still valid; an applicant who turned expiry notices off; one with no email on file."""
+    quiet = UserFactory(username="quiet")
+    NoticePreference.objects.create(user=quiet, topic="expiry", by_email=False)
+    never = opening()
+    approved = opening()
+    Permit.objects.filter(pk=approved.pk).update(status=Status.APPROVED, issued_on=None)
+    begun = opening(work_begun_on=date(2026, 6, 3))
+    PavementRestoration.objects.create(permit=begun, permanent_due_on=date(2026, 7, 31))
+    inspected = opening()
+    field_work.log_inspection(
+        permit=inspected,
+        kind="trench",
+        by=inspector,
+        values={"excavated_ahead_feet": 100, "unfilled_feet": 200},
+    )
+    patched = opening()
+    PavementRestoration.objects.create(
+        permit=patched, permanent_due_on=date(2027, 6, 1), temporary_placed_on=date(2026, 6, 20)
+    )
+    done = opening(work_begun_on=date(2026, 6, 3))
+    PavementRestoration.objects.create(
+        permit=done, permanent_due_on=date(2026, 7, 31), permanent_completed_on=date(2026, 6, 25)
+    )
+    marked = opening(work_begun_on=date(2026, 6, 3))
+    StreetOpening.objects.filter(permit=marked).update(opening_lapsed_on=LAPSED_DAY)
+    valid = opening(on=date(2026, 6, 20))
+    quiet_never = opening(applicant=quiet)
+    quiet_begun = opening(applicant=quiet, work_begun_on=date(2026, 6, 3))
+    no_email = opening(applicant=UserFactory(username="noemail", email=""), work_begun_on=date(2026, 6, 3))
+    permits = [never, approved, begun, inspected, patched, done, marked, valid, quiet_never, quiet_begun, no_email]
+    return [p.pk for p in permits]
+
+
+DETAILS = [(StreetOpening.objects.all(), ("permit_id", "opening_lapsed_on", "expiry_reminder_for"))]
+
+
+def test_303_4d_expiry_writes_what_the_per_row_job_wrote(every_case, django_capture_on_commit_callbacks):
+    old = run_rolled_back(
+        per_row_end_lapsed_validity,
+        django_capture_on_commit_callbacks,
+        permit_ids=every_case,
+        details=DETAILS,
+        today=LAPSED_DAY,
+    )
+    new = run_rolled_back(
+        lifecycle.end_lapsed_validity,
+        django_capture_on_commit_callbacks,
+        permit_ids=every_case,
+        details=DETAILS,
+        today=LAPSED_DAY,
+    )
+    assert new == old
+    (considered, changed), wrote = new
+    assert (considered, changed) == (10, 9)  # the valid one is not lapsed; the marked one is told once only
+    statuses = [status for _, status, *_ in wrote["permits"]]
+    assert statuses.count(Status.EXPIRED) == 3  # never opened: issued, approved, and the quiet applicant's
+    assert {t for _, t in wrote["delivered"]} == {"street_opening_opening_lapsed"}
+    assert any("turned off in their notice preferences" in e[-1] for e in wrote["events"])
+
+
+def test_303_4d_reminder_writes_what_the_per_row_job_wrote(every_case, django_capture_on_commit_callbacks):
+    kwargs = dict(permit_ids=every_case, details=DETAILS, today=REMIND_DAY)
+    old = run_rolled_back(per_row_remind_expiring, django_capture_on_commit_callbacks, **kwargs)
+    new = run_rolled_back(so_services.remind_expiring_street_openings, django_capture_on_commit_callbacks, **kwargs)
+    assert new == old
+    assert new[0] == (10, 10)  # every one in force but the valid one, which expires later
+
+
+def test_303_4d_reminder_once_per_expiry_date(opening):
+    permit = opening()
+    assert so_services.remind_expiring_street_openings(today=REMIND_DAY) == (1, 1)
+    assert so_services.remind_expiring_street_openings(today=REMIND_DAY) == (0, 0)
+    Permit.objects.filter(pk=permit.pk).update(expires_on=date(2026, 7, 31))  # renewed: a new reminder is due
+    assert so_services.remind_expiring_street_openings(today=date(2026, 7, 27)) == (1, 1)
+    assert permit.notices.filter(template="street_opening_expiry_reminder").count() == 2
+
+
+def _statements(job, **kwargs):
+    with CaptureQueriesContext(connection) as ctx:
+        result = job(**kwargs)
+    return result, len(ctx.captured_queries)
+
+
+def _backlog(opening, n):
+    """n never opened, n begun (their right to open lapses), n expiring in five days."""
+    for _ in range(n):
+        opening()
+        opening(work_begun_on=date(2026, 6, 3))
+
+
+def test_303_4d_expiry_statements_do_not_grow_with_the_lapsed_permits(opening):
+    _backlog(opening, 3)
+    few = _statements(expire_lapsed, today=LAPSED_DAY)
+    Permit.objects.filter(status=Status.EXPIRED).update(status=Status.CLOSED)  # out of the next run's way
+    StreetOpening.objects.update(opening_lapsed_on=LAPSED_DAY)
+    _backlog(opening, 30)
+    many = _statements(expire_lapsed, today=LAPSED_DAY)
+    assert few[0] == (6, 6) and many[0] == (60 + 3, 60)  # the 3 marked before are considered, not told twice
+    assert many[1] == few[1]
+
+
+def test_303_4d_reminder_statements_do_not_grow_with_the_permits(opening):
+    for _ in range(3):
+        opening()
+    few = _statements(so_services.remind_expiring_street_openings, today=REMIND_DAY)
+    for _ in range(30):
+        opening()
+    many = _statements(so_services.remind_expiring_street_openings, today=REMIND_DAY)
+    assert few[0] == (3, 3) and many[0] == (30, 30)
+    assert many[1] == few[1]
