@@ -33,9 +33,7 @@ REMIND_DAY = date(2026, 6, 27)  # five days before July 1
 
 def per_row_end_lapsed_validity(*, today):
     lapsed = list(
-        Permit.objects.filter(
-            kind=PermitKind.STREET_OPENING, status__in=lifecycle.VALID_STATUSES, expires_on__lt=today
-        )
+        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=lifecycle.VALID_STATUSES, expires_on__lt=today)
         .select_related("applicant", "street_opening")
         .order_by("pk")
     )
