@@ -22,7 +22,7 @@ from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
 from permits.fees import FeeNotConfigured
-from permits.models import Document, Organization, Parcel, Permit, PermitKind, Status, Street
+from permits.models import Document, Organization, Parcel, Permit, PermitEvent, PermitKind, Status, Street
 from permits.roles import Role, has_role
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import (
@@ -493,7 +493,11 @@ def warn_about_tickets(permit: Permit, *, today: date, when: str) -> list[ordina
 
 def warn_stale_tickets_before_work(*, today: date) -> tuple[int, int]:
     """Wis. Stat. § 182.0175: the day before planned work (and on its first day), permits whose ticket is or will be
-    stale are told to the applicant and the DPW. Returns (permits considered, permits warned); idempotent per day."""
+    stale are told to the applicant and the DPW. Returns (permits considered, permits warned); idempotent per day.
+    Set-based (issue 13): the tickets read with the permits, and per chunk one check of the day's timeline rows,
+    one insert of the new ones and one of the notices."""
+    from permits.street_opening.field.services import _dpw_emails
+
     due = list(
         Permit.objects.filter(
             kind=PermitKind.STREET_OPENING,
@@ -501,13 +505,38 @@ def warn_stale_tickets_before_work(*, today: date) -> tuple[int, int]:
             start_date__gte=today,
             start_date__lte=today + timedelta(days=1),
             street_opening__work_begun_on__isnull=True,
-        ).select_related("applicant", "street_opening")
+        )
+        .select_related("applicant", "street_opening", "street")
+        .prefetch_related("street_opening__tickets")
+        .order_by("pk")
     )
-    warned = 0
-    for permit in due:
+    when = "before work starts"
+    heading = f"Diggers Hotline ticket check {when} ({today:%B %-d, %Y})"
+    warned, dpw = 0, None
+    for chunk in jobs.chunked(due):
+        found = [(permit, warnings) for permit in chunk if (warnings := ticket_warnings(permit, today=today))]
+        if not found:
+            continue
         with transaction.atomic():
-            if warn_about_tickets(permit, today=today, when="before work starts"):
-                warned += 1
+            ids = [permit.pk for permit, _ in found]
+            list(Permit.objects.select_for_update().filter(pk__in=ids).values_list("pk"))  # one run tells at a time
+            told = set(
+                PermitEvent.objects.filter(permit_id__in=ids, reason__startswith=heading).values_list(
+                    "permit_id", flat=True
+                )
+            )
+            new = [(permit, warnings) for permit, warnings in found if permit.pk not in told]  # once per check and day
+            if new and dpw is None:
+                dpw = _dpw_emails()
+            services.record_events([(p, f"{heading}: {'; '.join(w.message for w in ws)}") for p, ws in new])
+            services.send_notices(
+                [
+                    (p, email, "street_opening_ticket_stale", {"permit": p, "warnings": ws, "when": when})
+                    for p, ws in new
+                    for email in {p.applicant.email, *dpw}
+                ]
+            )
+        warned += len(found)
     return len(due), warned
 
 

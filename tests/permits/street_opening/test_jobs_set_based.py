@@ -8,14 +8,15 @@ import pytest
 from django.db import connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from permits import services, workflow
-from permits.models import NoticePreference, Permit, PermitKind, Status
+from permits.models import NoticePreference, Permit, PermitEvent, PermitKind, Status
 from permits.street_opening import lifecycle, validity
 from permits.street_opening import services as so_services
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import PavementRestoration
-from permits.street_opening.models import StreetOpening
+from permits.street_opening.models import DiggersTicket, StreetOpening
 from permits.tasks import expire_lapsed
 from tests.factories import PermitFactory, UserFactory
 from tests.permits.jobs_compare import run_rolled_back
@@ -240,4 +241,87 @@ def test_303_4d_reminder_statements_do_not_grow_with_the_permits(opening):
         opening()
     many = _statements(so_services.remind_expiring_street_openings, today=REMIND_DAY)
     assert few[0] == (3, 3) and many[0] == (30, 30)
+    assert many[1] == few[1]
+
+
+# --- Wis. Stat. § 182.0175: stale tickets the day before work ------------------------------------------------------
+
+WORK_DAY = date(2026, 6, 10)
+
+
+def per_row_warn_stale_tickets(*, today):
+    due = list(
+        Permit.objects.filter(
+            kind=PermitKind.STREET_OPENING,
+            status__in=so_services.ACTIVE_STATUSES,
+            start_date__gte=today,
+            start_date__lte=today + timedelta(days=1),
+            street_opening__work_begun_on__isnull=True,
+        )
+        .select_related("applicant", "street_opening")
+        .order_by("pk")
+    )
+    warned = 0
+    for permit in due:
+        with transaction.atomic():
+            if so_services.warn_about_tickets(permit, today=today, when="before work starts"):
+                warned += 1
+    return len(due), warned
+
+
+def ticket(permit, *, legal_start, contractor="Brandt Excavating", number=None):
+    DiggersTicket.objects.create(
+        street_opening=permit.street_opening,
+        contractor=contractor,
+        number=number or f"T{permit.pk}-{contractor}",
+        requested_at=timezone.now(),
+        legal_start=legal_start,
+        entered_by=permit.applicant,
+        entered_at=timezone.now(),
+    )
+
+
+@pytest.fixture
+def starting_tomorrow(opening):
+    def make(*legal_starts, **kw):
+        permit = opening(**kw)
+        Permit.objects.filter(pk=permit.pk).update(
+            start_date=WORK_DAY + timedelta(days=1), end_date=WORK_DAY + timedelta(days=3)
+        )
+        for i, legal in enumerate(legal_starts):
+            ticket(permit, legal_start=legal, contractor=f"Excavator {i}")
+        return permit
+
+    return make
+
+
+def test_182_0175_stale_tickets_write_what_the_per_row_job_wrote(
+    starting_tomorrow, dpw_director, django_capture_on_commit_callbacks
+):
+    stale = starting_tomorrow(date(2026, 5, 25))  # stale after June 4
+    two = starting_tomorrow(date(2026, 5, 25), date(2026, 5, 30))  # both stale by the start
+    fresh = starting_tomorrow(date(2026, 6, 8))
+    none = starting_tomorrow()
+    told = starting_tomorrow(date(2026, 5, 25))
+    services.record_event(
+        told, by=None, reason=f"Diggers Hotline ticket check before work starts ({WORK_DAY:%B %-d, %Y}): told"
+    )
+    ids = [p.pk for p in (stale, two, fresh, none, told)]
+    kwargs = dict(permit_ids=ids, today=WORK_DAY)
+    old = run_rolled_back(per_row_warn_stale_tickets, django_capture_on_commit_callbacks, **kwargs)
+    new = run_rolled_back(so_services.warn_stale_tickets_before_work, django_capture_on_commit_callbacks, **kwargs)
+    assert new == old
+    assert new[0][1] == 3  # the stale ones, the one told today among them
+    assert {to for _, _, to, *_ in new[1]["notices"]} == {stale.applicant.email, dpw_director.email}
+
+
+def test_182_0175_stale_ticket_statements_do_not_grow_with_the_permits(starting_tomorrow, dpw_director):
+    for _ in range(3):
+        starting_tomorrow(date(2026, 5, 25))
+    few = _statements(so_services.warn_stale_tickets_before_work, today=WORK_DAY)
+    for _ in range(30):
+        starting_tomorrow(date(2026, 5, 25))
+    PermitEvent.objects.filter(reason__startswith="Diggers Hotline ticket check").delete()
+    many = _statements(so_services.warn_stale_tickets_before_work, today=WORK_DAY)
+    assert few[0] == (3, 3) and many[0] == (33, 33)
     assert many[1] == few[1]
