@@ -123,7 +123,7 @@ def end_lapsed_validity(*, today: date) -> tuple[int, int]:
             f"Validity ended {permit.expires_on:%B %-d, %Y} with the street never opened (§ 303-4D)"
         ),
         where=Q(status__in=VALID_STATUSES, expires_on__lt=today),
-        prepare=_with_opened_facts,
+        prepare=lambda permits: permits.select_related("street_opening").annotate(**opened_facts()),
     )
     return len(lapsed), done
 
