@@ -176,6 +176,8 @@ def transition_many(
     them costs no statement per permit; `after(moved)` is the job's own work on the chunk's changed permits (their
     fields already set as transition() sets them), in the chunk's transaction. Returns how many changed."""
     to = Status(to)
+    if str(to) in notices.STEP_TEMPLATES:  # transition() tells the applicant of these steps; this has no bulk path
+        raise ValueError(f"transition_many does not send the {to.label.lower()} step's notice: use transition().")
     today = today or timezone.localdate()
     ids = [p.pk for p in permits]
     done = 0
