@@ -1134,26 +1134,39 @@ def report_emergency(
 
 def flag_unfiled_emergencies(*, today: date) -> tuple[int, int]:
     """§ 303-5H: emergencies reported with no application by the next business day are flagged to the clerk.
-    Returns (items considered, items flagged); a second run flags nothing."""
+    Returns (items considered, items flagged); a second run flags nothing. Set-based (issue 13): per chunk, the
+    reports still unflagged are locked and flagged by one UPDATE, then the clerk's notices inserted in one."""
     pending = list(
-        EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True).select_related("street")
+        EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True)
+        .select_related("street", "organization")
+        .order_by("pk")
     )
     late = [r for r in pending if today > ordinance.emergency_filing_deadline(r.began_on)]
-    flagged = 0
-    for report in late:
+    flagged, clerks = 0, None
+    for chunk in jobs.chunked(late):
         with transaction.atomic():
-            if not EmergencyReport.objects.filter(pk=report.pk, flagged_at__isnull=True).update(
-                flagged_at=timezone.now()
-            ):
-                continue
-            for email in _clerk_emails():
-                services.send_notice(
-                    None,
-                    to=email,
-                    template="street_opening_emergency_unfiled",
-                    context={"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
-                )
-            flagged += 1
+            unflagged = set(
+                EmergencyReport.objects.select_for_update()
+                .filter(pk__in=[r.pk for r in chunk], flagged_at__isnull=True)
+                .values_list("pk", flat=True)
+            )
+            EmergencyReport.objects.filter(pk__in=unflagged).update(flagged_at=timezone.now())
+            if unflagged and clerks is None:
+                clerks = _clerk_emails()
+            services.send_notices(
+                [
+                    (
+                        None,
+                        email,
+                        "street_opening_emergency_unfiled",
+                        {"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
+                    )
+                    for report in chunk
+                    if report.pk in unflagged
+                    for email in clerks
+                ]
+            )
+        flagged += len(unflagged)
     return len(late), flagged
 
 

@@ -2,7 +2,7 @@
 row, what their per-row versions wrote: § 303-4D expiry and the end of the right to open (§ 303-5G), and the
 reminder five days before expiry (once per expiry date). The per-row versions are kept here as the reference."""
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -11,13 +11,16 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from permits import services, workflow
-from permits.models import NoticePreference, Permit, PermitEvent, PermitKind, Status
+from permits.models import Notice, NoticePreference, Permit, PermitEvent, PermitKind, Status
+from permits.roles import Role
 from permits.street_opening import lifecycle, validity
+from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import PavementRestoration
-from permits.street_opening.models import DiggersTicket, StreetOpening
+from permits.street_opening.models import DiggersTicket, EmergencyReport, StreetOpening
 from permits.tasks import expire_lapsed
+from tests.conftest import staff_user
 from tests.factories import PermitFactory, UserFactory
 from tests.permits.jobs_compare import run_rolled_back
 from tests.permits.street_opening.field.conftest import add_detail, issue
@@ -324,4 +327,96 @@ def test_182_0175_stale_ticket_statements_do_not_grow_with_the_permits(starting_
     PermitEvent.objects.filter(reason__startswith="Diggers Hotline ticket check").delete()
     many = _statements(so_services.warn_stale_tickets_before_work, today=WORK_DAY)
     assert few[0] == (3, 3) and many[0] == (33, 33)
+    assert many[1] == few[1]
+
+
+# --- § 303-5H: emergencies with no application by the next business day -------------------------------------------
+
+REPORTED = datetime(2026, 4, 30, 14, tzinfo=UTC)
+MAY_5 = date(2026, 5, 5)  # Thursday April 30's next business day, May 1, has passed
+
+
+def per_row_flag_unfiled_emergencies(*, today):
+    pending = list(
+        EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True).select_related("street")
+    )
+    late = [r for r in pending if today > ordinance.emergency_filing_deadline(r.began_on)]
+    flagged = 0
+    for report in late:
+        with transaction.atomic():
+            if not EmergencyReport.objects.filter(pk=report.pk, flagged_at__isnull=True).update(
+                flagged_at=timezone.now()
+            ):
+                continue
+            for email in so_services._clerk_emails():
+                services.send_notice(
+                    None,
+                    to=email,
+                    template="street_opening_emergency_unfiled",
+                    context={"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
+                )
+            flagged += 1
+    return len(late), flagged
+
+
+def emergency(street, clerk, *, began_on=date(2026, 4, 30), **fields):
+    return EmergencyReport.objects.create(
+        reported_by_name="Uma",
+        street=street,
+        location_description="In front of 12 Main Street",
+        began_on=began_on,
+        reported_at=REPORTED,
+        recorded_by=clerk,
+        **fields,
+    )
+
+
+def flagged_and_told(capture, job, **kwargs):
+    try:
+        with transaction.atomic():
+            with capture(execute=True):
+                result = job(**kwargs)
+            seen = (
+                result,
+                sorted(EmergencyReport.objects.filter(flagged_at__isnull=False).values_list("pk", flat=True)),
+                sorted(
+                    (n.permit_id, n.channel, n.to, n.subject, n.body, n.sent_at is not None)
+                    for n in Notice.objects.filter(template="street_opening_emergency_unfiled")
+                ),
+            )
+            raise RuntimeError("roll back")
+    except RuntimeError:
+        pass
+    return seen
+
+
+def test_303_5h_unfiled_emergencies_write_what_the_per_row_job_wrote(
+    street, clerk, contractor_org, django_capture_on_commit_callbacks
+):
+    staff_user("clerk2", Role.CLERK)
+    emergency(street, clerk)
+    emergency(street, clerk, organization=contractor_org)
+    emergency(street, clerk, began_on=date(2026, 5, 4))  # its next business day has not passed
+    emergency(street, clerk, flagged_at=REPORTED)  # flagged before
+    old = flagged_and_told(django_capture_on_commit_callbacks, per_row_flag_unfiled_emergencies, today=MAY_5)
+    new = flagged_and_told(django_capture_on_commit_callbacks, so_services.flag_unfiled_emergencies, today=MAY_5)
+    assert new == old
+    assert new[0] == (2, 2) and len(new[2]) == 4  # two reports, each told to both clerks
+
+
+def test_303_5h_unfiled_emergency_statements_do_not_grow_with_the_reports(street, clerk):
+    def statements():
+        with CaptureQueriesContext(connection) as ctx:
+            result = so_services.flag_unfiled_emergencies(today=MAY_5)
+        return result, len(ctx.captured_queries)
+
+    emergency(street, clerk)
+    statements()  # the first run reads the office-closure calendar once (cached for the process)
+    for _ in range(3):
+        emergency(street, clerk)
+    few = statements()
+    for _ in range(30):
+        emergency(street, clerk)
+    many = statements()
+    assert few[0] == (3, 3) and many[0] == (30, 30)
     assert many[1] == few[1]
