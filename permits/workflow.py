@@ -155,13 +155,29 @@ def transition(permit: Permit, to: str, *, by, reason: str = "", today=None, ext
     return permit
 
 
-def transition_many(permits, to: str, *, by, reason_for, where=None, today=None, chunk_size: int = 1000) -> int:
+def transition_many(
+    permits,
+    to: str,
+    *,
+    by,
+    reason_for,
+    where=None,
+    today=None,
+    prepare=None,
+    after=None,
+    chunk_size: int = 1000,
+) -> int:
     """transition() for a job's many permits, set-based (issue 13): per chunk, the rows still in their status are
     locked, each is asked the same questions as transition() asks (the table, the type's authority and blockers,
     its stamps), the allowed ones change by one conditional UPDATE per (from status, changes) group, and their
     timeline events are inserted in one statement. `where` (a Q) is the job's condition, checked again under the
-    lock: a permit changed meanwhile (renewed, closed), or refused, is skipped. Returns how many changed."""
+    lock: a permit changed meanwhile (renewed, closed), or refused, is skipped. `prepare` turns the locked queryset
+    into one that carries what the type's questions and the job read (select_related, annotations), so that asking
+    them costs no statement per permit; `after(moved)` is the job's own work on the chunk's changed permits (their
+    fields already set as transition() sets them), in the chunk's transaction. Returns how many changed."""
     to = Status(to)
+    if str(to) in notices.STEP_TEMPLATES:  # transition() tells the applicant of these steps; this has no bulk path
+        raise ValueError(f"transition_many does not send the {to.label.lower()} step's notice: use transition().")
     today = today or timezone.localdate()
     ids = [p.pk for p in permits]
     done = 0
@@ -169,7 +185,9 @@ def transition_many(permits, to: str, *, by, reason_for, where=None, today=None,
         now = timezone.now()
         with transaction.atomic():
             locked = Permit.objects.select_for_update(of=("self",)).filter(pk__in=ids[start : start + chunk_size])
-            rows = list(locked.filter(where) if where is not None else locked)
+            if prepare is not None:
+                locked = prepare(locked)
+            rows = list((locked.filter(where) if where is not None else locked).order_by("pk"))
             groups: dict[tuple, list[Permit]] = {}
             for permit in rows:
                 if not may_transition(by, permit, to) or blockers_for(permit, to, today=today):
@@ -201,6 +219,11 @@ def transition_many(permits, to: str, *, by, reason_for, where=None, today=None,
                             reason=reason_for(permit),
                         )
                     )
+                    for field, value in changes:  # as transition() leaves its permit
+                        setattr(permit, field, value)
+                    permit._loaded_status = permit.status
             PermitEvent.objects.bulk_create(events)
+            if after is not None and events:
+                after([event.permit for event in events])
             done += len(events)
     return done

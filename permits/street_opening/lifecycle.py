@@ -14,10 +14,10 @@ from datetime import date
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from permits import services, workflow
+from permits import jobs, services, workflow
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation, errors_only
 from permits.models import Permit, PermitKind, Status
@@ -58,39 +58,62 @@ def _so(permit: Permit) -> StreetOpening:
 
 
 def was_opened(permit: Permit, so: StreetOpening | None) -> bool:
-    """Whether the street was opened under the permit (validity.was_opened), read from the records."""
-    restoration = PavementRestoration.objects.filter(permit=permit).first()
+    """Whether the street was opened under the permit (validity.was_opened), read from the records; a permit read
+    with opened_facts() carries the answers (a job asks many at no statement per permit)."""
+    if hasattr(permit, "so_inspected"):
+        inspected, restoration_recorded = permit.so_inspected, permit.so_restoration_recorded
+    else:
+        restoration = PavementRestoration.objects.filter(permit=permit).first()
+        inspected = Inspection.objects.filter(permit=permit).exists()
+        restoration_recorded = bool(
+            restoration and (restoration.temporary_placed_on or restoration.permanent_completed_on)
+        )
     return validity.was_opened(
         work_begun_on=so.work_begun_on if so else None,
         under_way=permit.status == Status.ACTIVE,
-        inspected=Inspection.objects.filter(permit=permit).exists(),
-        restoration_recorded=bool(
-            restoration and (restoration.temporary_placed_on or restoration.permanent_completed_on)
-        ),
+        inspected=inspected,
+        restoration_recorded=restoration_recorded,
     )
+
+
+def opened_facts() -> dict:
+    """The annotations of a Permit queryset that was_opened() reads instead of two queries per permit."""
+    return {
+        "so_inspected": Exists(Inspection.objects.filter(permit=OuterRef("pk"))),
+        "so_restoration_recorded": Exists(
+            PavementRestoration.objects.filter(permit=OuterRef("pk")).filter(
+                Q(temporary_placed_on__isnull=False) | Q(permanent_completed_on__isnull=False)
+            )
+        ),
+    }
+
+
+def _with_opened_facts(permits):
+    return permits.select_related("applicant", "street_opening", "pavement_restoration").annotate(**opened_facts())
 
 
 def end_lapsed_validity(*, today: date) -> tuple[int, int]:
     """§ 303-4D with § 303-5G: past its 30 days (and renewals), a permit whose street was never opened expires; one
     whose street was opened keeps its restoration duties, inspections, completion and guarantee, and only its right
     to open the street ends (recorded once, on the timeline, and told to the permittee). The system acts (by=None).
-    Returns (permits considered, permits changed); a second run the same day changes nothing."""
+    Returns (permits considered, permits changed); a second run the same day changes nothing. Set-based (issue 13):
+    a few statements per chunk of permits, whatever their number."""
     lapsed = list(
-        Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=VALID_STATUSES, expires_on__lt=today)
-        .select_related("applicant", "street_opening")
-        .order_by("pk")
+        _with_opened_facts(
+            Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=VALID_STATUSES, expires_on__lt=today)
+        ).order_by("pk")
     )
-    to_expire = []
-    done = 0
+    to_expire, opening_lapsed = [], []
     for permit in lapsed:
         so = getattr(permit, "street_opening", None)
         outcome = validity.lapse_outcome(expires_on=permit.expires_on, today=today, opened=was_opened(permit, so))
         if outcome == "expire":
             to_expire.append(permit)
         elif outcome == "opening_lapsed" and so is not None:
-            done += _record_opening_lapsed(permit, so, today=today)
-    # Set-based (issue 13): one conditional UPDATE per chunk; transition_many asks the same questions as transition()
-    # (the § 303-5G blocker refuses a permit opened meanwhile), and a permit changed meanwhile is skipped.
+            opening_lapsed.append(permit)
+    done = sum(_record_openings_lapsed(chunk, today=today) for chunk in jobs.chunked(opening_lapsed))
+    # transition_many asks the same questions as transition() (the § 303-5G blocker refuses a permit opened
+    # meanwhile, read here from the annotations under the lock), and a permit changed meanwhile is skipped.
     done += workflow.transition_many(
         to_expire,
         Status.EXPIRED,
@@ -100,38 +123,52 @@ def end_lapsed_validity(*, today: date) -> tuple[int, int]:
             f"Validity ended {permit.expires_on:%B %-d, %Y} with the street never opened (§ 303-4D)"
         ),
         where=Q(status__in=VALID_STATUSES, expires_on__lt=today),
+        prepare=lambda permits: permits.select_related("street_opening").annotate(**opened_facts()),
     )
     return len(lapsed), done
 
 
-def _record_opening_lapsed(permit: Permit, so: StreetOpening, *, today: date) -> int:
-    lapsed_on = permit.expires_on + validity.ONE_DAY
+def _restoration_of(permit: Permit) -> PavementRestoration | None:
+    try:
+        return permit.pavement_restoration
+    except PavementRestoration.DoesNotExist:
+        return None
+
+
+def _record_openings_lapsed(permits: list[Permit], *, today: date) -> int:
+    """The end of the right to open, for a chunk of opened permits: marked once per lapse date (the street opening's
+    opening_lapsed_on), on each timeline, and told to each permittee, in one transaction."""
+    lapsed_on = {permit.pk: permit.expires_on + validity.ONE_DAY for permit in permits}
     with transaction.atomic():
-        if (
-            not StreetOpening.objects.filter(pk=so.pk)
-            .exclude(opening_lapsed_on=lapsed_on)
-            .update(opening_lapsed_on=lapsed_on)
-        ):
-            return 0
-        restoration = PavementRestoration.objects.filter(permit=permit).first()
-        due = (
-            f"permanent pavement due by {restoration.permanent_due_on:%B %-d, %Y} (§ 303-5G(4)), "
-            if restoration and restoration.permanent_completed_on is None
-            else ""
+        marked = set(
+            jobs.stamp_once(
+                StreetOpening,
+                "opening_lapsed_on",
+                {permit.street_opening.pk: lapsed_on[permit.pk] for permit in permits},
+            )
         )
-        services.record_event(
-            permit,
-            by=None,
-            reason=f"The right to open the street ended {lapsed_on:%B %-d, %Y} (§ 303-4D). The restoration duties "
-            f"remain: {due}inspections, completion and the one-year guarantee (§ 303-5G, § 303-4H(3)).",
-        )
-        _notify(
-            permit,
-            [permit.applicant.email],
-            "street_opening_opening_lapsed",
-            {"lapsed_on": lapsed_on, "restoration": restoration},
-        )
-    return 1
+        marked_permits = [permit for permit in permits if permit.street_opening.pk in marked]
+        events, notices = [], []
+        for permit in marked_permits:
+            restoration = _restoration_of(permit)
+            due = (
+                f"permanent pavement due by {restoration.permanent_due_on:%B %-d, %Y} (§ 303-5G(4)), "
+                if restoration and restoration.permanent_completed_on is None
+                else ""
+            )
+            events.append(
+                (
+                    permit,
+                    f"The right to open the street ended {lapsed_on[permit.pk]:%B %-d, %Y} (§ 303-4D). The "
+                    f"restoration duties remain: {due}inspections, completion and the one-year guarantee (§ 303-5G, "
+                    "§ 303-4H(3)).",
+                )
+            )
+            context = {"permit": permit, "lapsed_on": lapsed_on[permit.pk], "restoration": restoration}
+            notices.append((permit, permit.applicant.email, "street_opening_opening_lapsed", context))
+        services.record_events(events)
+        services.send_notices(notices)
+    return len(marked_permits)
 
 
 # --- § 303-4D: approvals that hold ------------------------------------------------------------------------------

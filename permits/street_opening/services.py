@@ -16,13 +16,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from permits import services, street_work, workflow
+from permits import jobs, services, street_work, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
 from permits.fees import FeeNotConfigured
-from permits.models import Document, Organization, Parcel, Permit, PermitKind, Status, Street
+from permits.models import Document, Organization, Parcel, Permit, PermitEvent, PermitKind, Status, Street
 from permits.roles import Role, has_role
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import (
@@ -493,7 +493,11 @@ def warn_about_tickets(permit: Permit, *, today: date, when: str) -> list[ordina
 
 def warn_stale_tickets_before_work(*, today: date) -> tuple[int, int]:
     """Wis. Stat. § 182.0175: the day before planned work (and on its first day), permits whose ticket is or will be
-    stale are told to the applicant and the DPW. Returns (permits considered, permits warned); idempotent per day."""
+    stale are told to the applicant and the DPW. Returns (permits considered, permits warned); idempotent per day.
+    Set-based (issue 13): the tickets read with the permits, and per chunk one check of the day's timeline rows,
+    one insert of the new ones and one of the notices."""
+    from permits.street_opening.field.services import _dpw_emails
+
     due = list(
         Permit.objects.filter(
             kind=PermitKind.STREET_OPENING,
@@ -501,13 +505,38 @@ def warn_stale_tickets_before_work(*, today: date) -> tuple[int, int]:
             start_date__gte=today,
             start_date__lte=today + timedelta(days=1),
             street_opening__work_begun_on__isnull=True,
-        ).select_related("applicant", "street_opening")
+        )
+        .select_related("applicant", "street_opening", "street")
+        .prefetch_related("street_opening__tickets")
+        .order_by("pk")
     )
-    warned = 0
-    for permit in due:
+    when = "before work starts"
+    heading = f"Diggers Hotline ticket check {when} ({today:%B %-d, %Y})"
+    warned, dpw = 0, None
+    for chunk in jobs.chunked(due):
+        found = [(permit, warnings) for permit in chunk if (warnings := ticket_warnings(permit, today=today))]
+        if not found:
+            continue
         with transaction.atomic():
-            if warn_about_tickets(permit, today=today, when="before work starts"):
-                warned += 1
+            ids = [permit.pk for permit, _ in found]
+            list(Permit.objects.select_for_update().filter(pk__in=ids).values_list("pk"))  # one run tells at a time
+            told = set(
+                PermitEvent.objects.filter(permit_id__in=ids, reason__startswith=heading).values_list(
+                    "permit_id", flat=True
+                )
+            )
+            new = [(permit, warnings) for permit, warnings in found if permit.pk not in told]  # once per check and day
+            if new and dpw is None:
+                dpw = _dpw_emails()
+            services.record_events([(p, f"{heading}: {'; '.join(w.message for w in ws)}") for p, ws in new])
+            services.send_notices(
+                [
+                    (p, email, "street_opening_ticket_stale", {"permit": p, "warnings": ws, "when": when})
+                    for p, ws in new
+                    for email in {p.applicant.email, *dpw}
+                ]
+            )
+        warned += len(found)
     return len(due), warned
 
 
@@ -1105,26 +1134,39 @@ def report_emergency(
 
 def flag_unfiled_emergencies(*, today: date) -> tuple[int, int]:
     """§ 303-5H: emergencies reported with no application by the next business day are flagged to the clerk.
-    Returns (items considered, items flagged); a second run flags nothing."""
+    Returns (items considered, items flagged); a second run flags nothing. Set-based (issue 13): per chunk, the
+    reports still unflagged are locked and flagged by one UPDATE, then the clerk's notices inserted in one."""
     pending = list(
-        EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True).select_related("street")
+        EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True)
+        .select_related("street", "organization")
+        .order_by("pk")
     )
     late = [r for r in pending if today > ordinance.emergency_filing_deadline(r.began_on)]
-    flagged = 0
-    for report in late:
+    flagged, clerks = 0, None
+    for chunk in jobs.chunked(late):
         with transaction.atomic():
-            if not EmergencyReport.objects.filter(pk=report.pk, flagged_at__isnull=True).update(
-                flagged_at=timezone.now()
-            ):
-                continue
-            for email in _clerk_emails():
-                services.send_notice(
-                    None,
-                    to=email,
-                    template="street_opening_emergency_unfiled",
-                    context={"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
-                )
-            flagged += 1
+            unflagged = set(
+                EmergencyReport.objects.select_for_update()
+                .filter(pk__in=[r.pk for r in chunk], flagged_at__isnull=True)
+                .values_list("pk", flat=True)
+            )
+            EmergencyReport.objects.filter(pk__in=unflagged).update(flagged_at=timezone.now())
+            if unflagged and clerks is None:
+                clerks = _clerk_emails()
+            services.send_notices(
+                [
+                    (
+                        None,
+                        email,
+                        "street_opening_emergency_unfiled",
+                        {"report": report, "deadline": ordinance.emergency_filing_deadline(report.began_on)},
+                    )
+                    for report in chunk
+                    if report.pk in unflagged
+                    for email in clerks
+                ]
+            )
+        flagged += len(unflagged)
     return len(late), flagged
 
 
@@ -1192,28 +1234,30 @@ REMINDER_LEAD = timedelta(days=5)
 
 
 def remind_expiring_street_openings(*, today: date) -> tuple[int, int]:
-    """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder)."""
+    """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder). Set-based
+    (issue 13): per chunk, one conditional mark of the reminded expiry dates, then the notices in one insert."""
     due = list(
-        StreetOpening.objects.select_related("permit__applicant")
+        StreetOpening.objects.select_related("permit__applicant", "permit__street")
         .filter(
             permit__status__in=ACTIVE_STATUSES,
             permit__expires_on__gte=today,
             permit__expires_on__lte=today + REMINDER_LEAD,
         )
         .exclude(expiry_reminder_for=F("permit__expires_on"))
+        .order_by("pk")
     )
     sent = 0
-    for so in due:
-        permit = so.permit
+    for chunk in jobs.chunked(due):
         with transaction.atomic():
-            if (
-                not StreetOpening.objects.filter(pk=so.pk)
-                .exclude(expiry_reminder_for=permit.expires_on)
-                .update(expiry_reminder_for=permit.expires_on)
-            ):
-                continue
-            services.send_notice(
-                permit, to=permit.applicant.email, template="street_opening_expiry_reminder", context={"permit": permit}
+            marked = set(
+                jobs.stamp_once(StreetOpening, "expiry_reminder_for", {so.pk: so.permit.expires_on for so in chunk})
             )
-            sent += 1
+            services.send_notices(
+                [
+                    (so.permit, so.permit.applicant.email, "street_opening_expiry_reminder", {"permit": so.permit})
+                    for so in chunk
+                    if so.pk in marked
+                ]
+            )
+        sent += len(marked)
     return len(due), sent

@@ -14,10 +14,10 @@ from decimal import Decimal, InvalidOperation
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
-from permits import services, workflow
+from permits import jobs, services, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
@@ -506,49 +506,61 @@ def record_closing_inspection(
 def end_terminated_privileges(*, today: date) -> tuple[int, int]:
     """§ 303-7E, the nightly job: a permit in force is told a week before its last day (once per last day), and
     after its last day it ends (expired) and its § 303-7D(7) closing inspection opens. Idempotent: a second run the
-    same night finds nothing to do."""
+    same night finds nothing to do. Set-based (issue 13): a few statements per chunk of permits."""
     due = list(
         Permit.objects.filter(
             kind=PermitKind.STREET_PRIVILEGE, status__in=IN_FORCE, expires_on__lte=today + rules.TERMINATION_WARNING
-        ).select_related("applicant", "street_privilege")
+        )
+        .select_related("applicant", "street_privilege")
+        .order_by("pk")
     )
-    done = 0
-    for permit in due:
-        sp = permit.street_privilege
-        if rules.has_terminated(last_day=permit.expires_on, today=today):
-            with transaction.atomic():
-                try:
-                    workflow.transition(
-                        permit,
-                        Status.EXPIRED,
-                        by=None,
-                        today=today,
-                        reason="Ended three months after issue, or on "
-                        "the Building Inspector's date (§ 303-7E); closing inspection opened (§ 303-7D(7))",
-                    )
-                except workflow.IllegalTransition:
-                    continue  # changed meanwhile (revoked, completed): nothing to end
-                _open_closing_inspection(permit, today=today)
-                services.send_notice(
-                    permit, to=permit.applicant.email, template="street_privilege_ended", context={"permit": permit}
+    ended = [p for p in due if rules.has_terminated(last_day=p.expires_on, today=today)]
+    told = [
+        p
+        for p in due
+        if not rules.has_terminated(last_day=p.expires_on, today=today)
+        and rules.is_due_termination_notice(last_day=p.expires_on, today=today)
+    ]
+    done = workflow.transition_many(
+        ended,
+        Status.EXPIRED,
+        by=None,
+        today=today,
+        reason_for=lambda permit: ENDED_REASON,
+        where=Q(status__in=IN_FORCE, expires_on__lt=today),  # revoked, completed or renewed meanwhile: left alone
+        prepare=lambda permits: permits.select_related("applicant"),
+        after=lambda moved: _close_ended(moved, today=today),
+    )
+    for chunk in jobs.chunked(told):
+        with transaction.atomic():
+            marked = set(
+                jobs.stamp_once(
+                    StreetPrivilege, "termination_notice_for", {p.street_privilege.pk: p.expires_on for p in chunk}
                 )
-            done += 1
-        elif rules.is_due_termination_notice(last_day=permit.expires_on, today=today):
-            with transaction.atomic():
-                if (
-                    not StreetPrivilege.objects.filter(pk=sp.pk)
-                    .exclude(termination_notice_for=permit.expires_on)
-                    .update(termination_notice_for=permit.expires_on)
-                ):
-                    continue
-                services.send_notice(
-                    permit,
-                    to=permit.applicant.email,
-                    template="street_privilege_terminating",
-                    context={"permit": permit},
-                )
-            done += 1
+            )
+            services.send_notices(
+                [
+                    (p, p.applicant.email, "street_privilege_terminating", {"permit": p})
+                    for p in chunk
+                    if p.street_privilege.pk in marked
+                ]
+            )
+        done += len(marked)
     return len(due), done
+
+
+ENDED_REASON = (
+    "Ended three months after issue, or on the Building Inspector's date (§ 303-7E); closing inspection opened "
+    "(§ 303-7D(7))"
+)
+
+
+def _close_ended(permits: list[Permit], *, today: date) -> None:
+    """§ 303-7D(7), § 303-7E: the ended permits' closing inspections open and their permittees are told (a chunk)."""
+    StreetPrivilege.objects.filter(
+        permit_id__in=[p.pk for p in permits], closing_inspection_opened_on__isnull=True
+    ).update(closing_inspection_opened_on=today)
+    services.send_notices([(p, p.applicant.email, "street_privilege_ended", {"permit": p}) for p in permits])
 
 
 # --- § 303-7F: a lawfully obstructed sidewalk the adjoining owner does not clear ---------------------------------

@@ -54,3 +54,10 @@ def test_the_status_table_still_refuses():
     permit = permit_in(Status.SUBMITTED)  # submitted cannot become expired
     done = workflow.transition_many([permit], Status.EXPIRED, by=None, today=TODAY, reason_for=lambda p: "x")
     assert done == 0 and Permit.objects.get(pk=permit.pk).status == Status.SUBMITTED
+
+
+def test_a_step_whose_notice_transition_sends_is_refused():
+    permit = permit_in(Status.UNDER_REVIEW)
+    with pytest.raises(ValueError):  # approved, denied, withdrawn: the applicant is told (permits.notices)
+        workflow.transition_many([permit], Status.DENIED, by=None, today=TODAY, reason_for=lambda p: "x")
+    assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW

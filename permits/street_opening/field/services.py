@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from simple_history.utils import bulk_create_with_history
 
-from permits import services, workflow
+from permits import jobs, services, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
@@ -429,37 +429,46 @@ def record_permittee_notice(
 
 def send_due_notice_reminders(*, now: datetime) -> tuple[int, int]:
     """Remind the permittee of each notice still to give once its reminder time has come. Returns (due, sent);
-    a conditional update makes a second run send nothing."""
+    a conditional update makes a second run send nothing. Set-based (issue 13): per chunk, the rows still unsent
+    are locked and marked by one UPDATE, then their reminders inserted in one statement."""
     due = list(
         PermitteeNotice.objects.filter(
             given_at__isnull=True,
             reminder_sent_at__isnull=True,
             reminder_at__lte=now,
             permit__status__in=WORK_UNDER_WAY,
-        ).select_related("permit", "permit__applicant")
+        )
+        .select_related("permit", "permit__applicant", "permit__street")
+        .order_by("pk")
     )
     sent = 0
-    for notice in due:
+    for chunk in jobs.chunked(due):
         with transaction.atomic():
-            if (
-                PermitteeNotice.objects.filter(pk=notice.pk, reminder_sent_at__isnull=True).update(reminder_sent_at=now)
-                != 1
-            ):
-                continue
-            rule = rules.NOTICE_RULES[notice.kind]
-            services.send_notice(
-                notice.permit,
-                to=notice.permit.applicant.email,
-                template="field_notice_reminder",
-                context={
-                    "permit": notice.permit,
-                    "notice": notice,
-                    "rule": rule,
-                    "due_by": timezone.localtime(notice.due_by),
-                    "planned": timezone.localtime(notice.planned_work_at),
-                },
+            unsent = set(
+                PermitteeNotice.objects.select_for_update()
+                .filter(pk__in=[n.pk for n in chunk], reminder_sent_at__isnull=True)
+                .values_list("pk", flat=True)
             )
-            sent += 1
+            PermitteeNotice.objects.filter(pk__in=unsent).update(reminder_sent_at=now)
+            services.send_notices(
+                [
+                    (
+                        notice.permit,
+                        notice.permit.applicant.email,
+                        "field_notice_reminder",
+                        {
+                            "permit": notice.permit,
+                            "notice": notice,
+                            "rule": rules.NOTICE_RULES[notice.kind],
+                            "due_by": timezone.localtime(notice.due_by),
+                            "planned": timezone.localtime(notice.planned_work_at),
+                        },
+                    )
+                    for notice in chunk
+                    if notice.pk in unsent
+                ]
+            )
+        sent += len(unsent)
     return len(due), sent
 
 
@@ -852,6 +861,7 @@ def open_missing_restorations(*, today: date) -> int:
         )
         .filter(Q(issued_on__isnull=False) | Q(approved_on__isnull=False))
         .select_related("street_opening")
+        .only("issued_on", "approved_on", "street_opening__surface")  # what the due date and the surface need
     )
     # Set-based (issue 13: 11,725 statements at 100,000 permits): the records are made in memory and inserted a
     # chunk at a time; the one-to-one on permit keeps a record another run made meanwhile single.
@@ -897,6 +907,13 @@ def _flag_overdue(qs, *, today: date, what: str) -> tuple[int, int]:
                 PavementRestoration.objects.select_for_update(of=("self",))
                 .filter(pk__in=due[start : start + JOB_CHUNK], overdue=False)
                 .select_related("permit", "permit__applicant", "permit__street")  # the notice names the street
+                .only(  # what the event and the notice read (13,000 rows at 100,000 permits)
+                    "permanent_due_on",
+                    "permit__number",
+                    "permit__location_description",
+                    "permit__applicant__email",
+                    "permit__street__name",
+                )
             )
             PavementRestoration.objects.filter(pk__in=[r.pk for r in rows], overdue=False).update(
                 overdue=True, overdue_flagged_on=today

@@ -1,0 +1,49 @@
+"""Issue 13: a set-based job must write, row for row, what its per-row version wrote. run_rolled_back() runs a job
+(the per-row reference or the set-based one) on the same rows, delivers its notices as a commit would, records what
+it wrote and rolls it all back, so that both versions start from the same data."""
+
+from django.db import transaction
+
+from permits.models import Notice, Permit, PermitEvent
+
+
+class _Rollback(Exception):
+    pass
+
+
+def written(permit_ids, *, details=()) -> dict:
+    """What the jobs write about these permits: their statuses and dates, their timelines (each permit's rows in
+    order), their notices (delivered or not) and the given detail rows' fields, as (queryset, fields)."""
+    permits = Permit.objects.filter(pk__in=permit_ids).order_by("pk")
+    return {
+        "permits": list(permits.values_list("pk", "status", "expires_on", "closed_on", "completed_on")),
+        "events": list(
+            PermitEvent.objects.filter(permit_id__in=permit_ids)
+            .order_by("permit_id", "pk")
+            .values_list("permit_id", "kind", "from_status", "to_status", "actor_id", "actor_label", "reason")
+        ),
+        "notices": list(
+            Notice.objects.filter(permit_id__in=permit_ids)
+            .order_by("permit_id", "pk")
+            .values_list(
+                "permit_id", "channel", "to", "subject", "body", "template", "record_type_id", "record_id", "mailed_on"
+            )
+        ),
+        "delivered": sorted(
+            Notice.objects.filter(permit_id__in=permit_ids, sent_at__isnull=False).values_list("permit_id", "template")
+        ),
+        "details": [list(qs.order_by("pk").values_list(*fields)) for qs, fields in details],
+    }
+
+
+def run_rolled_back(job, capture, *, permit_ids, details=(), **kwargs):
+    """(job's result, what it wrote) with its on-commit deliveries run; then everything is rolled back."""
+    try:
+        with transaction.atomic():
+            with capture(execute=True):
+                result = job(**kwargs)
+            seen = written(permit_ids, details=details)
+            raise _Rollback
+    except _Rollback:
+        pass
+    return result, seen
