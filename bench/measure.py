@@ -404,7 +404,7 @@ def main() -> None:
     parser.add_argument("--load-clients", type=int, default=10)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--skip", default="", help="comma-separated: pages,jobs,roll,load")
-    parser.add_argument("--only", default="", help="comma-separated: only the pages and jobs whose name contains one of these")
+    parser.add_argument("--only", default="", help="comma-separated: only the pages and jobs named with one of these")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     p = personas()
