@@ -25,28 +25,30 @@ def matching(model: type[Model], term: str, fields: Iterable[str], *, exact: Ite
     """The condition "one of `fields` contains `term`, or one of `exact` equals it" (both case-insensitive) for a
     `model.objects.filter()`. A field may name a forward relation's column ("parcel__owner_name"): that table is
     searched on its own first (one query)."""
-    lookups = [(f, "icontains") for f in fields] + [(f, "iexact") for f in exact]
-    return _matching(model, term, lookups) if lookups else Q(pk__in=[])
+    return any_of(model, [(f, {"icontains": term}) for f in fields] + [(f, {"iexact": term}) for f in exact])
 
 
-def _matching(model: type[Model], term: str, lookups: list[tuple[str, str]]) -> Q:
+def any_of(model: type[Model], tests: list[tuple[str, dict[str, object]]]) -> Q:
+    """The condition "one of `tests` holds": each is a field path and the lookups it must all pass
+    (`("applicant__last_name", {"icontains": "kram"})`), matched as the module docstring says."""
+    if not tests:
+        return Q(pk__in=[])
     here = Q()
-    through: dict[str, list[tuple[str, str]]] = {}
-    for path, lookup in lookups:
+    through: dict[str, list[tuple[str, dict[str, object]]]] = {}
+    for path, lookups in tests:
         relation, _, rest = path.partition("__")
         if rest:
-            through.setdefault(relation, []).append((rest, lookup))
+            through.setdefault(relation, []).append((rest, lookups))
         else:
-            here |= Q(**{f"{path}__{lookup}": term})
+            here |= Q(**{f"{path}__{lookup}": value for lookup, value in lookups.items()})
     if not through:
         return here  # one table: the planner ORs its indexes (a BitmapOr)
     # Every part by id, so the main query only compares integers: a BitmapOr of its id and foreign-key indexes when
     # the parts are small, a cheap check per row while it walks the index of its order when they are not.
-    rows = model._base_manager
-    condition = _by_id("pk", rows.filter(here), otherwise=here) if here else Q()
+    condition = _by_id("pk", model._base_manager.filter(here), otherwise=here) if here else Q()
     for relation, inner in through.items():
         related = model._meta.get_field(relation).related_model
-        found = related._base_manager.filter(_matching(related, term, inner))
+        found = related._base_manager.filter(any_of(related, inner))
         condition |= _by_id(relation, found, otherwise=Q(**{f"{relation}__in": found.values("pk")}))
     return condition
 
