@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from permits.roles import STAFF_ROLES, Role, has_role
-from permits.text_search import any_of
+from permits.text_search import any_of, remembered_ids
 
 MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
 ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
@@ -239,13 +239,15 @@ def querystring(q: str, source: SearchSource) -> str:
 def search_all(user, q: str) -> list[tuple[SearchSource, str, list[Hit], str, bool]]:
     """Every source `user` may search: how many records match ("1000+" past COUNT_CAP), the first few, the link to
     all of them and whether there are more than the few."""
-    groups = []
-    for source in sources_for(user):
-        found = source.find(q)
-        first = list(found[: ROWS_PER_SOURCE + 1])
-        # Counted up to COUNT_CAP, not over every match (issue 13): "1000+ found" says to narrow the search.
-        count = len(first) if len(first) <= ROWS_PER_SOURCE else found.order_by().values("pk")[: COUNT_CAP + 1].count()
-        label = f"{COUNT_CAP}+" if count > COUNT_CAP else str(count)
-        url = reverse("permits:search") + "?" + querystring(q, source)
-        groups.append((source, label, [source.row(r) for r in first[:ROWS_PER_SOURCE]], url, count > ROWS_PER_SOURCE))
-    return groups
+    with remembered_ids():  # the sources share their parcels: each way of searching them runs once
+        return [_group(source, q) for source in sources_for(user)]
+
+
+def _group(source: SearchSource, q: str) -> tuple[SearchSource, str, list[Hit], str, bool]:
+    found = source.find(q)
+    first = list(found[: ROWS_PER_SOURCE + 1])
+    # Counted up to COUNT_CAP, not over every match (issue 13): "1000+ found" says to narrow the search.
+    count = len(first) if len(first) <= ROWS_PER_SOURCE else found.order_by().values("pk")[: COUNT_CAP + 1].count()
+    label = f"{COUNT_CAP}+" if count > COUNT_CAP else str(count)
+    url = reverse("permits:search") + "?" + querystring(q, source)
+    return source, label, [source.row(r) for r in first[:ROWS_PER_SOURCE]], url, count > ROWS_PER_SOURCE

@@ -14,6 +14,8 @@ early anyway. On SQLite the same queries are plain icontains. The rows found are
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.db.models import Model, Q, QuerySet
 from django.utils.text import smart_split, unescape_string_literal
@@ -55,8 +57,30 @@ def any_of(model: type[Model], tests: list[tuple[str, dict[str, object]]]) -> Q:
 
 def _by_id(name: str, rows: QuerySet, *, otherwise: Q) -> Q:
     """`name IN (the ids of rows)` with the ids fetched now, or `otherwise` when there are more than IDS_INLINE."""
-    ids = list(rows.order_by().values_list("pk", flat=True)[: IDS_INLINE + 1])
+    found = rows.order_by().values_list("pk", flat=True)[: IDS_INLINE + 1]
+    memo = _remembered.get()
+    key = (rows.model, str(found.query))
+    if memo is not None and key in memo:
+        ids = memo[key]
+    else:
+        ids = list(found)
+        if memo is not None:
+            memo[key] = ids
     return Q(**{f"{name}__in": ids}) if len(ids) <= IDS_INLINE else otherwise
+
+
+_remembered: ContextVar[dict | None] = ContextVar("text_search_remembered", default=None)
+
+
+@contextmanager
+def remembered_ids():
+    """Within the block, the same table searched the same way is queried once (the staff search's sources share
+    their parcels)."""
+    token = _remembered.set({})
+    try:
+        yield
+    finally:
+        _remembered.reset(token)
 
 
 def search_terms(text: str) -> list[str]:
