@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.core.exceptions import EmptyResultSet
 from django.db.models import Model, Q, QuerySet
 from django.utils.text import smart_split, unescape_string_literal
 
@@ -59,7 +60,10 @@ def _by_id(name: str, rows: QuerySet, *, otherwise: Q) -> Q:
     """`name IN (the ids of rows)` with the ids fetched now, or `otherwise` when there are more than IDS_INLINE."""
     found = rows.order_by().values_list("pk", flat=True)[: IDS_INLINE + 1]
     memo = _remembered.get()
-    key = (rows.model, str(found.query))
+    try:
+        key = (rows.model, str(found.query))
+    except EmptyResultSet:  # a condition that cannot match (an empty id list further down): nothing to fetch
+        return Q(**{f"{name}__in": []})
     if memo is not None and key in memo:
         ids = memo[key]
     else:

@@ -76,6 +76,13 @@ def test_many_related_matches_are_matched_by_a_subquery_with_the_same_result(tow
     assert found_by(Permit, term, fields) == icontains_over_the_joins(Permit, term, fields)
 
 
+def test_a_column_two_relations_away_is_matched_by_id_too(town):
+    """A charge by its parcel's street's name: parcels are matched by street ids, charges by parcel ids."""
+    fields = ["parcel__street__name"]
+    for term in ("oak brandt", "no such street"):
+        assert found_by(SpecialCharge, term, fields) == icontains_over_the_joins(SpecialCharge, term, fields)
+
+
 def test_a_charge_is_found_by_its_exact_number_only(town):
     charge = SpecialCharge.objects.first()
     assert found_by(SpecialCharge, charge.number.lower(), [], exact=["number"]) == {charge.pk}
