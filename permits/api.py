@@ -6,6 +6,7 @@ from rest_framework import filters, serializers, viewsets
 from permits.models import Parcel, Permit, PermitEvent
 from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
+from permits.text_search import filter_every_term
 
 
 class PermitEventSerializer(serializers.ModelSerializer):
@@ -91,6 +92,18 @@ class ParcelSerializer(serializers.ModelSerializer):
         return data
 
 
+class IndexedSearchFilter(filters.SearchFilter):
+    """DRF's search rule (every term found in one of `search_fields`), each term matched through permits.text_search:
+    the trigram indexes on PostgreSQL, no join before the filter (issue 13)."""
+
+    def filter_queryset(self, request, queryset, view):
+        fields = getattr(view, "search_fields", None)
+        terms = self.get_search_terms(request)
+        if not fields or not terms:
+            return queryset
+        return filter_every_term(queryset, terms, fields)
+
+
 @extend_schema_view(
     list=extend_schema(summary="Find parcels by address, owner or tax key (?search=TEXT)"),
     retrieve=extend_schema(summary="One parcel by its tax key number"),
@@ -99,8 +112,9 @@ class ParcelViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = ParcelSerializer
     lookup_field = "tax_key"
     lookup_value_regex = "[^/]+"
-    filter_backends = [filters.SearchFilter]
+    filter_backends = [IndexedSearchFilter]
     search_fields = ["site_address", "owner_name", "tax_key"]
 
     def get_queryset(self):
-        return Parcel.objects.select_related("street").order_by("street__name", "site_address", "tax_key")
+        # Ordered by address (its index), not by street name first: a join sorts every match, this stops at a page.
+        return Parcel.objects.select_related("street").order_by("site_address", "tax_key")

@@ -4,10 +4,10 @@ key, name or company, from every staff page.
 A search source is one plain record: a title, the roles that may search it, the fields it matches and how a found
 record is shown. The core's sources are below; an app adds its own in a `search_sources.py` module with a tuple
 `SEARCH_SOURCES` whose dotted path goes in `SEARCH_SOURCE_MODULES` (the obstructions cases). Identifiers (numbers, tax
-keys, emails) match anywhere in them (icontains); words (names, addresses, descriptions) match by PostgreSQL full-text
-search with prefixes in production (SearchVector over the source's text fields, the "simple" configuration: names and
-street names are not English words to stem), by icontains on SQLite. Every source is two queries (a count and a
-page), however many records it finds.
+keys, emails) match anywhere in them (icontains); words (names, addresses, descriptions) match word by word in
+production, each word typed the start of a word of one of the fields (PostgreSQL), by icontains on SQLite. Each table
+is searched through its trigram indexes and matched by id (permits.text_search, issue 13). Every source is a few
+queries (its tables' ids, a capped count and a page), however many records it finds.
 """
 
 from __future__ import annotations
@@ -20,16 +20,17 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
-from django.contrib.postgres.search import SearchQuery, SearchVector
 from django.db import connection
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.http import urlencode
 
 from permits.roles import STAFF_ROLES, Role, has_role
+from permits.text_search import any_of, remembered_ids
 
 MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
 ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
+COUNT_CAP = 1000  # matches counted per source on that page
 SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources", "obstructions.search_sources")
 
 
@@ -59,25 +60,33 @@ def clean_query(raw: str) -> str:
     return " ".join(raw.replace("\x00", "").split())[:MAX_QUERY]
 
 
-def _prefix_tsquery(q: str) -> str | None:
-    """Each word typed as a prefix, all of them required ("kram car" finds Carol Kramer): a raw tsquery built from
-    letters and digits only, so nothing typed is tsquery syntax."""
-    words = re.findall(r"[\w]+", q)
-    return " & ".join(f"{w}:*" for w in words) or None
+def _typed_words(q: str) -> list[str]:
+    """Each word typed, letters and digits only (so nothing typed is regular-expression syntax)."""
+    return re.findall(r"\w+", q)
+
+
+def _begins_a_word(word: str) -> dict[str, str]:
+    """`word` begins a word of `field`, case-insensitive: "contains", which the trigram index of the field finds, and
+    the regular expression \\m (the start of a word), checked on the rows found."""
+    return {"icontains": word, "iregex": rf"\m{word}"}
 
 
 def matching(qs: QuerySet, q: str, *, identifiers: tuple[str, ...], words: tuple[str, ...]) -> QuerySet:
-    condition = Q()
-    for name in identifiers:
-        condition |= Q(**{f"{name}__icontains": q})
-    if connection.vendor == "postgresql":
-        tsquery = _prefix_tsquery(q)
-        if tsquery and words:
-            qs = qs.annotate(_found=SearchVector(*words, config="simple"))
-            condition |= Q(_found=SearchQuery(tsquery, search_type="raw", config="simple"))
-    else:
-        for name in words:
-            condition |= Q(**{f"{name}__icontains": q})
+    tests = [(name, {"icontains": q}) for name in identifiers]
+    if connection.vendor != "postgresql":
+        return qs.filter(any_of(qs.model, tests + [(name, {"icontains": q}) for name in words]))
+    # Each word typed as a prefix, all of them required, each in any of the word fields ("kram car" finds Carol
+    # Kramer), as the full-text prefix query did; but each table searched through its trigram indexes and matched by
+    # id (permits.text_search), not a tsvector computed over every row and its joins (1 s at 100,000 permits).
+    typed = _typed_words(q) if words else []
+    if len(typed) == 1:  # the usual case: one set of queries for identifiers and words alike
+        return qs.filter(any_of(qs.model, tests + [(name, _begins_a_word(typed[0])) for name in words]))
+    condition = any_of(qs.model, tests)
+    if typed:
+        every_word = Q()
+        for word in typed:
+            every_word &= any_of(qs.model, [(name, _begins_a_word(word)) for name in words])
+        condition |= every_word
     return qs.filter(condition)
 
 
@@ -227,13 +236,18 @@ def querystring(q: str, source: SearchSource) -> str:
     return urlencode({"q": q, "in": source.key})
 
 
-def search_all(user, q: str) -> list[tuple[SearchSource, int, list[Hit], str]]:
-    """Every source `user` may search: how many records match, the first few, and the link to all of them."""
-    groups = []
-    for source in sources_for(user):
-        found = source.find(q)
-        first = list(found[: ROWS_PER_SOURCE + 1])
-        count = len(first) if len(first) <= ROWS_PER_SOURCE else found.count()
-        url = reverse("permits:search") + "?" + querystring(q, source)
-        groups.append((source, count, [source.row(r) for r in first[:ROWS_PER_SOURCE]], url))
-    return groups
+def search_all(user, q: str) -> list[tuple[SearchSource, str, list[Hit], str, bool]]:
+    """Every source `user` may search: how many records match ("1000+" past COUNT_CAP), the first few, the link to
+    all of them and whether there are more than the few."""
+    with remembered_ids():  # the sources share their parcels: each way of searching them runs once
+        return [_group(source, q) for source in sources_for(user)]
+
+
+def _group(source: SearchSource, q: str) -> tuple[SearchSource, str, list[Hit], str, bool]:
+    found = source.find(q)
+    first = list(found[: ROWS_PER_SOURCE + 1])
+    # Counted up to COUNT_CAP, not over every match (issue 13): "1000+ found" says to narrow the search.
+    count = len(first) if len(first) <= ROWS_PER_SOURCE else found.order_by().values("pk")[: COUNT_CAP + 1].count()
+    label = f"{COUNT_CAP}+" if count > COUNT_CAP else str(count)
+    url = reverse("permits:search") + "?" + querystring(q, source)
+    return source, label, [source.row(r) for r in first[:ROWS_PER_SOURCE]], url, count > ROWS_PER_SOURCE

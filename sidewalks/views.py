@@ -25,6 +25,7 @@ from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import record_payment
+from permits.text_search import matching
 from permits.workflow import is_applicant_side
 from sidewalks import forms, services
 from sidewalks.models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey
@@ -246,10 +247,12 @@ def complete(request, number):
 
 def search_parcels(text: str):
     text = (text or "").strip()
-    qs = Parcel.objects.select_related("street").order_by("street__name", "site_address")
+    # Ordered by address (its index), not by street name first: a join sorts every match, and this stops at a page
+    # (issue 13).
+    qs = Parcel.objects.select_related("street").order_by("site_address", "tax_key")
     if not text:
         return qs.none()
-    return qs.filter(Q(site_address__icontains=text) | Q(owner_name__icontains=text) | Q(tax_key__icontains=text))
+    return qs.filter(matching(Parcel, text, ["site_address", "owner_name", "tax_key"]))
 
 
 @login_required

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import Count, DecimalField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -29,6 +29,7 @@ from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
+from permits.text_search import matching
 
 PAGE_SIZE = 25
 
@@ -86,11 +87,14 @@ def charges(request):
         qs = qs.filter(status=status)
     q = request.GET.get("q", "").strip()
     if q:
+        # Parcels searched on their own (trigram indexes) and matched by id: no join before the filter (issue 13).
         qs = qs.filter(
-            Q(parcel__tax_key__icontains=q)
-            | Q(parcel__site_address__icontains=q)
-            | Q(parcel__owner_name__icontains=q)
-            | Q(number__iexact=q)
+            matching(
+                SpecialCharge,
+                q,
+                ["parcel__tax_key", "parcel__site_address", "parcel__owner_name"],
+                exact=["number"],
+            )
         )
     page = Paginator(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
     parcels = None if is_village_staff(request.user) else request.user.parcels.all()

@@ -1,0 +1,106 @@
+"""One helper for every "contains" search box (issue 13): the rows whose columns contain what was typed.
+
+Each table is searched on its own, by its own columns: a column of a related table ("parcel__owner_name") is
+searched in that table and matched by id, so no join is made before the filter and, on PostgreSQL, every column is
+found through its trigram index (UPPER(col::text) gin_trgm_ops, migrations 0016 and 0028: the expression Django's
+icontains and iexact compare). The ids of each part are fetched first (one small query per table) and the main query
+compares integers only: the planner ORs its primary-key and foreign-key indexes (a BitmapOr) when few rows match,
+or checks each row while it walks the index of the list's order, stopping at the page, when many do. A part
+matching more than IDS_INLINE rows is left as its condition (or a subquery): so many rows match that the walk stops
+early anyway. On SQLite the same queries are plain icontains. The rows found are exactly those of
+`Q(f1__icontains=term) | Q(f2__icontains=term) | ...` over the joins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.core.exceptions import EmptyResultSet
+from django.db.models import Model, Q, QuerySet
+from django.utils.text import smart_split, unescape_string_literal
+
+IDS_INLINE = 5000  # ids sent as a list; past this, the condition or a subquery (see the module docstring)
+
+
+def matching(model: type[Model], term: str, fields: Iterable[str], *, exact: Iterable[str] = ()) -> Q:
+    """The condition "one of `fields` contains `term`, or one of `exact` equals it" (both case-insensitive) for a
+    `model.objects.filter()`. A field may name a forward relation's column ("parcel__owner_name"): that table is
+    searched on its own first (one query)."""
+    return any_of(model, [(f, {"icontains": term}) for f in fields] + [(f, {"iexact": term}) for f in exact])
+
+
+def any_of(model: type[Model], tests: list[tuple[str, dict[str, object]]]) -> Q:
+    """The condition "one of `tests` holds": each is a field path and the lookups it must all pass
+    (`("applicant__last_name", {"icontains": "kram"})`), matched as the module docstring says."""
+    if not tests:
+        return Q(pk__in=[])
+    here = Q()
+    through: dict[str, list[tuple[str, dict[str, object]]]] = {}
+    for path, lookups in tests:
+        relation, _, rest = path.partition("__")
+        if rest:
+            through.setdefault(relation, []).append((rest, lookups))
+        else:
+            here |= Q(**{f"{path}__{lookup}": value for lookup, value in lookups.items()})
+    if not through:
+        return here  # one table: the planner ORs its indexes (a BitmapOr)
+    # Every part by id, so the main query only compares integers: a BitmapOr of its id and foreign-key indexes when
+    # the parts are small, a cheap check per row while it walks the index of its order when they are not.
+    condition = _by_id("pk", model._base_manager.filter(here), otherwise=here) if here else Q()
+    for relation, inner in through.items():
+        related = model._meta.get_field(relation).related_model
+        found = related._base_manager.filter(any_of(related, inner))
+        condition |= _by_id(relation, found, otherwise=Q(**{f"{relation}__in": found.values("pk")}))
+    return condition
+
+
+def _by_id(name: str, rows: QuerySet, *, otherwise: Q) -> Q:
+    """`name IN (the ids of rows)` with the ids fetched now, or `otherwise` when there are more than IDS_INLINE."""
+    found = rows.order_by().values_list("pk", flat=True)[: IDS_INLINE + 1]
+    memo = _remembered.get()
+    try:
+        key = (rows.model, str(found.query))
+    except EmptyResultSet:  # a condition that cannot match (an empty id list further down): nothing to fetch
+        return Q(**{f"{name}__in": []})
+    if memo is not None and key in memo:
+        ids = memo[key]
+    else:
+        ids = list(found)
+        if memo is not None:
+            memo[key] = ids
+    return Q(**{f"{name}__in": ids}) if len(ids) <= IDS_INLINE else otherwise
+
+
+_remembered: ContextVar[dict | None] = ContextVar("text_search_remembered", default=None)
+
+
+@contextmanager
+def remembered_ids():
+    """Within the block, the same table searched the same way is queried once (the staff search's sources share
+    their parcels)."""
+    token = _remembered.set({})
+    try:
+        yield
+    finally:
+        _remembered.reset(token)
+
+
+def search_terms(text: str) -> list[str]:
+    """The words of a search box the way the Django admin splits them: each word, or each "quoted phrase"."""
+    terms = []
+    for bit in smart_split(text):
+        if bit.startswith(('"', "'")) and bit[0] == bit[-1]:
+            bit = unescape_string_literal(bit)
+        if bit:
+            terms.append(bit)
+    return terms
+
+
+def filter_every_term(qs: QuerySet, terms: Iterable[str], fields: Iterable[str]) -> QuerySet:
+    """The rows of `qs` in which every term is found in one of `fields` (the admin's and DRF's search rule)."""
+    fields = list(fields)
+    for term in terms:
+        qs = qs.filter(matching(qs.model, term, fields))
+    return qs
