@@ -30,7 +30,6 @@ from permits.text_search import any_of, remembered_ids
 
 MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
 ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
-COUNT_CAP = 1000  # matches counted per source on that page
 SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources", "obstructions.search_sources")
 
 
@@ -237,17 +236,16 @@ def querystring(q: str, source: SearchSource) -> str:
 
 
 def search_all(user, q: str) -> list[tuple[SearchSource, str, list[Hit], str, bool]]:
-    """Every source `user` may search: how many records match ("1000+" past COUNT_CAP), the first few, the link to
-    all of them and whether there are more than the few."""
+    """Every source `user` may search: how many records match (the number when it is at most ROWS_PER_SOURCE, else
+    "more than 5"), the first few, the link to all of them (their own page counts and pages them) and whether there
+    are more than the few. One query per source (and its tables' ids): no count over the matches (issue 13)."""
     with remembered_ids():  # the sources share their parcels: each way of searching them runs once
         return [_group(source, q) for source in sources_for(user)]
 
 
 def _group(source: SearchSource, q: str) -> tuple[SearchSource, str, list[Hit], str, bool]:
-    found = source.find(q)
-    first = list(found[: ROWS_PER_SOURCE + 1])
-    # Counted up to COUNT_CAP, not over every match (issue 13): "1000+ found" says to narrow the search.
-    count = len(first) if len(first) <= ROWS_PER_SOURCE else found.order_by().values("pk")[: COUNT_CAP + 1].count()
-    label = f"{COUNT_CAP}+" if count > COUNT_CAP else str(count)
+    first = list(source.find(q)[: ROWS_PER_SOURCE + 1])
+    more = len(first) > ROWS_PER_SOURCE
+    label = f"more than {ROWS_PER_SOURCE}" if more else str(len(first))
     url = reverse("permits:search") + "?" + querystring(q, source)
-    return source, label, [source.row(r) for r in first[:ROWS_PER_SOURCE]], url, count > ROWS_PER_SOURCE
+    return source, label, [source.row(r) for r in first[:ROWS_PER_SOURCE]], url, more
