@@ -1,0 +1,24 @@
+"""Issue 13: the start pages' oldest-first work lists (permits.workspace) read the first rows of a status in the order
+they waited, served by an index instead of sorting every permit of that status. Plain btree indexes, the same on
+PostgreSQL and SQLite (the partial one too); raw SQL so that the Permit model's state is unchanged."""
+
+from django.db import migrations
+
+INDEXES = [
+    ("permit_status_submitted_idx", "permits_permit", '"status", "submitted_at", "id"'),
+    ("permit_status_approved_idx", "permits_permit", '"status", "approved_on", "id"'),
+    ("permit_submitted_idx", "permits_permit", '"submitted_at", "id"'),
+    # The Board's § 303-5A matter reads the few openings that claim an emergency (partial: both databases have them)
+    ("streetopening_emergency_idx", "permits_streetopening", '"permit_id") WHERE ("emergency"'),
+]
+
+
+class Migration(migrations.Migration):
+    dependencies = [("permits", "0026_applicant")]
+
+    operations = [
+        migrations.RunSQL(
+            f"CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns})", f"DROP INDEX IF EXISTS {name}"
+        )
+        for name, table, columns in INDEXES
+    ]
