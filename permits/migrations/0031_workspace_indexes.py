@@ -8,6 +8,14 @@ INDEXES = [
     ("permit_status_submitted_idx", "permits_permit", '"status", "submitted_at", "id"'),
     ("permit_status_approved_idx", "permits_permit", '"status", "approved_on", "id"'),
     ("permit_submitted_idx", "permits_permit", '"submitted_at", "id"'),
+    # Each start page's "what I did lately": a user's newest timeline rows (the bench clerk wrote 100,000s of them)
+    ("permitevent_actor_at_idx", "permits_permitevent", '"actor_id", "at" DESC, "id" DESC'),
+    # The inspector's "inspections due": the few openings whose completion was asked for
+    (
+        "streetopening_completion_idx",
+        "permits_streetopening",
+        '"permit_id") WHERE ("completion_requested_at" IS NOT NULL',
+    ),
     # The Board's § 303-5A matter reads the few openings that claim an emergency (partial: both databases have them)
     ("streetopening_emergency_idx", "permits_streetopening", '"permit_id") WHERE ("emergency"'),
 ]
@@ -17,8 +25,6 @@ class Migration(migrations.Migration):
     dependencies = [("permits", "0026_applicant")]
 
     operations = [
-        migrations.RunSQL(
-            f"CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns})", f"DROP INDEX IF EXISTS {name}"
-        )
+        migrations.RunSQL(f"CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns})", f"DROP INDEX IF EXISTS {name}")
         for name, table, columns in INDEXES
     ]
