@@ -69,8 +69,8 @@ class WorkBox:
 
 @dataclass(frozen=True)
 class Chained:
-    """A source's waiting rows taken from several querysets in turn (the Board's matters): counted with the others in
-    one query, and read only from the parts that have rows."""
+    """A source's waiting rows taken from several querysets (the Board's matters): each counted with the other sources
+    in one query; the box's rows are the first ones of the first part that has any."""
 
     parts: tuple
 
@@ -316,11 +316,10 @@ def _count_of(waiting, counted: dict[int, int]) -> int:
 
 def _first_rows(waiting, counted: dict[int, int], n: int) -> list:
     if isinstance(waiting, Chained):
-        rows: list = []
-        for part in waiting.parts:
-            if len(rows) < n and _count_of(part, counted):
-                rows.extend(_first_rows(part, counted, n - len(rows)))
-        return rows
+        # The first part with rows only: one query whatever the number of parts (the count covers them all, and the
+        # source's own page lists the rest)
+        part = next((p for p in waiting.parts if _count_of(p, counted)), None)
+        return _first_rows(part, counted, n) if part is not None else []
     return list(waiting[:n]) if _count_of(waiting, counted) else []
 
 

@@ -205,7 +205,7 @@ def test_the_boards_matters_are_counted_together(clerk):
     for kind in ("cold_weather", "width_thickness"):
         sidewalk_services.request_board_waiver(kind=kind, parcel=ParcelFactory(), reason="Frontage", by=clerk)
     found = box(clerk, "Items for the Board's next agenda")
-    assert found.count == 2 and len(found.rows) == 2
+    assert found.count == 2 and len(found.rows) == 1  # the rows of the first matter with any: the width waiver
 
 
 def test_clerk_start_page_counts_every_source_in_one_query(client, clerk, django_assert_max_num_queries):
