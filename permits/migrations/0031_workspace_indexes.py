@@ -16,6 +16,8 @@ INDEXES = [
         "permits_streetopening",
         '"permit_id") WHERE ("completion_requested_at" IS NOT NULL',
     ),
+    # "Insurance ending within 30 days" (§ 303-4G): the openings whose insurance ends by a day
+    ("streetopening_insurance_idx", "permits_streetopening", '"insurance_expires"'),
     # The Board's § 303-5A matter reads the few openings that claim an emergency (partial: both databases have them)
     ("streetopening_emergency_idx", "permits_streetopening", '"permit_id") WHERE ("emergency"'),
 ]
