@@ -3,8 +3,9 @@
 A work source is one plain record: a title, the roles whose work it is, and a function that returns the waiting rows
 oldest first. The core's sources are below. A permit type adds its own in a `work_sources.py` module of its package
 (a tuple `WORK_SOURCES`, found through permits.kinds); an app that is not a permit type (obstructions' cases past
-their deadline) puts the dotted path of its module in `WORK_SOURCE_MODULES`. The start page counts each source and
-shows its first rows: two queries per source, however many rows wait.
+their deadline) puts the dotted path of its module in `WORK_SOURCE_MODULES`. The start page counts every source in
+one query, each count capped at COUNT_CAP ("100+": the count stops early, served by an index, at any size), and
+reads the first rows of each source that has any: one query per source with work, however many rows wait.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
 from django.db.models import F, QuerySet
 from django.urls import reverse
 
@@ -24,6 +27,7 @@ from permits import kinds
 from permits.roles import Role, has_role
 
 ROWS_SHOWN = 5  # rows per source on the start page; the source's own list has the rest
+COUNT_CAP = 100  # a source's count stops here: the box says "100+" and its own list has them all
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,38 @@ class WorkBox:
     count: int
     rows: list[WorkRow]
     url: str | None
+    capped: bool = False  # more than `count` wait (the count stopped at COUNT_CAP)
+
+    @property
+    def shown_count(self) -> str:
+        return f"{self.count}+" if self.capped else str(self.count)
+
+
+@dataclass(frozen=True)
+class Chained:
+    """A source's waiting rows taken from several querysets (the Board's matters): each counted with the other sources
+    in one query; the box's rows are the first ones of the first part that has any."""
+
+    parts: tuple
+
+
+def capped_counts(querysets: list[QuerySet], cap: int) -> list[int]:
+    """How many rows each queryset has, counting at most `cap` of each: one query for all of them (a scalar subquery
+    per queryset, each stopped by its LIMIT), so a list of 100,000 rows costs what a list of `cap` rows does."""
+    parts, params = [], []
+    for qs in querysets:
+        try:
+            sql, part_params = qs.order_by().values("pk")[:cap].query.get_compiler(qs.db).as_sql()
+        except EmptyResultSet:  # a filter that cannot match (kind__in=[]): nothing waits
+            parts.append("0")
+            continue
+        parts.append(f"(SELECT COUNT(*) FROM ({sql}) capped_{len(parts)})")
+        params.extend(part_params)
+    if not querysets:
+        return []
+    with connections[querysets[0].db].cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(parts), params)
+        return [int(n) for n in cursor.fetchone()]
 
 
 # Apps that are not permit types and bring work of their own (obstructions: "cases past their deadline").
@@ -187,10 +223,7 @@ def _charge_row(action: str) -> Callable[[Any], WorkRow]:
 def _board_matters(user, today):
     from permits.board.matters import matters
 
-    waiting: list = []
-    for matter in matters():
-        waiting.extend(matter.waiting())
-    return waiting
+    return Chained(tuple(matter.waiting() for matter in matters()))
 
 
 def _matter_row(subject) -> WorkRow:
@@ -265,18 +298,43 @@ def sources_for(user) -> list[WorkSource]:
     return [s for s in work_sources() if has_role(user, *s.roles) and (s.may_see is None or s.may_see(user))]
 
 
-def _count(waiting) -> int:
-    return waiting.count() if isinstance(waiting, QuerySet) else len(waiting)
+def _querysets_of(waiting) -> list[QuerySet]:
+    if isinstance(waiting, QuerySet):
+        return [] if waiting.query.is_empty() else [waiting]
+    if isinstance(waiting, Chained):
+        return [q for part in waiting.parts for q in _querysets_of(part)]
+    return []
+
+
+def _count_of(waiting, counted: dict[int, int]) -> int:
+    if isinstance(waiting, QuerySet):
+        return counted.get(id(waiting), 0)
+    if isinstance(waiting, Chained):
+        return sum(_count_of(part, counted) for part in waiting.parts)
+    return len(waiting)
+
+
+def _first_rows(waiting, counted: dict[int, int], n: int) -> list:
+    if isinstance(waiting, Chained):
+        # The first part with rows only: one query whatever the number of parts (the count covers them all, and the
+        # source's own page lists the rest)
+        part = next((p for p in waiting.parts if _count_of(p, counted)), None)
+        return _first_rows(part, counted, n) if part is not None else []
+    return list(waiting[:n]) if _count_of(waiting, counted) else []
 
 
 def work_for(user, *, today: date) -> list[WorkBox]:
-    """The start page's boxes for `user`: each source of its roles, counted, with its oldest rows."""
+    """The start page's boxes for `user`: each source of its roles, counted (capped), with its oldest rows."""
+    sources = sources_for(user)
+    waitings = [source.waiting(user, today) for source in sources]
+    querysets = [q for w in waitings for q in _querysets_of(w)]
+    counted = {id(q): n for q, n in zip(querysets, capped_counts(querysets, COUNT_CAP + 1), strict=True)}
     boxes = []
-    for source in sources_for(user):
-        waiting = source.waiting(user, today)
-        rows = [source.row(record) for record in list(waiting[:ROWS_SHOWN])]
-        count = _count(waiting)
-        boxes.append(WorkBox(source, count, rows, reverse(source.url_name) if source.url_name else None))
+    for source, waiting in zip(sources, waitings, strict=True):
+        count = _count_of(waiting, counted)
+        rows = [source.row(record) for record in _first_rows(waiting, counted, ROWS_SHOWN)]
+        url = reverse(source.url_name) if source.url_name else None
+        boxes.append(WorkBox(source, min(count, COUNT_CAP), rows, url, capped=count > COUNT_CAP))
     return boxes
 
 

@@ -4,7 +4,7 @@ grade (§ 303-1A(2)), decided by a motion under Clause.GRADE."""
 from __future__ import annotations
 
 from obstructions.registers import services
-from obstructions.registers.models import GradeApplication
+from obstructions.registers.models import Grade, GradeApplication
 from permits.board.clauses import Clause
 from permits.board.matters import Matter
 
@@ -17,8 +17,21 @@ def _waiting():
     )
 
 
+def _prepare(applications: list[GradeApplication]) -> None:
+    """The street grade in force of every application's street, in one query (one grade in force per street)."""
+    street_ids = {a.street_id for a in applications if a.street_id}
+    grades = {
+        g.street_id: g for g in Grade.objects.filter(street_id__in=street_ids, way=Grade.Way.STREET, in_force=True)
+    }
+    for application in applications:
+        application.street_grade_in_force = grades.get(application.street_id)
+
+
 def _facts(application: GradeApplication) -> list[tuple[str, str]]:
-    street_grade = services.grade_in_force(application.street)
+    if hasattr(application, "street_grade_in_force"):
+        street_grade = application.street_grade_in_force
+    else:
+        street_grade = services.grade_in_force(application.street)
     return [
         ("Parcel", str(application.parcel)),
         ("Owners applying", application.owners),
@@ -39,5 +52,6 @@ MATTERS = (
         waiting=_waiting,
         facts=_facts,
         decide=_decide,
+        prepare=_prepare,
     ),
 )

@@ -8,22 +8,24 @@ from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits.access import require_role, require_staff
 from permits.board import forms, rules, services
 from permits.board.clauses import citation
-from permits.board.matters import Matter, matter_for, matters
+from permits.board.matters import Matter, facts_of, matter_for, matters
 from permits.board.models import AgendaItem, Designation, Meeting, Motion, Seat, Term
 from permits.forms import add_service_errors
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role
+from permits.workspace import capped_counts
 
 PAGE_SIZE = 10
 
@@ -75,40 +77,68 @@ def _matter_key(matter: Matter, subject) -> str:
     return f"{matter.clause}|{matter.model}|{subject.pk}"
 
 
-def _queue():
-    """[(matter, [(subject, key, facts, on_agenda)])]: what waits for the Board, read from every matter module. A
-    subject already on an undecided agenda item says so (one query for all of them)."""
-    groups = [(m, list(m.waiting())) for m in matters()]
-    pending = {}
+QUEUE_ROWS = 10  # rows per matter on the queue; the matter's own page has the rest, paged
+
+
+def _pending_agenda() -> dict:
+    """(clause, app, model, subject id) -> meeting, for subjects on an undecided agenda item (one query)."""
     items = AgendaItem.objects.filter(
         motions__isnull=True, subject_id__isnull=False, meeting__locked_at__isnull=True
     ).select_related("meeting", "subject_type")
-    for item in items:
-        pending[(item.clause, item.subject_type.app_label, item.subject_type.model, item.subject_id)] = item.meeting
-    rows = []
-    for matter, subjects in groups:
-        app, model = matter.model.lower().split(".")
-        rows.append(
-            (
-                matter,
-                [
-                    (s, _matter_key(matter, s), matter.facts(s), pending.get((matter.clause, app, model, s.pk)))
-                    for s in subjects
-                ],
-            )
-        )
-    return rows
+    return {
+        (item.clause, item.subject_type.app_label, item.subject_type.model, item.subject_id): item.meeting
+        for item in items
+    }
+
+
+def _rows(matter: Matter, subjects: list, pending: dict) -> list:
+    """[(subject, key, facts, on_agenda)]: the facts read for all the subjects at once (Matter.prepare)."""
+    app, model = matter.model.lower().split(".")
+    return [
+        (s, _matter_key(matter, s), facts, pending.get((matter.clause, app, model, s.pk)))
+        for s, facts in zip(subjects, facts_of(matter, subjects), strict=True)
+    ]
+
+
+def _queue():
+    """[(matter, rows, more)]: what waits for the Board, read from every matter module: the first QUEUE_ROWS of each
+    matter (`more` when others wait: the matter's page has them). Every matter is counted in one query, and only the
+    matters with something waiting are read, so the queue's queries do not grow with the rows."""
+    waiting = [(m, m.waiting()) for m in matters()]
+    querysets = [qs for _, qs in waiting if isinstance(qs, QuerySet)]
+    counted = dict(zip(map(id, querysets), capped_counts(querysets, QUEUE_ROWS + 1), strict=True))
+    counts = [counted[id(qs)] if isinstance(qs, QuerySet) else len(qs) for _, qs in waiting]
+    pending = _pending_agenda()
+    return [
+        (matter, _rows(matter, list(qs[:QUEUE_ROWS]) if count else [], pending), count > QUEUE_ROWS)
+        for (matter, qs), count in zip(waiting, counts, strict=True)
+    ]
 
 
 @login_required
 def queue(request):
-    """The clerk's Board queue: everything waiting for the Board, by matter, with the meeting to put it on."""
+    """The clerk's Board queue: everything waiting for the Board, by matter, with the meeting to put it on. With
+    ?matter=<key>, one matter's waiting subjects, paged."""
     is_clerk = _reader(request)
-    return render(
-        request,
-        "permits/board/queue.html",
-        {"groups": _queue(), "is_clerk": is_clerk, "add_form": forms.AddToAgendaForm() if is_clerk else None},
-    )
+    add_form = forms.AddToAgendaForm() if is_clerk else None
+    # The open meetings, read once for every row's "Add to the agenda" choice
+    open_meetings = list(add_form.fields["meeting"].queryset) if is_clerk else []
+    context = {"is_clerk": is_clerk, "add_form": add_form, "open_meetings": open_meetings}
+    key = request.GET.get("matter")
+    if key:
+        matter = next((m for m in matters() if m.key == key), None)
+        if matter is None:
+            raise Http404("No such matter")
+        page = Paginator(matter.waiting(), PAGE_SIZE).get_page(request.GET.get("page"))
+        context.update(
+            matter=matter,
+            page=page,
+            query=urlencode({"matter": key}),
+            groups=[(matter, _rows(matter, list(page), _pending_agenda()), False)],
+        )
+    else:
+        context["groups"] = _queue()
+    return render(request, "permits/board/queue.html", context)
 
 
 @login_required

@@ -6,6 +6,8 @@ refused at approval."""
 
 from __future__ import annotations
 
+from django.db.models import F, Q
+
 from permits.board.clauses import Clause
 from permits.board.matters import Matter
 
@@ -22,51 +24,78 @@ def _candidates():
     )
 
 
+def _date_key(field: str):
+    """A date as the integer YYYYMMDD, to compare month-and-day and year-later dates in SQL on every database."""
+    from django.db.models.functions import ExtractDay, ExtractMonth, ExtractYear
+
+    return ExtractYear(field) * 10000 + ExtractMonth(field) * 100 + ExtractDay(field)
+
+
+def _in_open_season(field: str):
+    """§ 303-5A in SQL, rules.in_frozen_ground_season negated: April 2 through November 14 are open."""
+    from django.db.models import Q
+    from django.db.models.functions import ExtractDay, ExtractMonth
+
+    month, day = ExtractMonth(field), ExtractDay(field)
+    return Q(**{f"{field}_md__gte": 402, f"{field}_md__lte": 1114}), {f"{field}_md": month * 100 + day}
+
+
 def _emergencies_waiting():
-    """§ 303-5A: open applications claiming an emergency that fall in the frozen-ground season, undetermined."""
-    from permits.street_opening import rules
+    """§ 303-5A: open applications claiming an emergency that fall in the frozen-ground season, undetermined.
 
-    return [
-        p
-        for p in _candidates().filter(street_opening__emergency=True, street_opening__emergency_determination=None)
-        if rules.winter_violations(
-            start_date=p.start_date,
-            end_date=p.end_date,
-            emergency=True,
-            determination_recorded=False,
-            at_approval=True,
+    rules.winter_violations in SQL: dates from start to end avoid the season only when both fall in its open months
+    (April 2 to November 14) of the same year; every other span reaches a closed day."""
+    from django.db.models.functions import ExtractYear
+
+    start_open, start_md = _in_open_season("start_date")
+    end_open, end_md = _in_open_season("end_date")
+    return (
+        _candidates()
+        .filter(
+            street_opening__emergency=True,
+            street_opening__emergency_determination=None,
+            start_date__isnull=False,
+            end_date__gte=F("start_date"),
         )
-    ]
-
-
-def _repaved_on_by_street(street_ids) -> dict:
-    from django.db.models import Max
-
-    from permits.street_opening.models import StreetImprovement
-
-    rows = (
-        StreetImprovement.objects.filter(street_id__in=street_ids, repaved_on__isnull=False)
-        .values("street_id")
-        .annotate(last=Max("repaved_on"))
+        .annotate(**start_md, **end_md, start_year=ExtractYear("start_date"), end_year=ExtractYear("end_date"))
+        .exclude(start_open & end_open & Q(start_year=F("end_year")))
     )
-    return {r["street_id"]: r["last"] for r in rows}
 
 
 def _exceptions_waiting():
-    """§ 303-5I: open applications on a street repaved less than five years before the work, without an exception."""
-    from permits.street_opening import rules
+    """§ 303-5I: open applications on a street repaved less than five years before the work, without an exception.
 
-    permits = list(_candidates().filter(street_opening__moratorium_exception=None, street__isnull=False))
-    repaved = _repaved_on_by_street({p.street_id for p in permits})
-    return [
-        p
-        for p in permits
-        if p.start_date
-        and (
-            rules.is_in_moratorium(repaved_on=repaved.get(p.street_id), day=p.start_date)
-            or (p.end_date and rules.is_in_moratorium(repaved_on=repaved.get(p.street_id), day=p.end_date))
+    rules.is_in_moratorium in SQL, on the street's latest repaving R: R <= day < R + 5 years (February 29 plus five
+    years is February 28, as rules.moratorium_ends reads it), for the start day or the end day."""
+    from django.db.models import Case, IntegerField, Max, OuterRef, Subquery, Value, When
+
+    from permits.street_opening import rules
+    from permits.street_opening.models import StreetImprovement
+
+    last = (
+        StreetImprovement.objects.filter(street_id=OuterRef("street_id"), repaved_on__isnull=False)
+        .order_by()
+        .values("street_id")
+        .annotate(last=Max("repaved_on"))
+        .values("last")
+    )
+    leap_day = Case(When(last_md=229, then=Value(1)), default=Value(0), output_field=IntegerField())
+    qs = (
+        _candidates()
+        .filter(street_opening__moratorium_exception=None, street__isnull=False, start_date__isnull=False)
+        # Only the streets ever repaved (a short list): the repaving subquery then runs for few applications
+        .filter(street_id__in=StreetImprovement.objects.filter(repaved_on__isnull=False).values("street_id"))
+        .annotate(last_repaved=Subquery(last))
+        .filter(last_repaved__isnull=False)
+        .annotate(
+            last_md=_date_key("last_repaved") % 10000,
+            ends_key=_date_key("last_repaved") + rules.MORATORIUM_YEARS * 10000,
         )
-    ]
+        .annotate(ends_key_adjusted=F("ends_key") - leap_day, start_key=_date_key("start_date"))
+    )
+    start_in = Q(last_repaved__lte=F("start_date"), start_key__lt=F("ends_key_adjusted"))
+    end_in = Q(end_date__isnull=False, last_repaved__lte=F("end_date"), end_key__lt=F("ends_key_adjusted"))
+    return qs.annotate(end_key=_date_key("end_date")).filter(start_in | end_in)
 
 
 def _facts(permit) -> list[tuple[str, str]]:

@@ -5,6 +5,8 @@ recorded motion through the services, which check it with board_action_errors.""
 
 from __future__ import annotations
 
+from django.db.models import prefetch_related_objects
+
 from permits.board.clauses import Clause
 from permits.board.matters import Matter
 from permits.models import Status
@@ -58,6 +60,11 @@ def obstructions_waiting():
         .select_related("parcel", "privilege__permit")
         .order_by("reported_at", "pk")
     )
+
+
+def prepare_privileges(privileges: list[StreetPrivilege]) -> None:
+    """The advisory recommendations the facts list, for every privilege listed, in one query."""
+    prefetch_related_objects(privileges, "recommendations")
 
 
 def privilege_facts(sp: StreetPrivilege) -> list[tuple[str, str]]:
@@ -131,6 +138,7 @@ MATTERS = (
         model=MODEL,
         waiting=waivers_waiting,
         facts=privilege_facts,
+        prepare=prepare_privileges,
         decide=decide_waiver,
     ),
     Matter(
@@ -139,6 +147,7 @@ MATTERS = (
         model=MODEL,
         waiting=routes_waiting,
         facts=privilege_facts,
+        prepare=prepare_privileges,
         decide=decide_route,
     ),
     Matter(
@@ -147,6 +156,7 @@ MATTERS = (
         model=MODEL,
         waiting=day_and_night_waiting,
         facts=privilege_facts,
+        prepare=prepare_privileges,
         decide=decide_day_and_night,
     ),
     Matter(

@@ -28,11 +28,20 @@ def waiting():
     )
 
 
+def prepare(subjects: list[Permit]) -> None:
+    """The petition counts of every application listed, in a few queries for all of them."""
+    from permits.street_use.services import petition_counts
+
+    counts = petition_counts([p.street_use for p in subjects])
+    for p in subjects:
+        p.street_use.listed_petition_count = counts[p.street_use.pk]
+
+
 def facts(subject: Permit) -> list[tuple[str, str]]:
     from permits.street_use.services import petition_count
 
     su = subject.street_use
-    count = petition_count(su)
+    count = getattr(su, "listed_petition_count", None) or petition_count(su)
     start, end = timezone.localtime(su.starts_at), timezone.localtime(su.ends_at)
     rows = [
         ("Street and portion", f"{subject.street.name}: {subject.location_description}"),
@@ -70,5 +79,6 @@ MATTERS = (
         waiting=waiting,
         facts=facts,
         decide=decide,
+        prepare=prepare,
     ),
 )

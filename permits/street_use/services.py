@@ -120,6 +120,10 @@ def parcels_on(street_use: StreetUse) -> list[Parcel]:
     if not segments:
         return []
     candidates = Parcel.objects.filter(street_id__in={s.street_id for s in segments}).order_by("site_address")
+    return _parcels_along(segments, candidates)
+
+
+def _parcels_along(segments, candidates) -> list[Parcel]:
     found = []
     for parcel in candidates:
         number = address_number(parcel.site_address)
@@ -168,8 +172,40 @@ def petition_count(street_use: StreetUse, *, on: date | None = None) -> Petition
     on = on or timezone.localdate()
     adults = {r.pk for r in roster(street_use, on=on)}
     signed = list(street_use.signatures.values_list("resident_id", flat=True))
+    return _count_of(adults, signed)
+
+
+def _count_of(adults: set, signed: list) -> PetitionCount:
     counted = len({pk for pk in signed if pk in adults})
     return PetitionCount(counted, len(adults), rules.signatures_required(len(adults)), len(signed))
+
+
+def petition_counts(street_uses: list[StreetUse], *, on: date | None = None) -> dict[int, PetitionCount]:
+    """petition_count of many street uses (the Board queue's page) in four queries, whatever their number: their
+    segments, the parcels of those streets, the residents of those parcels, and their signatures."""
+    on = on or timezone.localdate()
+    segments: dict[int, list] = {su.pk: [] for su in street_uses}
+    through = StreetUse.segments.through.objects.filter(streetuse_id__in=segments).select_related("streetsegment")
+    for link in through.order_by("pk"):
+        segments[link.streetuse_id].append(link.streetsegment)
+    street_ids = {s.street_id for segs in segments.values() for s in segs}
+    candidates = list(Parcel.objects.filter(street_id__in=street_ids).order_by("site_address"))
+    along = {pk: {p.pk for p in _parcels_along(segs, candidates)} if segs else set() for pk, segs in segments.items()}
+    residents: dict[int, list] = {}
+    living = RegisteredResident.objects.filter(parcel_id__in={p for ps in along.values() for p in ps}).filter(
+        Q(resides_until__isnull=True) | Q(resides_until__gte=on)
+    )
+    for r in living:
+        if rules.is_adult_on(birth_date=r.birth_date, attested_adult=r.attested_adult, day=on):
+            residents.setdefault(r.parcel_id, []).append(r.pk)
+    signed: dict[int, list] = {pk: [] for pk in segments}
+    for su_id, resident_id in PetitionSignature.objects.filter(street_use_id__in=segments).values_list(
+        "street_use_id", "resident_id"
+    ):
+        signed[su_id].append(resident_id)
+    return {
+        pk: _count_of({r for parcel in along[pk] for r in residents.get(parcel, ())}, signed[pk]) for pk in segments
+    }
 
 
 def _petition_open(permit: Permit) -> list[Violation]:

@@ -460,3 +460,39 @@ class Command(BaseCommand):
             [Through(chargehearing_id=hearings[k // 500].pk, specialcharge_id=c.pk) for k, c in enumerate(delinquent)],
         )
         self._say(f"{len(charges)} special charges")
+        _seed_board_matters(n=n, parcels=parcels, clerk=clerk, today=today, say=self._say)
+
+
+def _seed_board_matters(*, n: int, parcels: list, clerk, today, say) -> None:
+    """Matters waiting for the Board (issue 13: the Board queue and the clerk's start page list them at every scale):
+    sidewalk width and cold-weather pour waivers asked for (§ 303-3D(8)(c), (9)), one of each per 500 permits, and
+    owners' sidewalk grade applications (§ 303-1A(2)), one per 1,000 permits. Pending, as the Board finds them."""
+    from obstructions.registers.models import GradeApplication
+    from sidewalks.models import WaiverRequest
+
+    kinds = ("width_thickness", "cold_weather")
+    waivers = _bulk(
+        WaiverRequest,
+        [
+            WaiverRequest(
+                kind=kinds[i % 2], parcel=parcels[(i * 13) % len(parcels)], reason="Bench waiver", requested_by=clerk
+            )
+            for i in range(max(2 * n // 500, 2))
+        ],
+    )
+    now = timezone.now()
+    grades = _bulk(
+        GradeApplication,
+        [
+            GradeApplication(
+                street=parcel.street,
+                parcel=parcel,
+                owners="Bench owners",
+                received_on=today - timedelta(days=i % 300),
+                recorded_by=clerk,
+                recorded_at=now,
+            )
+            for i, parcel in enumerate(parcels[(i * 17) % len(parcels)] for i in range(max(n // 1000, 1)))
+        ],
+    )
+    say(f"{len(waivers)} sidewalk waivers and {len(grades)} grade applications waiting for the Board")

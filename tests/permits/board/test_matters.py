@@ -1,7 +1,7 @@
 """The matter modules (permits.board.matters.MATTER_MODULES): what each lists as waiting for the Board, and how the
 recorded motion on it flows back to the subject through services.decide_item."""
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -238,3 +238,78 @@ def test_66_0627_a_meeting_of_another_date_does_not_hold_the_hearing(clerk):
     with pytest.raises(RulesBroken, match="noticed for June 2, 2026"):
         _decide(item, clerk, ayes=4)
     assert not Motion.objects.exists()
+
+
+# Issue 13: the § 303-5A and § 303-5I matters select in SQL what the rules decide, so the queue reads a page of them.
+
+SPANS = [
+    (date(2026, 4, 1), date(2026, 4, 1)),  # April 1 is closed
+    (date(2026, 4, 2), date(2026, 11, 14)),  # the whole open season
+    (date(2026, 4, 2), date(2026, 11, 15)),  # ends on November 15: closed
+    (date(2026, 11, 14), date(2026, 11, 14)),
+    (date(2026, 11, 15), date(2026, 11, 20)),
+    (date(2026, 6, 1), date(2027, 6, 1)),  # a year: reaches the winter
+    (date(2026, 12, 31), date(2027, 1, 2)),
+]
+
+
+@pytest.mark.parametrize(("start", "end"), SPANS)
+def test_303_5a_the_waiting_emergencies_are_the_winter_violations(winter_emergency, start, end):
+    from permits.models import Permit
+    from permits.street_opening import rules
+
+    Permit.objects.filter(pk=winter_emergency.pk).update(start_date=start, end_date=end)
+    expected = bool(
+        rules.winter_violations(
+            start_date=start, end_date=end, emergency=True, determination_recorded=False, at_approval=True
+        )
+    )
+    waiting = [p.pk for p in matter_for("303-5A", "permits.Permit").waiting()]
+    assert (winter_emergency.pk in waiting) is expected
+
+
+@pytest.mark.parametrize(
+    ("repaved_on", "start", "end"),
+    [
+        (date(2021, 6, 15), date(2026, 6, 14), date(2026, 6, 20)),  # the last day of the five years
+        (date(2021, 6, 15), date(2026, 6, 15), date(2026, 6, 20)),  # the anniversary is open
+        (date(2021, 6, 16), date(2026, 6, 15), None),
+        (date(2026, 6, 20), date(2026, 6, 15), date(2026, 6, 19)),  # repaved after the work
+        (date(2026, 6, 20), date(2026, 6, 15), date(2026, 6, 20)),  # the end day is the repaving day
+        (date(2020, 2, 29), date(2025, 2, 27), None),  # February 29 plus five years is February 28
+        (date(2020, 2, 29), date(2025, 2, 28), None),
+        (date(2020, 2, 29), date(2025, 3, 1), None),
+    ],
+)
+def test_303_5i_the_waiting_exceptions_are_the_moratorium_days(
+    contractor, contractor_org, clerk, repaved_on, start, end
+):
+    from permits.models import Permit
+    from permits.street_opening import rules
+
+    street = StreetFactory(name="Henni Street")
+    AnnualBond.objects.create(
+        organization=contractor_org,
+        year=2026,
+        surety="S",
+        amount=25000,
+        recorded_by=clerk,
+        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
+    with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
+        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
+    Permit.objects.filter(pk=permit.pk).update(start_date=start, end_date=end)
+    StreetImprovement.objects.create(
+        street=street,
+        description="Mill and overlay",
+        decided_on=repaved_on - timedelta(days=60),
+        work_begins_on=repaved_on - timedelta(days=30),
+        repaved_on=repaved_on,
+        recorded_by=clerk,
+        recorded_at=datetime(2020, 1, 1, tzinfo=CHICAGO),
+    )
+    expected = rules.is_in_moratorium(repaved_on=repaved_on, day=start) or bool(
+        end and rules.is_in_moratorium(repaved_on=repaved_on, day=end)
+    )
+    waiting = [p.pk for p in matter_for("303-5I", "permits.Permit").waiting()]
+    assert (permit.pk in waiting) is expected

@@ -332,3 +332,29 @@ def test_a_matter_left_on_a_locked_agenda_waits_again(client, clerk):
     client.force_login(clerk)
     page = client.get(reverse("board:queue")).content.decode()
     assert "On the agenda of the" not in page and "Add to the agenda" in page
+
+
+def test_queue_shows_a_page_of_each_matter_and_its_own_page_has_the_rest(client, clerk, django_assert_max_num_queries):
+    """Issue 13: the queue reads QUEUE_ROWS of a matter (counted, with the others, in one query); the matter's page
+    is paged. Rows grow, the queries do not."""
+    from permits.board import views
+    from permits.board.matters import matter_for
+
+    client.force_login(clerk)
+    services.schedule_meeting(held_on=DAY, by=clerk)
+    _waiver_request(clerk)
+    with django_assert_max_num_queries(15) as few:
+        client.get(reverse("board:queue"))
+    for _ in range(views.QUEUE_ROWS + views.PAGE_SIZE):
+        _waiver_request(clerk)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        page = client.get(reverse("board:queue")).content.decode()
+    assert page.count("Add to the agenda<span") == views.QUEUE_ROWS
+    key = matter_for("303-3D(8)(c)", "sidewalks.WaiverRequest").key
+    assert (
+        "More wait: every sidewalk width" in page and "?matter=303-3D%288%29%28c%29%7Csidewalks.WaiverRequest" in page
+    )
+    with django_assert_max_num_queries(len(few.captured_queries) + 1):  # the page's (capped) count
+        second = client.get(reverse("board:queue"), {"matter": key, "page": 2}).content.decode()
+    assert "Page 2 of 3" in second and second.count("Add to the agenda<span") == views.PAGE_SIZE
+    assert client.get(reverse("board:queue"), {"matter": "no|such"}).status_code == 404

@@ -169,3 +169,48 @@ def test_the_work_page_is_for_staff_with_a_403_that_says_so(client, resident):
     response = client.get(reverse("permits:workspace"))
     assert response.status_code == 403
     assert "Village staff" in response.content.decode()
+
+
+# Issue 13: every source counted in one query, each count capped; a notice announced for today's last minute is due.
+
+
+@pytest.mark.parametrize(("planned", "due"), [((23, 59), True), ((0, 0), False)])
+def test_303_1c3_work_announced_for_today_is_due_tomorrows_is_not(issued, inspector, planned, due):
+    from zoneinfo import ZoneInfo
+
+    from permits.street_opening.field.models import PermitteeNotice
+
+    day = TODAY if due else TODAY + timedelta(days=1)
+    at = timezone.datetime(day.year, day.month, day.day, *planned, tzinfo=ZoneInfo("America/Chicago"))
+    PermitteeNotice.objects.create(
+        permit=issued, kind="dpw_excavation", planned_work_at=at, due_by=at - timedelta(days=1)
+    )
+    assert box(inspector, "Street opening inspections").count == (1 if due else 0)
+
+
+def test_a_count_past_the_cap_says_so(clerk, monkeypatch):
+    monkeypatch.setattr(workspace, "COUNT_CAP", 3)
+    for _ in range(3):
+        submitted()
+    assert (box(clerk, "Applications to check").count, box(clerk, "Applications to check").shown_count) == (3, "3")
+    submitted()
+    found = box(clerk, "Applications to check")
+    assert (found.count, found.capped, found.shown_count, len(found.rows)) == (3, True, "3+", 4)
+
+
+def test_the_boards_matters_are_counted_together(clerk):
+    from sidewalks import services as sidewalk_services
+    from tests.factories import ParcelFactory
+
+    for kind in ("cold_weather", "width_thickness"):
+        sidewalk_services.request_board_waiver(kind=kind, parcel=ParcelFactory(), reason="Frontage", by=clerk)
+    found = box(clerk, "Items for the Board's next agenda")
+    assert found.count == 2 and len(found.rows) == 1  # the rows of the first matter with any: the width waiver
+
+
+def test_clerk_start_page_counts_every_source_in_one_query(client, clerk, django_assert_max_num_queries):
+    client.force_login(clerk)
+    for _ in range(workspace.ROWS_SHOWN + 3):
+        submitted(fee_amount=Decimal("50.00"))
+    with django_assert_max_num_queries(15):
+        assert client.get(reverse("admin:index")).status_code == 200
