@@ -388,7 +388,7 @@ def measure_load(p: dict, *, seconds: float, clients: int, workers: int) -> dict
             ("my applications, bare view", "contractor", "/bench/bare/mine/"),
         ):
             cookie = session_cookie(p[persona])
-            hammer(port, path, cookie, clients=2, seconds=1)  # warm every worker
+            hammer(port, path, cookie, clients=2 * workers, seconds=2)  # warm every worker (templates, URLs, plans)
             out[name] = hammer(port, path, cookie, clients=clients, seconds=seconds)
             print(f"  load {name}: {out[name]}", flush=True)
     finally:

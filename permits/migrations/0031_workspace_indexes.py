@@ -24,7 +24,7 @@ INDEXES = [
 
 
 class Migration(migrations.Migration):
-    dependencies = [("permits", "0026_applicant")]
+    dependencies = [("permits", "0028_search_indexes")]
 
     operations = [
         migrations.RunSQL(f"CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns})", f"DROP INDEX IF EXISTS {name}")
