@@ -17,7 +17,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from permits.api import PermitEventSerializer
+from permits.api import KeysFirstPagination, PermitEventSerializer
 from permits.api_errors import citation_of, error_response, parse_each_field, violations_body
 from permits.api_parsers import API_PARSERS
 from permits.errors import RulesBroken
@@ -120,6 +120,7 @@ def parse_application(raw) -> tuple[dict, list[dict]]:
 class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = SidewalkPermitSerializer
     lookup_field = "number"
+    pagination_class = KeysFirstPagination
     parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
 
     def get_serializer_class(self):
@@ -128,13 +129,17 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     def get_queryset(self):
         qs = (
             permits_visible_to(self.request.user)
-            .filter(kind=PermitKind.SIDEWALK, sidewalk__isnull=False)
+            .filter(kind=PermitKind.SIDEWALK)
             .select_related("sidewalk__parcel")
-            .order_by("-created_at")
+            .order_by("-created_at", "-pk")
         )
-        if self.action == "list":  # no timeline in the list (issue 13)
+        if self.action == "list":
+            # No timeline in the list, and no join to the sidewalk details to count the pages: a sidewalk permit has
+            # its details from the moment it is created (services.apply_for_sidewalk_permit writes both in one
+            # transaction; the admin adds no permits), and the join made every page's count a hash of every sidewalk
+            # permit (issue 13).
             return qs.prefetch_related("sidewalk_inspections")
-        return qs.prefetch_related("events", "sidewalk_inspections")
+        return qs.filter(sidewalk__isnull=False).prefetch_related("events", "sidewalk_inspections")
 
     @extend_schema(
         summary="Apply for a sidewalk permit (§ 303-3C)",
