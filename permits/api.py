@@ -4,22 +4,9 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import filters, serializers, viewsets
 
 from permits.models import Parcel, Permit, PermitEvent
-from permits.paging import CappedPageNumberPagination
+from permits.paging import KeysFirstPagination
 from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
-
-
-class KeysFirstPagination(CappedPageNumberPagination):
-    """A page of rows read in two steps: the page's primary keys first (the OFFSET walks the ordering's index and
-    nothing else), then those rows with their joins and annotations. Skipped rows are never joined nor annotated:
-    the paid-total subquery ran for every one of the 1,950 rows before the 40th page (issue 13)."""
-
-    def paginate_queryset(self, queryset, request, view=None):
-        keys = super().paginate_queryset(queryset.values_list("pk", flat=True), request, view)
-        if keys is None:
-            return None
-        rows = queryset.order_by().in_bulk(keys)
-        return [rows[pk] for pk in keys if pk in rows]
 
 
 class PermitEventSerializer(serializers.ModelSerializer):

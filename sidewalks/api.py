@@ -17,13 +17,14 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from permits.api import KeysFirstPagination, PermitEventSerializer
+from permits.api import PermitEventSerializer
 from permits.api_errors import citation_of, error_response, parse_each_field, violations_body
 from permits.api_parsers import API_PARSERS
 from permits.errors import RulesBroken
 from permits.input_limits import MAX_DESCRIPTION, MAX_INT
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import Organization, Parcel, PermitKind
+from permits.paging import KeysFirstPagination
 from permits.selectors import permits_visible_to
 from sidewalks import services
 from sidewalks.models.sidewalk import Material, Work

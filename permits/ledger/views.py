@@ -26,6 +26,7 @@ from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
 from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_keys_first
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
@@ -92,7 +93,7 @@ def charges(request):
             | Q(parcel__owner_name__icontains=q)
             | Q(number__iexact=q)
         )
-    page = Paginator(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_keys_first(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE, request.GET.get("page"))
     parcels = None if is_village_staff(request.user) else request.user.parcels.all()
     query = "&".join(f"{k}={v}" for k, v in (("status", status), ("q", q)) if v)
     return render(
