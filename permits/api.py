@@ -4,6 +4,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import filters, serializers, viewsets
 
 from permits.models import Parcel, Permit, PermitEvent
+from permits.paging import KeysFirstPagination
 from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
 from permits.text_search import filter_every_term
@@ -57,12 +58,13 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = PermitSerializer
     lookup_field = "number"
+    pagination_class = KeysFirstPagination
 
     def get_serializer_class(self):
         return PermitListSerializer if self.action == "list" else PermitSerializer
 
     def get_queryset(self):
-        qs = permits_visible_to(self.request.user).order_by("-created_at")
+        qs = permits_visible_to(self.request.user).order_by("-created_at", "-pk")  # permit_created_at_idx
         return qs if self.action == "list" else qs.prefetch_related("events")
 
 

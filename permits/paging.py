@@ -36,3 +36,24 @@ class CappedPageNumberPagination(PageNumberPagination):
     """The API's pages, capped the same way: `count` is at most 40 pages' worth (then filter or search)."""
 
     django_paginator_class = CappedPaginator
+
+
+def page_keys_first(queryset, per_page: int, number, **kwargs):
+    """A capped page read in two steps: the page's primary keys first (the OFFSET walks the ordering's index and
+    nothing else), then those rows with their joins, annotations and prefetches. The rows a deep page skips are never
+    joined nor annotated (issue 13: a paid-total subquery ran for each of them)."""
+    page = CappedPaginator(queryset.values_list("pk", flat=True), per_page, **kwargs).get_page(number)
+    rows = queryset.order_by().in_bulk(list(page.object_list))
+    page.object_list = [rows[pk] for pk in page.object_list if pk in rows]
+    return page
+
+
+class KeysFirstPagination(CappedPageNumberPagination):
+    """The API's capped pages, read keys first as page_keys_first reads them."""
+
+    def paginate_queryset(self, queryset, request, view=None):
+        keys = super().paginate_queryset(queryset.values_list("pk", flat=True), request, view)
+        if keys is None:
+            return None
+        rows = queryset.order_by().in_bulk(keys)
+        return [rows[pk] for pk in keys if pk in rows]

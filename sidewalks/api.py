@@ -24,6 +24,7 @@ from permits.errors import RulesBroken
 from permits.input_limits import MAX_DESCRIPTION, MAX_INT
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import Organization, Parcel, PermitKind
+from permits.paging import KeysFirstPagination
 from permits.selectors import permits_visible_to
 from sidewalks import services
 from sidewalks.models.sidewalk import Material, Work
@@ -120,6 +121,7 @@ def parse_application(raw) -> tuple[dict, list[dict]]:
 class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = SidewalkPermitSerializer
     lookup_field = "number"
+    pagination_class = KeysFirstPagination
     parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
 
     def get_serializer_class(self):
@@ -128,13 +130,17 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     def get_queryset(self):
         qs = (
             permits_visible_to(self.request.user)
-            .filter(kind=PermitKind.SIDEWALK, sidewalk__isnull=False)
+            .filter(kind=PermitKind.SIDEWALK)
             .select_related("sidewalk__parcel")
-            .order_by("-created_at")
+            .order_by("-created_at", "-pk")
         )
-        if self.action == "list":  # no timeline in the list (issue 13)
+        if self.action == "list":
+            # No timeline in the list, and no join to the sidewalk details to count the pages: a sidewalk permit has
+            # its details from the moment it is created (services.apply_for_sidewalk_permit writes both in one
+            # transaction; the admin adds no permits), and the join made every page's count a hash of every sidewalk
+            # permit (issue 13).
             return qs.prefetch_related("sidewalk_inspections")
-        return qs.prefetch_related("events", "sidewalk_inspections")
+        return qs.filter(sidewalk__isnull=False).prefetch_related("events", "sidewalk_inspections")
 
     @extend_schema(
         summary="Apply for a sidewalk permit (§ 303-3C)",

@@ -255,6 +255,8 @@ class TaxRollLine(models.Model):
     class Meta:
         db_table = "sidewalks_taxrollline"  # kept from the sidewalks app (no data moved)
         ordering = ["tax_key", "charge_id"]
+        # The roll's page reads a batch's lines in tax-key order, a page at a time (issue 13: every line sorted).
+        indexes = [models.Index(fields=["batch", "tax_key"], name="tax_roll_line_batch_key_idx")]
         constraints = [
             # A charge appears on a roll at most once, and so can never be certified twice: the database says so.
             models.UniqueConstraint(fields=["charge"], name="tax_roll_line_charge_once"),

@@ -21,7 +21,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from permits.access import require_role
@@ -31,6 +32,7 @@ from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine
 from permits.ledger.services import hearing_errors_for
 from permits.models import JobRun
+from permits.paging import MAX_PAGES
 from permits.pdf import render_pdf
 from permits.roles import Role
 from permits.state import change_state
@@ -89,31 +91,52 @@ def plan_roll(*, year: int, today: date) -> RollPlan:
     return plan
 
 
-HELD_BACK_SHOWN = 100
-
-
-def held_back_from(batch: TaxRollBatch, *, year: int, today: date) -> tuple[list[tuple[SpecialCharge, list[str]]], int]:
-    """The delinquent charges due on `year`'s roll that are not on its draft, with why (at most HELD_BACK_SHOWN of
-    them, and how many there are): one indexed query, not the whole roll plan recomputed on every view (issue 13).
-    A charge whose reasons have gone since the build is listed as "rebuild to add it"."""
+def held_back_charges(batch: TaxRollBatch, *, year: int) -> QuerySet[SpecialCharge]:
+    """The delinquent charges due on `year`'s roll that are not on its draft, in roll order: one indexed query for
+    the page to show a page at a time, not the whole roll plan recomputed on every view (issue 13)."""
     cutoff = charge_rules.tax_roll_cutoff(year, settings.TAX_ROLL_CUTOFF)
-    qs = (
+    return (
         SpecialCharge.objects.filter(status=S.DELINQUENT, delinquent_on__isnull=False, delinquent_on__lte=cutoff)
         .exclude(roll_lines__batch=batch)
         .exclude(roll_lines__batch__state=TaxRollBatch.State.CERTIFIED)
+        .select_related("parcel")
+        .prefetch_related("hearings")
+        .order_by("parcel__tax_key", "number")
     )
-    count = qs.count()
-    shown = qs.select_related("parcel").prefetch_related("hearings").order_by("parcel__tax_key", "number")
-    held = [
-        (
-            charge,
-            hearing_errors_for(charge, today)
-            + charge_rules.roll_wait_errors(charge.source, charge.incurred_on, today, charge.citation)
-            or ["Now eligible: rebuild the roll to add it."],
-        )
-        for charge in shown[:HELD_BACK_SHOWN]
-    ]
-    return held, count
+
+
+def held_back_reasons(charge: SpecialCharge, *, today: date) -> list[str]:
+    """Why a charge is not on the draft (the rules plan_roll applies); one whose reasons have gone since the build is
+    "rebuild to add it"."""
+    return hearing_errors_for(charge, today) + charge_rules.roll_wait_errors(
+        charge.source, charge.incurred_on, today, charge.citation
+    ) or ["Now eligible: rebuild the roll to add it."]
+
+
+@dataclass
+class HeldBackPage:
+    number: int
+    rows: list[tuple[SpecialCharge, list[str]]]
+    has_next: bool
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def held_back_page(batch: TaxRollBatch, *, year: int, today: date, number: int, size: int = 25) -> HeldBackPage:
+    """One page of the held-back charges with why, read without counting them: the count reads every delinquent
+    charge (issue 13); the last build's run says how many it held back. At most MAX_PAGES pages (no deep OFFSET)."""
+    number = max(1, min(number, MAX_PAGES))
+    start = (number - 1) * size
+    charges = list(held_back_charges(batch, year=year)[start : start + size + 1])
+    rows = [(charge, held_back_reasons(charge, today=today)) for charge in charges[:size]]
+    return HeldBackPage(number=number, rows=rows, has_next=len(charges) > size and number < MAX_PAGES)
+
+
+def roll_totals(batch: TaxRollBatch) -> dict:
+    """How many lines the batch has and their total, in one aggregate query."""
+    return batch.lines.aggregate(count=Count("pk"), total=Sum("amount"))
 
 
 def roll_inputs_fingerprint(batch: TaxRollBatch, *, year: int, today: date) -> str:
@@ -451,6 +474,10 @@ def transfer_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> 
 
 
 def batches_with_totals():
-    return TaxRollBatch.objects.annotate(line_count=Count("lines"), total=Sum("lines__amount")).select_related(
-        "certified_by"
-    )
+    """The rolls with their line counts and totals, each a subquery for the rows shown: no join and GROUP BY over
+    every line of every year, which the page count ran too (issue 13)."""
+    lines = TaxRollLine.objects.filter(batch=OuterRef("pk")).order_by().values("batch")
+    return TaxRollBatch.objects.annotate(
+        line_count=Coalesce(Subquery(lines.annotate(n=Count("pk")).values("n")), 0),
+        total=Subquery(lines.annotate(total=Sum("amount")).values("total")),
+    ).select_related("certified_by")

@@ -8,10 +8,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, DecimalField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models import Count, DecimalField, Exists, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from permits.access import require_role
@@ -26,6 +27,7 @@ from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
 from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_keys_first
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
@@ -96,9 +98,9 @@ def charges(request):
                 exact=["number"],
             )
         )
-    page = Paginator(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_keys_first(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE, request.GET.get("page"))
     parcels = None if is_village_staff(request.user) else request.user.parcels.all()
-    query = "&".join(f"{k}={v}" for k, v in (("status", status), ("q", q)) if v)
+    query = urlencode({k: v for k, v in (("status", status), ("q", q)) if v})  # "&" or "#" typed stays in q
     return render(
         request,
         "permits/ledger/charges.html",
@@ -257,9 +259,14 @@ def hearings(request):
                 )
                 return redirect(f"{request.path}?year={year}&uncovered={int(uncovered)}")
         status = 400
-    qs = eligible.filter(incurred_on__year=year).select_related("parcel").annotate(hearing_count=Count("hearings"))
+    # The hearings counted for the page's rows only, and "not yet covered" as NOT EXISTS: no GROUP BY over the
+    # year's charges joined to every hearing (issue 13).
+    covering = ChargeHearing.charges.through.objects.filter(specialcharge=OuterRef("pk"))
+    qs = eligible.filter(incurred_on__year=year).select_related("parcel")
     if uncovered:
-        qs = qs.filter(hearing_count=0)
+        qs = qs.filter(~Exists(covering)).annotate(hearing_count=Value(0))
+    else:
+        qs = qs.annotate(hearing_count=_count_of(covering, "specialcharge"))
     page = Paginator(qs.order_by("parcel__tax_key", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
     selected = set(request.POST.getlist("charges")) if request.method == "POST" else set()
     return render(
@@ -278,8 +285,18 @@ def hearings(request):
     )
 
 
+def _count_of(rows: QuerySet, by: str) -> Coalesce:
+    """How many of `rows` (filtered on `by`=OuterRef("pk")) as a scalar subquery: PostgreSQL runs it after the ORDER
+    BY and LIMIT, for the rows shown only, instead of a GROUP BY over every row joined (issue 13)."""
+    counted = rows.order_by().values(by).annotate(n=Count("*")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
 def _recent_hearings():
-    return ChargeHearing.objects.annotate(charge_count=Count("charges")).order_by("-hearing_on", "-pk")[:5]
+    covered = ChargeHearing.charges.through.objects.filter(chargehearing=OuterRef("pk"))
+    return ChargeHearing.objects.annotate(charge_count=_count_of(covered, "chargehearing")).order_by(
+        "-hearing_on", "-pk"
+    )[:5]
 
 
 @login_required
@@ -349,11 +366,17 @@ def tax_roll_detail(request, year):
     batch = TaxRollBatch.objects.filter(year=year).select_related("certified_by").first()
     if batch is None and plausible_year(year) is None:  # /tax-roll/0/, /tax-roll/99999/ (OWASP ASVS V5.1.4)
         raise Http404("No tax roll for that year.")
-    lines = Paginator(tax_roll.roll_lines(batch) if batch else [], 50, max_pages=None).get_page(request.GET.get("page"))
-    held_back, held_back_count = (
-        ([], 0) if batch is None or batch.is_frozen else tax_roll.held_back_from(batch, year=year, today=_today())
-    )
-    total = batch.lines.aggregate(total=Sum("amount"))["total"] if batch else None
+    # The built batch's stored lines, a page at a time (every page: the roll is the clerk's to read whole), and their
+    # count and total from one aggregate query; the held-back charges are paged too (issue 13).
+    totals = tax_roll.roll_totals(batch) if batch else {"count": 0, "total": None}
+    paginator = Paginator(tax_roll.roll_lines(batch) if batch else [], 50, max_pages=None)
+    paginator.count = totals["count"]  # known: not counted a second time
+    lines = paginator.get_page(request.GET.get("page"))
+    held_back = None
+    if batch is not None and not batch.is_frozen:
+        held = request.GET.get("held", "")
+        number = int(held) if held.isdigit() and len(held) < 6 else 1
+        held_back = tax_roll.held_back_page(batch, year=year, today=_today(), number=number, size=PAGE_SIZE)
     run = JobRun.objects.filter(name=tax_roll.BUILD_JOB).first()
     pdf_run = JobRun.objects.filter(name=tax_roll.PDF_JOB).first()
     return render(
@@ -364,9 +387,9 @@ def tax_roll_detail(request, year):
             "batch": batch,
             "page": lines,
             "held_back": held_back,
-            "held_back_count": held_back_count,
+            "query": f"held={held_back.number}" if held_back and held_back.number > 1 else "",  # the lines' links
             "pdf_run": pdf_run,
-            "total": total or 0,
+            "total": totals["total"] or 0,
             "run": run,
             "transfer_deadline": charge_rules.transfer_deadline(year),
             "history": trail(batch) if batch else [],

@@ -24,7 +24,7 @@ INDEXES = [
 
 
 class Migration(migrations.Migration):
-    dependencies = [("permits", "0028_search_indexes")]
+    dependencies = [("permits", "0029_list_indexes")]
 
     operations = [
         migrations.RunSQL(f"CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns})", f"DROP INDEX IF EXISTS {name}")

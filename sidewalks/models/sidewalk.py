@@ -369,7 +369,11 @@ class SidewalkOrder(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["status", "owner_deadline"])]
+        indexes = [
+            models.Index(fields=["status", "owner_deadline"]),
+            # The Board's orders page lists them newest first (issue 13: no sort of every order).
+            models.Index(fields=["-created_at", "-id"], name="sidewalk_order_created_idx"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(estimated_cost__gte=0), name="sidewalk_order_estimate_not_negative"),
             models.CheckConstraint(condition=Q(quantity__gte=0), name="sidewalk_order_quantity_not_negative"),

@@ -237,8 +237,10 @@ class InspectionQueue:
 
     OPEN = (Status.ISSUED, Status.ACTIVE)
 
-    def __init__(self, *, today: date):
+    def __init__(self, *, today: date, count_at_most: int | None = None):
         self.today = today
+        # A page-capped list (permits.paging) needs one row past its cap, not a count of every open street opening.
+        self.count_at_most = count_at_most
 
     def _open(self) -> QuerySet[Permit]:
         return Permit.objects.filter(kind=PermitKind.STREET_OPENING, status__in=self.OPEN)
@@ -269,7 +271,9 @@ class InspectionQueue:
         return self._open().exclude(pk__in=self._head).order_by("number")
 
     def count(self) -> int:
-        return self._open().count()
+        if self.count_at_most is None:
+            return self._open().count()
+        return self._open().order_by("number").values("pk")[: self.count_at_most].count()  # the partial index
 
     def __len__(self) -> int:
         return self.count()

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
+from permits.paging import MAX_PAGES
 from permits.paging import CappedPaginator as Paginator
 from permits.roles import has_role
 from permits.street_opening import lifecycle
@@ -53,7 +54,8 @@ def inspections(request):
     """The inspector's list: street openings with work under way, work announced for today first."""
     _require_inspector(request.user)
     today = timezone.localdate()
-    page = Paginator(field_work.InspectionQueue(today=today), PAGE_SIZE).get_page(request.GET.get("page"))
+    queue = field_work.InspectionQueue(today=today, count_at_most=PAGE_SIZE * MAX_PAGES + 1)
+    page = Paginator(queue, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "permits/street_opening/field/inspections.html", {"page": page, "today": today})
 
 

@@ -128,3 +128,43 @@ def test_hearings_page_linked_from_the_charges_and_charge_pages(client, clerk, p
     client.force_login(clerk)
     assert reverse("ledger:hearings") in client.get(reverse("ledger:charges")).content.decode()
     assert reverse("ledger:hearings") in client.get(charge.get_absolute_url()).content.decode()
+
+
+def test_hearings_page_counts_the_hearings_of_the_rows_shown_in_fixed_queries(
+    client, clerk, django_assert_max_num_queries
+):
+    """Issue 13: each row's hearings and each recent hearing's charges are counted for the rows shown, with no GROUP
+    BY over the year's charges joined to every hearing (nor over every charge of every hearing)."""
+    from datetime import date
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from permits.ledger.services import record_hearing
+
+    twice, once = repair(ParcelFactory(), clerk), repair(ParcelFactory(), clerk)
+    never = repair(ParcelFactory(), clerk)
+    for day in (21, 22):
+        record_hearing(
+            hearing_on=date(2026, 6, day),
+            published_on=date(2026, 6, 1),
+            mailed_on=date(2026, 6, 11),
+            charges=[twice, once] if day == 21 else [twice],
+            by=clerk,
+            today=date(2026, 6, day),
+        )
+    client.force_login(clerk)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url(year=2026, uncovered=0))
+    baseline = len(queries.captured_queries)  # read now: each request resets the query log
+    counts = {charge.number: charge.hearing_count for charge in response.context["page"]}
+    assert counts == {twice.number: 2, once.number: 1, never.number: 0}
+    assert [h.charge_count for h in response.context["recent"]] == [1, 2]  # latest first
+    joined = 'JOIN "sidewalks_chargehearing_charges"'
+    assert not [q["sql"] for q in queries.captured_queries if "GROUP BY" in q["sql"] and joined in q["sql"]]
+    uncovered = client.get(url(year=2026)).context["page"]
+    assert [(c.number, c.hearing_count) for c in uncovered] == [(never.number, 0)]
+    for _ in range(30):
+        repair(ParcelFactory(), clerk)
+    with django_assert_max_num_queries(baseline):
+        assert len(client.get(url(year=2026, uncovered=0)).context["page"]) == 25

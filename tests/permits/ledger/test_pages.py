@@ -26,6 +26,21 @@ def _fresh_cache():
 # --- Charges: clerk and owner ------------------------------------------------------------------------------------
 
 
+def test_charges_deep_page_joins_and_annotates_only_its_own_rows(client, clerk):
+    """Issue 13: the parcel join and the paid-total subquery ran for every row a deep page skipped; the page's keys
+    are read first, then its rows."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    charges = [make_charge(ParcelFactory(), by=clerk) for _ in range(27)]
+    client.force_login(clerk)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(reverse("ledger:charges"), {"page": 2})
+    assert [c.number for c in response.context["page"]] == [c.number for c in reversed(charges[:2])]
+    offset = [q["sql"] for q in queries.captured_queries if "OFFSET" in q["sql"]]
+    assert len(offset) == 1 and "JOIN" not in offset[0] and "sidewalks_chargepayment" not in offset[0]
+
+
 def test_clerk_sees_every_charge_with_a_fixed_number_of_queries(client, clerk, django_assert_max_num_queries):
     for _ in range(3):
         make_charge(ParcelFactory(), by=clerk)
