@@ -467,8 +467,8 @@ def _seed_board_matters(*, n: int, parcels: list, clerk, today, say) -> None:
     """Matters waiting for the Board (issue 13: the Board queue and the clerk's start page list them at every scale):
     sidewalk width and cold-weather pour waivers asked for (§ 303-3D(8)(c), (9)), one of each per 500 permits, and
     owners' sidewalk grade applications (§ 303-1A(2)), one per 1,000 permits. Pending, as the Board finds them."""
-    from obstructions.registers.models import GradeApplication
-    from sidewalks.models import WaiverRequest
+    GradeApplication = apps.get_model("obstructions", "GradeApplication")
+    WaiverRequest = apps.get_model("sidewalks", "WaiverRequest")
 
     kinds = ("width_thickness", "cold_weather")
     waivers = _bulk(
