@@ -463,6 +463,15 @@ class Command(BaseCommand):
         _seed_board_matters(n=n, parcels=parcels, clerk=clerk, today=today, say=self._say)
 
 
+def _one_parcel_per_street(parcels: list, wanted: int) -> list:
+    """Up to `wanted` parcels on different streets: a street has at most one pending grade application (§ 303-1A(2),
+    the constraint registers_one_pending_grade_application)."""
+    by_street: dict[int, object] = {}
+    for parcel in parcels:
+        by_street.setdefault(parcel.street_id, parcel)
+    return list(by_street.values())[:wanted]
+
+
 def _seed_board_matters(*, n: int, parcels: list, clerk, today, say) -> None:
     """Matters waiting for the Board (issue 13: the Board queue and the clerk's start page list them at every scale):
     sidewalk width and cold-weather pour waivers asked for (§ 303-3D(8)(c), (9)), one of each per 500 permits, and
@@ -492,7 +501,7 @@ def _seed_board_matters(*, n: int, parcels: list, clerk, today, say) -> None:
                 recorded_by=clerk,
                 recorded_at=now,
             )
-            for i, parcel in enumerate(parcels[(i * 17) % len(parcels)] for i in range(max(n // 1000, 1)))
+            for i, parcel in enumerate(_one_parcel_per_street(parcels, max(n // 1000, 1)))
         ],
     )
     say(f"{len(waivers)} sidewalk waivers and {len(grades)} grade applications waiting for the Board")
