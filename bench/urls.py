@@ -5,11 +5,12 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 from permits.models import Status
+from permits.paging import page_keys_first
 from permits.selectors import list_rows, permits_visible_to
 
 
 def _rows(qs) -> HttpResponse:
-    rows = list_rows(qs)[:25]
+    rows = page_keys_first(list_rows(qs), 25, 1).object_list
     return HttpResponse("\n".join(f"{p.number}\t{p.status}\t{p.balance_due}" for p in rows), content_type="text/plain")
 
 

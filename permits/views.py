@@ -12,6 +12,7 @@ from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_keys_first
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import list_rows, permits_visible_to
@@ -46,7 +47,7 @@ def my_applications(request):
     qs = permits_visible_to(request.user)
     if is_village_staff(request.user):
         qs = qs.filter(applicant=request.user)
-    page = Paginator(list_rows(qs), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
     drafts = []
     for draft in request.user.drafts.all()[: applications.MAX_DRAFTS]:
         permit_type = kinds.get_type(draft.kind)
@@ -66,7 +67,7 @@ def office(request):
         qs = qs.filter(status=status)
     else:
         status = ""  # an unknown value is ignored, never echoed back into the page's links
-    page = Paginator(list_rows(qs), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
     context = {
         "page": page,
         "status": status,
