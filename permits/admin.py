@@ -43,7 +43,7 @@ from permits.models import (
 )
 from permits.office_calendar_admin import OrganizationUtilityForm  # also registers the office-closure calendar
 from permits.online_payments import admin as online_payments_admin  # noqa: F401  (online card payments)
-from permits.paging import CappedPaginator
+from permits.paging import CappedPaginator, KeysFirstPaginator
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total
@@ -177,7 +177,8 @@ class PermitAdmin(SimpleHistoryAdmin):
     # "submitted" filter narrows by date instead.
     list_select_related = ["applicant", "street", "organization"]
     list_per_page = 50
-    paginator = CappedPaginator  # 40 pages at most, counted over at most 40 pages of rows (permits/paging.py)
+    # 40 pages at most, counted over at most 40 pages of rows, a page read keys first (permits/paging.py)
+    paginator = KeysFirstPaginator
     show_full_result_count = False  # no second whole-table count on a search (issue 13)
     readonly_fields = [
         "number",

@@ -57,3 +57,21 @@ class KeysFirstPagination(CappedPageNumberPagination):
             return None
         rows = queryset.order_by().in_bulk(keys)
         return [rows[pk] for pk in keys if pk in rows]
+
+
+class KeysFirstPaginator(CappedPaginator):
+    """A capped paginator whose pages are read keys first, as page_keys_first reads them: for a list that pages with
+    `page()` itself (the admin's changelist), so the rows a deep page's OFFSET skips are never joined nor annotated
+    (issue 13). A DISTINCT queryset (a search across a many-valued relation) is paged as it is."""
+
+    def page(self, number):
+        if not hasattr(self.object_list, "query") or self.object_list.query.distinct:
+            return super().page(number)
+        number = self.validate_number(number)
+        bottom = (number - 1) * self.per_page
+        top = bottom + self.per_page
+        if top + self.orphans >= self.count:
+            top = self.count
+        keys = list(self.object_list.values_list("pk", flat=True)[bottom:top])
+        rows = self.object_list.order_by().in_bulk(keys)
+        return self._get_page([rows[pk] for pk in keys if pk in rows], number, self)

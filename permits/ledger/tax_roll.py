@@ -21,8 +21,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from permits.access import require_role
@@ -97,8 +97,15 @@ def held_back_charges(batch: TaxRollBatch, *, year: int) -> QuerySet[SpecialChar
     cutoff = charge_rules.tax_roll_cutoff(year, settings.TAX_ROLL_CUTOFF)
     return (
         SpecialCharge.objects.filter(status=S.DELINQUENT, delinquent_on__isnull=False, delinquent_on__lte=cutoff)
-        .exclude(roll_lines__batch=batch)
-        .exclude(roll_lines__batch__state=TaxRollBatch.State.CERTIFIED)
+        # A charge has at most one line (unique): one correlated look-up on the line's charge index, whatever the
+        # planner believes about the lines just rebuilt (an anti join over the batch's lines scanned them per charge).
+        .exclude(
+            Exists(
+                TaxRollLine.objects.filter(charge=OuterRef("pk")).filter(
+                    Q(batch=batch) | Q(batch__state=TaxRollBatch.State.CERTIFIED)
+                )
+            )
+        )
         .select_related("parcel")
         .prefetch_related("hearings")
         .order_by("parcel__tax_key", "number")
@@ -301,6 +308,36 @@ def _write_lines(batch: TaxRollBatch, charges: list[SpecialCharge]) -> int:
 
 def roll_lines(batch: TaxRollBatch):
     return batch.lines.select_related("charge").order_by("tax_key", "charge__number")
+
+
+class RollLinesPages:
+    """The batch's lines in roll order (tax key, then charge number) for a Paginator, a page read without joining
+    every line to its charge to sort them (issue 13): the page's first and last tax keys come from the line index
+    (batch, tax_key) alone, then only the lines with those keys are joined and sorted. Two small queries."""
+
+    def __init__(self, batch: TaxRollBatch, count: int):
+        self.batch = batch
+        self._count = count
+
+    def count(self) -> int:
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, window: slice) -> list[TaxRollLine]:
+        start, stop = window.start or 0, window.stop
+        # The page's tax keys, each with its rank (1 + the lines before its first line): from the index alone, and
+        # the same whichever way lines sharing a key are ordered.
+        edge = list(
+            self.batch.lines.order_by("tax_key").values_list("tax_key", Window(Rank(), order_by="tax_key"))[start:stop]
+        )
+        if not edge:
+            return []
+        (first, rank), (last, _) = edge[0], edge[-1]
+        lines = list(roll_lines(self.batch).filter(tax_key__gte=first, tax_key__lte=last))
+        skip = start - (rank - 1)
+        return lines[skip : skip + len(edge)]
 
 
 def render_csv(batch: TaxRollBatch) -> bytes:

@@ -369,7 +369,7 @@ def tax_roll_detail(request, year):
     # The built batch's stored lines, a page at a time (every page: the roll is the clerk's to read whole), and their
     # count and total from one aggregate query; the held-back charges are paged too (issue 13).
     totals = tax_roll.roll_totals(batch) if batch else {"count": 0, "total": None}
-    paginator = Paginator(tax_roll.roll_lines(batch) if batch else [], 50, max_pages=None)
+    paginator = Paginator(tax_roll.RollLinesPages(batch, totals["count"]) if batch else [], 50, max_pages=None)
     paginator.count = totals["count"]  # known: not counted a second time
     lines = paginator.get_page(request.GET.get("page"))
     held_back = None

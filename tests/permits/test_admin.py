@@ -121,3 +121,32 @@ def test_public_users_cannot_reach_the_admin_status_page(who, persona, client, r
     response = client.post(reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "withdrawn"})
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     assert Permit.objects.get(pk=permit.pk).status == Status.UNDER_REVIEW
+
+
+def test_admin_permit_list_reads_a_deep_page_keys_first_and_keeps_sorting(client, clerk, resident, settings):
+    """The changelist's OFFSET walks the permits' keys only; the paid-total subquery and the joins run for the page's
+    rows alone, not for every row the OFFSET skips (issue 13). Sorting by a column still orders the page."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    permits = [permit_in(Status.SUBMITTED, applicant=resident) for _ in range(5)]
+    admin = site._registry[Permit]
+    admin.list_per_page, per_page = 2, admin.list_per_page
+    try:
+        client.force_login(clerk)
+        url = reverse("admin:permits_permit_changelist")
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url, {"p": 3})
+        assert response.status_code == 200 and len(response.context["cl"].result_list) == 1
+        offset = [q["sql"] for q in queries.captured_queries if "OFFSET" in q["sql"]]
+        assert offset and not [sql for sql in offset if "permits_payment" in sql or "JOIN" in sql]
+        ordered = client.get(url, {"o": "1"})  # by number, ascending
+        numbers = [p.number for p in ordered.context["cl"].result_list]
+        assert numbers == sorted(p.number for p in permits)[:2]
+        descending = client.get(url, {"o": "-1", "p": "2"})
+        assert [p.number for p in descending.context["cl"].result_list] == sorted(
+            (p.number for p in permits), reverse=True
+        )[2:4]
+        assert all(hasattr(p, "paid_total") for p in descending.context["cl"].result_list)
+    finally:
+        admin.list_per_page = per_page

@@ -386,3 +386,28 @@ def test_draft_roll_pdf_is_never_rendered_in_the_request(client, clerk, parcel, 
     assert response.status_code == 302 and response.url == reverse("ledger:tax_roll", args=[year])
     page = client.get(response.url)
     assert b"being prepared" in page.content
+
+
+def test_back_office_charges_list_reads_no_distinct_over_every_charge(
+    client, clerk, parcel, django_assert_max_num_queries
+):
+    """The year links of a date hierarchy were a DISTINCT over the whole ledger on every page (issue 13); the list is
+    narrowed by its "incurred" date filter instead, in queries that do not grow with the charges."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    charge = make_charge(parcel, by=clerk)
+    client.force_login(clerk)
+    url = reverse("admin:permits_specialcharge_changelist")
+    with django_assert_max_num_queries(15) as few:
+        assert client.get(url).status_code == 200
+    for _ in range(3):
+        make_charge(parcel, by=clerk)
+    with CaptureQueriesContext(connection) as queries:
+        listing = client.get(url)
+    assert len(queries.captured_queries) <= len(few.captured_queries)
+    assert not [q["sql"] for q in queries.captured_queries if "DISTINCT" in q["sql"]]
+    day = charge.incurred_on.isoformat()
+    narrowed = client.get(url, {"incurred_on__gte": day, "incurred_on__lt": "2999-01-01"})
+    assert narrowed.status_code == 200 and charge.number.encode() in narrowed.content
+    assert listing.status_code == 200

@@ -124,3 +124,24 @@ def test_tax_rolls_list_shows_each_rolls_count_and_total_in_fixed_queries(client
     TaxRollBatch.objects.create(year=2024)
     with django_assert_max_num_queries(len(few.captured_queries)):
         assert len(client.get(reverse("ledger:tax_rolls")).context["page"]) == 3
+
+
+def test_tax_roll_pages_keep_roll_order_when_lines_share_a_tax_key_across_a_page_break(client, clerk):
+    """The page's lines are read from its first and last tax keys (issue 13): a parcel with several charges straddling
+    a page break still shows each line once, in tax key then charge number order, as the CSV lists them."""
+    from permits.ledger.tax_roll import RollLinesPages, roll_lines
+
+    parcels = [ParcelFactory() for _ in range(7)]
+    charges = [make_charge(parcels[i % 7], by=clerk) for i in range(63)]  # 9 charges on each parcel
+    for charge in charges:
+        mail_letters(charge, charge.billed_on)
+    mark_delinquent_charges(today=LATE)
+    batch = build_tax_roll(year=2026, today=LATE)
+    expected = [line.pk for line in roll_lines(batch)]
+    assert len(expected) == 63
+    pages = RollLinesPages(batch, 63)
+    for start, stop in [(0, 50), (50, 100), (5, 14), (8, 9), (62, 63), (63, 70)]:
+        assert [line.pk for line in pages[start:stop]] == expected[start:stop]
+    client.force_login(clerk)
+    second = roll_page(client, page=2).context["page"]
+    assert [line.pk for line in second] == expected[50:]
