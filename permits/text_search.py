@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.core.exceptions import EmptyResultSet
+from django.db import connections
 from django.db.models import BooleanField, Expression, F, Model, Q, QuerySet
 from django.utils.text import smart_split, unescape_string_literal
 
@@ -64,8 +65,12 @@ def _by_id(name: str, rows: QuerySet, *, otherwise: Q) -> Q:
         key = (rows.model, str(found.query))
     except EmptyResultSet:  # a condition that cannot match (an empty id list further down): nothing to fetch
         return Q(**{f"{name}__in": []})
+    pending = _pending.get()
     if memo is not None and key in memo:
         ids = memo[key]
+    elif pending is not None:  # collected, fetched with the others on leaving ids_fetched_together()
+        pending[key] = found
+        return Q(**{f"{name}__in": []})
     else:
         ids = list(found)
         if memo is not None:
@@ -112,6 +117,44 @@ def remembered_ids():
         yield
     finally:
         _remembered.reset(token)
+
+
+_pending: ContextVar[dict | None] = ContextVar("text_search_pending", default=None)
+
+
+@contextmanager
+def ids_fetched_together():
+    """Within remembered_ids(): the id lookups the conditions built in this block ask for are not run one by one
+    but collected (the conditions built here are thrown away); on leaving, all of them run as one query (UNION ALL)
+    and are remembered, so the same conditions built again afterwards compare the ids found (the staff search: one
+    query for every source's ids, issue 13)."""
+    memo = _remembered.get()
+    if memo is None:
+        raise RuntimeError("ids_fetched_together() is used inside remembered_ids()")
+    pending: dict = {}
+    token = _pending.set(pending)
+    try:
+        yield
+    finally:
+        _pending.reset(token)
+    _fetch_together(memo, pending)
+
+
+def _fetch_together(memo: dict, pending: dict) -> None:
+    by_db: dict[str, list] = {}
+    for key, found in pending.items():
+        by_db.setdefault(found.db, []).append((key, found))
+    for db, lookups in by_db.items():
+        parts, params = [], []
+        for i, (key, found) in enumerate(lookups):
+            sql, found_params = found.query.get_compiler(db).as_sql()
+            parts.append(f"SELECT {i} AS part, found.* FROM ({sql}) AS found")
+            params.extend(found_params)
+            memo[key] = []
+        with connections[db].cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            for part, pk in cursor.fetchall():
+                memo[lookups[part][0]].append(pk)
 
 
 def search_terms(text: str) -> list[str]:
