@@ -29,6 +29,7 @@ from permits.roles import STAFF_ROLES, Role, has_role
 from permits.text_search import any_of, ids_fetched_together, remembered_ids
 
 MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
+FEW_IDS = 200  # on the page that searches every source at once: see search_all
 ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
 SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources", "obstructions.search_sources")
 
@@ -241,7 +242,9 @@ def search_all(user, q: str) -> list[tuple[SearchSource, str, list[Hit], str, bo
     are more than the few. One query per source, and one for the ids of every source's tables: no count over the
     matches (issue 13)."""
     sources = sources_for(user)
-    with remembered_ids():  # the sources share their parcels: each way of searching them runs once
+    # The sources share their parcels: each way of searching them runs once; a table matching more than
+    # FEW_IDS rows is matched by its subquery (each source lists five rows, found quickly when so many match).
+    with remembered_ids(inline=FEW_IDS):
         with ids_fetched_together():  # every source's id lookups, in one query
             for source in sources:
                 source.find(q)

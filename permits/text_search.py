@@ -59,7 +59,8 @@ def any_of(model: type[Model], tests: list[tuple[str, dict[str, object]]]) -> Q:
 
 def _by_id(name: str, rows: QuerySet, *, otherwise: Q) -> Q:
     """`name IN (the ids of rows)` with the ids fetched now, or `otherwise` when there are more than IDS_INLINE."""
-    found = rows.order_by().values_list("pk", flat=True)[: IDS_INLINE + 1]
+    inline = _inline.get() or IDS_INLINE
+    found = rows.order_by().values_list("pk", flat=True)[: inline + 1]
     memo = _remembered.get()
     try:
         key = (rows.model, str(found.query))
@@ -77,7 +78,7 @@ def _by_id(name: str, rows: QuerySet, *, otherwise: Q) -> Q:
             memo[key] = ids
     if not ids:
         return Q(**{f"{name}__in": []})
-    return Q(InIds(name, ids)) if len(ids) <= IDS_INLINE else otherwise
+    return Q(InIds(name, ids)) if len(ids) <= inline else otherwise
 
 
 class InIds(Expression):
@@ -106,16 +107,21 @@ class InIds(Expression):
 
 
 _remembered: ContextVar[dict | None] = ContextVar("text_search_remembered", default=None)
+_inline: ContextVar[int | None] = ContextVar("text_search_inline", default=None)
 
 
 @contextmanager
-def remembered_ids():
+def remembered_ids(*, inline: int | None = None):
     """Within the block, the same table searched the same way is queried once (the staff search's sources share
-    their parcels)."""
+    their parcels). `inline`: the most ids sent as a list in the block (IDS_INLINE otherwise); a page that shows only
+    the first few rows of each search sets it low, so that a part matching more stops reading there and is left as
+    its subquery (the main query's walk of its order finds its few rows quickly when so many match)."""
     token = _remembered.set({})
+    inline_token = _inline.set(inline)
     try:
         yield
     finally:
+        _inline.reset(inline_token)
         _remembered.reset(token)
 
 
