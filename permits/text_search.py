@@ -18,7 +18,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.core.exceptions import EmptyResultSet
-from django.db.models import Model, Q, QuerySet
+from django.db import connections
+from django.db.models import BooleanField, Expression, F, Model, Q, QuerySet
 from django.utils.text import smart_split, unescape_string_literal
 
 IDS_INLINE = 5000  # ids sent as a list; past this, the condition or a subquery (see the module docstring)
@@ -58,33 +59,108 @@ def any_of(model: type[Model], tests: list[tuple[str, dict[str, object]]]) -> Q:
 
 def _by_id(name: str, rows: QuerySet, *, otherwise: Q) -> Q:
     """`name IN (the ids of rows)` with the ids fetched now, or `otherwise` when there are more than IDS_INLINE."""
-    found = rows.order_by().values_list("pk", flat=True)[: IDS_INLINE + 1]
+    inline = _inline.get() or IDS_INLINE
+    found = rows.order_by().values_list("pk", flat=True)[: inline + 1]
     memo = _remembered.get()
     try:
         key = (rows.model, str(found.query))
     except EmptyResultSet:  # a condition that cannot match (an empty id list further down): nothing to fetch
         return Q(**{f"{name}__in": []})
+    pending = _pending.get()
     if memo is not None and key in memo:
         ids = memo[key]
+    elif pending is not None:  # collected, fetched with the others on leaving ids_fetched_together()
+        pending[key] = found
+        return Q(**{f"{name}__in": []})
     else:
         ids = list(found)
         if memo is not None:
             memo[key] = ids
-    return Q(**{f"{name}__in": ids}) if len(ids) <= IDS_INLINE else otherwise
+    if not ids:
+        return Q(**{f"{name}__in": []})
+    return Q(InIds(name, ids)) if len(ids) <= inline else otherwise
+
+
+class InIds(Expression):
+    """`name IN (ids)`, sent on PostgreSQL as one array parameter (`name = ANY(%s)`): the same plan (an index
+    condition, or a filter while walking the list's order) without 2,000 placeholders to build, send and parse."""
+
+    conditional = True
+    output_field = BooleanField()
+
+    def __init__(self, name: str, ids: list[int]):
+        super().__init__(output_field=BooleanField())
+        self.column = F(name)
+        self.ids = list(ids)
+
+    def get_source_expressions(self):
+        return [self.column]
+
+    def set_source_expressions(self, exprs):
+        (self.column,) = exprs
+
+    def as_sql(self, compiler, connection):
+        column, params = compiler.compile(self.column)
+        if connection.vendor == "postgresql":
+            return f"{column} = ANY(%s::bigint[])", (*params, self.ids)
+        return f"{column} IN ({', '.join(['%s'] * len(self.ids))})", (*params, *self.ids)
 
 
 _remembered: ContextVar[dict | None] = ContextVar("text_search_remembered", default=None)
+_inline: ContextVar[int | None] = ContextVar("text_search_inline", default=None)
 
 
 @contextmanager
-def remembered_ids():
+def remembered_ids(*, inline: int | None = None):
     """Within the block, the same table searched the same way is queried once (the staff search's sources share
-    their parcels)."""
+    their parcels). `inline`: the most ids sent as a list in the block (IDS_INLINE otherwise); a page that shows only
+    the first few rows of each search sets it low, so that a part matching more stops reading there and is left as
+    its subquery (the main query's walk of its order finds its few rows quickly when so many match)."""
     token = _remembered.set({})
+    inline_token = _inline.set(inline)
     try:
         yield
     finally:
+        _inline.reset(inline_token)
         _remembered.reset(token)
+
+
+_pending: ContextVar[dict | None] = ContextVar("text_search_pending", default=None)
+
+
+@contextmanager
+def ids_fetched_together():
+    """Within remembered_ids(): the id lookups the conditions built in this block ask for are not run one by one
+    but collected (the conditions built here are thrown away); on leaving, all of them run as one query (UNION ALL)
+    and are remembered, so the same conditions built again afterwards compare the ids found (the staff search: one
+    query for every source's ids, issue 13)."""
+    memo = _remembered.get()
+    if memo is None:
+        raise RuntimeError("ids_fetched_together() is used inside remembered_ids()")
+    pending: dict = {}
+    token = _pending.set(pending)
+    try:
+        yield
+    finally:
+        _pending.reset(token)
+    _fetch_together(memo, pending)
+
+
+def _fetch_together(memo: dict, pending: dict) -> None:
+    by_db: dict[str, list] = {}
+    for key, found in pending.items():
+        by_db.setdefault(found.db, []).append((key, found))
+    for db, lookups in by_db.items():
+        parts, params = [], []
+        for i, (key, found) in enumerate(lookups):
+            sql, found_params = found.query.get_compiler(db).as_sql()
+            parts.append(f"SELECT {i} AS part, found.* FROM ({sql}) AS found")
+            params.extend(found_params)
+            memo[key] = []
+        with connections[db].cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            for part, pk in cursor.fetchall():
+                memo[lookups[part][0]].append(pk)
 
 
 def search_terms(text: str) -> list[str]:
