@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.urls import reverse
 
 from permits import kinds
@@ -203,7 +203,12 @@ def _charges_to_bill(user, today):
     return with_base(
         _charges()
         .filter(status=SpecialCharge.Status.PENDING)
-        .exclude(source__in=SOURCES_NEEDING_HEARING, hearings__isnull=True)
+        # Not (needs a hearing and has none), as an EXISTS per pending charge: the NOT IN that exclude() wrote hashed
+        # every charge of the ledger (issue 13)
+        .filter(
+            ~Q(source__in=SOURCES_NEEDING_HEARING)
+            | Exists(SpecialCharge.hearings.through.objects.filter(specialcharge_id=OuterRef("pk")))
+        )
         .order_by("incurred_on", "pk"),
         _charges,
     )
