@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.urls import reverse
 
 from permits import kinds
@@ -128,23 +128,31 @@ def _permits():
     return with_paid_total(Permit.objects.select_related("street"))
 
 
+def _charges():
+    from permits.ledger.models import SpecialCharge
+
+    return SpecialCharge.objects.select_related("parcel")
+
+
 def _applications_to_check(user, today):
     from permits.models import Status
 
-    return (
+    return with_base(
         _permits()
         .filter(status=Status.SUBMITTED, kind__in=_kinds_entered_by(user, Status.UNDER_REVIEW))
-        .order_by("submitted_at", "pk")
+        .order_by("submitted_at", "pk"),
+        _permits,
     )
 
 
 def _applications_to_decide(user, today):
     from permits.models import Status
 
-    return (
+    return with_base(
         _permits()
         .filter(status=Status.UNDER_REVIEW, kind__in=_kinds_entered_by(user, Status.APPROVED))
-        .order_by("submitted_at", "pk")
+        .order_by("submitted_at", "pk"),
+        _permits,
     )
 
 
@@ -152,7 +160,9 @@ def _fees_to_collect(user, today):
     from permits.models import Status
 
     owing = (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED)
-    return _permits().filter(status__in=owing, fee_amount__gt=F("paid_total")).order_by("submitted_at", "pk")
+    return with_base(
+        _permits().filter(status__in=owing, fee_amount__gt=F("paid_total")).order_by("submitted_at", "pk"), _permits
+    )
 
 
 def _fee_row(permit) -> WorkRow:
@@ -163,10 +173,11 @@ def _fee_row(permit) -> WorkRow:
 def _permits_to_issue(user, today):
     from permits.models import Status
 
-    return (
+    return with_base(
         _permits()
         .filter(status=Status.APPROVED, kind__in=_kinds_entered_by(user, Status.ISSUED))
-        .order_by("approved_on", "pk")
+        .order_by("approved_on", "pk"),
+        _permits,
     )
 
 
@@ -189,11 +200,17 @@ def _charges_to_bill(user, today):
     from permits.ledger.models import SpecialCharge
     from permits.ledger.rules import SOURCES_NEEDING_HEARING
 
-    return (
-        SpecialCharge.objects.select_related("parcel")
+    return with_base(
+        _charges()
         .filter(status=SpecialCharge.Status.PENDING)
-        .exclude(source__in=SOURCES_NEEDING_HEARING, hearings__isnull=True)
-        .order_by("incurred_on", "pk")
+        # Not (needs a hearing and has none), as an EXISTS per pending charge: the NOT IN that exclude() wrote hashed
+        # every charge of the ledger (issue 13)
+        .filter(
+            ~Q(source__in=SOURCES_NEEDING_HEARING)
+            | Exists(SpecialCharge.hearings.through.objects.filter(specialcharge_id=OuterRef("pk")))
+        )
+        .order_by("incurred_on", "pk"),
+        _charges,
     )
 
 
@@ -201,10 +218,11 @@ def _hearings_to_hold(user, today):
     from permits.ledger.models import SpecialCharge
     from permits.ledger.rules import SOURCES_NEEDING_HEARING
 
-    return (
-        SpecialCharge.objects.select_related("parcel")
+    return with_base(
+        _charges()
         .filter(status=SpecialCharge.Status.PENDING, source__in=SOURCES_NEEDING_HEARING, hearings__isnull=True)
-        .order_by("incurred_on", "pk")
+        .order_by("incurred_on", "pk"),
+        _charges,
     )
 
 
@@ -314,13 +332,79 @@ def _count_of(waiting, counted: dict[int, int]) -> int:
     return len(waiting)
 
 
-def _first_rows(waiting, counted: dict[int, int], n: int) -> list:
+def _shown_part(waiting, counted: dict[int, int]):
+    """What a box's rows are read from: the queryset if anything waits in it (a Chained source: its first part with
+    rows; the count covers them all, and the source's own page lists the rest), a plain list as it is, else None."""
     if isinstance(waiting, Chained):
-        # The first part with rows only: one query whatever the number of parts (the count covers them all, and the
-        # source's own page lists the rest)
         part = next((p for p in waiting.parts if _count_of(p, counted)), None)
-        return _first_rows(part, counted, n) if part is not None else []
-    return list(waiting[:n]) if _count_of(waiting, counted) else []
+        return _shown_part(part, counted) if part is not None else None
+    if isinstance(waiting, QuerySet):
+        return waiting if _count_of(waiting, counted) else None
+    return waiting
+
+
+def with_base(qs: QuerySet, base: Callable[[], QuerySet]) -> QuerySet:
+    """Mark `qs` as `base()` filtered and ordered by plain ascending fields: the first rows of the boxes marked with
+    the same base are read in one query (issue 13: the clerk's start page read one query per box)."""
+    qs._work_base = base
+    return qs
+
+
+def _mergeable(qs) -> bool:
+    order = qs.query.order_by
+    return (
+        getattr(qs, "_work_base", None) is not None
+        and bool(order)
+        and all(isinstance(f, str) and not f.startswith(("-", "?")) and "__" not in f for f in order)
+    )
+
+
+def _first_keys(querysets: list[QuerySet], n: int) -> list[list]:
+    """The primary keys of the first `n` rows of each queryset, in one query: each queryset's own ORDER BY ... LIMIT
+    in a derived table (its own plan, stopped by its LIMIT), tagged with its place, the tables joined by UNION ALL."""
+    parts, params = [], []
+    keys: list[list] = [[] for _ in querysets]
+    for i, qs in enumerate(querysets):
+        try:
+            sql, part_params = qs.values_list("pk")[:n].query.get_compiler(qs.db).as_sql()
+        except EmptyResultSet:
+            continue
+        parts.append(f"SELECT {i} AS part, first_{i}.pk FROM ({sql}) first_{i}")
+        params.extend(part_params)
+    if parts:
+        with connections[querysets[0].db].cursor() as cursor:
+            cursor.execute(" UNION ALL ".join(parts), params)
+            for i, pk in cursor.fetchall():
+                keys[i].append(pk)
+    return keys
+
+
+def _first_rows_of(parts: list, n: int) -> dict[int, list]:
+    """The first `n` rows of each part, keyed by id(part). The querysets marked with a base: their first keys in one
+    query, then the rows of each base in one query (sorted back by each part's ordering); the others one query each."""
+    found: dict[int, list] = {}
+    merged = [p for p in parts if isinstance(p, QuerySet) and _mergeable(p)]
+    for part in parts:
+        if isinstance(part, QuerySet) and not _mergeable(part):
+            found[id(part)] = list(part[:n])
+        elif not isinstance(part, QuerySet):
+            found[id(part)] = list(part)[:n]
+    if not merged:
+        return found
+    keys = _first_keys(merged, n) if len(merged) > 1 else [None]
+    if len(merged) == 1:
+        found[id(merged[0])] = list(merged[0][:n])
+        return found
+    by_base: dict[Any, set] = {}
+    for part, part_keys in zip(merged, keys, strict=True):
+        by_base.setdefault(part._work_base, set()).update(part_keys)
+    rows = {base: base().in_bulk(sorted(pks)) if pks else {} for base, pks in by_base.items()}
+    for part, part_keys in zip(merged, keys, strict=True):
+        fields = part.query.order_by
+        mine = [rows[part._work_base][pk] for pk in part_keys if pk in rows[part._work_base]]
+        mine.sort(key=lambda r, fields=fields: tuple((getattr(r, f) is None, getattr(r, f)) for f in fields))
+        found[id(part)] = mine
+    return found
 
 
 def work_for(user, *, today: date) -> list[WorkBox]:
@@ -329,10 +413,12 @@ def work_for(user, *, today: date) -> list[WorkBox]:
     waitings = [source.waiting(user, today) for source in sources]
     querysets = [q for w in waitings for q in _querysets_of(w)]
     counted = {id(q): n for q, n in zip(querysets, capped_counts(querysets, COUNT_CAP + 1), strict=True)}
+    shown = [_shown_part(w, counted) for w in waitings]
+    first = _first_rows_of([p for p in shown if p is not None], ROWS_SHOWN)
     boxes = []
-    for source, waiting in zip(sources, waitings, strict=True):
+    for source, waiting, part in zip(sources, waitings, shown, strict=True):
         count = _count_of(waiting, counted)
-        rows = [source.row(record) for record in _first_rows(waiting, counted, ROWS_SHOWN)]
+        rows = [source.row(record) for record in (first[id(part)] if part is not None else [])]
         url = reverse(source.url_name) if source.url_name else None
         boxes.append(WorkBox(source, min(count, COUNT_CAP), rows, url, capped=count > COUNT_CAP))
     return boxes

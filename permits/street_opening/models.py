@@ -125,7 +125,13 @@ class StreetOpening(models.Model):
                 fields=["completion_requested_at"],
                 condition=Q(completion_requested_at__isnull=False),
                 name="so_completion_requested_idx",
-            )
+            ),
+            # The held approvals queue reads the few held ones, soonest first (issue 13)
+            models.Index(
+                fields=["approval_held_until"],
+                condition=Q(approval_held_until__isnull=False),
+                name="so_approval_held_until_idx",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -15,6 +14,7 @@ from permits import applications, kinds, permit_page, services
 from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
+from permits.paging import CappedPaginator
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role, is_village_staff
@@ -321,7 +321,7 @@ def held_approvals(request):
     """§ 303-4D: the DPW's queue of approvals held until their 30 days cover the planned work, soonest first."""
     require_role(request.user, *lifecycle.APPROVERS, Role.CLERK, action="see the held approvals")
     today = timezone.localdate()
-    page = Paginator(lifecycle.held_approvals(), HELD_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = CappedPaginator(lifecycle.held_approvals(), HELD_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "permits/street_opening/held_approvals.html", {"page": page, "today": today})
 
 

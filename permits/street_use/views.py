@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -16,6 +15,7 @@ from permits.board.models import Motion
 from permits.errors import RulesBroken
 from permits.forms import add_violations
 from permits.models import Permit, PermitKind, Status
+from permits.paging import CappedPaginator
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role
@@ -231,7 +231,7 @@ def in_progress(request):
         .select_related("street", "street_use")
         .order_by("street_use__starts_at", "pk")
     )
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "permits/street_use/in_progress.html", {"page": page, "now": now})
 
 

@@ -583,3 +583,17 @@ def test_303_5G_the_admin_cannot_expire_an_opened_permit(client, issued_on, insp
     unopened = issued_on(date(2026, 6, 1))
     client.post(reverse("admin:permits_permit_status", args=[unopened.pk]), {"to": "expired", "reason": "Office"})
     assert fresh(unopened).status == Status.EXPIRED
+
+
+def test_held_approvals_queue_is_capped_and_indexed(client, july_application, dpw_director):
+    """Issue 13: the queue reads the held rows through a partial index, and its count is capped (40 pages)."""
+    from permits.paging import CappedPaginator
+    from permits.street_opening.models import StreetOpening
+
+    lifecycle.hold_approval(permit=july_application, by=dpw_director)
+    client.force_login(dpw_director)
+    response = client.get(reverse("permits:street_opening_held_approvals"), {"page": 100000})
+    assert isinstance(response.context["page"].paginator, CappedPaginator)
+    assert july_application.number in response.content.decode()
+    index = next(i for i in StreetOpening._meta.indexes if i.name == "so_approval_held_until_idx")
+    assert index.fields == ["approval_held_until"] and index.condition is not None

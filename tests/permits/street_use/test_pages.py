@@ -182,3 +182,14 @@ def test_303_15f_the_clerk_names_the_petitions_area(client, spring, street, segm
     assert services.petition_count(permit.street_use).roster_size == 20
     client.logout()
     assert "Email me a link to sign" in client.get(petition).content.decode()
+
+
+def test_the_events_list_is_capped_and_indexed(client, president, db):
+    """Issue 13: the events not over are found through an index on ends_at, and the page count is capped."""
+    from permits.paging import CappedPaginator
+    from permits.street_use.models import StreetUse
+
+    client.force_login(president)
+    response = client.get(reverse("permits:street_use_in_progress"), {"page": 100000})
+    assert isinstance(response.context["page"].paginator, CappedPaginator)
+    assert any(i.fields == ["ends_at"] for i in StreetUse._meta.indexes)

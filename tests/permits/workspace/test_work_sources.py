@@ -214,3 +214,26 @@ def test_clerk_start_page_counts_every_source_in_one_query(client, clerk, django
         submitted(fee_amount=Decimal("50.00"))
     with django_assert_max_num_queries(15):
         assert client.get(reverse("admin:index")).status_code == 200
+
+
+def test_the_permit_boxes_rows_are_read_together_each_box_its_own_oldest_first(clerk, django_assert_max_num_queries):
+    """Issue 13: the first rows of the permit boxes come from one query of keys and one of rows (it was one query a
+    box: 16 on the clerk's start page), each box keeping its own rows, oldest first."""
+    now = timezone.now()
+    checks = [submitted(fee_amount=Decimal("10.00")) for _ in range(workspace.ROWS_SHOWN + 1)]
+    for n, permit in enumerate(checks):
+        Permit.objects.filter(pk=permit.pk).update(submitted_at=now - timedelta(days=n))
+    deciding = [submitted() for _ in range(2)]
+    Permit.objects.filter(pk__in=[p.pk for p in deciding]).update(status=Status.UNDER_REVIEW)
+    issuing = [submitted() for _ in range(2)]
+    Permit.objects.filter(pk=issuing[0].pk).update(status=Status.APPROVED, approved_on=TODAY)
+    Permit.objects.filter(pk=issuing[1].pk).update(status=Status.APPROVED, approved_on=TODAY - timedelta(days=1))
+    with django_assert_max_num_queries(4):  # the roles, the counts, the four boxes' keys, their rows (was 2 + 4)
+        boxes = {b.source.title: b for b in workspace.work_for(clerk, today=TODAY)}
+    oldest = [p.number for p in reversed(checks)][: workspace.ROWS_SHOWN]
+    assert [r.label.split(":")[0] for r in boxes["Applications to check"].rows] == oldest
+    assert [r.label.split(":")[0] for r in boxes["Fees to collect"].rows] == oldest
+    assert {r.label.split(":")[0] for r in boxes["Applications to approve or deny"].rows} == {
+        p.number for p in deciding
+    }
+    assert [r.label.split(":")[0] for r in boxes["Permits to issue"].rows] == [issuing[1].number, issuing[0].number]
