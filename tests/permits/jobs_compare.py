@@ -2,6 +2,8 @@
 (the per-row reference or the set-based one) on the same rows, delivers its notices as a commit would, records what
 it wrote and rolls it all back, so that both versions start from the same data."""
 
+from contextlib import contextmanager
+
 from django.db import transaction
 
 from permits.models import Notice, Permit, PermitEvent
@@ -36,10 +38,24 @@ def written(permit_ids, *, details=()) -> dict:
     }
 
 
+@contextmanager
+def _deliveries_in_process():
+    """The on-commit deliveries run here, as the worker would run them: in production mode (.ci/run's second pass)
+    they would otherwise be queued to Redis, where no worker serves this test."""
+    from theresa_permits.celery import app
+
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = eager
+
+
 def run_rolled_back(job, capture, *, permit_ids, details=(), **kwargs):
     """(job's result, what it wrote) with its on-commit deliveries run; then everything is rolled back."""
     try:
-        with transaction.atomic():
+        with transaction.atomic(), _deliveries_in_process():
             with capture(execute=True):
                 result = job(**kwargs)
             seen = written(permit_ids, details=details)
