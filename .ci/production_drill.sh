@@ -28,7 +28,7 @@ DRILL_ENV=(
   ALLOWED_HOSTS=127.0.0.1,localhost
   SITE_URL="http://127.0.0.1:$PORT"
   DATABASE_URL="$PG/$DRILL_DB"
-  REDIS_URL="${DRILL_REDIS_URL:-redis://127.0.0.1:6379/3}"
+  REDIS_URL="${DRILL_REDIS_URL:-redis://127.0.0.1:6379/15}"
   VAR_DIR="$DRILL_DIR"
   STATIC_ROOT="$DRILL_DIR/staticfiles"
   MEDIA_ROOT="$DRILL_DIR/media"
@@ -60,7 +60,7 @@ trap 'exit 130' INT TERM
 step "fresh PostgreSQL database $DRILL_DB and Redis db"
 dropdb --if-exists --force -h 127.0.0.1 -U postgres "$DRILL_DB"
 createdb -h 127.0.0.1 -U postgres "$DRILL_DB"
-redis-cli -u "${DRILL_REDIS_URL:-redis://127.0.0.1:6379/3}" flushdb >/dev/null
+redis-cli -u "${DRILL_REDIS_URL:-redis://127.0.0.1:6379/15}" flushdb >/dev/null
 done_step
 
 # collectstatic needs no database: it runs alongside migrate, check and load_demo (the drill's longest step).
