@@ -38,13 +38,18 @@ class CappedPageNumberPagination(PageNumberPagination):
     django_paginator_class = CappedPaginator
 
 
+def rows_in_key_order(queryset, keys) -> list:
+    """The rows of `queryset` with these primary keys, in the keys' order (the second step of a keys-first page)."""
+    rows = queryset.order_by().in_bulk(list(keys))
+    return [rows[pk] for pk in keys if pk in rows]
+
+
 def page_keys_first(queryset, per_page: int, number, **kwargs):
     """A capped page read in two steps: the page's primary keys first (the OFFSET walks the ordering's index and
     nothing else), then those rows with their joins, annotations and prefetches. The rows a deep page skips are never
     joined nor annotated (issue 13: a paid-total subquery ran for each of them)."""
     page = CappedPaginator(queryset.values_list("pk", flat=True), per_page, **kwargs).get_page(number)
-    rows = queryset.order_by().in_bulk(list(page.object_list))
-    page.object_list = [rows[pk] for pk in page.object_list if pk in rows]
+    page.object_list = rows_in_key_order(queryset, list(page.object_list))
     return page
 
 
@@ -55,8 +60,7 @@ class KeysFirstPagination(CappedPageNumberPagination):
         keys = super().paginate_queryset(queryset.values_list("pk", flat=True), request, view)
         if keys is None:
             return None
-        rows = queryset.order_by().in_bulk(keys)
-        return [rows[pk] for pk in keys if pk in rows]
+        return rows_in_key_order(queryset, keys)
 
 
 class KeysFirstPaginator(CappedPaginator):
@@ -73,5 +77,4 @@ class KeysFirstPaginator(CappedPaginator):
         if top + self.orphans >= self.count:
             top = self.count
         keys = list(self.object_list.values_list("pk", flat=True)[bottom:top])
-        rows = self.object_list.order_by().in_bulk(keys)
-        return self._get_page([rows[pk] for pk in keys if pk in rows], number, self)
+        return self._get_page(rows_in_key_order(self.object_list, keys), number, self)
