@@ -47,6 +47,10 @@ def axe_check():
     """Call axe_check(page) on every page a journey visits: zero WCAG 2.1 A/AA violations allowed."""
 
     def check(page, context: str = ""):
+        # The page as the user reads it: loaded, with its CSS transitions finished. Mid-transition colours (a button
+        # under the pointer after the click that loaded the page) fail color-contrast at random.
+        page.wait_for_load_state("load")
+        page.evaluate("document.getAnimations().forEach(a => { try { a.finish(); } catch (e) {} })")
         # evaluate() is not subject to the page's CSP, which stays enforced for the app's own scripts.
         page.evaluate(AXE.read_text())
         result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS)

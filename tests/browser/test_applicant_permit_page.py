@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 from allauth.account.models import EmailAddress
+from playwright.sync_api import expect
 
 from permits.models import ParcelLinkRequest
 from permits.street_opening import services as so
@@ -61,8 +62,8 @@ def application(spring_2026, contractor, contractor_org, clerk, settings, live_s
 def test_applicant_sees_what_blocks_approval_and_fixes_it(page, live_server, axe_check, application):
     sign_in(page, live_server, "contractor")
     page.goto(live_server.url + application.get_absolute_url())
-    assert page.get_by_role("heading", name="What still blocks approval").is_visible()
-    assert page.get_by_text("Upload the certificate of insurance on the permit page").is_visible()
+    expect(page.get_by_role("heading", name="What still blocks approval")).to_be_visible()
+    expect(page.get_by_text("Upload the certificate of insurance on the permit page")).to_be_visible()
     axe_check(page, "permit page with its checklist")
     page.get_by_role("link", name=re.compile("^Upload the document")).first.click()
     assert page.url.endswith("#upload-heading")
@@ -71,8 +72,8 @@ def test_applicant_sees_what_blocks_approval_and_fixes_it(page, live_server, axe
         files=[{"name": "certificate.pdf", "mimeType": "application/pdf", "buffer": PDF}]
     )
     page.get_by_role("button", name="Upload").click()
-    assert page.get_by_text("Document uploaded.").is_visible()
-    assert page.get_by_role("heading", name="Nothing blocks approval").is_visible()
+    expect(page.get_by_text("Document uploaded.")).to_be_visible()
+    expect(page.get_by_role("heading", name="Nothing blocks approval")).to_be_visible()
     assert page.get_by_text("Upload the certificate of insurance on the permit page").count() == 0
     axe_check(page, "permit page, nothing blocks approval")
 
@@ -84,7 +85,7 @@ def test_every_email_link_opens_the_right_page_on_the_configured_site(page, live
     axe_check(page, "permit page (clerk)")
     page.get_by_label("What must the applicant add or correct?").fill("Upload the certificate of insurance.")
     page.get_by_role("button", name="Send the request").click()
-    assert page.get_by_text("The applicant was asked for the information.").is_visible()
+    expect(page.get_by_text("The applicant was asked for the information.")).to_be_visible()
     log_out(page)
     # Every email is a Notice row first (in production mode a Celery worker sends it; embedded, it is sent at once).
     from permits.models import Notice
@@ -97,7 +98,7 @@ def test_every_email_link_opens_the_right_page_on_the_configured_site(page, live
     for link in set(links):
         response = page.goto(link)
         assert response.status == 200, link
-        assert page.get_by_role("heading", name=re.compile(application.number)).is_visible()
+        expect(page.get_by_role("heading", name=re.compile(application.number))).to_be_visible()
     axe_check(page, "permit page opened from the email")
 
 
@@ -111,7 +112,7 @@ def test_notice_preferences_my_property_and_parcel_link_pages(page, live_server,
     axe_check(page, "notice preferences")
     page.get_by_label("Application received").uncheck()
     page.get_by_role("button", name="Save my choices").click()
-    assert page.get_by_text("Notice preferences saved.").is_visible()
+    expect(page.get_by_text("Notice preferences saved.")).to_be_visible()
     assert not page.get_by_label("Application received").is_checked()
     assert page.get_by_label("Special charge billed").is_disabled()
 
@@ -124,18 +125,18 @@ def test_notice_preferences_my_property_and_parcel_link_pages(page, live_server,
     page.get_by_label("Parcel tax key number").fill(lot.tax_key)
     page.get_by_label("Tax bill number (proof)").fill("2026-000700")
     page.get_by_role("button", name="Send the request").click()
-    assert page.get_by_text("Waiting for the Clerk-Treasurer").is_visible()
+    expect(page.get_by_text("Waiting for the Clerk-Treasurer")).to_be_visible()
     log_out(page)
 
     sign_in(page, live_server, "clerk")
     page.goto(live_server.url + "/office/parcel-links/")
     axe_check(page, "parcel link requests (clerk)")
     page.get_by_role("button", name=re.compile("^Approve")).click()
-    assert page.get_by_text("is linked to 700 Main Street").is_visible()
+    expect(page.get_by_text("is linked to 700 Main Street")).to_be_visible()
     log_out(page)
     assert ParcelLinkRequest.objects.get().status == "approved"
 
     sign_in(page, live_server, "resident")
     page.goto(live_server.url + "/my-property/")
-    assert page.get_by_role("heading", name=re.compile("700 Main Street")).is_visible()
+    expect(page.get_by_role("heading", name=re.compile("700 Main Street"))).to_be_visible()
     axe_check(page, "my property (linked)")

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import Group
+from playwright.sync_api import expect
 
 from permits.board import services
 from permits.board.models import Motion
@@ -38,13 +39,13 @@ def test_clerk_builds_an_agenda_and_records_a_three_fourths_waiver_vote(page, li
     axe_check(page, "waiver request")
     page.get_by_role("button", name="Put it to the Board").click()
 
-    assert page.get_by_text("201 Main Street").first.is_visible()
+    expect(page.get_by_text("201 Main Street").first).to_be_visible()
     axe_check(page, "Board queue")
     page.get_by_role("button", name="Add to the agenda").first.click()
-    assert page.get_by_role("heading", name="Agenda", exact=True).is_visible()
+    expect(page.get_by_role("heading", name="Agenda", exact=True)).to_be_visible()
     page.get_by_label("Agenda published on").fill("2026-05-29")
     page.get_by_role("button", name="Publish the agenda").click()
-    assert page.get_by_text("Agenda published May 29, 2026").is_visible()
+    expect(page.get_by_text("Agenda published May 29, 2026")).to_be_visible()
 
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the agenda packet (PDF)").click()
@@ -55,11 +56,11 @@ def test_clerk_builds_an_agenda_and_records_a_three_fourths_waiver_vote(page, li
         page.get_by_label(f"{term.name} (", exact=False).check()
     axe_check(page, "meeting with its agenda")
     page.get_by_role("button", name="Record the attendance").click()
-    assert page.get_by_text("6 present of 7 seats").is_visible()
+    expect(page.get_by_text("6 present of 7 seats")).to_be_visible()
 
     page.get_by_role("link", name="Record the vote").click()
-    assert page.get_by_text("Three-fourths of the entire Board (§ 303-3D(8)(c))").is_visible()
-    assert page.get_by_text("6 ayes needed").is_visible()
+    expect(page.get_by_text("Three-fourths of the entire Board (§ 303-3D(8)(c))")).to_be_visible()
+    expect(page.get_by_text("6 ayes needed")).to_be_visible()
     page.locator("#id_text").fill("To waive the five-foot width in front of 201 Main Street")
     page.get_by_label("Resolution number").fill("2026-31")
     for term in terms:
@@ -67,12 +68,12 @@ def test_clerk_builds_an_agenda_and_records_a_three_fourths_waiver_vote(page, li
     axe_check(page, "vote form")
     page.get_by_role("button", name="Record the vote").click()
 
-    assert page.get_by_text("Carried: 6 ayes of 6 needed").is_visible()
+    expect(page.get_by_text("Carried: 6 ayes of 6 needed")).to_be_visible()
     motion = Motion.objects.get(resolution_number="2026-31")
     assert (motion.outcome, motion.seats, motion.present, motion.needed) == ("carried", 7, 6, 6)
     assert WaiverRequest.objects.get().status == WaiverRequest.Status.WAIVED
     assert BoardWaiver.objects.get().motion == motion
     page.get_by_role("button", name="Lock the minutes").click()
-    assert page.get_by_text("Minutes locked").first.is_visible()
+    expect(page.get_by_text("Minutes locked").first).to_be_visible()
     axe_check(page, "locked meeting")
     assert meeting.pk

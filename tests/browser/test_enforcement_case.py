@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from tests.conftest import staff_user
 from tests.factories import ParcelFactory, StreetFactory
@@ -37,7 +38,7 @@ def test_official_opens_serves_and_removes_an_obstruction_on_a_phone(page, live_
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
     page.goto(f"{live_server.url}/obstructions/cases/")
-    assert page.get_by_role("heading", name="Enforcement cases", exact=True).is_visible()
+    expect(page.get_by_role("heading", name="Enforcement cases", exact=True)).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "case queue")
 
@@ -48,7 +49,7 @@ def test_official_opens_serves_and_removes_an_obstruction_on_a_phone(page, live_
     page.get_by_label("What you saw").fill("Pallets of bricks across the sidewalk")
     page.get_by_label("When you saw it").fill(_local(now - timedelta(hours=26)))
     page.get_by_role("button", name="Open the case").click()
-    assert page.get_by_role("heading", name="Case EC-").is_visible()
+    expect(page.get_by_role("heading", name="Case EC-")).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "open case page")
 
@@ -56,7 +57,7 @@ def test_official_opens_serves_and_removes_an_obstruction_on_a_phone(page, live_
     page.get_by_label("Served how").select_option("personal")
     page.get_by_label("Served at").fill(_local(now - timedelta(hours=25)))
     page.get_by_role("button", name="Record the notice as served").click()
-    assert page.get_by_text("Notice recorded as served").is_visible()
+    expect(page.get_by_text("Notice recorded as served")).to_be_visible()
     axe_check(page, "served case page")
 
     page.get_by_label("Removed by the Village at").fill(_local(now))
@@ -64,8 +65,8 @@ def test_official_opens_serves_and_removes_an_obstruction_on_a_phone(page, live_
     page.get_by_label("What was removed (printed on the bill)").fill("Pallets hauled to the DPW yard")
     page.get_by_role("button", name="Record the removal and bill the owner").click()
     assert page.get_by_text("Removal recorded and billed to the owner").is_visible()
-    assert page.get_by_role("heading", name="Bill").is_visible()
-    assert page.get_by_text("$185.00, billed").is_visible()
+    expect(page.get_by_role("heading", name="Bill")).to_be_visible()
+    expect(page.get_by_text("$185.00, billed")).to_be_visible()
     axe_check(page, "removed case page")
 
 
@@ -79,5 +80,5 @@ def test_resident_reports_a_blocked_sidewalk(page, live_server, axe_check):
     numbers = [int(word) for word in question.replace("?", " ").split() if word.isdigit()]
     page.get_by_label("Anti-spam check").fill(str(sum(numbers)))
     page.get_by_role("button", name="Send report").click()
-    assert page.get_by_role("heading", name="Thank you: your report was received").is_visible()
+    expect(page.get_by_role("heading", name="Thank you: your report was received")).to_be_visible()
     axe_check(page, "complaint thanks")

@@ -4,6 +4,7 @@ test; every page visited passes axe-core (WCAG 2.1 A/AA)."""
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import staff_user
 from tests.factories import OrganizationFactory, PermitFactory, UserFactory
@@ -61,12 +62,12 @@ def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, login, ax
     axe_check(page, "start page after login")
 
     page.goto(f"{live_server.url}/field/")
-    assert page.get_by_role("heading", name="Street openings to inspect").is_visible()
+    expect(page.get_by_role("heading", name="Street openings to inspect")).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "inspector's list")
 
     page.get_by_role("link", name=f"Inspect {permit.number}").click()
-    assert page.get_by_role("heading", name=f"Field record: {permit.number}").is_visible()
+    expect(page.get_by_role("heading", name=f"Field record: {permit.number}")).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "field record")
 
@@ -79,7 +80,7 @@ def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, login, ax
     button = page.get_by_role("button", name="Log the inspection")
     assert button.bounding_box()["height"] >= 44  # a thumb-sized target
     button.click()
-    assert page.get_by_role("status").filter(has_text="passed").is_visible()
+    expect(page.get_by_role("status").filter(has_text="passed")).to_be_visible()
     axe_check(page, "field record after a passing test")
 
     # A failing test: 94.9% fails, and the message cites the section and the retest charge
@@ -88,9 +89,9 @@ def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, login, ax
     page.get_by_label("Compaction (% of Modified Proctor maximum dry density)").fill("94.9")
     page.get_by_role("button", name="Log the inspection").click()
     alert = page.get_by_role("alert").filter(has_text="FAILED")
-    assert alert.is_visible()
+    expect(alert).to_be_visible()
     assert "§ 303-5E(4)" in alert.inner_text() and "§ 303-5E(5)" in alert.inner_text()
-    assert page.get_by_text("retest fee charged (§ 303-5E(5))").is_visible()
+    expect(page.get_by_text("retest fee charged (§ 303-5E(5))")).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "field record after a failing test")
 
@@ -98,7 +99,7 @@ def test_inspector_logs_compaction_tests_on_a_phone(page, live_server, login, ax
     page.get_by_role("link", name=re.compile("Compaction of a lift")).click()
     page.get_by_label("Lift thickness (inches)").fill("")
     page.get_by_role("button", name="Log the inspection").click()
-    assert page.get_by_role("alert").filter(has_text="Please correct").is_visible()
+    expect(page.get_by_role("alert").filter(has_text="Please correct")).to_be_visible()
     axe_check(page, "compaction form with errors")
 
 
@@ -119,7 +120,7 @@ def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_
     login(page, "carl")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.goto(f"{live_server.url}/permits/{permit.number}/field/")
-    assert page.get_by_role("heading", name="Give a notice").is_visible()
+    expect(page.get_by_role("heading", name="Give a notice")).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "permittee's field record")
 
@@ -129,11 +130,11 @@ def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_
     form.get_by_label("To whom").fill("Dave Pieper, DPW")
     form.get_by_label("How").select_option("phone")
     form.get_by_role("button", name="Record the notice").click()
-    assert page.get_by_role("status").filter(has_text="Notice recorded").is_visible()
-    assert page.get_by_text("On time").first.is_visible()
+    expect(page.get_by_role("status").filter(has_text="Notice recorded")).to_be_visible()
+    expect(page.get_by_text("On time").first).to_be_visible()
     axe_check(page, "after giving a notice")
 
     # § 303-4H(3): a request; the DPW confirms it after the final inspection, so the permit stays open
     page.get_by_role("button", name="Request completion").click()
-    assert page.get_by_role("status").filter(has_text="Completion requested").is_visible()
+    expect(page.get_by_role("status").filter(has_text="Completion requested")).to_be_visible()
     axe_check(page, "after requesting completion")

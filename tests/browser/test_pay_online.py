@@ -9,6 +9,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.utils import timezone
 from payments.core import PROVIDER_CACHE
+from playwright.sync_api import expect
 
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import add_charge
@@ -74,7 +75,7 @@ def test_contractor_pays_a_street_opening_fee_by_card_and_gets_the_receipt(
     assert "§ 303-4F(2)" in page.content()
     page.get_by_role("button", name="Pay $50.00 by card").click()
     card_form(page, axe_check, status="rejected")
-    assert page.get_by_role("heading", name="Payment not taken").is_visible()
+    expect(page.get_by_role("heading", name="Payment not taken")).to_be_visible()
     assert "balance is unchanged" in page.content()
     axe_check(page, "failed payment")
     assert not Payment.objects.exists()
@@ -83,7 +84,7 @@ def test_contractor_pays_a_street_opening_fee_by_card_and_gets_the_receipt(
     page.get_by_role("link", name="Pay $50.00 online by card").click()
     page.get_by_role("button", name="Pay $50.00 by card").click()
     card_form(page, axe_check)
-    assert page.get_by_role("heading", name="Payment received").is_visible()
+    expect(page.get_by_role("heading", name="Payment received")).to_be_visible()
     axe_check(page, "payment received")
     payment = Payment.objects.get(permit=permit)
     assert payment.receipt_number.startswith("R-") and payment.method == "card"
@@ -123,7 +124,7 @@ def test_resident_pays_a_snow_charge_and_the_clerk_refunds_a_duplicate(
     assert "not payable in installments" in page.content()
     page.get_by_role("button", name="Pay $85.00 by card").click()
     card_form(page, axe_check)
-    assert page.get_by_role("heading", name="Payment received").is_visible()
+    expect(page.get_by_role("heading", name="Payment received")).to_be_visible()
     charge.refresh_from_db()
     assert charge.status == SpecialCharge.Status.PAID
     page.get_by_role("button", name="Log out").click()

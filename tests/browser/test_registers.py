@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import Group
+from playwright.sync_api import expect
 
 from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest
 from permits.board.clauses import Clause
@@ -36,7 +37,7 @@ def test_clerk_keeps_the_registers(page, live_server, axe_check, login):
 
     login(page, "clerk")
     page.goto(f"{live_server.url}/obstructions/registers/improvements/")
-    assert page.get_by_role("heading", name="Improvement requests to consider for", exact=False).is_visible()
+    expect(page.get_by_role("heading", name="Improvement requests to consider for", exact=False)).to_be_visible()
     axe_check(page, "improvement requests (empty)")
     page.get_by_label("Improvement asked for").select_option("curb_and_gutter")
     page.get_by_label("Location").fill("Cedar Court, both sides")
@@ -47,8 +48,8 @@ def test_clerk_keeps_the_registers(page, live_server, axe_check, login):
     page.get_by_role("button", name="Receive the request").click()
     page.wait_for_load_state()
     assert page.url.endswith("?year=2027")
-    assert page.get_by_text("considered for 2027", exact=False).is_visible()
-    assert page.get_by_role("cell", name="Cedar Court, both sides (Cedar Court)").is_visible()
+    expect(page.get_by_text("considered for 2027", exact=False)).to_be_visible()
+    expect(page.get_by_role("cell", name="Cedar Court, both sides (Cedar Court)")).to_be_visible()
     axe_check(page, "improvement requests for 2027")
     assert ImprovementRequest.objects.get().consideration_year == 2027
 
@@ -61,7 +62,7 @@ def test_clerk_keeps_the_registers(page, live_server, axe_check, login):
     page.get_by_label("The Board's motion that established it", exact=False).select_option(index=1)
     page.get_by_role("button", name="Record the grade").click()
     page.wait_for_load_state()
-    assert page.get_by_text("Recorded:", exact=False).is_visible()
+    expect(page.get_by_text("Recorded:", exact=False)).to_be_visible()
     assert Grade.objects.get(street=new_street).resolution_number == "2025-44"
     axe_check(page, "register of grades after recording")
 
@@ -83,6 +84,6 @@ def test_inspector_reads_the_grades_without_a_form(page, live_server, axe_check,
     StreetFactory(name="Henni Street")
     login(page, "inspector")
     page.goto(f"{live_server.url}/obstructions/registers/grades/")
-    assert page.get_by_role("cell", name="Henni Street", exact=True).is_visible()
+    expect(page.get_by_role("cell", name="Henni Street", exact=True)).to_be_visible()
     assert page.get_by_role("button", name="Record the grade").count() == 0
     axe_check(page, "register of grades (inspector)")

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from permits.roles import Role
 from permits.street_opening.field.models import Inspection
@@ -37,13 +38,13 @@ def test_clerk_reads_the_fees_report_and_downloads_it(page, live_server, axe_che
     login(page, "clerk")  # the clerk lands in the back office; the site's navigation is one click away
     page.goto(f"{live_server.url}/office/")
     page.get_by_role("link", name="Reports", exact=True).click()
-    assert page.get_by_role("heading", name="Reports", exact=True).is_visible()
+    expect(page.get_by_role("heading", name="Reports", exact=True)).to_be_visible()
     axe_check(page, "reports page")
 
     page.get_by_role("link", name="Fees and charges collected").click()
     assert page.get_by_role("heading", name=f"Fees and charges collected, {year}").is_visible()
     chart = page.get_by_role("img", name=f"Collected per month, {year}")
-    assert chart.is_visible()
+    expect(chart).to_be_visible()
     assert "$125.00 in all" in page.locator("figcaption").inner_text()
     assert page.get_by_role("table", name=f"Fees and charges collected in {year}, by fee item and month").is_visible()
     axe_check(page, "fees report")
@@ -80,7 +81,7 @@ def test_clerk_reads_the_fees_report_and_downloads_it(page, live_server, axe_che
     axe_check(page, "fees report on a phone")
 
     page.goto(f"{live_server.url}/reports/fees/?year=1999")
-    assert page.get_by_role("alert").get_by_text("Year: the reports cover").is_visible()
+    expect(page.get_by_role("alert").get_by_text("Year: the reports cover")).to_be_visible()
     axe_check(page, "fees report refusing a year")
 
 
@@ -94,6 +95,6 @@ def test_the_inspector_reads_the_inspections_report_only(page, live_server, axe_
     page.get_by_role("link", name="Reports", exact=True).click()
     assert page.get_by_role("link", name="Fees and charges collected").count() == 0
     page.get_by_role("link", name="Inspections passed and failed").click()
-    assert page.get_by_role("img", name="Inspections per month").is_visible()
+    expect(page.get_by_role("img", name="Inspections per month")).to_be_visible()
     assert "Failed: 1 in all" in page.locator("figcaption").inner_text()
     axe_check(page, "inspections report")

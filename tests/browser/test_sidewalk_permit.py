@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from permits.models import FeeItem, Membership, Permit, Status
 from permits.roles import Role
@@ -77,7 +78,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     # The contractor applies; a bituminous walk is refused with its section, then the concrete one goes through.
     _log_in(page, live_server, axe_check, "contractor", "/apply/")
     page.get_by_role("link", name=re.compile("Start a sidewalk permit application")).click()
-    assert page.get_by_role("heading", name="Apply for a sidewalk permit").is_visible()
+    expect(page.get_by_role("heading", name="Apply for a sidewalk permit")).to_be_visible()
     axe_check(page, "sidewalk application form")
     page.get_by_label("Parcel tax key number").fill(parcel.tax_key)
     page.get_by_label("Applying for").select_option(label="Brandt Concrete LLC")
@@ -99,23 +100,23 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     page.get_by_label("Material").select_option("concrete")
     page.get_by_role("button", name="Submit the application").click()
     permit = Permit.objects.get()
-    assert page.get_by_role("heading", name=re.compile(permit.number)).is_visible()
-    assert page.get_by_role("heading", name="Sidewalk", exact=True).is_visible()
+    expect(page.get_by_role("heading", name=re.compile(permit.number))).to_be_visible()
+    expect(page.get_by_role("heading", name="Sidewalk", exact=True)).to_be_visible()
     axe_check(page, "sidewalk permit page (applicant)")
 
     # The clerk records the fee and issues the permit.
     clerk_page = browser.new_page()
     _log_in(clerk_page, live_server, axe_check, "clerk", f"/sidewalks/permits/{permit.number}/")
     clerk_page.get_by_role("button", name="Record payment").click()
-    assert clerk_page.get_by_text("Payment recorded").is_visible()
+    expect(clerk_page.get_by_text("Payment recorded")).to_be_visible()
     axe_check(clerk_page, "fee recorded (clerk)")
     clerk_page.get_by_role("button", name="Issue the permit").click()
-    assert clerk_page.get_by_text(f"{permit.number} is issued.").is_visible()
+    expect(clerk_page.get_by_text(f"{permit.number} is issued.")).to_be_visible()
     axe_check(clerk_page, "sidewalk permit issued (clerk)")
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED
     # § 303-3C: the page says when work may start (three days after the permit is obtained).
-    assert clerk_page.get_by_text(re.compile("Work may start")).is_visible()
+    expect(clerk_page.get_by_text(re.compile("Work may start"))).to_be_visible()
     clerk_page.close()
     # Three days pass: the permit was obtained three days before the work the inspector now sees (§ 303-3C). Dates
     # move through the database, never the browser's clock.
@@ -127,7 +128,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     _log_in(phone, live_server, axe_check, "inspector", "/sidewalks/inspections/")
     assert _fits_the_phone(phone)
     phone.get_by_role("link", name=f"Inspect {permit.number}").click()
-    assert phone.get_by_role("heading", name=f"Inspect {permit.number}").is_visible()
+    expect(phone.get_by_role("heading", name=f"Inspect {permit.number}")).to_be_visible()
     assert _fits_the_phone(phone)
     axe_check(phone, "inspection stages on a phone")
 
@@ -137,15 +138,15 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     phone.get_by_label("Subgrade material").select_option("gravel")
     axe_check(phone, "subgrade inspection form")
     phone.get_by_role("button", name="Record the subgrade inspection").click()
-    assert phone.get_by_text("§ 303-3D(3)").first.is_visible()
-    assert phone.get_by_text("stays open").is_visible()
+    expect(phone.get_by_text("§ 303-3D(3)").first).to_be_visible()
+    expect(phone.get_by_text("stays open")).to_be_visible()
     axe_check(phone, "failed subgrade inspection")
     phone.get_by_role("link", name=re.compile("^Grading and subgrade")).click()
     phone.get_by_label("Ground above or below subgrade (inches)").fill("2")
     phone.get_by_label("Depth of subgrade fill (inches)").fill("3")
     phone.get_by_label("Subgrade material").select_option("gravel")
     phone.get_by_role("button", name="Record the subgrade inspection").click()
-    assert phone.get_by_text("passed.").is_visible()
+    expect(phone.get_by_text("passed.")).to_be_visible()
     axe_check(phone, "passed subgrade inspection")
 
     phone.get_by_role("link", name=re.compile(r"^Forms \(")).click()
@@ -154,7 +155,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     phone.get_by_label("Wood plank thickness (inches)").fill("1.5")
     phone.get_by_label("Depth of the forms (inches)").fill("4")
     phone.get_by_role("button", name="Record the forms inspection").click()
-    assert phone.get_by_text("Forms: passed.").is_visible()
+    expect(phone.get_by_text("Forms: passed.")).to_be_visible()
     axe_check(phone, "passed forms inspection")
 
     phone.get_by_role("link", name=re.compile("^Pour")).click()
@@ -171,22 +172,22 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     axe_check(phone, "pour inspection form")
     assert _fits_the_phone(phone)
     phone.get_by_role("button", name="Record the pour inspection").click()
-    assert phone.get_by_text("passed.").is_visible()
+    expect(phone.get_by_text("passed.")).to_be_visible()
     axe_check(phone, "passed pour inspection")
 
     phone.get_by_role("link", name=re.compile("^Curing")).click()
     axe_check(phone, "curing inspection form")
     phone.get_by_label("Curing method").select_option("wet_fabric")
     phone.get_by_role("button", name="Record the curing inspection").click()
-    assert phone.get_by_text("Curing: passed.").is_visible()
+    expect(phone.get_by_text("Curing: passed.")).to_be_visible()
     axe_check(phone, "all stages passed")
     phone.get_by_role("button", name="Mark the work completed").click()
-    assert phone.get_by_text(f"{permit.number} is completed.").is_visible()
+    expect(phone.get_by_text(f"{permit.number} is completed.")).to_be_visible()
     axe_check(phone, "work completed on a phone")
     permit.refresh_from_db()
     assert permit.status == Status.COMPLETED
     phone.goto(f"{live_server.url}/sidewalks/permits/{permit.number}/")
-    assert phone.get_by_text("Keep traffic off until").is_visible()  # 96 hours below 50 °F (§ 303-3D(9))
+    expect(phone.get_by_text("Keep traffic off until")).to_be_visible()  # 96 hours below 50 °F (§ 303-3D(9))
     axe_check(phone, "completed permit on a phone")
 
 
@@ -201,7 +202,7 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     _log_in(page, live_server, axe_check, "inspector", "/sidewalks/surveys/")
     page.get_by_label("Street").select_option(label="Juneau Street")
     page.get_by_role("button", name="Start the survey").click()
-    assert page.get_by_role("heading", name=re.compile("Survey of Juneau Street")).is_visible()
+    expect(page.get_by_role("heading", name=re.compile("Survey of Juneau Street"))).to_be_visible()
     axe_check(page, "empty survey on a phone")
     for number, vertical in ((1, "0.75"), (2, "0.74")):
         page.get_by_role("combobox", name="Parcel").select_option(label=str(home))
@@ -218,7 +219,7 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     assert _fits_the_phone(page)
     axe_check(page, "survey with blocks on a phone")
     page.get_by_role("button", name="Propose orders to the Board").click()
-    assert page.get_by_text("1 order(s) proposed").is_visible()
+    expect(page.get_by_text("1 order(s) proposed")).to_be_visible()
     axe_check(page, "proposed orders (inspector)")
     order = SidewalkOrder.objects.get()
     assert order.work == "repair" and order.estimated_cost == Decimal("150.00")
@@ -231,7 +232,7 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     clerk.get_by_label("Adopted on").fill((timezone.localdate() - timedelta(days=30)).isoformat())
     axe_check(clerk, "orders list (clerk)")
     clerk.get_by_role("button", name="Record adoption").click()
-    assert clerk.get_by_text("1 order(s) adopted by resolution 2026-31").is_visible()
+    expect(clerk.get_by_text("1 order(s) adopted by resolution 2026-31")).to_be_visible()
     axe_check(clerk, "orders adopted (clerk)")
     clerk.get_by_role("link", name=order.number).click()
     axe_check(clerk, "adopted order")
@@ -239,8 +240,8 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     clerk.get_by_label("Proof of service").fill("Certified mail 7019 2280 0000 1234 5678")
     clerk.get_by_label("Date of service").fill((timezone.localdate() - timedelta(days=25)).isoformat())
     clerk.get_by_role("button", name="Record service").click()
-    assert clerk.get_by_text("Service recorded.").is_visible()
-    assert clerk.get_by_text("Owner may do the work until").is_visible()
+    expect(clerk.get_by_text("Service recorded.")).to_be_visible()
+    expect(clerk.get_by_text("Owner may do the work until")).to_be_visible()
     axe_check(clerk, "served order")
     order.refresh_from_db()
     assert order.status == "served" and order.owner_deadline == order.served_on + timedelta(days=20)
@@ -248,10 +249,10 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     # The owner did nothing: the Village does the work and the cost is charged to the parcel.
     clerk.get_by_label("The Village's cost ($)").fill("162.50")
     clerk.get_by_role("button", name="Record the Village's work").click()
-    assert clerk.get_by_text("The Village's work is recorded.").is_visible()
+    expect(clerk.get_by_text("The Village's work is recorded.")).to_be_visible()
     axe_check(clerk, "Village work recorded")
     clerk.get_by_role("button", name="Charge the cost to the parcel").click()
     order.refresh_from_db()
     assert order.status == "charged" and order.charge.amount == Decimal("162.50")
-    assert clerk.get_by_text(f"Charge {order.charge.number} of $162.50 recorded").is_visible()
+    expect(clerk.get_by_text(f"Charge {order.charge.number} of $162.50 recorded")).to_be_visible()
     axe_check(clerk, "charged order")

@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch
@@ -84,7 +85,7 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     a, b = map(int, re.search(r"what is (\d+) plus (\d+)\?", label).groups())
     page.get_by_label(re.compile("Anti-spam check")).fill(str(a + b))
     page.get_by_role("button", name="Send report").click()
-    assert page.get_by_role("heading", name=re.compile("your report was received")).is_visible()
+    expect(page.get_by_role("heading", name=re.compile("your report was received"))).to_be_visible()
     axe_check(page, "snow report received")
     case = SnowCase.objects.get()
     assert case.parcel == parcel and case.reported_via == "public"
@@ -96,16 +97,16 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     _log_in(clerk_page, live_server, "clerk")
     clerk_page.goto(f"{live_server.url}/office/")
     clerk_page.get_by_role("link", name="Letters to mail").click()
-    assert clerk_page.get_by_text("1 letter waiting").is_visible()
-    assert clerk_page.get_by_role("rowheader", name=re.compile("Anderson, Mark & Linda")).is_visible()
+    expect(clerk_page.get_by_text("1 letter waiting")).to_be_visible()
+    expect(clerk_page.get_by_role("rowheader", name=re.compile("Anderson, Mark & Linda"))).to_be_visible()
     axe_check(clerk_page, "letters to mail")
     batch = clerk_page.request.get(f"{live_server.url}/office/letters/batch.pdf")
     assert batch.ok and batch.headers["content-type"] == "application/pdf" and batch.body().startswith(b"%PDF")
     clerk_page.get_by_label(re.compile("Mailed: .* to Anderson, Mark & Linda")).check()
     clerk_page.get_by_label("Mailed on").fill(timezone.localdate().isoformat())
     clerk_page.get_by_role("button", name="Record the checked letters as mailed").click()
-    assert clerk_page.get_by_text(re.compile(r"1 letter recorded as mailed on")).is_visible()
-    assert clerk_page.get_by_text("No letters are waiting to be mailed.").is_visible()
+    expect(clerk_page.get_by_text(re.compile(r"1 letter recorded as mailed on"))).to_be_visible()
+    expect(clerk_page.get_by_text("No letters are waiting to be mailed.")).to_be_visible()
     axe_check(clerk_page, "letters mailed")
     clerk_page.close()
     assert SnowCase.objects.get().owner_notified_at is not None
@@ -117,11 +118,11 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     axe_check(phone, "DPW snow page")
     assert _fits_the_phone(phone)
     phone.get_by_role("link", name=re.compile(case.number)).click()
-    assert phone.get_by_text("Yes: 24 hours have passed").is_visible()
+    expect(phone.get_by_text("Yes: 24 hours have passed")).to_be_visible()
     axe_check(phone, "snow case")
     assert _fits_the_phone(phone)
     phone.get_by_role("button", name="Log clearing and bill the owner").click()
-    assert phone.get_by_text(re.compile(r"Clearing logged; charge SC-\d{4}-\d{4} of \$75\.00")).is_visible()
+    expect(phone.get_by_text(re.compile(r"Clearing logged; charge SC-\d{4}-\d{4} of \$75\.00"))).to_be_visible()
     axe_check(phone, "snow case cleared")
     charge = SpecialCharge.objects.get()
     assert charge.work_record == case and charge.status == "billed"
@@ -142,8 +143,8 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     axe_check(page, "tax rolls")
     page.get_by_label("Tax year").fill(str(year))
     page.get_by_role("button", name="Build or rebuild the roll").click()
-    assert page.get_by_role("heading", name=f"Special-charges tax roll {year}").is_visible()
-    assert page.get_by_role("rowheader", name="266-1116-1000").is_visible()
+    expect(page.get_by_role("heading", name=f"Special-charges tax roll {year}")).to_be_visible()
+    expect(page.get_by_role("rowheader", name="266-1116-1000")).to_be_visible()
     axe_check(page, "tax roll draft")
     page.get_by_role("button", name=f"Certify the {year} roll").click()
     assert page.get_by_text(f"The {year} special-charges roll is certified and frozen.").is_visible()
@@ -161,10 +162,10 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     # 4. The owner sees the charge on their parcel, why, and the snow case it came from.
     _log_in(page, live_server, "owner")
     page.goto(f"{live_server.url}/charges/parcel/266-1116-1000/")
-    assert page.get_by_role("heading", name="Special charges on 102 Highland Avenue").is_visible()
+    expect(page.get_by_role("heading", name="Special charges on 102 Highland Avenue")).to_be_visible()
     axe_check(page, "owner's parcel charges")
     page.get_by_role("link", name=re.compile(case.number)).click()
-    assert page.get_by_role("heading", name=f"Snow case {case.number}").is_visible()
+    expect(page.get_by_role("heading", name=f"Snow case {case.number}")).to_be_visible()
     axe_check(page, "owner's view of the snow case")
 
 
@@ -204,7 +205,7 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     axe_check(phone, "rubbish notice")
     phone.get_by_label("Cost to the Village ($)").fill("140.00")
     phone.get_by_role("button", name="Log removal and bill the owner").click()
-    assert phone.get_by_text(re.compile(r"Removal logged; charge SC-\d{4}-\d{4} of \$140\.00")).is_visible()
+    expect(phone.get_by_text(re.compile(r"Removal logged; charge SC-\d{4}-\d{4} of \$140\.00"))).to_be_visible()
     axe_check(phone, "rubbish notice after removal")
     phone.goto(f"{live_server.url}{snowfall.get_absolute_url()}")
     axe_check(phone, "snowfall")
@@ -215,10 +216,10 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     page.goto(f"{live_server.url}/charges/")
     axe_check(page, "all charges")
     page.get_by_role("link", name=repair.number).click()
-    assert page.get_by_text("cannot be certified to the tax roll yet").is_visible()
+    expect(page.get_by_text("cannot be certified to the tax roll yet")).to_be_visible()
     # Wis. Stat. § 66.0627(3)(b): before its hearing the charge is not billed and nothing is due.
-    assert page.get_by_text(re.compile("awaiting the Board's hearing")).is_visible()
-    assert page.get_by_text("Nothing is due yet").is_visible()
+    expect(page.get_by_text(re.compile("awaiting the Board's hearing"))).to_be_visible()
+    expect(page.get_by_text("Nothing is due yet")).to_be_visible()
     axe_check(page, "sidewalk repair charge awaiting its hearing")
     from permits.ledger.services import record_hearing
 
@@ -234,11 +235,11 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     axe_check(page, "sidewalk repair charge")
     page.get_by_label("Amount ($)").fill("100.00")
     page.get_by_role("button", name="Record payment").click()
-    assert page.get_by_text("not payable in installments").first.is_visible()
+    expect(page.get_by_text("not payable in installments").first).to_be_visible()
     axe_check(page, "charge payment refused")
     page.get_by_label("Amount ($)").fill("480.00")
     page.get_by_role("button", name="Record payment").click()
-    assert page.get_by_text(re.compile(r"Payment recorded: receipt RC-\d{4}-\d{4}")).is_visible()
+    expect(page.get_by_text(re.compile(r"Payment recorded: receipt RC-\d{4}-\d{4}"))).to_be_visible()
     axe_check(page, "charge paid")
     page.goto(f"{live_server.url}/charges/parcel/{parcel.tax_key}/")
     axe_check(page, "parcel charges (clerk)")
@@ -286,7 +287,7 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
     _log_in(page, live_server, "clerk")
     page.goto(f"{live_server.url}/charges/")
     page.get_by_role("link", name="Board hearings").click()
-    assert page.get_by_role("heading", name="Board hearings on sidewalk-repair charges").is_visible()
+    expect(page.get_by_role("heading", name="Board hearings on sidewalk-repair charges")).to_be_visible()
     axe_check(page, "Board hearings for many charges")
     for charge in repairs:
         page.get_by_label(re.compile(f"Include {charge.number}")).check()
@@ -295,18 +296,18 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
     page.get_by_label("Class 1 notice published on").fill(date(today.year, 6, 2).isoformat())  # 19 days: too late
     page.get_by_label("Notice mailed on").fill(date(today.year, 6, 11).isoformat())
     page.get_by_role("button", name="Record the hearing for the checked charges").click()
-    assert page.get_by_text(re.compile(r"published 19 days before the hearing")).is_visible()
+    expect(page.get_by_text(re.compile(r"published 19 days before the hearing"))).to_be_visible()
     axe_check(page, "Board hearing refused with field errors")
     assert not ChargeHearing.objects.exists()
     page.get_by_label("Class 1 notice published on").fill(date(today.year, 6, 1).isoformat())
     page.get_by_role("button", name="Record the hearing for the checked charges").click()
-    assert page.get_by_text("recorded for 2 charges").is_visible()
+    expect(page.get_by_text("recorded for 2 charges")).to_be_visible()
     axe_check(page, "Board hearing recorded")
     assert set(ChargeHearing.objects.get().charges.all()) == set(repairs)
 
     page.goto(f"{live_server.url}{paid.get_absolute_url()}")
     link = page.get_by_role("link", name=f"Receipt {payment.receipt_number} (PDF)")
-    assert link.is_visible()
+    expect(link).to_be_visible()
     axe_check(page, "charge page with receipt link")
     pdf = page.request.get(f"{live_server.url}{link.get_attribute('href')}")
     assert pdf.ok and pdf.headers["content-type"] == "application/pdf" and pdf.body()[:5] == b"%PDF-"

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from permits.models import Status
 from permits.streetmap.models import StreetSubscription
@@ -73,7 +74,7 @@ def test_resident_finds_highland_avenue_works_on_the_map_and_list_and_subscribes
     axe_check(page, "list only")
 
     page.get_by_role("link", name=dug.number).click()
-    assert page.get_by_role("heading", name=f"Permit {dug.number}").is_visible()
+    expect(page.get_by_role("heading", name=f"Permit {dug.number}")).to_be_visible()
     assert "Privatename" not in page.content()
     page.go_back()
 
@@ -82,7 +83,7 @@ def test_resident_finds_highland_avenue_works_on_the_map_and_list_and_subscribes
     page.get_by_label("Your email address").fill("neighbour@example.com")
     page.locator("#id_street").select_option(label="Highland Avenue")
     page.get_by_role("button", name="Subscribe").click()
-    assert page.get_by_role("heading", name="Check your email").is_visible()
+    expect(page.get_by_role("heading", name="Check your email")).to_be_visible()
     axe_check(page, "subscription sent")
     sub = StreetSubscription.objects.get(email="neighbour@example.com")
     page.goto(f"{live_server.url}/map/subscriptions/{sub.token}/")
@@ -94,5 +95,5 @@ def test_resident_finds_highland_avenue_works_on_the_map_and_list_and_subscribes
 
 def test_data_page_is_accessible(page, live_server, axe_check, db):
     page.goto(live_server.url + "/data/")
-    assert page.get_by_role("heading", name="Work zones (WZDx 4.2)").is_visible()
+    expect(page.get_by_role("heading", name="Work zones (WZDx 4.2)")).to_be_visible()
     axe_check(page, "open data page")

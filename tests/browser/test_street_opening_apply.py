@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from allauth.account.models import EmailAddress
+from playwright.sync_api import expect
 
 from permits.models import Permit, Status
 from permits.street_opening.models import AnnualBond
@@ -98,14 +99,14 @@ def test_street_opening_from_application_to_issued_permit(
     fill_application(page)
     page.get_by_role("button", name="Sign and submit the application").click()
     # The ticket was requested months before the April work: told it will be stale by then (Wis. Stat. § 182.0175).
-    assert page.get_by_role("heading", name="Before you submit: warnings").is_visible()
-    assert page.get_by_text("may treat the ticket as expired").is_visible()
+    expect(page.get_by_role("heading", name="Before you submit: warnings")).to_be_visible()
+    expect(page.get_by_text("may treat the ticket as expired")).to_be_visible()
     page.get_by_label("If this application gets warnings, I have read them and still want to submit").check()
     page.get_by_role("button", name="Sign and submit the application").click()
 
     permit = Permit.objects.get()
     assert page.get_by_role("heading", name=f"Street opening or excavation {permit.number}").is_visible()
-    assert page.get_by_text("Entered by applicant").is_visible()
+    expect(page.get_by_text("Entered by applicant")).to_be_visible()
     axe_check(page, "permit page (submitted)")
     # § 303-4G: the certificate of insurance, uploaded on the permit page.
     page.get_by_label("Kind").select_option("insurance")
@@ -119,7 +120,7 @@ def test_street_opening_from_application_to_issued_permit(
         ]
     )
     page.get_by_role("button", name="Upload").click()
-    assert page.get_by_text("Document uploaded.").is_visible()
+    expect(page.get_by_text("Document uploaded.")).to_be_visible()
     axe_check(page, "permit page (certificate uploaded)")
     log_out(page)
 
@@ -133,7 +134,7 @@ def test_street_opening_from_application_to_issued_permit(
     page.get_by_role("link", name="Village actions on this permit").click()
     axe_check(page, "village actions (submitted)")
     page.get_by_role("button", name="Application complete: start review").click()
-    assert page.get_by_text("Review started.").is_visible()
+    expect(page.get_by_text("Review started.")).to_be_visible()
     axe_check(page, "village actions (under review)")
     log_out(page)
 
@@ -146,7 +147,7 @@ def test_street_opening_from_application_to_issued_permit(
     axe_check(page, "village actions (dpw, under review)")
     page.get_by_label("Conditions of approval (§ 303-1C(2), § 303-5C(4))").fill("Keep one lane open each way.")
     page.get_by_role("button", name="Approve the location").click()
-    assert page.get_by_text("Location approved").is_visible()
+    expect(page.get_by_text("Location approved")).to_be_visible()
     axe_check(page, "village actions (approved)")
     log_out(page)
 
@@ -158,10 +159,10 @@ def test_street_opening_from_application_to_issued_permit(
     page.get_by_label("Method").select_option("check")
     page.get_by_label("Reference").fill("5521")
     page.get_by_role("button", name="Record the payment").click()
-    assert page.get_by_text("Payment recorded.").is_visible()
+    expect(page.get_by_text("Payment recorded.")).to_be_visible()
     axe_check(page, "village actions (paid)")
     page.get_by_role("button", name="Issue the permit").click()
-    assert page.get_by_text("Permit issued.").is_visible()
+    expect(page.get_by_text("Permit issued.")).to_be_visible()
     axe_check(page, "village actions (issued)")
     log_out(page)
     permit.refresh_from_db()
@@ -171,7 +172,7 @@ def test_street_opening_from_application_to_issued_permit(
     sign_in(page, live_server, "contractor")
     axe_check(page, "contractor's applications")
     page.get_by_role("link", name=permit.number).click()
-    assert page.get_by_text("Keep one lane open each way.", exact=True).is_visible()
+    expect(page.get_by_text("Keep one lane open each way.", exact=True)).to_be_visible()
     axe_check(page, "permit page (issued)")
     href = page.get_by_role("link", name="Download the permit (PDF)").get_attribute("href")
     response = page.context.request.get(live_server.url + href)
@@ -212,17 +213,17 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     sign_in(page, live_server, "contractor")
     page.goto(f"{live_server.url}/street-openings/apply/")
     page.get_by_role("button", name="Sign and submit the application").click()  # everything missing
-    assert page.get_by_role("heading", name="The application cannot be submitted yet").is_visible()
+    expect(page.get_by_role("heading", name="The application cannot be submitted yet")).to_be_visible()
     axe_check(page, "apply form with errors")
     fill_application(page, ticket="")  # no Diggers Hotline ticket yet: a warning, shown before submission
     page.get_by_label("Time the locate was requested").fill("")
     page.get_by_role("button", name="Sign and submit the application").click()
-    assert page.get_by_role("heading", name="Before you submit: warnings").is_visible()
-    assert page.get_by_text("the ticket is needed before the permit is approved").is_visible()
+    expect(page.get_by_role("heading", name="Before you submit: warnings")).to_be_visible()
+    expect(page.get_by_text("the ticket is needed before the permit is approved")).to_be_visible()
     axe_check(page, "apply form with warnings")
     page.get_by_label("If this application gets warnings, I have read them and still want to submit").check()
     page.get_by_role("button", name="Sign and submit the application").click()
-    assert page.get_by_text("No ticket yet").is_visible()
+    expect(page.get_by_text("No ticket yet")).to_be_visible()
     axe_check(page, "permit page without a ticket")
 
     page.get_by_role("link", name="Apply", exact=True).click()
@@ -237,7 +238,7 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     page.get_by_label("Location on the street").fill("Henni at Mill")
     page.get_by_label("Date the emergency work began").fill("2026-11-30")
     page.get_by_role("button", name="Notify the Village office").click()
-    assert page.get_by_text("The Village office has been told.").is_visible()
+    expect(page.get_by_text("The Village office has been told.")).to_be_visible()
     axe_check(page, "apply form after an emergency report")
 
     page.goto(f"{live_server.url}{permit.get_absolute_url()}")
@@ -247,7 +248,7 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     page.get_by_label("Contractor (excavator) on the ticket").fill("Sub Boring Co")
     page.get_by_label("Time the locate was requested").fill("2026-11-30T10:00")
     page.get_by_role("button", name="Add the ticket").click()
-    assert page.get_by_role("cell", name="Sub Boring Co").is_visible()
+    expect(page.get_by_role("cell", name="Sub Boring Co")).to_be_visible()
     axe_check(page, "permit page with two tickets")
 
     page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/renewal/")

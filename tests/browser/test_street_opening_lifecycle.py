@@ -13,6 +13,7 @@ import pytest
 import time_machine
 from allauth.account.models import EmailAddress
 from django.core.files.uploadedfile import SimpleUploadedFile
+from playwright.sync_api import expect
 
 from permits import services
 from permits.models import Permit, Status
@@ -56,7 +57,7 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         fill_application(page)
         page.get_by_role("button", name="Sign and submit the application").click()
         # A November locate ticket will be stale by April (Wis. Stat. § 182.0175): warned, the contractor goes on.
-        assert page.get_by_text("Diggers Hotline may treat the ticket as expired").is_visible()
+        expect(page.get_by_text("Diggers Hotline may treat the ticket as expired")).to_be_visible()
         axe_check(page, "application: the stale-ticket warning")
         page.get_by_label("If this application gets warnings, I have read them and still want to submit").check()
         page.get_by_role("button", name="Sign and submit the application").click()
@@ -77,18 +78,18 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         # The DPW sees the validity would end before the work and holds the approval.
         sign_in(page, live_server, "dpw")
         page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/manage/")
-        assert page.get_by_text("The validity would end before the work").is_visible()
+        expect(page.get_by_text("The validity would end before the work")).to_be_visible()
         axe_check(page, "village actions: validity before the work")
         page.get_by_role("button", name="Hold the approval until March 15, 2027").click()
-        assert page.get_by_text("Approval held; the applicant was told").is_visible()
+        expect(page.get_by_text("Approval held; the applicant was told")).to_be_visible()
         page.goto(f"{live_server.url}/street-openings/held-approvals/")
-        assert page.get_by_role("link", name=permit.number).is_visible()
+        expect(page.get_by_role("link", name=permit.number)).to_be_visible()
         axe_check(page, "held approvals queue")
         log_out(page)
 
         sign_in(page, live_server, "contractor")
         page.goto(live_server.url + permit.get_absolute_url())
-        assert page.get_by_text("Approval can come on March 15, 2027.").is_visible()
+        expect(page.get_by_text("Approval can come on March 15, 2027.")).to_be_visible()
         axe_check(page, "permit page: approval held")
         log_out(page)
 
@@ -109,14 +110,14 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         page.get_by_role("link", name="Ask in writing for a renewal").click()
         axe_check(page, "renewal request form")
         page.get_by_role("button", name="Send the written request").click()  # empty: told what is missing
-        assert page.get_by_text("This field is required.").first.is_visible()
+        expect(page.get_by_text("This field is required.").first).to_be_visible()
         axe_check(page, "renewal request form with errors")
         page.get_by_label("Date the work began").fill("2027-04-12")
         page.get_by_label("Why the work will continue beyond the validity").fill(
             "Rock under the pavement: two more weeks to finish the lateral and restore the surface."
         )
         page.get_by_role("button", name="Send the written request").click()
-        assert page.get_by_text("Renewal requested in writing. The Clerk-Treasurer").is_visible()
+        expect(page.get_by_text("Renewal requested in writing. The Clerk-Treasurer")).to_be_visible()
         log_out(page)
 
         # The clerk grants it: the renewal fee is added; it takes effect only once paid.
@@ -125,14 +126,14 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         axe_check(page, "village actions: renewal request")
         page.get_by_label("Grant: add the renewal fee").check()
         page.get_by_role("button", name="Record the decision").click()
-        assert page.get_by_text("Renewal granted; the renewal fee was added").is_visible()
+        expect(page.get_by_text("Renewal granted; the renewal fee was added")).to_be_visible()
         permit.refresh_from_db()
         assert permit.expires_on.isoformat() == "2027-04-14"  # not before the fee is paid
         axe_check(page, "village actions: renewal waiting for its fee")
         # The contractor pays at the counter; the clerk records it.
         page.get_by_label("Method").select_option("cash")
         page.get_by_role("button", name="Record the payment").click()
-        assert page.get_by_text("Payment recorded.").is_visible()
+        expect(page.get_by_text("Payment recorded.")).to_be_visible()
         log_out(page)
         permit.refresh_from_db()
         assert permit.expires_on.isoformat() == "2027-05-14"
@@ -140,12 +141,14 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         # The contractor sees the renewal and cannot complete before the final inspection passes.
         sign_in(page, live_server, "contractor")
         page.goto(live_server.url + permit.get_absolute_url())
-        assert page.get_by_text("valid through May 14, 2027").first.is_visible()
+        expect(page.get_by_text("valid through May 14, 2027").first).to_be_visible()
         axe_check(page, "permit page: renewed")
         page.goto(f"{live_server.url}/permits/{permit.number}/field/")
-        assert page.get_by_text("No final inspection of the restored surface has passed").is_visible()
+        expect(page.get_by_text("No final inspection of the restored surface has passed")).to_be_visible()
         page.get_by_role("button", name="Request completion").click()
-        assert page.get_by_text("Completion requested. The permit stays open until the DPW confirms it").is_visible()
+        expect(
+            page.get_by_text("Completion requested. The permit stays open until the DPW confirms it")
+        ).to_be_visible()
         axe_check(page, "field record: completion requested")
         permit.refresh_from_db()
         assert permit.status == Status.ISSUED and permit.completed_on is None

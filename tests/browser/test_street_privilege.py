@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from allauth.account.models import EmailAddress
+from playwright.sync_api import expect
 
 from permits import services
 from permits.models import Permit, Status
@@ -62,7 +63,7 @@ def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, a
     page.get_by_role("link", name="Apply", exact=True).click()
     axe_check(page, "apply chooser")
     page.get_by_role("link", name="Start a street privilege permit application").click()
-    assert page.get_by_role("heading", name="Apply for a street privilege permit").is_visible()
+    expect(page.get_by_role("heading", name="Apply for a street privilege permit")).to_be_visible()
     axe_check(page, "street privilege form")
 
     page.get_by_label("Materials for construction or demolition").check()
@@ -77,7 +78,7 @@ def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, a
     page.get_by_role("button", name="Submit the application").click()
 
     errors = page.locator("#form-errors")
-    assert errors.is_visible()
+    expect(errors).to_be_visible()
     text = errors.inner_text()
     for cite in ("§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)", "§ 303-6B(2)"):
         assert cite in text
@@ -95,11 +96,11 @@ def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, a
 
     permit = Permit.objects.get()
     assert permit.status == Status.SUBMITTED
-    assert page.get_by_text(f"Application {permit.number} submitted").is_visible()
-    assert page.get_by_role("heading", name="Street privilege (§ 303-7)").is_visible()
+    expect(page.get_by_text(f"Application {permit.number} submitted")).to_be_visible()
+    expect(page.get_by_role("heading", name="Street privilege (§ 303-7)")).to_be_visible()
     axe_check(page, "permit page (submitted)")
     page.get_by_role("button", name="Ask the Village Board to waive the bond").click()
-    assert page.get_by_text("Your request is on the Village Board's list").is_visible()
+    expect(page.get_by_text("Your request is on the Village Board's list")).to_be_visible()
     axe_check(page, "permit page (waiver asked)")
 
 
@@ -122,12 +123,12 @@ def test_building_inspector_requests_recommendations_grants_and_issues(
     sign_in(page, live_server, "building")
     page.goto(f"{live_server.url}/office/")
     page.get_by_role("link", name="Street privilege permits (§ 303-7)").click()
-    assert page.get_by_role("heading", name="Street privilege permits (§ 303-7)").is_visible()
+    expect(page.get_by_role("heading", name="Street privilege permits (§ 303-7)")).to_be_visible()
     axe_check(page, "street privilege queue")
     page.get_by_role("link", name=permit.number).click()
     axe_check(page, "village actions (submitted)")
     page.get_by_role("button", name="Request the recommendations of the DPW Director and the Chief of Police").click()
-    assert page.get_by_text("Recommendations requested.").is_visible()
+    expect(page.get_by_text("Recommendations requested.")).to_be_visible()
 
     # Granting before the Chief of Police has advised is refused, naming what is missing (§ 303-7A).
     sp.record_recommendation(permit=permit, by=dpw_director, recommended=True, conditions="Barricades at both ends")
@@ -143,9 +144,9 @@ def test_building_inspector_requests_recommendations_grants_and_issues(
     page.reload()
     page.get_by_label("Building Inspector's conditions").fill("Work 7 a.m. to 7 p.m.")
     page.get_by_role("button", name="Grant the permit").click()
-    assert page.get_by_text("Permit granted.").is_visible()
+    expect(page.get_by_text("Permit granted.")).to_be_visible()
     page.get_by_role("button", name="Issue the permit").click()
-    assert page.get_by_text("has not set the bond yet (§ 303-7B)").first.is_visible()
+    expect(page.get_by_text("has not set the bond yet (§ 303-7B)").first).to_be_visible()
     axe_check(page, "village actions (issue refused)")
 
     sp.set_bond(permit=permit, by=dpw_director, amount=Decimal("5000.00"))
@@ -154,7 +155,7 @@ def test_building_inspector_requests_recommendations_grants_and_issues(
     services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
     page.reload()
     page.get_by_role("button", name="Issue the permit").click()
-    assert page.get_by_text("Permit issued.").is_visible()
+    expect(page.get_by_text("Permit issued.")).to_be_visible()
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED and permit.expires_on is not None
     page.get_by_role("link", name="Permit page").click()
@@ -181,11 +182,11 @@ def test_chief_of_police_recommends_adds_the_escort_and_revokes(
     page.get_by_label("Conditions (printed on the permit)").fill("Police escort while materials are unloaded")
     page.get_by_label("Require proof of liability insurance").check()
     page.get_by_role("button", name="Record my recommendation").click()
-    assert page.get_by_text("Advisory recommendation recorded (§ 303-7A).").is_visible()
+    expect(page.get_by_text("Advisory recommendation recorded (§ 303-7A).")).to_be_visible()
     page.get_by_label("Actual Village cost (e.g. police escort)").fill("Police escort, 2 hours")
     page.get_by_label("Cost amount ($)").fill("80.00")
     page.get_by_role("button", name="Add the cost").click()
-    assert page.get_by_text("Cost added (§ 303-7C).").is_visible()
+    expect(page.get_by_text("Cost added (§ 303-7C).")).to_be_visible()
     axe_check(page, "village actions (recommended, cost added)")
     permit.refresh_from_db()
     assert permit.fee_amount == Decimal("140.00")
@@ -200,7 +201,7 @@ def test_chief_of_police_recommends_adds_the_escort_and_revokes(
     page.goto(f"{live_server.url}/permits/{other.number}/street-privilege/manage/")
     page.get_by_label("Reason (the condition violated)").fill("Materials not lighted at night")
     page.get_by_role("button", name="Revoke the permit without notice").click()
-    assert page.get_by_text("Permit revoked.").is_visible()
+    expect(page.get_by_text("Permit revoked.")).to_be_visible()
     axe_check(page, "village actions (revoked)")
     assert Permit.objects.get(pk=other.pk).status == Status.REVOKED
 

@@ -12,6 +12,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from permits import services as core
 from permits.board import services as board
@@ -86,12 +87,12 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     page.get_by_label("Approximate number of persons (§ 303-15B(6))").fill("40")
     page.get_by_label("The proposed use, in detail (§ 303-15B(7))").fill("Block party with grills and music")
     page.get_by_role("button", name="Submit the application").click()
-    assert page.get_by_text("§ 303-15D(5)").first.is_visible()  # five calendar days: refused, said why
+    expect(page.get_by_text("§ 303-15D(5)").first).to_be_visible()  # five calendar days: refused, said why
     axe_check(page, "application refused")
     page.get_by_label("Ends (date and time)").fill(ends.strftime("%Y-%m-%dT%H:%M"))
     page.get_by_role("button", name="Submit the application").click()
     permit = Permit.objects.get()
-    assert page.get_by_text("0 of 4").is_visible()
+    expect(page.get_by_text("0 of 4")).to_be_visible()
     axe_check(page, "permit page, petition at 0")
     petition_url = page.get_by_role("link", name=f"petition for {permit.number}").get_attribute("href")
     page.get_by_role("button", name="Log out").click()
@@ -111,7 +112,7 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
         if i == 0:
             axe_check(page, "sign confirmation")
         page.get_by_role("button", name="I consent: sign the petition").click()
-        assert page.get_by_text(f"{i + 1} of 3").is_visible()
+        expect(page.get_by_text(f"{i + 1} of 3")).to_be_visible()
 
     # The resident sees the count pass 75% (3 of 4).
     sign_in(page, live_server, "resident")
@@ -168,7 +169,7 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     axe_check(page, "terminate, phone")
     page.get_by_label("Why (§ 303-15H)").fill("Crowd blocking the fire lane")
     page.get_by_role("button", name="Terminate the event now").click()
-    assert page.get_by_text("Terminated (§ 303-15H)", exact=True).is_visible()
+    expect(page.get_by_text("Terminated (§ 303-15H)", exact=True)).to_be_visible()
     axe_check(page, "terminated permit, phone")
     permit.refresh_from_db()
     assert permit.status == Status.REVOKED and permit.street_use.terminated_by == world["president"]

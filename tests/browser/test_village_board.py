@@ -6,6 +6,7 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import Group
+from playwright.sync_api import expect
 
 from permits.board.models import Motion
 from permits.roles import Role
@@ -42,7 +43,7 @@ def test_clerk_records_a_vote_and_reads_the_board_page(page, live_server, axe_ch
     assert (motion.outcome, motion.ayes, motion.needed, motion.seats) == ("failed", 5, 6, 7)
 
     page.goto(f"{live_server.url}/board/")
-    assert page.get_by_role("heading", name="Village Board").is_visible()
-    assert page.get_by_text("Failed", exact=True).is_visible()
-    assert page.get_by_text("the Director of Public Works", exact=False).first.is_visible()
+    expect(page.get_by_role("heading", name="Village Board")).to_be_visible()
+    expect(page.get_by_text("Failed", exact=True)).to_be_visible()
+    expect(page.get_by_text("the Director of Public Works", exact=False).first).to_be_visible()
     axe_check(page, "Village Board page")

@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 from payments.core import PROVIDER_CACHE
+from playwright.sync_api import expect
 
 from permits.models import Permit, Status
 from permits.services import record_payment
@@ -52,4 +53,4 @@ def test_303_4f_2_clerk_voids_a_receipt_and_the_fee_is_owed_again(
 
     sign_in(page, live_server, "contractor")
     page.goto(f"{live_server.url}{permit.get_absolute_url()}")
-    assert page.get_by_role("link", name="Pay $40.00 online by card").is_visible()
+    expect(page.get_by_role("link", name="Pay $40.00 online by card")).to_be_visible()
