@@ -390,6 +390,7 @@ def measure_load(p: dict, *, seconds: float, clients: int, workers: int) -> dict
             ("office list, bare view", "clerk", "/bench/bare/office/"),
             ("my applications", "contractor", "/permits/"),
             ("my applications, bare view", "contractor", "/bench/bare/mine/"),
+            ("floor: session and user only", "clerk", "/bench/bare/floor/"),
         ):
             cookie = session_cookie(p[persona])
             hammer(port, path, cookie, clients=2 * workers, seconds=2)  # warm every worker (templates, URLs, plans)

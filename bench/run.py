@@ -4,6 +4,7 @@ it is met, and write the whole as JSON (var/bench.json).
     python bench/run.py                         both scales (seeds a database that has no permits yet)
     python bench/run.py --scales 1000           one scale
     python bench/run.py --report-only           the table again from var/bench-*.json
+    python bench/run.py --rounds 0              no extra rounds of the pages (see interleaved_rounds)
 
 Databases: theresa_bench_1k and theresa_bench_100k on BENCH_PG (default postgres://postgres@127.0.0.1:5432), created
 and migrated when missing. Each scale is measured in its own process (bench/measure.py).
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -65,11 +67,34 @@ def prepare(scale: int) -> None:
     # Every time: a migration may have added indexes since the seed, and autovacuum may be off (it is on this
     # machine): measured against a vacuumed, analyzed database, as a production one is.
     subprocess.run(["psql", f"{PG}/{name}", "-qc", "VACUUM ANALYZE"], check=True)
+    # And the pages a seed and a vacuum dirtied written out now, not by a checkpoint in the middle of the measures.
+    subprocess.run(["psql", f"{PG}/{name}", "-qc", "CHECKPOINT"], check=True)
 
 
-def measure(scale: int, extra: list[str]) -> None:
-    out = ROOT / "var" / f"bench-{scale}.json"
+def measure(scale: int, extra: list[str], out: Path | None = None) -> None:
+    out = out or ROOT / "var" / f"bench-{scale}.json"
     subprocess.run([PY, "bench/measure.py", "--out", str(out), *extra], cwd=ROOT, env=env_for(scale), check=True)
+
+
+def interleaved_rounds(scales: list[int], rounds: int) -> None:
+    """The pages again, `rounds` more times, the two scales taking turns (1k, 100k, 1k, 100k, ...), and each page's
+    time made the median of its rounds: the 100k/1k ratio then compares the two databases measured back to back, not
+    minutes apart (a checkpoint or another process in one scale's minute alone moved a ratio by 0.3 here)."""
+    for r in range(rounds):
+        for scale in scales:
+            print(f"round {r + 2} of {rounds + 1}: pages of {NAMES[scale]}", flush=True)
+            measure(scale, ["--skip", "roll,jobs,load"], out=ROOT / "var" / f"bench-{scale}-round{r + 2}.json")
+    for scale in scales:
+        main_file = ROOT / "var" / f"bench-{scale}.json"
+        result = json.loads(main_file.read_text())
+        extra = [json.loads((ROOT / "var" / f"bench-{scale}-round{r + 2}.json").read_text()) for r in range(rounds)]
+        for name, page in result.get("pages", {}).items():
+            times = [page.get("median_ms")] + [e["pages"].get(name, {}).get("median_ms") for e in extra]
+            times = [t for t in times if t is not None]
+            if times:
+                page["rounds_ms"] = times
+                page["median_ms"] = round(statistics.median(times), 2)
+        main_file.write_text(json.dumps(result, indent=2, default=str))
 
 
 def ok(flag: bool) -> str:
@@ -187,11 +212,16 @@ def main() -> None:
     parser.add_argument("--scales", default="1000,100000")
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--skip", default="", help="passed to measure.py: pages,jobs,roll,load")
+    parser.add_argument("--rounds", type=int, default=2, help="more rounds of the pages, the scales taking turns")
     args = parser.parse_args()
     if not args.report_only:
-        for scale in [int(s) for s in args.scales.split(",")]:
+        scales = [int(s) for s in args.scales.split(",")]
+        for scale in scales:
             prepare(scale)
+        for scale in scales:
             measure(scale, ["--skip", args.skip] if args.skip else [])
+        if args.rounds and "pages" not in args.skip:
+            interleaved_rounds(scales, args.rounds)
     files = {scale: ROOT / "var" / f"bench-{scale}.json" for scale in NAMES}
     if not all(f.exists() for f in files.values()):
         sys.exit("Both scales must be measured first (var/bench-1000.json and var/bench-100000.json).")

@@ -22,7 +22,13 @@ def bare_mine(request):
     return _rows(permits_visible_to(request.user))
 
 
+def bare_floor(request):
+    """No query of its own: the floor every logged-in page stands on (the middleware, the session, the user)."""
+    return HttpResponse(request.user.get_username(), content_type="text/plain")
+
+
 urlpatterns = [
+    path("bench/bare/floor/", bare_floor),
     path("bench/bare/office/", bare_office),
     path("bench/bare/mine/", bare_mine),
     path("", include("theresa_permits.urls")),

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from permits.kinds import get_type
 from permits.models import Permit, Status
+from permits.models.core import IN_EFFECT_UNTIL
 from permits.streetmap import impacts, placement
 from permits.streetmap.impacts import Impact
 from permits.streetmap.models import StreetSegment
@@ -108,7 +109,9 @@ def public_permits(
     qs = (
         Permit.objects.filter(status__in=PUBLIC_STATUSES)
         .annotate(last_day=Coalesce("end_date", "expires_on"))
-        .filter(Q(last_day__gte=ends_from) | Q(last_day__isnull=True))
+        # No last day is in effect for ever: one range of permit_in_effect_idx (issue 13), not an OR the index can't use.
+        .alias(in_effect_until=IN_EFFECT_UNTIL)
+        .filter(in_effect_until__gte=ends_from)
     )
     if starts_by is not None:
         qs = qs.filter(Q(start_date__lte=starts_by) | Q(start_date__isnull=True))

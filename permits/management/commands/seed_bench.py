@@ -197,7 +197,7 @@ class Command(BaseCommand):
         self._say(f"{len(orgs)} organizations, {len(org_users) + len(residents)} users")
 
         streets = _bulk(Street, [Street(name=f"Bench Street {t}{i:03d}") for i in range(max(n // 2500, 40))])
-        n_parcels = max(n // 5, 200)
+        n_parcels = max(n // 5, 1000)  # at 1k too, a search for one surname fills a page of every list (issue 13)
         parcels = _bulk(
             Parcel,
             [
@@ -224,6 +224,10 @@ class Command(BaseCommand):
         for i in range(n):
             kind = kinds[i % len(kinds)]
             status = statuses[rng.randrange(len(statuses))]
+            if i < len(kinds) * len(statuses):
+                # Every type in every status first, at any scale, then at random: 11 kind slots and 12 statuses share
+                # no factor, so the first 132 permits hold each pair once and any 12 in a row hold every status.
+                status = statuses[i % len(statuses)]
             created = now - timedelta(minutes=int((n - i) * years_back * 525600 / n))
             prefix, year = KIND_PREFIX[kind], created.year
             seq[(prefix, year)] = seq.get((prefix, year), 0) + 1
@@ -338,6 +342,7 @@ class Command(BaseCommand):
         self._say(f"timelines, {len(payments)} payments; long timeline on {long_permit.number}")
 
         openings, sidewalks, inspections, privileges, uses = [], [], [], [], []
+        in_progress = 0
         for permit, row in zip(permits, rows, strict=True):
             kind, status, created = row[0], row[1], row[2]
             if kind == PermitKind.STREET_OPENING:
@@ -388,6 +393,9 @@ class Command(BaseCommand):
                 )
             elif kind == PermitKind.STREET_USE:
                 starts = created + timedelta(days=30)
+                if status == Status.ISSUED and in_progress < 25:
+                    # A page of events under way now at every scale, so the in-progress list has rows at 1k too.
+                    starts, in_progress = now - timedelta(hours=2), in_progress + 1
                 uses.append(
                     StreetUse(
                         permit=permit,
@@ -413,7 +421,7 @@ class Command(BaseCommand):
         )
 
         # Special charges: one per 10 permits; of every status; the delinquent ones have their hearing.
-        n_charges = max(n // 10, 100)
+        n_charges = max(n // 10, 300)  # likewise: a page of charges found by a surname at 1k
         charge_rows = []
         sources = list(SpecialCharge.Source)
         for i in range(n_charges):
