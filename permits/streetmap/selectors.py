@@ -109,7 +109,7 @@ def public_permits(
     qs = (
         Permit.objects.filter(status__in=PUBLIC_STATUSES)
         .annotate(last_day=Coalesce("end_date", "expires_on"))
-        # No last day is in effect for ever: one range of permit_in_effect_idx (issue 13), not an OR the index can't use.
+        # No last day: in effect for ever. One range of permit_in_effect_idx (issue 13), not an OR it cannot use.
         .alias(in_effect_until=IN_EFFECT_UNTIL)
         .filter(in_effect_until__gte=ends_from)
     )
