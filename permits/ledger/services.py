@@ -49,7 +49,6 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from permits.access import require_role, require_staff
-from permits.errors import IllegalTransition
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
 from permits.roles import Role
@@ -228,16 +227,47 @@ def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=N
         charges.filter(status=S.PENDING, source__in=charge_rules.SOURCES_NEEDING_HEARING)
         .select_related("parcel")
         .prefetch_related("hearings")
+        .order_by("pk")
     )
+    due = [charge for charge in candidates if not hearing_errors_for(charge, today)]
+    # Set-based (issue 13), as bill_charge() bills one: a chunk at a time, the charges still pending are moved by one
+    # conditional UPDATE per due date (billed meanwhile by a clerk: left alone), their state changes and the owners'
+    # bills inserted in one statement each. A bill is given when emailed or mailed: emailed, it falls due from today;
+    # to an owner without email it is a letter, and falls due from the day the Clerk-Treasurer mails it (bill_given).
+    # § 303-6F(2) is the exception: an obstruction bill falls due whether or not it was mailed or received.
     done = 0
-    for charge in candidates:
-        if hearing_errors_for(charge, today):
-            continue
-        try:
-            bill_charge(charge, by=by, today=today)
-        except IllegalTransition:
-            continue  # billed meanwhile by a clerk
-        done += 1
+    for start in range(0, len(due), CHARGE_CHUNK):
+        groups: dict[date | None, dict] = {}
+        for charge in due[start : start + CHARGE_CHUNK]:
+            due_on = charge_rules.charge_due_on(today, charge.source)
+            if not charge.parcel.owner_email and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
+                due_on = None
+            groups.setdefault(due_on, {})[charge.pk] = charge
+        with transaction.atomic():
+            billed = []
+            for due_on, chunk in groups.items():
+                reason = (
+                    f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))"
+                    if due_on
+                    else "Billed to the owner of record by letter: due 30 days after the letter is mailed "
+                    "(Wis. Stat. § 66.0627(4))"
+                )
+                moved = change_state_many(
+                    SpecialCharge,
+                    dict.fromkeys(chunk, reason),
+                    to=S.BILLED,
+                    from_states={S.PENDING},
+                    by=by,
+                    billed_on=today,
+                    due_on=due_on,
+                )
+                for pk in moved:
+                    charge = chunk[pk]
+                    charge.status, charge.billed_on, charge.due_on = S.BILLED, today, due_on
+                    billed.append(charge)
+            billed.sort(key=lambda c: c.pk)
+            notify_owners([(c.parcel, "special_charge_bill", {"charge": c, "parcel": c.parcel}, c) for c in billed])
+        done += len(billed)
     return len(candidates), done
 
 

@@ -1210,6 +1210,70 @@ def revoke_applicant(*, permit: Permit, by, reason: str, today: date | None = No
     return revocation
 
 
+def revoke_applicants(permits_and_reasons: list[tuple[Permit, str]], *, today: date) -> int:
+    """revoke_applicant() by the system (a scheduled job, by=None) for many permits at once (issue 13): a permit whose
+    permittee is already revoked for it (not lifted) is skipped, as is a permit named twice; the others' revocations,
+    the people they bind and their timeline events are inserted in one statement each. Call it inside the job's
+    transaction, with the permits' organizations loaded. Returns how many revocations were made."""
+    from permits.models import Membership
+
+    now = timezone.now()
+    until = ordinance.revocation_ends(today)
+
+    def subject(permit: Permit) -> tuple:
+        return ("org", permit.organization_id) if permit.organization_id else ("user", permit.applicant_id)
+
+    wanted: dict[int, tuple[Permit, str]] = {}
+    for permit, reason in permits_and_reasons:
+        wanted.setdefault(permit.pk, (permit, reason.strip()))
+    existing = set()
+    for permit_id, organization_id, user_id in ApplicantRevocation.objects.filter(
+        permit_id__in=list(wanted), lifted_at__isnull=True
+    ).values_list("permit_id", "organization_id", "user_id"):
+        existing |= {(permit_id, "org", organization_id), (permit_id, "user", user_id)}
+    new = [(permit, reason) for permit, reason in wanted.values() if (permit.pk, *subject(permit)) not in existing]
+    if not new:
+        return 0
+    revocations = ApplicantRevocation.objects.bulk_create(
+        [
+            ApplicantRevocation(
+                organization_id=permit.organization_id,
+                user_id=None if permit.organization_id else permit.applicant_id,
+                permit=permit,
+                revoked_on=today,
+                until=until,
+                reason=reason,
+                revoked_by=None,
+                revoked_at=now,
+            )
+            for permit, reason in new
+        ]
+    )
+    staff: dict[int, set[int]] = {}
+    for organization_id, user_id in Membership.objects.filter(
+        organization_id__in={p.organization_id for p, _ in new if p.organization_id}
+    ).values_list("organization_id", "user_id"):
+        staff.setdefault(organization_id, set()).add(user_id)
+    Bound = ApplicantRevocation.bound_users.through
+    Bound.objects.bulk_create(
+        [
+            Bound(applicantrevocation_id=revocation.pk, user_id=user_id)
+            for revocation, (permit, _) in zip(revocations, new, strict=True)
+            for user_id in {permit.applicant_id} | staff.get(permit.organization_id, set())
+        ]
+    )
+    services.record_events(
+        [
+            (
+                permit,
+                f"Right to obtain street opening permits revoked until {until:%B %-d, %Y} (§ 303-4H(2)): {reason}",
+            )
+            for permit, reason in new
+        ]
+    )
+    return len(new)
+
+
 def lift_ended_revocations(*, today: date) -> tuple[int, int]:
     """§ 303-4H(2): a revocation ends one year after it began. Returns (considered, lifted)."""
     due = list(

@@ -60,7 +60,12 @@ def close_violations(permit: Permit) -> list[Violation]:
     if permit.status != Status.COMPLETED:
         return []  # an expired or revoked permit is closed by the office
     errors = []
-    if not Guarantee.objects.filter(permit=permit, ended=True).exists():
+    if hasattr(permit, "so_guarantee_ended"):  # read with close_facts(): a job asks many at no statement per permit
+        guarantee_ended, defect_open = permit.so_guarantee_ended, permit.so_defect_open
+    else:
+        guarantee_ended = Guarantee.objects.filter(permit=permit, ended=True).exists()
+        defect_open = permit.defect_notices.filter(corrected_on__isnull=True, village_repaired_on__isnull=True).exists()
+    if not guarantee_ended:
         errors.append(
             Violation(
                 None,
@@ -69,7 +74,7 @@ def close_violations(permit: Permit) -> list[Violation]:
                 "The one-year guarantee of the work is still running: the permit closes when it ends (§ 303-4H(3))",
             )
         )
-    if permit.defect_notices.filter(corrected_on__isnull=True, village_repaired_on__isnull=True).exists():
+    if defect_open:
         errors.append(
             Violation(
                 None,
@@ -79,6 +84,22 @@ def close_violations(permit: Permit) -> list[Violation]:
             )
         )
     return errors
+
+
+def close_facts() -> dict:
+    """The annotations of a Permit queryset that close_violations() reads instead of two queries per permit."""
+    from django.db.models import Exists, OuterRef
+
+    from permits.street_opening.field.models import DefectNotice, Guarantee
+
+    return {
+        "so_guarantee_ended": Exists(Guarantee.objects.filter(permit=OuterRef("pk"), ended=True)),
+        "so_defect_open": Exists(
+            DefectNotice.objects.filter(
+                permit=OuterRef("pk"), corrected_on__isnull=True, village_repaired_on__isnull=True
+            )
+        ),
+    }
 
 
 def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:

@@ -11,11 +11,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from permits import jobs
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.models import Permit, PermitEvent, Status, Street
 from permits.roles import Role
-from permits.services import record_event, send_notice
+from permits.services import record_event, send_notice, send_notices
 from permits.streetmap import conflicts, geometry, placement
 from permits.streetmap.models import (
     CalendarToken,
@@ -224,10 +225,13 @@ def unsubscribe(*, token) -> bool:
 
 def notify_subscribers(*, today: date) -> tuple[int, int]:
     """The scheduled job: tell each verified subscriber of every permit issued on its street (or at its address)
-    since it was last told. A permit is told once per subscriber (SubscriptionDelivery), so a rerun sends nothing."""
+    since it was last told. A permit is told once per subscriber (SubscriptionDelivery), so a rerun sends nothing.
+    Set-based (issue 13): per chunk of (subscriber, permit) pairs, the chunk's subscriptions are locked (a concurrent
+    run waits, then finds the deliveries made), the deliveries not made yet inserted in one statement and their
+    notices in one; then every subscription's last-told day is set by one UPDATE."""
     from permits.streetmap.selectors import with_placement, works
 
-    subs = list(StreetSubscription.objects.filter(verified_at__isnull=False).select_related("street"))
+    subs = list(StreetSubscription.objects.filter(verified_at__isnull=False).select_related("street").order_by("pk"))
     if not subs:
         return 0, 0
     since = min((s.last_notified_on or today) for s in subs)
@@ -235,24 +239,40 @@ def notify_subscribers(*, today: date) -> tuple[int, int]:
         Permit.objects.filter(status__in=(Status.ISSUED, Status.ACTIVE), issued_on__gte=since, issued_on__lte=today)
     )
     issued_works = works(issued)
+    due = [
+        (sub, work)
+        for sub in subs
+        for work in issued_works
+        if work.permit.issued_on >= (sub.last_notified_on or today) and _concerns(sub, work)
+    ]
     done = 0
-    for sub in subs:
-        for work in issued_works:
-            if work.permit.issued_on < (sub.last_notified_on or today) or not _concerns(sub, work):
-                continue
-            with transaction.atomic():
-                _, created = SubscriptionDelivery.objects.get_or_create(
-                    subscription=sub, permit=work.permit, defaults={"sent_at": timezone.now()}
-                )
-                if created:
-                    send_notice(
+    for chunk in jobs.chunked(due):
+        sub_ids = sorted({sub.pk for sub, _ in chunk})
+        with transaction.atomic():
+            list(StreetSubscription.objects.select_for_update().filter(pk__in=sub_ids).values_list("pk", flat=True))
+            made = set(
+                SubscriptionDelivery.objects.filter(
+                    subscription_id__in=sub_ids, permit_id__in={work.permit.pk for _, work in chunk}
+                ).values_list("subscription_id", "permit_id")
+            )
+            new = [(sub, work) for sub, work in chunk if (sub.pk, work.permit.pk) not in made]
+            now = timezone.now()
+            SubscriptionDelivery.objects.bulk_create(
+                [SubscriptionDelivery(subscription=sub, permit=work.permit, sent_at=now) for sub, work in new]
+            )
+            send_notices(
+                [
+                    (
                         None,
-                        to=sub.email,
-                        template="streetmap_issued",
-                        context={"subscription": sub, "work": work, "SITE_URL": settings.SITE_URL},
+                        sub.email,
+                        "streetmap_issued",
+                        {"subscription": sub, "work": work, "SITE_URL": settings.SITE_URL},
                     )
-                    done += 1
-        StreetSubscription.objects.filter(pk=sub.pk).update(last_notified_on=today)
+                    for sub, work in new
+                ]
+            )
+        done += len(new)
+    StreetSubscription.objects.filter(pk__in=[sub.pk for sub in subs]).update(last_notified_on=today)
     return len(subs), done
 
 

@@ -23,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
+from bench.backlogs import seed_backlogs
 from permits.ledger.models import ChargeHearing, SpecialCharge
 from permits.models import (
     Membership,
@@ -470,6 +471,9 @@ class Command(BaseCommand):
         )
         self._say(f"{len(charges)} special charges")
         _seed_board_matters(n=n, parcels=parcels, clerk=clerk, today=today, say=self._say)
+        seed_backlogs(
+            n=n, permits=permits, streets=streets, parcels=parcels, orgs=orgs, staff=staff, tag=t, say=self._say
+        )
 
 
 def _one_parcel_per_street(parcels: list, wanted: int) -> list:

@@ -84,14 +84,6 @@ def may_act_as_permittee(user, permit: Permit) -> bool:
     return workflow.is_applicant_side(user, permit)
 
 
-def _revoke_permittee(*, permit: Permit, reason: str, today: date):
-    """§ 303-4H(2): the one-year revocation, through the application half's service (the one place revocations are
-    made, so the application rules see them)."""
-    from permits.street_opening.services import revoke_applicant
-
-    return revoke_applicant(permit=permit, by=None, reason=reason, today=today)
-
-
 # --- Inspections -----------------------------------------------------------------------------------------------
 
 
@@ -739,41 +731,62 @@ def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = N
 
 def flag_defects_past_deadline(*, today: date) -> tuple[int, int]:
     """§ 303-4H(2): a defect not corrected by its deadline: flag it, revoke the permittee's right to permits for one
-    year and tell the DPW to have the Village repair it. Returns (considered, flagged); a second run flags nothing."""
-    due = list(
-        DefectNotice.objects.filter(
+    year and tell the DPW to have the Village repair it. Returns (considered, flagged); a second run flags nothing.
+    Set-based (issue 13): per chunk, the notices still unflagged are locked and flagged by one conditional UPDATE,
+    then their events, the revocations (revoke_applicants) and the DPW's notices are inserted a statement each."""
+    from permits.street_opening.services import revoke_applicants
+
+    due = [
+        pk
+        for pk, deadline, corrected_on in DefectNotice.objects.filter(
             corrected_on__isnull=True,
             village_repaired_on__isnull=True,
             past_deadline_on__isnull=True,
             deadline__lt=today,
-        ).select_related("permit", "permit__applicant", "permit__organization")
-    )
-    flagged = 0
-    for notice in due:
-        if not rules.is_defect_past_deadline(deadline=notice.deadline, corrected_on=notice.corrected_on, today=today):
-            continue
+        )
+        .order_by("pk")
+        .values_list("pk", "deadline", "corrected_on")
+        if rules.is_defect_past_deadline(deadline=deadline, corrected_on=corrected_on, today=today)
+    ]
+    flagged, dpw = 0, None
+    for chunk in jobs.chunked(due, JOB_CHUNK):
         with transaction.atomic():
-            if (
-                DefectNotice.objects.filter(
-                    pk=notice.pk, past_deadline_on__isnull=True, corrected_on__isnull=True
-                ).update(past_deadline_on=today)
-                != 1
-            ):
-                continue
-            reason = (
-                f"Defect noticed {notice.served_on:%B %-d, %Y} not corrected by {notice.deadline:%B %-d, %Y}: "
-                "the Village repairs it and bills labor, materials and equipment plus 20% (§ 303-4H(2))"
+            rows = list(
+                DefectNotice.objects.select_for_update(of=("self",))
+                .filter(pk__in=chunk, past_deadline_on__isnull=True, corrected_on__isnull=True)
+                .select_related("permit", "permit__applicant", "permit__organization")
+                .order_by("pk")
             )
-            services.record_event(notice.permit, by=None, reason=reason)
-            _revoke_permittee(permit=notice.permit, reason=reason, today=today)
-            for email in _dpw_emails():
-                services.send_notice(
+            DefectNotice.objects.filter(
+                pk__in=[n.pk for n in rows], past_deadline_on__isnull=True, corrected_on__isnull=True
+            ).update(past_deadline_on=today)
+            reasons = [
+                (
                     notice.permit,
-                    to=email,
-                    template="field_defect_past_deadline",
-                    context={"permit": notice.permit, "notice": notice},
+                    f"Defect noticed {notice.served_on:%B %-d, %Y} not corrected by {notice.deadline:%B %-d, %Y}: "
+                    "the Village repairs it and bills labor, materials and equipment plus 20% (§ 303-4H(2))",
                 )
-            flagged += 1
+                for notice in rows
+            ]
+            services.record_events(reasons)
+            # § 303-4H(2): the one-year revocation, through the application half's service (the one place
+            # revocations are made, so the application rules see them).
+            revoke_applicants(reasons, today=today)
+            if rows and dpw is None:
+                dpw = _dpw_emails()
+            services.send_notices(
+                [
+                    (
+                        notice.permit,
+                        email,
+                        "field_defect_past_deadline",
+                        {"permit": notice.permit, "notice": notice},
+                    )
+                    for notice in rows
+                    for email in dpw or []
+                ]
+            )
+            flagged += len(rows)
     return len(due), flagged
 
 
@@ -959,29 +972,47 @@ def flag_permanent_pavement_overdue(*, today: date) -> tuple[int, int]:
 
 def end_guarantees(*, today: date) -> tuple[int, int]:
     """§ 303-4H(3): guarantees end the day after the anniversary of completion; a completed permit with no open defect
-    is then closed. Returns (considered, ended)."""
-    due = list(Guarantee.objects.filter(ended=False, ends_on__lt=today).select_related("permit"))
+    is then closed. Returns (considered, ended). Set-based (issue 13): per chunk, the guarantees still running are
+    locked and ended by one conditional UPDATE (a second run, or a concurrent one, finds them ended and does nothing),
+    their timeline events inserted in one statement, and their completed permits with no open defect closed by
+    transition_many (the same questions as transition(), read from annotations under the lock)."""
+    from permits.street_opening.workflow import close_facts
+
+    due = [
+        pk
+        for pk, completed_on in Guarantee.objects.filter(ended=False, ends_on__lt=today)
+        .order_by("pk")
+        .values_list("pk", "completed_on")
+        if not rules.guarantee_in_force(completed_on=completed_on, today=today)
+    ]
     ended = 0
-    for guarantee in due:
-        if rules.guarantee_in_force(completed_on=guarantee.completed_on, today=today):
-            continue
+    for chunk in jobs.chunked(due, JOB_CHUNK):
         with transaction.atomic():
-            if Guarantee.objects.filter(pk=guarantee.pk, ended=False).update(ended=True, ended_at=timezone.now()) != 1:
-                continue
-            permit = guarantee.permit
-            services.record_event(
-                permit, by=None, reason=f"One-year guarantee ended {guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3))"
+            rows = list(
+                Guarantee.objects.select_for_update(of=("self",))
+                .filter(pk__in=chunk, ended=False)
+                .select_related("permit")
+                .only("ends_on", "permit__status")
+                .order_by("pk")
             )
-            open_defects = permit.defect_notices.filter(corrected_on__isnull=True, village_repaired_on__isnull=True)
-            if permit.status == Status.COMPLETED and not open_defects.exists():
-                workflow.transition(
-                    permit,
-                    Status.CLOSED,
-                    by=None,
-                    today=today,
-                    reason="Guarantee year over with no open defect (§ 303-4H(3))",
-                )
-            ended += 1
+            Guarantee.objects.filter(pk__in=[g.pk for g in rows], ended=False).update(
+                ended=True, ended_at=timezone.now()
+            )
+            services.record_events(
+                [(g.permit, f"One-year guarantee ended {g.ends_on:%B %-d, %Y} (§ 303-4H(3))") for g in rows]
+            )
+            # A completed permit with no open defect is closed (checked again under the permits' lock).
+            workflow.transition_many(
+                [g.permit for g in rows if g.permit.status == Status.COMPLETED],
+                Status.CLOSED,
+                by=None,
+                today=today,
+                reason_for=lambda permit: "Guarantee year over with no open defect (§ 303-4H(3))",
+                where=Q(status=Status.COMPLETED, so_defect_open=False),
+                prepare=lambda permits: permits.annotate(**close_facts()),
+                chunk_size=JOB_CHUNK,
+            )
+            ended += len(rows)
     return len(due), ended
 
 

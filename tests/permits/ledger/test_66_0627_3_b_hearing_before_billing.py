@@ -8,6 +8,8 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from permits.ledger import tasks
@@ -20,7 +22,7 @@ from permits.ledger.services import (
     record_hearing,
 )
 from permits.ledger.tax_roll import render_csv
-from permits.models import JobRun
+from permits.models import JobRun, Notice, StateChange
 from tests.permits.ledger.conftest import make_charge
 
 S = SpecialCharge.Status
@@ -181,3 +183,34 @@ def test_66_0907_tax_roll_csv_names_the_route(parcel, clerk):
     assert text.splitlines()[0].endswith(",route_name")
     assert "Special tax (Wis. Stat. § 66.0907; § 303-3B(3))" in text
     assert Decimal(charge.amount) > 0
+
+
+def test_66_0627_3_b_the_nightly_job_statements_do_not_grow_with_the_charges(parcel, clerk):
+    """Issue 13: set-based, a few statements per chunk of charges, not per charge; a second run bills nothing."""
+
+    def heard(count):
+        charges = [sidewalk_charge(parcel, clerk) for _ in range(count)]
+        record_hearing(
+            hearing_on=HEARING,
+            published_on=HEARING - timedelta(days=20),
+            mailed_on=HEARING - timedelta(days=10),
+            charges=charges,
+            by=clerk,
+            today=HEARING - timedelta(days=3),
+        )
+        return charges
+
+    small_charges = heard(2)
+    with CaptureQueriesContext(connection) as small:
+        assert bill_charges_after_hearings(today=HEARING) == (2, 2)
+    large_charges = heard(6)
+    with CaptureQueriesContext(connection) as large:
+        assert bill_charges_after_hearings(today=HEARING) == (6, 6)
+    assert len(large) == len(small)
+    for charge in small_charges + large_charges:
+        assert status(charge) == S.BILLED and charge.billed_on == HEARING
+    bills = Notice.objects.filter(template="special_charge_bill").count()
+    changes = StateChange.objects.filter(to_state=S.BILLED).count()
+    assert bills == 8 and changes == 8
+    assert bill_charges_after_hearings(today=HEARING) == (0, 0)
+    assert Notice.objects.filter(template="special_charge_bill").count() == bills

@@ -5,6 +5,8 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from permits.errors import RulesBroken
@@ -170,3 +172,19 @@ def test_an_issued_status_is_what_subscribers_hear_about(grid, monday, client):
     approved = opening(grid["highland"], status=Status.APPROVED, end=TODAY)
     notify_subscribers(today=TODAY)
     assert _told(approved) == 0
+
+
+def test_the_subscriber_job_statements_do_not_grow_with_the_permits(grid, monday, client):
+    """Issue 13: set-based, a few statements per chunk of (subscriber, permit) pairs, not per pair."""
+    sub = _verified(grid, client)
+    _issued_today(grid, location="150 Highland Avenue")
+    with CaptureQueriesContext(connection) as small:
+        assert notify_subscribers(today=TODAY) == (1, 1)
+    type(sub).objects.filter(pk=sub.pk).update(last_notified_on=TODAY - timedelta(days=1))
+    works = [_issued_today(grid, location=f"{150 + k} Highland Avenue") for k in range(5)]
+    with CaptureQueriesContext(connection) as large:
+        assert notify_subscribers(today=TODAY) == (1, 5)
+    assert len(large) == len(small)
+    assert all(_told(work) == 1 for work in works)
+    assert notify_subscribers(today=TODAY) == (1, 0)  # a second run tells nothing
+    assert Notice.objects.filter(template="streetmap_issued").count() == 6
