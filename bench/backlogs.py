@@ -29,11 +29,39 @@ from permits.models import PermitKind, Status
 CHUNK = 5000
 
 
-def _bulk(model, rows: list) -> list:
+def bulk(model, rows: list, **kwargs) -> list:
+    """bulk_create a chunk at a time (the seeder's and the backlogs' one way of inserting)."""
     out = []
     for start in range(0, len(rows), CHUNK):
-        out.extend(model.objects.bulk_create(rows[start : start + CHUNK]))
+        out.extend(model.objects.bulk_create(rows[start : start + CHUNK], **kwargs))
     return out
+
+
+_bulk = bulk
+
+
+def hearings_for(charges: list, *, hearing_on, noticed_days_before: int, clerk) -> list:
+    """The Board's hearings (Wis. Stat. § 66.0627(3)(b)) covering `charges`: one per 500, noticed (published and
+    mailed) `noticed_days_before` the hearing."""
+    ChargeHearing = apps.get_model("permits", "ChargeHearing")
+    hearings = bulk(
+        ChargeHearing,
+        [
+            ChargeHearing(
+                hearing_on=hearing_on,
+                published_on=hearing_on - timedelta(days=noticed_days_before),
+                mailed_on=hearing_on - timedelta(days=noticed_days_before),
+                place="Village Hall",
+                recorded_by=clerk,
+            )
+            for _ in range(0, len(charges), 500)
+        ],
+    )
+    Through = ChargeHearing.charges.through
+    bulk(
+        Through, [Through(chargehearing_id=hearings[j // 500].pk, specialcharge_id=c.pk) for j, c in enumerate(charges)]
+    )
+    return hearings
 
 
 def _take(items: list, start: int, count: int) -> list:
@@ -166,7 +194,6 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
 
     # --- ledger (Wis. Stat. § 66.0627(3)(b)) ---------------------------------------------------------------------
     SpecialCharge = apps.get_model("permits", "SpecialCharge")
-    ChargeHearing = apps.get_model("permits", "ChargeHearing")
     charges = _bulk(
         SpecialCharge,
         [
@@ -185,24 +212,7 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
             for i in range(k)
         ],
     )
-    hearing_on = today - timedelta(days=3)
-    hearings = _bulk(
-        ChargeHearing,
-        [
-            ChargeHearing(
-                hearing_on=hearing_on,
-                published_on=hearing_on - timedelta(days=30),
-                mailed_on=hearing_on - timedelta(days=30),
-                place="Village Hall",
-                recorded_by=clerk,
-            )
-            for _ in range(0, len(charges), 500)
-        ],
-    )
-    Through = ChargeHearing.charges.through
-    _bulk(
-        Through, [Through(chargehearing_id=hearings[j // 500].pk, specialcharge_id=c.pk) for j, c in enumerate(charges)]
-    )
+    hearings_for(charges, hearing_on=today - timedelta(days=3), noticed_days_before=30, clerk=clerk)
 
     # --- street map: subscribers of the streets of the k permits issued last ---------------------------------------
     StreetSubscription = apps.get_model("permits", "StreetSubscription")

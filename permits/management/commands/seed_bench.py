@@ -23,8 +23,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 from django.utils import timezone
 
-from bench.backlogs import seed_backlogs
-from permits.ledger.models import ChargeHearing, SpecialCharge
+from bench.backlogs import bulk as _bulk
+from bench.backlogs import hearings_for, seed_backlogs
+from permits.ledger.models import SpecialCharge
 from permits.models import (
     Membership,
     NumberSequence,
@@ -79,13 +80,6 @@ KIND_PREFIX = {
     PermitKind.STREET_USE: "SU",
 }
 SURNAMES = ["Brandt", "Schmidt", "Krueger", "Weber", "Hoffmann", "Becker", "Olson", "Nelson", "Meyer", "Wagner"]
-
-
-def _bulk(model, rows: list, **kwargs) -> list:
-    out = []
-    for start in range(0, len(rows), CHUNK):
-        out.extend(model.objects.bulk_create(rows[start : start + CHUNK], **kwargs))
-    return out
 
 
 class Command(BaseCommand):
@@ -222,6 +216,7 @@ class Command(BaseCommand):
         seq: dict[tuple[str, int], int] = {}
         rows = []
         years_back = 5
+        issued_uses = 0
         for i in range(n):
             kind = kinds[i % len(kinds)]
             status = statuses[rng.randrange(len(statuses))]
@@ -229,6 +224,9 @@ class Command(BaseCommand):
                 # Every type in every status first, at any scale, then at random: 11 kind slots and 12 statuses share
                 # no factor, so the first 132 permits hold each pair once and any 12 in a row hold every status.
                 status = statuses[i % len(statuses)]
+            elif kind == PermitKind.STREET_USE and issued_uses < 25:
+                # A page of street use events issued (then put under way below) at any scale.
+                status, issued_uses = Status.ISSUED, issued_uses + 1
             created = now - timedelta(minutes=int((n - i) * years_back * 525600 / n))
             prefix, year = KIND_PREFIX[kind], created.year
             seq[(prefix, year)] = seq.get((prefix, year), 0) + 1
@@ -451,24 +449,7 @@ class Command(BaseCommand):
         # The Board's hearings (Wis. Stat. § 66.0627(3)(b)): one per 500 delinquent charges, noticed in time.
         hearing_on = today - timedelta(days=20)
         delinquent = [c for c in charges if c.status == SpecialCharge.Status.DELINQUENT]
-        hearings = _bulk(
-            ChargeHearing,
-            [
-                ChargeHearing(
-                    hearing_on=hearing_on,
-                    published_on=hearing_on - timedelta(days=14),
-                    mailed_on=hearing_on - timedelta(days=14),
-                    place="Village Hall",
-                    recorded_by=clerk,
-                )
-                for _ in range(0, len(delinquent), 500)
-            ],
-        )
-        Through = ChargeHearing.charges.through
-        _bulk(
-            Through,
-            [Through(chargehearing_id=hearings[k // 500].pk, specialcharge_id=c.pk) for k, c in enumerate(delinquent)],
-        )
+        hearings_for(delinquent, hearing_on=hearing_on, noticed_days_before=14, clerk=clerk)
         self._say(f"{len(charges)} special charges")
         _seed_board_matters(n=n, parcels=parcels, clerk=clerk, today=today, say=self._say)
         seed_backlogs(
