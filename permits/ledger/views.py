@@ -26,8 +26,8 @@ from permits.ledger.forms import BuildRollForm, BulkHearingForm, ChargePaymentFo
 from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
+from permits.paging import MAX_PAGES, page_keys_first
 from permits.paging import CappedPaginator as Paginator
-from permits.paging import page_keys_first
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
@@ -267,6 +267,14 @@ def hearings(request):
         qs = qs.filter(~Exists(covering)).annotate(hearing_count=Value(0))
     else:
         qs = qs.annotate(hearing_count=_count_of(covering, "specialcharge"))
+    # The charges a hearing may cover are few at any scale: their ids are found first (the year's charges by their
+    # date index, less those covered), then only those are joined to their parcels and sorted by tax key, instead of
+    # a walk of every parcel in tax-key order probing its charges (issue 13: 11 -> 2 ms at 100,000 permits). More
+    # than a capped list holds: the one query, as before.
+    cap = PAGE_SIZE * MAX_PAGES
+    ids = list(qs.order_by().values_list("pk", flat=True)[: cap + 1])
+    if len(ids) <= cap:
+        qs = qs.filter(pk__in=ids)
     page = Paginator(qs.order_by("parcel__tax_key", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
     selected = set(request.POST.getlist("charges")) if request.method == "POST" else set()
     return render(
