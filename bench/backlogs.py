@@ -25,6 +25,8 @@ from django.apps import apps
 from django.utils import timezone
 
 from permits.models import PermitKind, Status
+from permits.roles import Role
+from permits.street_opening.field.rules import guarantee_ends_on
 
 CHUNK = 5000
 
@@ -35,9 +37,6 @@ def bulk(model, rows: list, **kwargs) -> list:
     for start in range(0, len(rows), CHUNK):
         out.extend(model.objects.bulk_create(rows[start : start + CHUNK], **kwargs))
     return out
-
-
-_bulk = bulk
 
 
 def hearings_for(charges: list, *, hearing_on, noticed_days_before: int, clerk) -> list:
@@ -71,9 +70,6 @@ def _take(items: list, start: int, count: int) -> list:
 
 def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: list, staff: dict, tag: str, say):
     """Bulk-create each job's backlog (see the module's docstring); no services, no mail."""
-    from permits.roles import Role
-    from permits.street_opening.field.rules import guarantee_ends_on
-
     k = max(n // 100, 5)
     now = timezone.now()
     today = timezone.localdate(now)
@@ -97,7 +93,7 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
     for i, permit in enumerate(guaranteed):
         completed_on = today - timedelta(days=400 + i % 365)
         guarantees.append(Guarantee(permit=permit, completed_on=completed_on, ends_on=guarantee_ends_on(completed_on)))
-    _bulk(Guarantee, guarantees)
+    bulk(Guarantee, guarantees)
 
     def defect(permit, i: int, *, served_on, deadline) -> object:
         return DefectNotice(
@@ -124,10 +120,10 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
         defect(p, i, served_on=today - timedelta(days=40), deadline=today - timedelta(days=10 + i % 20))
         for i, p in enumerate(_take(completed, len(guaranteed), k))
     ]
-    _bulk(DefectNotice, defects)
+    bulk(DefectNotice, defects)
 
     # Winter patches (placed last winter) whose permanent pavement was due and is not in.
-    _bulk(
+    bulk(
         PavementRestoration,
         [
             PavementRestoration(
@@ -154,12 +150,12 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
                 reminder_at=now - timedelta(hours=1 + i % 12),
             )
         )
-    _bulk(PermitteeNotice, notices)
+    bulk(PermitteeNotice, notices)
 
     # --- street openings (§ 303-5H, § 303-4H(2)) -----------------------------------------------------------------
     EmergencyReport = apps.get_model("permits", "EmergencyReport")
     ApplicantRevocation = apps.get_model("permits", "ApplicantRevocation")
-    _bulk(
+    bulk(
         EmergencyReport,
         [
             EmergencyReport(
@@ -175,7 +171,7 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
         ],
     )
     revoked = _take(openings, 0, k)
-    _bulk(
+    bulk(
         ApplicantRevocation,
         [
             ApplicantRevocation(
@@ -194,7 +190,7 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
 
     # --- ledger (Wis. Stat. § 66.0627(3)(b)) ---------------------------------------------------------------------
     SpecialCharge = apps.get_model("permits", "SpecialCharge")
-    charges = _bulk(
+    charges = bulk(
         SpecialCharge,
         [
             SpecialCharge(
@@ -224,7 +220,7 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
     since: dict[int, object] = {}
     for p in recent:  # last told the day of the street's earliest of them: each of them is news to it
         since[p.street_id] = min(since.get(p.street_id, p.issued_on), p.issued_on)
-    _bulk(
+    bulk(
         StreetSubscription,
         [
             StreetSubscription(
@@ -284,7 +280,7 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
                 deadline_at=served + timedelta(days=10) if noticed else None,
             )
         )
-    _bulk(Case, cases)
+    bulk(Case, cases)
     say(
         f"job backlogs: {len(guarantees)} guarantees ended, {len(defects)} defect notices, {len(notices)} notices"
         f" to remind, {k} emergencies, {len(revoked)} revocations, {len(charges)} charges heard,"

@@ -121,6 +121,21 @@ def add_charge(
     return charge
 
 
+def _bill_due_on(charge: SpecialCharge, today: date) -> date | None:
+    """A bill is given when emailed or mailed: emailed, it falls due from today; to an owner without email it is a
+    letter, and falls due from the day the Clerk-Treasurer mails it (None until bill_given). § 303-6F(2) is the
+    exception: an obstruction bill falls due whether or not it was mailed or received."""
+    if not charge.parcel.owner_email and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
+        return None
+    return charge_rules.charge_due_on(today, charge.source)
+
+
+def _bill_reason(due_on: date | None) -> str:
+    if due_on:
+        return f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))"
+    return "Billed to the owner of record by letter: due 30 days after the letter is mailed (Wis. Stat. § 66.0627(4))"
+
+
 def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> SpecialCharge:
     """Bill a pending charge to the owner of record: due date set (§ 66.0627(4)), bill emailed where an email is
     known. The PDF bill is at ledger:charge_bill_pdf. § 303-6F(2): a bill that is not mailed or not received does
@@ -132,13 +147,7 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
         raise ValidationError(
             {"hearing": [f"Charge {charge.number} cannot be billed yet: {problem}" for problem in problems]}
         )
-    mailed_letter = not charge.parcel.owner_email
-    # A bill is given when emailed or mailed: emailed, it falls due from today; to an owner without email it is a
-    # letter, and falls due from the day the Clerk-Treasurer mails it (bill_given). § 303-6F(2) is the exception:
-    # an obstruction bill falls due whether or not it was mailed or received.
-    due_on = charge_rules.charge_due_on(today, charge.source)
-    if mailed_letter and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
-        due_on = None
+    due_on = _bill_due_on(charge, today)
     with transaction.atomic():
         # Two clerks cannot both bill it: change_state raises IllegalTransition when it is no longer pending.
         change_state(
@@ -146,12 +155,7 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
             to=S.BILLED,
             from_states={S.PENDING},
             by=by,
-            reason=(
-                f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))"
-                if due_on
-                else "Billed to the owner of record by letter: due 30 days after the letter is mailed "
-                "(Wis. Stat. § 66.0627(4))"
-            ),
+            reason=_bill_reason(due_on),
             billed_on=today,
             due_on=due_on,
         )
@@ -230,31 +234,20 @@ def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=N
         .order_by("pk")
     )
     due = [charge for charge in candidates if not hearing_errors_for(charge, today)]
-    # Set-based (issue 13), as bill_charge() bills one: a chunk at a time, the charges still pending are moved by one
-    # conditional UPDATE per due date (billed meanwhile by a clerk: left alone), their state changes and the owners'
-    # bills inserted in one statement each. A bill is given when emailed or mailed: emailed, it falls due from today;
-    # to an owner without email it is a letter, and falls due from the day the Clerk-Treasurer mails it (bill_given).
-    # § 303-6F(2) is the exception: an obstruction bill falls due whether or not it was mailed or received.
+    # Set-based (issue 13), as bill_charge() bills one (the same due date and reason): a chunk at a time, the charges
+    # still pending are moved by one conditional UPDATE per due date (billed meanwhile by a clerk: left alone), their
+    # state changes and the owners' bills inserted in one statement each.
     done = 0
     for start in range(0, len(due), CHARGE_CHUNK):
         groups: dict[date | None, dict] = {}
         for charge in due[start : start + CHARGE_CHUNK]:
-            due_on = charge_rules.charge_due_on(today, charge.source)
-            if not charge.parcel.owner_email and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
-                due_on = None
-            groups.setdefault(due_on, {})[charge.pk] = charge
+            groups.setdefault(_bill_due_on(charge, today), {})[charge.pk] = charge
         with transaction.atomic():
             billed = []
             for due_on, chunk in groups.items():
-                reason = (
-                    f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))"
-                    if due_on
-                    else "Billed to the owner of record by letter: due 30 days after the letter is mailed "
-                    "(Wis. Stat. § 66.0627(4))"
-                )
                 moved = change_state_many(
                     SpecialCharge,
-                    dict.fromkeys(chunk, reason),
+                    dict.fromkeys(chunk, _bill_reason(due_on)),
                     to=S.BILLED,
                     from_states={S.PENDING},
                     by=by,

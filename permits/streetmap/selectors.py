@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import Q, QuerySet
-from django.db.models.functions import Coalesce
 from django.urls import reverse
 
 from permits.kinds import get_type
@@ -108,7 +107,6 @@ def public_permits(
     ends_from = ends_from or today
     qs = (
         Permit.objects.filter(status__in=PUBLIC_STATUSES)
-        .annotate(last_day=Coalesce("end_date", "expires_on"))
         # No last day: in effect for ever. One range of permit_in_effect_idx (issue 13), not an OR it cannot use.
         .alias(in_effect_until=IN_EFFECT_UNTIL)
         .filter(in_effect_until__gte=ends_from)

@@ -3,7 +3,6 @@ no open defect, and the defect job flags the defects past their deadline and rev
 per chunk, not per row; a second run changes nothing."""
 
 import datetime
-from decimal import Decimal as D
 
 import pytest
 from django.db import connection
@@ -14,6 +13,7 @@ from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice, Guarantee
 from permits.street_opening.models import ApplicantRevocation
 from tests.permits.street_opening.conftest import complete_work
+from tests.permits.street_opening.field.test_field_work import _defect
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 COMPLETED_ON = datetime.date(2026, 7, 15)
@@ -40,16 +40,7 @@ def test_303_4h_3_guarantee_statements_do_not_grow_with_the_permits(make_issued,
     small, small_statements = _statements_to_end()
     large_permits = _completed(make_issued, contractor, 8)
     defective = large_permits[0]
-    field_work.record_defect_notice(
-        permit=defective,
-        by=dpw_director,
-        defect="Patch settled 1 inch",
-        work_to_be_done="Mill and overlay",
-        estimated_cost=D("1200.00"),
-        deadline=datetime.date(2027, 8, 1),
-        addressed_to="permittee",
-        served_on=datetime.date(2027, 7, 1),
-    )
+    _defect(defective, dpw_director, deadline=datetime.date(2027, 8, 1), served_on=datetime.date(2027, 7, 1))
     large, large_statements = _statements_to_end()
     assert small == (2, 2) and large == (8, 8)
     assert large_statements == small_statements
@@ -71,21 +62,8 @@ def test_303_4h_3_guarantee_statements_do_not_grow_with_the_permits(make_issued,
 
 
 def _defects(make_issued, contractor, dpw_director, count):
-    notices = []
-    for permit in _completed(make_issued, contractor, count):
-        notices.append(
-            field_work.record_defect_notice(
-                permit=permit,
-                by=dpw_director,
-                defect="Patch settled 1 inch",
-                work_to_be_done="Mill and overlay",
-                estimated_cost=D("1200.00"),
-                deadline=datetime.date(2027, 4, 1),
-                addressed_to="permittee",
-                served_on=datetime.date(2027, 3, 1),
-            )
-        )
-    return notices
+    """A defect noticed March 1 and due April 1, 2027 on each of `count` completed permits."""
+    return [_defect(permit, dpw_director) for permit in _completed(make_issued, contractor, count)]
 
 
 def test_303_4h_2_defect_statements_do_not_grow_with_the_notices(make_issued, contractor, dpw_director):
