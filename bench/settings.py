@@ -23,3 +23,14 @@ AXES_ENABLED = False  # force_login has no client address; axes only watches log
 # worker renders after it; the bench times that render on its own.
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_URL = "memory://"
+# The permit lists' kept tables (permits/list_cache.py) in Redis, as in production (a database of its own: CI's test
+# runs use 0 to 8). The pages are timed with the version bumped before each request (bench/measure.py: what a list
+# costs to build); the load test sees them kept, as a day without writes would.
+CACHES = {
+    **CACHES,  # noqa: F405
+    "lists": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
+        "KEY_PREFIX": "lists",
+    },
+}

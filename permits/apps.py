@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.db.models.signals import post_migrate
 
 
@@ -18,3 +19,9 @@ class PermitsConfig(AppConfig):
 
         # A bill mailed as a letter falls due from the day it is mailed (permits.letters, permits.ledger).
         notice_given.connect(bill_given, dispatch_uid="ledger_bill_given")
+
+        from permits import list_cache
+
+        # Every write through any connection bumps the lists' data version (permits/list_cache.py).
+        connection_created.connect(list_cache.install, dispatch_uid="theresa_list_cache_writes")
+        list_cache.install()

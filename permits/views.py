@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -10,6 +11,7 @@ from permits import applications, invitations, kinds, permit_page, services
 from permits.access import get_permit_for
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
+from permits.list_cache import cached_table
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import CappedPaginator as Paginator
 from permits.paging import page_keys_first
@@ -19,6 +21,12 @@ from permits.selectors import list_rows, permits_visible_to
 from permits.workflow import is_applicant_side
 
 PAGE_SIZE = 25
+
+
+def permit_table(page, **context) -> str:
+    """The rows and pagination of a permit list (templates/permits/_permit_table.html), rendered on their own so the
+    lists can keep them (permits.list_cache)."""
+    return render_to_string("permits/_permit_table.html", {"page": page, **context})
 
 
 def home(request):
@@ -44,16 +52,20 @@ def apply(request):
 
 @login_required
 def my_applications(request):
-    qs = permits_visible_to(request.user)
-    if is_village_staff(request.user):
-        qs = qs.filter(applicant=request.user)
-    page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
+    def build_table() -> str:
+        qs = permits_visible_to(request.user)
+        if is_village_staff(request.user):
+            qs = qs.filter(applicant=request.user)
+        page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
+        return permit_table(page, caption="Your applications and permits", empty="You have no applications yet.")
+
+    table = cached_table(f"user:{request.user.pk}", {"page": request.GET.get("page", "")[:12]}, build_table)
     drafts = []
     for draft in request.user.drafts.all()[: applications.MAX_DRAFTS]:
         permit_type = kinds.get_type(draft.kind)
         draft.kind_title = permit_type.title if permit_type else draft.kind
         drafts.append((draft, kinds.apply_url_for(permit_type) if permit_type else None))
-    return render(request, "permits/my_applications.html", {"page": page, "drafts": drafts})
+    return render(request, "permits/my_applications.html", {"table": table, "drafts": drafts})
 
 
 @login_required
@@ -61,15 +73,22 @@ def office(request):
     """Village staff: every application, newest first, filterable by status and type."""
     if not is_village_staff(request.user):
         raise PermissionDenied
-    qs = permits_visible_to(request.user).exclude(status=Status.DRAFT)
     status = request.GET.get("status", "")
-    if status in Status.values:
-        qs = qs.filter(status=status)
-    else:
+    if status not in Status.values:
         status = ""  # an unknown value is ignored, never echoed back into the page's links
-    page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
+
+    def build_table() -> str:
+        qs = permits_visible_to(request.user).exclude(status=Status.DRAFT)
+        if status:
+            qs = qs.filter(status=status)
+        page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
+        query = f"status={status}" if status else ""
+        return permit_table(page, caption="Applications", empty="No applications match.", query=query)
+
+    # Every member of the Village staff sees every permit (permits_visible_to): one table for all of them.
+    params = {"status": status, "page": request.GET.get("page", "")[:12]}
     context = {
-        "page": page,
+        "table": cached_table("office", params, build_table),
         "status": status,
         "statuses": Status.choices,
         "queues": kinds.work_queues_for(request.user),
