@@ -22,6 +22,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+AXE_SOURCE = AXE.read_text()
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 
@@ -52,8 +53,13 @@ def axe_check():
         page.wait_for_load_state("load")
         page.evaluate("document.getAnimations().forEach(a => { try { a.finish(); } catch (e) {} })")
         # evaluate() is not subject to the page's CSP, which stays enforced for the app's own scripts.
-        page.evaluate(AXE.read_text())
-        result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_TAGS)
+        if not page.evaluate("typeof axe !== 'undefined'"):
+            page.evaluate(AXE_SOURCE)
+        # Violations only: axe then skips gathering every node that passes (a third of a check's time), and still
+        # reports every node of every violation.
+        result = page.evaluate(
+            "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})", WCAG_TAGS
+        )
         violations = [
             f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
             for v in result["violations"]
