@@ -1,6 +1,6 @@
-"""The permit lists' rendered tables, kept in the "lists" cache and keyed by the version of the data (issue 13: the
-office list and "My applications" under 10 clients at p95 <= 50 ms, where building the page's three queries and 25
-rows was four fifths of its cost).
+"""The permit lists' rendered tables (and the links above "My applications"), kept in the "lists" cache and keyed by
+the version of the data (issue 13: the office list and "My applications" under 10 clients at p95 <= 50 ms, where
+building the page's queries and 25 rows was four fifths of its cost).
 
 The version is one counter in the cache (Redis in production, so every web process and worker shares it). Every
 statement that writes (INSERT, UPDATE, DELETE, TRUNCATE; a write in a WITH) through any Django connection bumps it,
@@ -103,14 +103,14 @@ def install(sender=None, connection=None, **kwargs) -> None:
             target.execute_wrappers.append(note_writes)
 
 
-def cached_table(scope: str, params: dict, build: Callable[[], str]) -> SafeString:
-    """The table `build()` renders for `scope` and these request parameters, from the cache when the data has not
-    changed since it was rendered today."""
+def cached_fragment(scope: str, params: dict, build: Callable[[], str]) -> SafeString:
+    """The HTML `build()` renders for `scope` and these request parameters (a table, a row of links), from the cache
+    when the data has not changed since it was rendered today."""
     version = current_version()
     if version is None:
         return mark_safe(build())  # noqa: S308 - build() returns a rendered template
     digest = hashlib.sha256(repr(sorted(params.items())).encode()).hexdigest()[:24]
-    key = f"table:{version}:{timezone.localdate().isoformat()}:{scope}:{digest}"
+    key = f"fragment:{version}:{timezone.localdate().isoformat()}:{scope}:{digest}"
     cache = _cache()
     try:
         html = cache.get(key)

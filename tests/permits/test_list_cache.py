@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from permits import list_cache
-from permits.models import Permit, Status
+from permits.models import Membership, Permit, Status
 from permits.workflow import transition
-from tests.factories import PermitFactory, UserFactory
+from tests.factories import OrganizationFactory, ParcelFactory, PermitFactory, UserFactory
 from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
@@ -161,3 +161,14 @@ def test_a_cache_that_fails_never_fails_the_page_nor_the_write(client, clerk, mo
     monkeypatch.setattr(list_cache, "_cache", lambda: Broken())
     Permit.objects.filter(pk=permit.pk).update(status=Status.UNDER_REVIEW)
     assert REVIEW_BADGE in client.get(OFFICE).content.decode()
+
+
+def test_my_applications_links_follow_a_new_parcel_and_organization(client, resident):
+    client.force_login(resident)
+    page = client.get(MINE).content.decode()
+    assert "Charges on 9 Kept Street" not in page and "Kept Builders: staff" not in page
+    parcel = ParcelFactory(site_address="9 Kept Street")
+    parcel.owners.add(resident)
+    Membership.objects.create(user=resident, organization=OrganizationFactory(name="Kept Builders"))
+    page = client.get(MINE).content.decode()
+    assert "Charges on 9 Kept Street" in page and "Kept Builders: staff" in page
