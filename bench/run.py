@@ -217,7 +217,7 @@ def main() -> None:
     parser.add_argument("--scales", default="1000,100000")
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--skip", default="", help="passed to measure.py: pages,jobs,roll,load")
-    parser.add_argument("--rounds", type=int, default=2, help="more rounds of the pages, the scales taking turns")
+    parser.add_argument("--rounds", type=int, default=4, help="more rounds of the pages, the scales taking turns")
     args = parser.parse_args()
     if not args.report_only:
         scales = [int(s) for s in args.scales.split(",")]

@@ -12,6 +12,10 @@ a version nobody asks for once the commit bumps it. Sessions and login attempts 
 A write that does not go through Django (psql, pg_restore) is seen within `TTL` seconds, when the tables expire; the
 restore command bumps the version itself. A table is kept for the day it was rendered on (a deadline's wording may
 depend on it) and for its scope: "office" (every member of the Village staff sees the same rows) or one user.
+
+`kept()` keeps any value the same way: the office-closure calendar behind the business days (permits.office_calendar)
+is read once per data version and shared by every web process and worker, so a closure the clerk records in one
+process counts in every other at once (it was kept in each process's own memory for a day).
 """
 
 from __future__ import annotations
@@ -52,9 +56,15 @@ def _cache():
     return caches[CACHE]
 
 
+# kept(..., local_seconds=N): the values this process read in the last N seconds, by name: (when, value). A write in
+# this process empties it (bump); another process's write is seen within N seconds.
+_recent: dict[str, tuple[float, object]] = {}
+
+
 def bump() -> None:
     """A new data version: every table kept so far is never read again. A cache that fails is logged, never fatal to
     the write (its tables expire within TTL)."""
+    _recent.clear()
     cache = _cache()
     try:
         try:
@@ -103,23 +113,42 @@ def install(sender=None, connection=None, **kwargs) -> None:
             target.execute_wrappers.append(note_writes)
 
 
+def kept(name: str, build: Callable[[], object], ttl: int = TTL, local_seconds: float = 0) -> object:
+    """`build()`'s value, kept under `name` until the data changes (any write bumps the version) or `ttl` passes, and
+    shared by every process; built every time when the cache fails. With `local_seconds`, a value this process read
+    that recently is used without asking the cache (for a rule asked thousands of times in one job)."""
+    if local_seconds:
+        recent = _recent.get(name)
+        if recent is not None and time.monotonic() - recent[0] < local_seconds:
+            return recent[1]
+    value = _kept(name, build, ttl)
+    if local_seconds:
+        _recent[name] = (time.monotonic(), value)
+    return value
+
+
+def _kept(name: str, build: Callable[[], object], ttl: int) -> object:
+    version = current_version()
+    if version is None:
+        return build()
+    key = f"kept:{version}:{name}"
+    cache = _cache()
+    try:
+        value = cache.get(key)
+    except Exception:  # noqa: BLE001
+        value = None
+    if value is None:
+        value = build()
+        try:
+            cache.set(key, value, ttl)
+        except Exception:  # noqa: BLE001
+            log.exception("%s could not be kept", name)
+    return value
+
+
 def cached_fragment(scope: str, params: dict, build: Callable[[], str]) -> SafeString:
     """The HTML `build()` renders for `scope` and these request parameters (a table, a row of links), from the cache
     when the data has not changed since it was rendered today."""
-    version = current_version()
-    if version is None:
-        return mark_safe(build())  # noqa: S308 - build() returns a rendered template
     digest = hashlib.sha256(repr(sorted(params.items())).encode()).hexdigest()[:24]
-    key = f"fragment:{version}:{timezone.localdate().isoformat()}:{scope}:{digest}"
-    cache = _cache()
-    try:
-        html = cache.get(key)
-    except Exception:  # noqa: BLE001
-        html = None
-    if html is None:
-        html = build()
-        try:
-            cache.set(key, str(html), TTL)
-        except Exception:  # noqa: BLE001
-            log.exception("a list's table could not be kept")
-    return mark_safe(html)  # noqa: S308 - rendered by our own template, escaped there
+    name = f"fragment:{timezone.localdate().isoformat()}:{scope}:{digest}"
+    return mark_safe(kept(name, lambda: str(build())))  # noqa: S308 - rendered by our own template, escaped there

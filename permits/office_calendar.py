@@ -1,6 +1,7 @@
 """The office-closure calendar behind Chapter 303's business days (§ 303-5F, § 303-5H): reads and the clerk's verbs.
 
-Closed days are read once per year and kept in the cache until the calendar changes (every save clears its year).
+Closed days are read once per year and kept, shared by every process, until any write changes the data
+(permits.list_cache.kept: a closure saved in one web process counts at once in the others and in the workers).
 A year with no rows at all falls back to the legal holidays of Wis. Stat. § 995.20 (permits.legal_holidays).
 """
 
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.core.cache import cache
 from django.db import transaction
 
+from permits import list_cache
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation
 from permits.legal_holidays import legal_holidays
@@ -20,24 +21,22 @@ CALENDAR_KEEPERS = (Role.CLERK,)  # the Clerk-Treasurer keeps the Village office
 SEED_YEARS_AHEAD = 5  # the yearly job keeps this year and the next five seeded
 
 
-def _key(year: int) -> str:
-    return f"office-closures:{year}"
-
-
 def closed_days(year: int) -> frozenset[date]:
-    """The weekdays and weekend days the office is closed in `year` (cached)."""
-    found = cache.get(_key(year))
-    if found is None:
+    """The weekdays and weekend days the office is closed in `year` (kept until the data changes)."""
+
+    def read() -> frozenset[date]:
         from permits.models import OfficeClosure
 
         rows = list(OfficeClosure.objects.filter(day__year=year).values_list("day", "closed"))
-        found = frozenset(d for d, closed in rows if closed) if rows else frozenset(legal_holidays(year))
-        cache.set(_key(year), found, 24 * 3600)
-    return found
+        return frozenset(d for d, closed in rows if closed) if rows else frozenset(legal_holidays(year))
+
+    # A job asks it for thousands of days: within a second, this process's last reading (its own writes clear it).
+    return list_cache.kept(f"office-closures:{year}", read, ttl=24 * 3600, local_seconds=1)
 
 
 def forget_year(year: int) -> None:
-    cache.delete(_key(year))
+    """The calendar of `year` read again on its next use, in every process (the write that changed it did so too)."""
+    list_cache.bump()
 
 
 def is_office_closed(day: date) -> bool:
