@@ -172,3 +172,16 @@ def test_my_applications_links_follow_a_new_parcel_and_organization(client, resi
     Membership.objects.create(user=resident, organization=OrganizationFactory(name="Kept Builders"))
     page = client.get(MINE).content.decode()
     assert "Charges on 9 Kept Street" in page and "Kept Builders: staff" in page
+
+
+def test_pages_are_kept_by_the_whole_page_parameter(client, clerk, monkeypatch):
+    """?page=000000000001 and ?page=0000000000012 share their first 12 characters and are pages 1 and 12."""
+    from permits import views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 1)
+    numbers = [permit_in(Status.SUBMITTED, number=f"SO-2026-P{i:04d}").number for i in range(13)]
+    client.force_login(clerk)
+    first = client.get(OFFICE, {"page": "000000000001"}).content.decode()
+    twelfth = client.get(OFFICE, {"page": "0000000000012"}).content.decode()
+    assert numbers[-1] in first and numbers[-1] not in twelfth
+    assert numbers[1] in twelfth
