@@ -10,7 +10,7 @@ os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("STAFF_MFA_REQUIRED", "0")
 
 from theresa_permits.settings import *  # noqa: E402,F403
-from theresa_permits.settings import BASE_DIR, STORAGES  # noqa: E402
+from theresa_permits.settings import _LISTS_PREFIX, BASE_DIR, STORAGES  # noqa: E402
 
 ROOT_URLCONF = "bench.urls"
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
@@ -31,6 +31,11 @@ CACHES = {
     "lists": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
-        "KEY_PREFIX": "lists",
+        "KEY_PREFIX": _LISTS_PREFIX,  # the database's name: the two scales never share a table
     },
 }
+if os.environ.get("BENCH_KEEP_NOTHING") == "1":
+    # The paired page timings (bench/paired.py): every list built from the database, as after a write.
+    CACHES["lists"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+# The time Django took to answer, in a response header (bench/paired.py reads it; outside the bench nothing does).
+MIDDLEWARE = ["bench.timing.ServerTimingMiddleware", *MIDDLEWARE]  # noqa: F405
