@@ -185,3 +185,11 @@ def test_pages_are_kept_by_the_whole_page_parameter(client, clerk, monkeypatch):
     twelfth = client.get(OFFICE, {"page": "0000000000012"}).content.decode()
     assert numbers[-1] in first and numbers[-1] not in twelfth
     assert numbers[1] in twelfth
+
+
+def test_the_lists_keys_name_the_database_so_two_villages_can_share_one_redis():
+    from theresa_permits import settings as project
+
+    assert str(project.DATABASES["default"]["NAME"]) in project._LISTS_PREFIX
+    if project.REDIS_URL:
+        assert project.CACHES["lists"]["KEY_PREFIX"] == project._LISTS_PREFIX
