@@ -188,8 +188,13 @@ def test_pages_are_kept_by_the_whole_page_parameter(client, clerk, monkeypatch):
 
 
 def test_the_lists_keys_name_the_database_so_two_villages_can_share_one_redis():
+    import os
+    from urllib.parse import urlsplit
+
     from theresa_permits import settings as project
 
-    assert str(project.DATABASES["default"]["NAME"]) in project._LISTS_PREFIX
+    url = os.environ.get("DATABASE_URL")  # the name as configured (the tests' own database is renamed later)
+    name = urlsplit(url).path.strip("/") if url else "theresa.sqlite3"
+    assert project._LISTS_PREFIX.startswith("lists:") and project._LISTS_PREFIX.endswith(name)
     if project.REDIS_URL:
         assert project.CACHES["lists"]["KEY_PREFIX"] == project._LISTS_PREFIX
