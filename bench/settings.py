@@ -10,7 +10,7 @@ os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("STAFF_MFA_REQUIRED", "0")
 
 from theresa_permits.settings import *  # noqa: E402,F403
-from theresa_permits.settings import _LISTS_PREFIX, BASE_DIR, STORAGES  # noqa: E402
+from theresa_permits.settings import BASE_DIR, LISTS_CACHE_PREFIX, STORAGES  # noqa: E402
 
 ROOT_URLCONF = "bench.urls"
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
@@ -31,7 +31,7 @@ CACHES = {
     "lists": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
-        "KEY_PREFIX": _LISTS_PREFIX,  # the database's name: the two scales never share a table
+        "KEY_PREFIX": LISTS_CACHE_PREFIX,  # the database's name: the two scales never share a table
     },
 }
 if os.environ.get("BENCH_KEEP_NOTHING") == "1":

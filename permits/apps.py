@@ -24,4 +24,3 @@ class PermitsConfig(AppConfig):
 
         # Every write through any connection bumps the lists' data version (permits/list_cache.py).
         connection_created.connect(list_cache.install, dispatch_uid="theresa_list_cache_writes")
-        list_cache.install()

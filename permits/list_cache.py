@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable
 
 from django.core.cache import caches
-from django.db import connections
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
@@ -105,12 +104,11 @@ def _bump_pending(connection) -> bool:
     return any(entry[1] is bump for entry in getattr(connection, "run_on_commit", ()))
 
 
-def install(sender=None, connection=None, **kwargs) -> None:
-    """connection_created receiver: watch this connection's writes (once per connection object)."""
-    targets = [connection] if connection is not None else list(connections.all())
-    for target in targets:
-        if note_writes not in target.execute_wrappers:
-            target.execute_wrappers.append(note_writes)
+def install(sender, connection, **kwargs) -> None:
+    """connection_created receiver: watch this connection's writes (once per connection object: a reconnect keeps
+    its wrappers)."""
+    if note_writes not in connection.execute_wrappers:
+        connection.execute_wrappers.append(note_writes)
 
 
 def kept(name: str, build: Callable[[], object], ttl: int = TTL, local_seconds: float = 0) -> object:
@@ -121,14 +119,13 @@ def kept(name: str, build: Callable[[], object], ttl: int = TTL, local_seconds: 
         recent = _recent.get(name)
         if recent is not None and time.monotonic() - recent[0] < local_seconds:
             return recent[1]
-    value = _kept(name, build, ttl)
+    value = _kept(current_version(), name, build, ttl)
     if local_seconds:
         _recent[name] = (time.monotonic(), value)
     return value
 
 
-def _kept(name: str, build: Callable[[], object], ttl: int) -> object:
-    version = current_version()
+def _kept(version: int | None, name: str, build: Callable[[], object], ttl: int) -> object:
     if version is None:
         return build()
     key = f"kept:{version}:{name}"
@@ -146,9 +143,16 @@ def _kept(name: str, build: Callable[[], object], ttl: int) -> object:
     return value
 
 
-def cached_fragment(scope: str, params: dict, build: Callable[[], str]) -> SafeString:
-    """The HTML `build()` renders for `scope` and these request parameters (a table, a row of links), from the cache
-    when the data has not changed since it was rendered today."""
-    digest = hashlib.sha256(repr(sorted(params.items())).encode()).hexdigest()[:24]
-    name = f"fragment:{timezone.localdate().isoformat()}:{scope}:{digest}"
-    return mark_safe(kept(name, lambda: str(build())))  # noqa: S308 - rendered by our own template, escaped there
+def cached_fragments(scope: str, parts: dict[str, tuple[dict, Callable[[], str]]]) -> dict[str, SafeString]:
+    """Each part's HTML (a table, a row of links), rendered by its builder for `scope` and its request parameters, or
+    from the cache when the data has not changed since it was rendered today: the version read once for the page.
+    `parts` is {name: (params, build)}."""
+    version = current_version()
+    today = timezone.localdate().isoformat()
+    out = {}
+    for part, (params, build) in parts.items():
+        digest = hashlib.sha256(repr(sorted(params.items())).encode()).hexdigest()[:24]
+        name = f"fragment:{today}:{scope}:{part}:{digest}"
+        # rendered by our own templates, escaped there
+        out[part] = mark_safe(_kept(version, name, lambda build=build: str(build()), TTL))  # noqa: S308
+    return out

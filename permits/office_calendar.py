@@ -34,11 +34,6 @@ def closed_days(year: int) -> frozenset[date]:
     return list_cache.kept(f"office-closures:{year}", read, ttl=24 * 3600, local_seconds=1)
 
 
-def forget_year(year: int) -> None:
-    """The calendar of `year` read again on its next use, in every process (the write that changed it did so too)."""
-    list_cache.bump()
-
-
 def is_office_closed(day: date) -> bool:
     return day in closed_days(day.year)
 
@@ -56,7 +51,6 @@ def seed_statutory_closures(*, years) -> tuple[int, int]:
                 day=day, defaults={"name": name, "source": OfficeClosure.Source.STATUTE}
             )
             added += created
-        forget_year(year)
     return considered, added
 
 
@@ -92,5 +86,4 @@ def record_closure(*, by, day: date, name: str, closed: bool = True):
         if not OfficeClosure.objects.filter(day__year=day.year).exclude(pk=row.pk).exists() and created:
             # The first row of a year replaces the statute fallback: carry the statute's holidays alongside it.
             seed_statutory_closures(years=[day.year])
-    forget_year(day.year)
     return row

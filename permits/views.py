@@ -11,7 +11,7 @@ from permits import applications, invitations, kinds, permit_page, services
 from permits.access import get_permit_for
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
-from permits.list_cache import cached_fragment
+from permits.list_cache import cached_fragments
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import CappedPaginator as Paginator
 from permits.paging import page_keys_first
@@ -65,15 +65,16 @@ def my_applications(request):
             "permits/_my_links.html", {"parcels": user.parcels.all(), "organizations": user.organizations.all()}
         )
 
-    scope = f"user:{request.user.pk}"
-    table = cached_fragment(scope, {"page": request.GET.get("page", "")}, build_table)
-    links = cached_fragment(scope, {"part": "links"}, build_links)  # the owner's parcels and organizations
+    kept = cached_fragments(
+        f"user:{request.user.pk}",
+        {"table": ({"page": request.GET.get("page", "")}, build_table), "links": ({}, build_links)},
+    )
     drafts = []
     for draft in request.user.drafts.all()[: applications.MAX_DRAFTS]:
         permit_type = kinds.get_type(draft.kind)
         draft.kind_title = permit_type.title if permit_type else draft.kind
         drafts.append((draft, kinds.apply_url_for(permit_type) if permit_type else None))
-    return render(request, "permits/my_applications.html", {"links": links, "table": table, "drafts": drafts})
+    return render(request, "permits/my_applications.html", {**kept, "drafts": drafts})
 
 
 @login_required
@@ -96,7 +97,7 @@ def office(request):
     # Every member of the Village staff sees every permit (permits_visible_to): one table for all of them.
     params = {"status": status, "page": request.GET.get("page", "")}
     context = {
-        "table": cached_fragment("office", params, build_table),
+        "table": cached_fragments("office", {"table": (params, build_table)})["table"],
         "status": status,
         "statuses": Status.choices,
         "queues": kinds.work_queues_for(request.user),

@@ -36,9 +36,3 @@ class OfficeClosure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day:%A, %B %-d, %Y}: {self.name}" + ("" if self.closed else " (office open)")
-
-    def save(self, *args, **kwargs):
-        super().save(*args, **kwargs)
-        from permits.office_calendar import forget_year
-
-        forget_year(self.day.year)  # business days read the calendar through the cache

@@ -195,6 +195,6 @@ def test_the_lists_keys_name_the_database_so_two_villages_can_share_one_redis():
 
     url = os.environ.get("DATABASE_URL")  # the name as configured (the tests' own database is renamed later)
     name = urlsplit(url).path.strip("/") if url else "theresa.sqlite3"
-    assert project._LISTS_PREFIX.startswith("lists:") and project._LISTS_PREFIX.endswith(name)
+    assert project.LISTS_CACHE_PREFIX.startswith("lists:") and project.LISTS_CACHE_PREFIX.endswith(name)
     if project.REDIS_URL:
-        assert project.CACHES["lists"]["KEY_PREFIX"] == project._LISTS_PREFIX
+        assert project.CACHES["lists"]["KEY_PREFIX"] == project.LISTS_CACHE_PREFIX
