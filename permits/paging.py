@@ -10,6 +10,9 @@ from django.utils.functional import cached_property
 from rest_framework.pagination import PageNumberPagination
 
 MAX_PAGES = 40
+# A search's pages: its first four, then more words or a filter. A common surname matches a share of every parcel, so
+# counting all its matches (up to MAX_PAGES pages) grew with the data, and no clerk reads past the fourth page of one.
+SEARCH_PAGES = 4
 
 
 class CappedPaginator(Paginator):
@@ -44,12 +47,16 @@ def rows_in_key_order(queryset, keys) -> list:
     return [rows[pk] for pk in keys if pk in rows]
 
 
-def page_keys_first(queryset, per_page: int, number, **kwargs):
+def page_keys_first(queryset, per_page: int, number, *, rows=None, **kwargs):
     """A capped page read in two steps: the page's primary keys first (the OFFSET walks the ordering's index and
     nothing else), then those rows with their joins, annotations and prefetches. The rows a deep page skips are never
-    joined nor annotated (issue 13: a paid-total subquery ran for each of them)."""
+    joined nor annotated (issue 13: a paid-total subquery ran for each of them).
+
+    `rows`: where the second step reads the page's rows, when `queryset` is `rows` filtered further (a search): the
+    keys already passed the filter, so it is not planned and run a third time (a search's condition can be thousands
+    of ids long)."""
     page = CappedPaginator(queryset.values_list("pk", flat=True), per_page, **kwargs).get_page(number)
-    page.object_list = rows_in_key_order(queryset, list(page.object_list))
+    page.object_list = rows_in_key_order(queryset if rows is None else rows, list(page.object_list))
     return page
 
 

@@ -5,13 +5,14 @@ from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import applications, invitations, kinds, permit_page, services
 from permits.access import get_permit_for
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
-from permits.list_cache import cached_fragments
+from permits.list_cache import cached_fragments, cached_parts
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import CappedPaginator as Paginator
 from permits.paging import page_keys_first
@@ -65,16 +66,35 @@ def my_applications(request):
             "permits/_my_links.html", {"parcels": user.parcels.all(), "organizations": user.organizations.all()}
         )
 
-    kept = cached_fragments(
+    def build_drafts() -> list[dict]:
+        drafts = []
+        for draft in request.user.drafts.all()[: applications.MAX_DRAFTS]:
+            permit_type = kinds.get_type(draft.kind)
+            drafts.append(
+                {
+                    "pk": draft.pk,
+                    "title": draft.title,
+                    "updated_at": draft.updated_at,
+                    "kind_title": permit_type.title if permit_type else draft.kind,
+                    "url": kinds.apply_url_for(permit_type) if permit_type else None,
+                }
+            )
+        return drafts
+
+    # The drafts are kept as data, not HTML: each has a form whose CSRF token is the request's own.
+    kept = cached_parts(
         f"user:{request.user.pk}",
-        {"table": ({"page": request.GET.get("page", "")}, build_table), "links": ({}, build_links)},
+        {
+            "table": ({"page": request.GET.get("page", "")}, build_table),
+            "links": ({}, build_links),
+            "drafts": ({}, build_drafts),
+        },
     )
-    drafts = []
-    for draft in request.user.drafts.all()[: applications.MAX_DRAFTS]:
-        permit_type = kinds.get_type(draft.kind)
-        draft.kind_title = permit_type.title if permit_type else draft.kind
-        drafts.append((draft, kinds.apply_url_for(permit_type) if permit_type else None))
-    return render(request, "permits/my_applications.html", {**kept, "drafts": drafts})
+    return render(
+        request,
+        "permits/my_applications.html",
+        {"table": mark_safe(kept["table"]), "links": mark_safe(kept["links"]), "drafts": kept["drafts"]},  # noqa: S308
+    )
 
 
 @login_required

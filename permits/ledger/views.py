@@ -26,7 +26,7 @@ from permits.ledger.forms import BuildRollForm, BulkHearingForm, ChargePaymentFo
 from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
-from permits.paging import MAX_PAGES, page_keys_first
+from permits.paging import MAX_PAGES, SEARCH_PAGES, page_keys_first
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
@@ -83,7 +83,7 @@ def _charge_for(user, number: str) -> SpecialCharge:
 @login_required
 def charges(request):
     """Staff: every charge, filterable by status and searchable by tax key, address or owner. Owners: their own."""
-    qs = charges_visible_to(request.user)
+    visible = qs = charges_visible_to(request.user)
     status = request.GET.get("status", "")
     if status in SpecialCharge.Status.values:
         qs = qs.filter(status=status)
@@ -98,7 +98,15 @@ def charges(request):
                 exact=["number"],
             )
         )
-    page = page_keys_first(qs.order_by("-incurred_on", "-pk"), PAGE_SIZE, request.GET.get("page"))
+    # A search lists its first SEARCH_PAGES pages, then asks for more words or a status (issue 13: counting every
+    # match of a common surname grew with the parcels); the page's rows are read by key from the visible charges.
+    page = page_keys_first(
+        qs.order_by("-incurred_on", "-pk"),
+        PAGE_SIZE,
+        request.GET.get("page"),
+        rows=visible,
+        max_pages=SEARCH_PAGES if q else MAX_PAGES,
+    )
     parcels = None if is_village_staff(request.user) else request.user.parcels.all()
     query = urlencode({k: v for k, v in (("status", status), ("q", q)) if v})  # "&" or "#" typed stays in q
     return render(
@@ -110,6 +118,7 @@ def charges(request):
             "q": q,
             "statuses": SpecialCharge.Status.choices,
             "query": query,
+            "capped_hint": "more match: add words, or choose a status" if q else None,
             "parcels": parcels,
             "staff": is_village_staff(request.user),
             "perms_clerk": has_role(request.user, Role.CLERK),

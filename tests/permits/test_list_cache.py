@@ -174,6 +174,32 @@ def test_my_applications_links_follow_a_new_parcel_and_organization(client, resi
     assert "Charges on 9 Kept Street" in page and "Kept Builders: staff" in page
 
 
+def test_my_applications_drafts_are_kept_as_data_with_this_requests_csrf_token(resident):
+    """The drafts are kept with the table (no query on a second look), but their Delete forms are rendered each time:
+    a token kept from before a new login would be refused."""
+    import re
+
+    from django.test import Client
+
+    from permits import applications
+    from permits.models import ApplicationDraft
+
+    draft = applications.save_draft(applicant=resident, kind="sidewalk", data={"work_description": "Kept draft"})
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(resident)
+    assert "Kept draft" in client.get(MINE).content.decode()
+    with CaptureQueriesContext(connection) as second:
+        assert "Kept draft" in client.get(MINE).content.decode()
+    assert not any("applicationdraft" in q["sql"] for q in second.captured_queries)
+    client.logout()
+    client.force_login(resident)  # a new login: a new CSRF secret, the kept drafts unchanged
+    page = client.get(MINE).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = client.post(reverse("permits:delete_draft", args=[draft.pk]), {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and not ApplicationDraft.objects.exists()
+    assert "Kept draft" not in client.get(MINE).content.decode()
+
+
 def test_pages_are_kept_by_the_whole_page_parameter(client, clerk, monkeypatch):
     """?page=000000000001 and ?page=0000000000012 share their first 12 characters and are pages 1 and 12."""
     from permits import views

@@ -41,6 +41,36 @@ def test_charges_deep_page_joins_and_annotates_only_its_own_rows(client, clerk):
     assert len(offset) == 1 and "JOIN" not in offset[0] and "sidewalks_chargepayment" not in offset[0]
 
 
+def test_a_charge_search_lists_its_first_pages_then_asks_for_more_words(client, clerk, monkeypatch):
+    """Issue 13: a search counts its matches up to SEARCH_PAGES pages (a common surname matched a share of every
+    parcel, so counting up to 40 pages grew with the data); the page's rows are read by key, not searched again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from permits.ledger import views
+    from permits.paging import SEARCH_PAGES
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 2)
+    brandts = [make_charge(ParcelFactory(owner_name="Olga Brandt"), by=clerk) for _ in range(2 * SEARCH_PAGES + 1)]
+    make_charge(ParcelFactory(owner_name="Someone Else"), by=clerk)
+    client.force_login(clerk)
+    with CaptureQueriesContext(connection) as queries:
+        first = client.get(reverse("ledger:charges"), {"q": "brandt"})
+    assert first.context["page"].paginator.capped and first.context["page"].paginator.num_pages == SEARCH_PAGES
+    assert f"Page 1 of {SEARCH_PAGES}+ (more match: add words, or choose a status)" in first.content.decode()
+    rows = [q["sql"] for q in queries.captured_queries if "sidewalks_chargepayment" in q["sql"]]
+    assert len(rows) == 1 and "parcel_id" not in rows[0].rsplit("WHERE", 1)[1]  # by key, not searched again
+    deepest = client.get(reverse("ledger:charges"), {"q": "brandt", "page": SEARCH_PAGES + 1}).context["page"]
+    assert deepest.number == SEARCH_PAGES
+    assert [c.number for c in deepest] == [c.number for c in reversed(brandts[1:3])]
+    # Without a search, the list counts its pages as far as MAX_PAGES.
+    unsearched = client.get(reverse("ledger:charges")).context["page"].paginator
+    assert not unsearched.capped and unsearched.count == 2 * SEARCH_PAGES + 2
+    # A search with few matches counts them exactly.
+    few = client.get(reverse("ledger:charges"), {"q": "someone"}).context["page"].paginator
+    assert not few.capped and few.count == 1
+
+
 def test_clerk_sees_every_charge_with_a_fixed_number_of_queries(client, clerk, django_assert_max_num_queries):
     for _ in range(3):
         make_charge(ParcelFactory(), by=clerk)
