@@ -97,6 +97,7 @@ class Case(models.Model):
             models.Index(fields=["status", "-opened_at"]),
             models.Index(fields=["status", "deadline_at"]),
             models.Index(fields=["kind", "status"]),
+            models.Index(fields=["-opened_at", "-id"], name="case_opened_at_idx"),  # the staff search's order
         ]
         constraints = [
             models.CheckConstraint(

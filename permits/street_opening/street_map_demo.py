@@ -42,7 +42,9 @@ def _opening(street, location, work, start, signer, **extra) -> dict:
         "statement_undertakings": list(ordinance.UNDERTAKINGS),
         "emergency": True,
         "emergency_began_on": start,
-        "diggers_hotline_requested_at": timezone.make_aware(datetime.combine(start, time(7, 30))),
+        # This morning at 7:30, or just now when the demo is loaded earlier: never in the future (Wis. Stat.
+        # § 182.0175; the rule refused the demo when it was loaded before 7:30 a.m. Village time).
+        "diggers_hotline_requested_at": min(timezone.make_aware(datetime.combine(start, time(7, 30))), timezone.now()),
         **extra,
     }
 

@@ -96,3 +96,20 @@ def test_load_demo_command_prints_the_accounts(capsys):
     out = capsys.readouterr().out
     assert "clerk" in out and "utility" in out and "password" in out
     assert Parcel.objects.count() == 40
+
+
+@pytest.mark.parametrize("clock", ["00:05", "07:29", "07:31", "23:55"])
+def test_the_demo_loads_at_any_hour_of_the_village_day(clock):
+    """The street map's emergency openings gave their locate request as 7:30 a.m. today, which the § 182.0175 rule
+    refuses as a time in the future when the demo is loaded before 7:30 (CI ran at 5 a.m.)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+
+    from permits.models import Permit
+
+    hour, minute = map(int, clock.split(":"))
+    with time_machine.travel(datetime(2026, 12, 3, hour, minute, tzinfo=ZoneInfo("America/Chicago")), tick=True):
+        call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert Permit.objects.filter(location_description="Highland Avenue between Milwaukee and Main Street").exists()
