@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from permits import kinds, search, workspace
+from permits.paging import SEARCH_PAGES
 from permits.paging import CappedPaginator as Paginator
 from permits.roles import is_village_staff, roles_of
 
@@ -36,8 +37,14 @@ def search_page(request):
     chosen = next((s for s in sources if s.key == request.GET.get("in", "")), None)
     context = {"q": q, "chosen": chosen, "sources": sources, "query": ""}
     if q and chosen is not None:
-        page = Paginator(chosen.find(q), SEARCH_PAGE_SIZE).get_page(request.GET.get("page"))
-        context.update(page=page, rows=[chosen.row(r) for r in page], query=search.querystring(q, chosen))
+        # Its first SEARCH_PAGES pages, then more words (a common surname matches a share of every table, issue 13).
+        page = Paginator(chosen.find(q), SEARCH_PAGE_SIZE, max_pages=SEARCH_PAGES).get_page(request.GET.get("page"))
+        context.update(
+            page=page,
+            rows=[chosen.row(r) for r in page],
+            query=search.querystring(q, chosen),
+            capped_hint="more match: add words to narrow the search",
+        )
     elif q:
         context["groups"] = search.search_all(request.user, q)
     return render(request, "permits/search.html", context)

@@ -127,6 +127,26 @@ def test_search_one_source_is_paginated_and_its_queries_do_not_grow(client, cler
     assert "Page 1 of 2" in page
 
 
+def test_search_one_source_lists_its_first_pages_then_asks_for_more_words(client, clerk, monkeypatch):
+    """Issue 13: a source's own page counts as far as SEARCH_PAGES pages (a surname a tenth of the parcels bear made
+    the count grow with the data), then says more match; a deeper page number shows the last counted page."""
+    from permits import views_workspace
+    from permits.paging import SEARCH_PAGES
+
+    monkeypatch.setattr(views_workspace, "SEARCH_PAGE_SIZE", 2)
+    for _ in range(2 * SEARCH_PAGES + 1):
+        Permit.objects.filter(pk=PermitFactory(location_description="Elm").pk).update(status=Status.SUBMITTED)
+    client.force_login(clerk)
+    page = page_of(client, "Elm", "permits")
+    assert f"Page 1 of {SEARCH_PAGES}+ (more match: add words to narrow the search)" in page
+    deeper = client.get(reverse("permits:search"), {"q": "Elm", "in": "permits", "page": SEARCH_PAGES + 3})
+    assert deeper.context["page"].number == SEARCH_PAGES
+    for _ in range(2 * SEARCH_PAGES):  # exactly SEARCH_PAGES full pages: counted, not capped
+        Permit.objects.filter(pk=PermitFactory(location_description="Oak").pk).update(status=Status.SUBMITTED)
+    exact = client.get(reverse("permits:search"), {"q": "Oak", "in": "permits"}).context["page"].paginator
+    assert exact.count == 2 * SEARCH_PAGES and not exact.capped
+
+
 def test_search_everything_queries_do_not_grow(client, clerk, django_assert_max_num_queries):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
