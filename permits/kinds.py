@@ -169,12 +169,23 @@ def apply_url_for(permit_type: PermitType) -> str | None:
 
 def work_queues_for(user) -> list[tuple[WorkQueue, str]]:
     """The office page's work queues `user` sees, with their URLs, from every type and from the core."""
-    from django.urls import reverse
+    from django.conf import settings
+    from django.urls import get_script_prefix, get_urlconf
 
     from permits.roles import has_role
 
+    every = _work_queue_urls(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+    return [(q, url) for q, url in every if has_role(user, *q.roles)]
+
+
+@cache
+def _work_queue_urls(script_prefix: str, urlconf: str) -> tuple[tuple[WorkQueue, str], ...]:
+    """Every work queue with its URL, reversed once per process, prefix and URLconf (issue 13: a reverse() per queue
+    on every look at the office list, as the header's links were)."""
+    from django.urls import reverse
+
     queues = [*(q for t in online_types() for q in t.work_queues), *CORE_WORK_QUEUES]
-    return [(q, reverse(q.url_name)) for q in queues if has_role(user, *q.roles)]
+    return tuple((q, reverse(q.url_name, urlconf=urlconf)) for q in queues)
 
 
 def api_routes() -> list[ApiRoute]:

@@ -13,6 +13,7 @@ MAX_PAGES = 40
 # A search's pages: its first four, then more words or a filter. A common surname matches a share of every parcel, so
 # counting all its matches (up to MAX_PAGES pages) grew with the data, and no clerk reads past the fourth page of one.
 SEARCH_PAGES = 4
+FEW_KEYS = 250  # a capped list of at most this many rows reads its keys at once (page_keys_first)
 
 
 class CappedPaginator(Paginator):
@@ -55,7 +56,12 @@ def page_keys_first(queryset, per_page: int, number, *, rows=None, **kwargs):
     `rows`: where the second step reads the page's rows, when `queryset` is `rows` filtered further (a search): the
     keys already passed the filter, so it is not planned and run a third time (a search's condition can be thousands
     of ids long)."""
-    page = CappedPaginator(queryset.values_list("pk", flat=True), per_page, **kwargs).get_page(number)
+    keys = queryset.values_list("pk", flat=True)
+    max_pages = kwargs.get("max_pages", MAX_PAGES)
+    if max_pages is not None and per_page * max_pages <= FEW_KEYS:
+        # So few pages that all their keys are one short read: no count planned and run beside the page's keys.
+        keys = list(keys[: per_page * max_pages + 1])
+    page = CappedPaginator(keys, per_page, **kwargs).get_page(number)
     page.object_list = rows_in_key_order(queryset if rows is None else rows, list(page.object_list))
     return page
 

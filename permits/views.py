@@ -1,6 +1,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -51,6 +52,7 @@ def apply(request):
     return render(request, "permits/apply.html", {"types": types})
 
 
+@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (issue 13's load test)
 @login_required
 def my_applications(request):
     def build_table() -> str:
@@ -97,6 +99,7 @@ def my_applications(request):
     )
 
 
+@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (issue 13's load test)
 @login_required
 def office(request):
     """Village staff: every application, newest first, filterable by status and type."""
