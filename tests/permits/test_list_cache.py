@@ -224,3 +224,30 @@ def test_the_lists_keys_name_the_database_so_two_villages_can_share_one_redis():
     assert project.LISTS_CACHE_PREFIX.startswith("lists:") and project.LISTS_CACHE_PREFIX.endswith(name)
     if project.REDIS_URL:
         assert project.CACHES["lists"]["KEY_PREFIX"] == project.LISTS_CACHE_PREFIX
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_kept_lists_are_read_without_a_transaction(client, clerk, resident, monkeypatch):
+    """Issue 13's load test: a read-only page kept in the cache has no BEGIN and COMMIT around it (two round trips
+    of a page that is otherwise three queries); every other page keeps ATOMIC_REQUESTS."""
+    from permits import permit_page, views
+
+    seen = {}
+
+    def watch(name, real):
+        def watched(*args, **kwargs):
+            seen[name] = connection.in_atomic_block
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(target[name], name, watched)
+
+    target = {"cached_fragments": views, "cached_parts": views, "page_context": permit_page}
+    for name, module in target.items():
+        watch(name, getattr(module, name))
+    permit = permit_in(Status.SUBMITTED)
+    client.force_login(clerk)
+    assert client.get(permit.get_absolute_url()).status_code == 200
+    assert client.get(OFFICE).status_code == 200
+    client.force_login(resident)
+    assert client.get(MINE).status_code == 200
+    assert seen == {"page_context": True, "cached_fragments": False, "cached_parts": False}
