@@ -236,7 +236,8 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
     # --- obstructions (§ 303-6D/E, § 303-14C) --------------------------------------------------------------------
     Case = apps.get_model("obstructions", "Case")
     cases = []
-    for i in range(k):
+    kc = max(k, 13)  # at 1,000 permits too, more open cases than a page holds (a page of 20 rows was compared to 25)
+    for i in range(kc):
         parcel = parcels[(i * 17) % len(parcels)]
         served = now - timedelta(days=3 + i % 10)
         cases.append(
@@ -257,7 +258,7 @@ def seed_backlogs(*, n: int, permits: list, streets: list, parcels: list, orgs: 
                 deadline_at=served + timedelta(hours=24),
             )
         )
-    for i in range(k):  # street numbers: half neglected 20 days (notice due), half served 10 days ago (referral)
+    for i in range(kc):  # street numbers: half neglected 20 days (notice due), half served 10 days ago (referral)
         parcel = parcels[(i * 19 + 7) % len(parcels)]
         noticed = i % 2 == 1
         served = timezone.make_aware(datetime.combine(today - timedelta(days=15 + i % 10), time(10)))

@@ -98,6 +98,11 @@ class Case(models.Model):
             models.Index(fields=["status", "deadline_at"]),
             models.Index(fields=["kind", "status"]),
             models.Index(fields=["-opened_at", "-id"], name="case_opened_at_idx"),  # the staff search's order
+            models.Index(  # the queue of open cases, most urgent first (obstructions.views.cases)
+                fields=["-attention", "deadline_at", "id"],
+                name="case_queue_idx",
+                condition=Q(status__in=["open", "noticed"]),
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -228,7 +228,7 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     from django.template.loader import get_template
 
     from permits import notices as topics
-    from permits.tasks import deliver_notice
+    from permits.tasks import deliver_on_commit
 
     notices, events, templates = [], [], {}
     off: dict[str, set[str]] = {}  # template -> addresses whose person turned its topic off (issue 15)
@@ -255,8 +255,7 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
             events.append((permit, f"Notice sent to {to}: {subject}"))
     notices = Notice.objects.bulk_create(notices)
     record_events(events, kind=PermitEvent.Kind.NOTICE)
-    ids = [n.pk for n in notices]
-    transaction.on_commit(lambda: [deliver_notice.delay(pk) for pk in ids])
+    deliver_on_commit([n.pk for n in notices])
     return notices
 
 
@@ -324,7 +323,7 @@ def notify_owners(items: list[tuple]) -> list[Notice]:
     from django.template.loader import get_template
 
     from permits import notices as topics
-    from permits.tasks import deliver_notice
+    from permits.tasks import deliver_on_commit
 
     templates, notices = {}, []
     for parcel, template, context, record in items:
@@ -348,8 +347,7 @@ def notify_owners(items: list[tuple]) -> list[Notice]:
         else:
             notices.append(Notice(channel=Notice.Channel.MAIL, recipient_name=name, mailing_address=address, **fields))
     notices = Notice.objects.bulk_create(notices)
-    emails = [n.pk for n in notices if n.channel == Notice.Channel.EMAIL]
-    transaction.on_commit(lambda: [deliver_notice.delay(pk) for pk in emails])
+    deliver_on_commit([n.pk for n in notices if n.channel == Notice.Channel.EMAIL])
     return notices
 
 

@@ -1,13 +1,21 @@
 """Thin, idempotent tasks: they take ids, re-fetch, and do nothing the second time."""
 
+import logging
+
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import send_mail
+from django.db import transaction
 from django.utils import timezone
 
 from permits import kinds
 from permits.jobs import run_job, today_from
 from permits.models import Notice
+
+log = logging.getLogger(__name__)
+
+
+DELIVERY_BATCH = 100  # notices a deliver_notices task sends (a job's 12,000 notices: 120 messages, not 12,000)
 
 
 @shared_task
@@ -18,6 +26,29 @@ def deliver_notice(notice_id: int) -> bool:
     send_mail(notice.subject, notice.body, settings.DEFAULT_FROM_EMAIL, [notice.to])
     # Conditional update: a second delivery of the same task finds it sent and stops.
     return Notice.objects.filter(pk=notice_id, sent_at__isnull=True).update(sent_at=timezone.now()) == 1
+
+
+@shared_task
+def deliver_notices(notice_ids: list[int]) -> int:
+    """deliver_notice for each of a batch: one that fails (the mail server refused it) is logged and the others are
+    still sent; the task then fails with that error, and each notice stays unsent until delivered. Returns how many
+    this run sent."""
+    sent, failed = 0, None
+    for notice_id in notice_ids:
+        try:
+            sent += deliver_notice(notice_id)
+        except Exception as error:  # noqa: BLE001 - one refused address must not hold back the batch
+            log.exception("notice %s could not be delivered", notice_id)
+            failed = failed or error
+    if failed is not None:
+        raise failed
+    return sent
+
+
+def deliver_on_commit(notice_ids: list[int]) -> None:
+    """Queue the delivery of these notices once the transaction that wrote them commits, DELIVERY_BATCH a task."""
+    batches = [notice_ids[i : i + DELIVERY_BATCH] for i in range(0, len(notice_ids), DELIVERY_BATCH)]
+    transaction.on_commit(lambda: [deliver_notices.delay(batch) for batch in batches])
 
 
 def expire_lapsed(*, today) -> tuple[int, int]:
