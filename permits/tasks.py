@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from permits import kinds
-from permits.jobs import run_job, today_from
+from permits.jobs import chunked, run_job, today_from
 from permits.models import Notice
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ def deliver_notices(notice_ids: list[int]) -> int:
 
 def deliver_on_commit(notice_ids: list[int]) -> None:
     """Queue the delivery of these notices once the transaction that wrote them commits, DELIVERY_BATCH a task."""
-    batches = [notice_ids[i : i + DELIVERY_BATCH] for i in range(0, len(notice_ids), DELIVERY_BATCH)]
+    batches = list(chunked(notice_ids, DELIVERY_BATCH))
     transaction.on_commit(lambda: [deliver_notices.delay(batch) for batch in batches])
 
 
