@@ -10,8 +10,8 @@ class PermitsConfig(AppConfig):
     def ready(self):
         from permits.role_permissions import sync_role_permissions
 
-        # After every app's migrate (no sender): on a fresh database the permit types' apps get their permissions
-        # after this app does, and each staff role must get theirs too. The sync is idempotent and cheap.
+        # After the last app's migrate (permits.role_permissions._is_last_app): on a fresh database the permit types'
+        # apps get their permissions after this app does, and each staff role must get theirs too. Idempotent.
         post_migrate.connect(sync_role_permissions, dispatch_uid="theresa_sync_role_permissions")
 
         from permits.ledger.services import bill_given

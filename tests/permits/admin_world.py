@@ -3,8 +3,11 @@ of every Village reference record: the demo village and its permit types, plus t
 
 from datetime import timedelta
 
+import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.test import override_settings
 from django.utils import timezone
 
 from permits.models import FeeItem, Parcel, Permit, Street
@@ -92,3 +95,17 @@ def build_world(monkeypatch):
     for model, _ in history_admins():
         assert model.history.exists(), f"no history row of {model.__name__}: the test would prove nothing for it"
     return clerk
+
+
+@pytest.fixture(scope="module")
+def admin_world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The back office (build_world) and one staff user per role, built once for a module's tests inside a transaction
+    that is rolled back after the last of them. Each test runs in a savepoint of it (pytest-django's db fixture), so
+    what one test writes the next does not see. Built per test, the demo village was most of these modules' time."""
+    media = tmp_path_factory.mktemp("world-media")
+    hashers = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # as tests/conftest.py sets for each test
+    with django_db_blocker.unblock(), pytest.MonkeyPatch.context() as patch:
+        with override_settings(MEDIA_ROOT=media, PASSWORD_HASHERS=hashers), transaction.atomic():
+            build_world(patch)
+            yield staff_of_every_role()
+            transaction.set_rollback(True)

@@ -5,6 +5,7 @@ import pytest
 from permits.models import Status
 from permits.workflow import transition
 from tests.factories import PermitFactory
+from tests.permits.admin_world import admin_world  # noqa: F401 (a module-scoped fixture: the back office)
 
 # How the system (by=None) walks a fresh draft to each status.
 PATH_TO = {

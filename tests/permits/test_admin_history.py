@@ -10,17 +10,18 @@ from django.db import models
 from django.forms.models import model_to_dict
 from django.urls import reverse
 
-from tests.permits.admin_world import ROLES, build_world, history_admins, staff_of_every_role
+from tests.permits.admin_world import ROLES, history_admins
 
 pytestmark = pytest.mark.django_db
 
-WHO = [*ROLES, "superuser"]
-
 
 @pytest.fixture
-def world(monkeypatch):
-    build_world(monkeypatch)
-    return staff_of_every_role()
+def world(admin_world):
+    """The back office, built once for this module (tests/permits/admin_world.py)."""
+    return admin_world
+
+
+WHO = [*ROLES, "superuser"]
 
 
 def row(model, pk):

@@ -11,6 +11,13 @@ from tests.conftest import staff_user
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture
+def world(admin_world):
+    """The back office, built once for this module (tests/permits/admin_world.py)."""
+    return admin_world
+
+
 PERMIT_PAGES = {
     "Permit",
     "Street",
@@ -132,14 +139,11 @@ def test_no_role_may_change_or_add_history_rows():
 
 
 @pytest.mark.parametrize("role", list(Role), ids=lambda r: r.name)
-def test_asvs_v4_1_3_every_visible_model_opens_for_its_role(role, client, monkeypatch):
+def test_asvs_v4_1_3_every_visible_model_opens_for_its_role(role, client, world):
     """What a role sees it can open: the list and a record's page answer 200 (inlines it may not read are left
     out, e.g. payments on a permit for the Chief of Police), and a model it may not see answers 403."""
     from django.contrib import admin
 
-    from tests.permits.admin_world import build_world
-
-    build_world(monkeypatch)
     client.force_login(staff_user(f"o-{role.name.lower()}", role))
     for model in admin.site._registry:
         if model._meta.app_label not in ("permits", "sidewalks"):

@@ -23,9 +23,16 @@ from permits.street_opening.models import (
 from sidewalks.models import BoardWaiver
 from tests.conftest import staff_user
 from tests.factories import FeeItemFactory
-from tests.permits.admin_world import ROLES, build_world, staff_of_every_role
+from tests.permits.admin_world import ROLES
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(admin_world):
+    """The back office, built once for this module (tests/permits/admin_world.py)."""
+    return admin_world
+
 
 REFERENCE = [
     FeeItem,
@@ -39,12 +46,6 @@ REFERENCE = [
     MoratoriumException,
 ]
 WHO = [*ROLES, "superuser"]
-
-
-@pytest.fixture
-def world(monkeypatch):
-    build_world(monkeypatch)
-    return staff_of_every_role()
 
 
 def admin_url(model, view, *args):
