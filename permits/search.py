@@ -26,10 +26,10 @@ from django.urls import reverse
 from django.utils.http import urlencode
 
 from permits.roles import STAFF_ROLES, Role, has_role
-from permits.text_search import any_of, ids_fetched_together, remembered_ids
+from permits.text_search import SEARCH_IDS_INLINE, any_of, ids_fetched_together, remembered_ids
 
 MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
-FEW_IDS = 200  # on the page that searches every source at once: see search_all
+FEW_IDS = SEARCH_IDS_INLINE  # on the page that searches every source at once: see search_all
 ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
 SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources", "obstructions.search_sources")
 
@@ -66,9 +66,9 @@ def _typed_words(q: str) -> list[str]:
 
 
 def _begins_a_word(word: str) -> dict[str, str]:
-    """`word` begins a word of `field`, case-insensitive: "contains", which the trigram index of the field finds, and
-    the regular expression \\m (the start of a word), checked on the rows found."""
-    return {"icontains": word, "iregex": rf"\m{word}"}
+    """`word` begins a word of `field`, case-insensitive: one condition the field's trigram index finds and the
+    planner estimates (permits.text_search.WordStarts)."""
+    return {"word_starts": word}
 
 
 def matching(qs: QuerySet, q: str, *, identifiers: tuple[str, ...], words: tuple[str, ...]) -> QuerySet:

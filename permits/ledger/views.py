@@ -31,7 +31,7 @@ from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
-from permits.text_search import matching
+from permits.text_search import SEARCH_IDS_INLINE, matching, remembered_ids
 
 PAGE_SIZE = 25
 
@@ -89,15 +89,17 @@ def charges(request):
         qs = qs.filter(status=status)
     q = request.GET.get("q", "").strip()
     if q:
-        # Parcels searched on their own (trigram indexes) and matched by id: no join before the filter (issue 13).
-        qs = qs.filter(
-            matching(
+        # Parcels searched on their own (trigram indexes) and matched by id: no join before the filter. A common name
+        # (more than SEARCH_IDS_INLINE parcels) is matched by its subquery instead: the charges are walked in their
+        # order and each one's parcel checked, stopping at the capped pages' rows (issue 13).
+        with remembered_ids(inline=SEARCH_IDS_INLINE):
+            found = matching(
                 SpecialCharge,
                 q,
                 ["parcel__tax_key", "parcel__site_address", "parcel__owner_name"],
                 exact=["number"],
             )
-        )
+        qs = qs.filter(found)
     # A search lists its first SEARCH_PAGES pages, then asks for more words or a status (issue 13: counting every
     # match of a common surname grew with the parcels); the page's rows are read by key from the visible charges.
     page = page_keys_first(

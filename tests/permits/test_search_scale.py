@@ -217,3 +217,18 @@ def test_every_searched_column_has_its_trigram_index_on_postgresql():
         "permit_number_trgm",
         "permit_location_trgm",
     } <= names
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="word starts are a PostgreSQL rule; SQLite: icontains")
+def test_a_word_start_is_one_condition_that_the_trigram_index_finds_on_postgresql():
+    """Issue 13: "a word begins with" is one condition on UPPER(col::text), which the column's trigram index finds and
+    the planner estimates (it was contains AND a regular expression, estimated a tenth of its rows)."""
+    for owner in ("Brandt, Ann", "Smith-Brandt, Lee", "BRANDT TRUST", "Ebrandt, Joe", "Brand, Al"):
+        ParcelFactory(owner_name=owner)
+    found = Parcel.objects.filter(owner_name__word_starts="brandt")
+    assert sorted(found.values_list("owner_name", flat=True)) == ["BRANDT TRUST", "Brandt, Ann", "Smith-Brandt, Lee"]
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # so few rows: ask whether the index can find them at all
+    plan = found.explain()
+    assert "parcel_owner_trgm" in plan and "\\mBRANDT" in plan, plan
+    assert "~*" not in plan  # one condition: no case-insensitive regular expression beside a LIKE
