@@ -6,7 +6,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -212,8 +212,32 @@ def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:
 
 
 def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kind: str = PermitEvent.Kind.NOTE) -> None:
-    """record_event for many permits at once: one insert (a job's chunk; issue 13)."""
+    """record_event for many permits at once: one insert (a job's chunk; issue 13). On PostgreSQL the permits and
+    reasons are sent as two arrays and unnested: no model instance made nor each row's fields prepared one by one
+    (24,000 events were 1.7 s of the 100k pavement job)."""
+    if not permits_and_reasons:
+        return
     now, label = timezone.now(), workflow.actor_label(by)
+    connection = connections[router.db_for_write(PermitEvent)]
+    if connection.vendor == "postgresql":
+        q = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {q(PermitEvent._meta.db_table)} "
+                f"({q('permit_id')}, {q('kind')}, {q('from_status')}, {q('to_status')}, {q('actor_id')}, "
+                f"{q('actor_label')}, {q('at')}, {q('reason')}) "
+                "SELECT e.permit_id, %s, '', '', %s, %s, %s, e.reason "
+                "FROM unnest(%s::bigint[], %s::text[]) WITH ORDINALITY AS e(permit_id, reason, n) ORDER BY e.n",
+                [
+                    kind,
+                    by.pk if by is not None else None,
+                    label,
+                    now,
+                    [p.pk for p, _ in permits_and_reasons],
+                    [r for _, r in permits_and_reasons],
+                ],
+            )
+        return
     PermitEvent.objects.bulk_create(
         [
             PermitEvent(permit=p, kind=kind, actor=by, actor_label=label, at=now, reason=r)
@@ -253,9 +277,40 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
         notices.append(Notice(permit=permit, to=to, subject=subject, body=body, template=template))
         if permit is not None:
             events.append((permit, f"Notice sent to {to}: {subject}"))
-    notices = Notice.objects.bulk_create(notices)
+    notices = _insert_email_notices(notices)
     record_events(events, kind=PermitEvent.Kind.NOTICE)
     deliver_on_commit([n.pk for n in notices])
+    return notices
+
+
+def _insert_email_notices(notices: list[Notice]) -> list[Notice]:
+    """One insert of a batch's emailed notices, their ids set. On PostgreSQL the columns are sent as arrays and
+    unnested (as record_events does): 12,000 notices' fields were prepared one by one, a second of the 100k job."""
+    connection = connections[router.db_for_write(Notice)]
+    if connection.vendor != "postgresql" or not notices:
+        return Notice.objects.bulk_create(notices)
+    q = connection.ops.quote_name
+    columns = ("permit_id", "channel", "to", "recipient_name", "mailing_address", "subject", "body", "template")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {q(Notice._meta.db_table)} ({', '.join(q(c) for c in columns)}, {q('created_at')}) "
+            "SELECT n.permit_id, %s, n.addressee, '', '', n.subject, n.body, n.template_name, %s "
+            "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[]) "
+            "WITH ORDINALITY AS n(permit_id, addressee, subject, body, template_name, i) ORDER BY n.i "
+            f"RETURNING {q('id')}",
+            [
+                Notice.Channel.EMAIL,
+                timezone.now(),
+                [n.permit_id for n in notices],
+                [n.to for n in notices],
+                [n.subject for n in notices],
+                [n.body for n in notices],
+                [n.template for n in notices],
+            ],
+        )
+        ids = [row[0] for row in cursor.fetchall()]
+    for notice, pk in zip(notices, ids, strict=True):
+        notice.pk = notice.id = pk
     return notices
 
 
