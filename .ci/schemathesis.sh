@@ -19,5 +19,5 @@ PORT=$(.venv/bin/python -c "import socket; s=socket.socket(); s.bind(('127.0.0.1
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 60); do curl -fsS -o /dev/null "http://127.0.0.1:$PORT/api/schema/" && break; sleep 0.5; done
-"$ST_VENV/bin/st" run "http://127.0.0.1:$PORT/api/schema/" -H "Authorization: Token $TOKEN" --max-examples 15 \
+"$ST_VENV/bin/st" run "http://127.0.0.1:$PORT/api/schema/" -H "Authorization: Token $TOKEN" --max-examples 6 \
   --seed 20261201 -c not_a_server_error,status_code_conformance,response_schema_conformance,content_type_conformance
