@@ -235,3 +235,22 @@ def test_a_word_start_is_one_condition_that_the_trigram_index_finds_on_postgresq
     plan = found.order_by().values("pk").explain()
     assert "parcel_owner_trgm" in plan and "\\mBRANDT" in plan, plan
     assert "~*" not in plan  # one condition: no case-insensitive regular expression beside a LIKE
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="word starts are a PostgreSQL rule; SQLite: icontains")
+def test_the_ids_are_fetched_contains_first_and_the_page_keeps_the_word_start_alone_on_postgresql(clerk, monkeypatch):
+    """Issue 13: the query that fetches each table's ids guards the word start with "contains" (a cheap LIKE, and the
+    trigram index), while a page that matches by subquery keeps the word start alone (its estimate is right)."""
+    from permits import search
+
+    monkeypatch.setattr(search, "FEW_IDS", 1)  # every table matching more than one row left as its subquery
+    _grow(3)
+    owner = 'UPPER("permits_parcel"."owner_name"::text)'
+    with CaptureQueriesContext(connection) as queries:
+        found = {source.key: hits for source, _, hits, _, _ in search.search_all(clerk, "Brandt")}
+    assert found["parcels"] and found["charges"]
+    probes = [q["sql"] for q in queries if "UNION ALL" in q["sql"]]
+    assert len(probes) == 1 and f"{owner} LIKE UPPER('%Brandt%') AND {owner} ~" in probes[0]
+    pages = [q["sql"] for q in queries if q["sql"].startswith('SELECT "sidewalks_specialcharge"."id"')]
+    column = '"owner_name"::text)'  # in the subquery, under its alias (U0)
+    assert len(pages) == 1 and f"{column} ~" in pages[0] and f"{column} LIKE" not in pages[0]
