@@ -218,25 +218,15 @@ def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kin
     if not permits_and_reasons:
         return
     now, label = timezone.now(), workflow.actor_label(by)
-    connection = connections[router.db_for_write(PermitEvent)]
-    if connection.vendor == "postgresql":
-        q = connection.ops.quote_name
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"INSERT INTO {q(PermitEvent._meta.db_table)} "
-                f"({q('permit_id')}, {q('kind')}, {q('from_status')}, {q('to_status')}, {q('actor_id')}, "
-                f"{q('actor_label')}, {q('at')}, {q('reason')}) "
-                "SELECT e.permit_id, %s, '', '', %s, %s, %s, e.reason "
-                "FROM unnest(%s::bigint[], %s::text[]) WITH ORDINALITY AS e(permit_id, reason, n) ORDER BY e.n",
-                [
-                    kind,
-                    by.pk if by is not None else None,
-                    label,
-                    now,
-                    [p.pk for p, _ in permits_and_reasons],
-                    [r for _, r in permits_and_reasons],
-                ],
-            )
+    if connections[router.db_for_write(PermitEvent)].vendor == "postgresql":
+        actor_id = by.pk if by is not None else None
+        fixed = dict(kind=kind, from_status="", to_status="", actor_id=actor_id, actor_label=label, at=now)
+        _insert_unnested(
+            PermitEvent,
+            fixed,
+            permit_id=("bigint", [p.pk for p, _ in permits_and_reasons]),
+            reason=("text", [r for _, r in permits_and_reasons]),
+        )
         return
     PermitEvent.objects.bulk_create(
         [
@@ -284,34 +274,41 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
 
 
 def _insert_email_notices(notices: list[Notice]) -> list[Notice]:
-    """One insert of a batch's emailed notices, their ids set. On PostgreSQL the columns are sent as arrays and
-    unnested (as record_events does): 12,000 notices' fields were prepared one by one, a second of the 100k job."""
-    connection = connections[router.db_for_write(Notice)]
-    if connection.vendor != "postgresql" or not notices:
+    """One insert of a batch's emailed notices, their ids set (unnested on PostgreSQL: 12,000 notices' fields were
+    prepared one by one, a second of the 100k job)."""
+    if connections[router.db_for_write(Notice)].vendor != "postgresql" or not notices:
         return Notice.objects.bulk_create(notices)
-    q = connection.ops.quote_name
-    columns = ("permit_id", "channel", "to", "recipient_name", "mailing_address", "subject", "body", "template")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {q(Notice._meta.db_table)} ({', '.join(q(c) for c in columns)}, {q('created_at')}) "
-            "SELECT n.permit_id, %s, n.addressee, '', '', n.subject, n.body, n.template_name, %s "
-            "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[]) "
-            "WITH ORDINALITY AS n(permit_id, addressee, subject, body, template_name, i) ORDER BY n.i "
-            f"RETURNING {q('id')}",
-            [
-                Notice.Channel.EMAIL,
-                timezone.now(),
-                [n.permit_id for n in notices],
-                [n.to for n in notices],
-                [n.subject for n in notices],
-                [n.body for n in notices],
-                [n.template for n in notices],
-            ],
-        )
-        ids = [row[0] for row in cursor.fetchall()]
+    fixed = {"channel": Notice.Channel.EMAIL, "recipient_name": "", "mailing_address": "", "created_at": timezone.now()}
+    ids = _insert_unnested(
+        Notice,
+        fixed,
+        permit_id=("bigint", [n.permit_id for n in notices]),
+        to=("text", [n.to for n in notices]),
+        subject=("text", [n.subject for n in notices]),
+        body=("text", [n.body for n in notices]),
+        template=("text", [n.template for n in notices]),
+    )
     for notice, pk in zip(notices, ids, strict=True):
         notice.pk = notice.id = pk
     return notices
+
+
+def _insert_unnested(model, fixed: dict[str, object], **columns: tuple[str, list]) -> list[int]:
+    """PostgreSQL: insert one row per element of the `columns` arrays (column name -> (SQL type, values)), each row
+    with the `fixed` values too, in the arrays' order, in one statement; returns the new ids in that order. A job's
+    chunk sent as a few arrays: no model instance made nor each row's fields prepared one by one (issue 13)."""
+    connection = connections[router.db_for_write(model)]
+    q = connection.ops.quote_name
+    aliases = [f"c{i}" for i in range(len(columns))]  # the columns' own names may be SQL words ("to")
+    sql = (
+        f"INSERT INTO {q(model._meta.db_table)} ({', '.join(q(name) for name in [*fixed, *columns])}) "
+        f"SELECT {', '.join(['%s'] * len(fixed) + [f'u.{alias}' for alias in aliases])} "
+        f"FROM unnest({', '.join(f'%s::{sql_type}[]' for sql_type, _ in columns.values())}) "
+        f"WITH ORDINALITY AS u({', '.join(aliases)}, n) ORDER BY u.n RETURNING {q(model._meta.pk.column)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*fixed.values(), *(values for _, values in columns.values())])
+        return [row[0] for row in cursor.fetchall()]
 
 
 def _not_emailed(to: str, subject: str) -> str:
