@@ -234,7 +234,7 @@ def main() -> None:
     parser.add_argument("--scales", default="1000,100000")
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--skip", default="", help="passed to measure.py: pages,jobs,roll,load")
-    parser.add_argument("--pairs", type=int, default=15, help="requests a page in each scale, paired (0: none)")
+    parser.add_argument("--pairs", type=int, default=30, help="requests a page in each scale, paired (0: none)")
     args = parser.parse_args()
     if not args.report_only:
         scales = [int(s) for s in args.scales.split(",")]
