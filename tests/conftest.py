@@ -171,21 +171,9 @@ def real_worker(django_db_setup, django_db_blocker):
             pytest.fail("REDIS_URL is not set in the production-mode CI pass")
         pytest.skip("needs REDIS_URL: runs against a real Celery worker in .ci/run")
     from celery.contrib.testing.worker import start_worker
-    from celery.signals import task_postrun
-    from django.db import connections
 
     from theresa_permits.celery import app
 
-    def close_the_worker_threads_connections(**kwargs):
-        # Sent in the worker's thread after each task: its session is closed there, not left open until the thread's
-        # connection is collected ("test_theresa_gw0 is being accessed by other users" when the test databases were
-        # dropped at the end of CI's production pass).
-        connections.close_all()
-
-    task_postrun.connect(close_the_worker_threads_connections, weak=False)
-    try:
-        with django_db_blocker.unblock():
-            with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
-                yield app
-    finally:
-        task_postrun.disconnect(close_the_worker_threads_connections)
+    with django_db_blocker.unblock():
+        with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+            yield app
