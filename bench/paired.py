@@ -72,15 +72,15 @@ def measure(small: dict, large: dict, ports: tuple[int, int]) -> dict:
     machine was slower (a checkpoint, another process) fell on a few consecutive pages' every pair: their ratios
     spread from 0.75 to 1.31 for pages doing the same work at both scales. Spread over the rounds, such seconds spoil
     one or two of a page's pairs, and the median of its ratios leaves them out."""
-    by_name = {name: (kind, persona, url) for kind, name, persona, url in small["pages"]}
+    small_urls = {name: url for _, name, _, url in small["pages"]}
     pages = []
     for kind, name, persona, large_url in large["pages"]:
-        if name in by_name:
+        if name in small_urls:
             cookies = (
                 f"{small['cookie_name']}={small['cookies'][persona]}",
                 f"{large['cookie_name']}={large['cookies'][persona]}",
             )
-            pages.append((kind, name, (by_name[name][2], large_url), cookies))
+            pages.append((kind, name, (small_urls[name], large_url), cookies))
     for _ in range(WARM_UP):  # templates, URL resolvers, the plans and pages of both databases
         for _, _, urls, cookies in pages:
             for side in (0, 1):

@@ -289,7 +289,7 @@ def _insert_email_notices(notices: list[Notice]) -> list[Notice]:
         template=("text", [n.template for n in notices]),
     )
     for notice, pk in zip(notices, ids, strict=True):
-        notice.pk = notice.id = pk
+        notice.pk = pk
     return notices
 
 
