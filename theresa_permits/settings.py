@@ -134,6 +134,10 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = True
 # on this machine: 239 operations). The test run still runs migrate on each copy, which finds nothing to apply.
 if os.environ.get("TEST_DB_TEMPLATE") and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"]["TEST"] = {"TEMPLATE": os.environ["TEST_DB_TEMPLATE"]}
+# A developer's repeated runs on SQLite keep their migrated test database in this file with `pytest --reuse-db`
+# (an in-memory one is migrated again on every run).
+if os.environ.get("TEST_SQLITE_FILE") and DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_SQLITE_FILE"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
