@@ -9,7 +9,7 @@ from django.utils.html import format_html
 
 from obstructions.models import Case, CaseStep, StreetNumber
 from obstructions.registers import admin as registers_admin  # noqa: F401  (registers the registers' back office)
-from permits.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from permits.admin.base import ReadOnlyAdmin, ReadOnlyInline
 
 
 class CaseStepInline(ReadOnlyInline):

@@ -6,7 +6,7 @@ from django import forms
 
 from obstructions import rules
 from obstructions.models import Case
-from sidewalks.forms_snow import DATE_WIDGET, DATETIME_WIDGET, SnowReportForm
+from sidewalks.snow.forms import DATE_WIDGET, DATETIME_WIDGET, SnowReportForm
 
 DETAIL_CHOICES = (
     [("", "(not needed for this kind of case)")]

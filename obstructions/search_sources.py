@@ -1,7 +1,7 @@
-"""The enforcement cases (§ 303-6, 9, 12, 13, 14) in the staff search box (permits.search)."""
+"""The enforcement cases (§ 303-6, 9, 12, 13, 14) in the staff search box (permits.workspace.search)."""
 
 from permits.roles import STAFF_ROLES
-from permits.search import Hit, SearchSource
+from permits.workspace.search import Hit, SearchSource
 
 
 def _cases():

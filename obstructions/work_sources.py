@@ -1,4 +1,5 @@
-"""The enforcement cases on each role's start page (permits.workspace): cases whose notice's deadline has passed,
+"""The enforcement cases on each role's start page (permits.workspace.sources): cases whose notice's deadline has
+passed,
 and street numbers whose § 303-14C days have run, oldest first."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from obstructions.services import NUMBER_CASE_ROLES
-from permits.workspace import WorkRow, WorkSource
+from permits.workspace.sources import WorkRow, WorkSource
 
 
 def _needing_attention(user, today: date):

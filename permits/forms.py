@@ -40,7 +40,7 @@ class SignupDetailsForm(forms.Form):
         return data
 
     def signup(self, request, user):
-        from permits.accounts import complete_signup_details
+        from permits.accounts.registration import complete_signup_details
 
         complete_signup_details(user=user, data=self.cleaned_data)
 
@@ -76,7 +76,8 @@ class PaymentForm(forms.ModelForm):
 
 
 class AddMemberForm(forms.Form):
-    """A manager invites a staff member by email (permits/invitations.py). It never says whether the email has an
+    """A manager invites a staff member by email (permits/accounts/invitations.py). It never says whether the email
+    has an
     account or is already on the staff (OWASP ASVS V2.1, account enumeration): the answer is always the same."""
 
     email = forms.EmailField(

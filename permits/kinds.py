@@ -75,7 +75,7 @@ class PermitType:
     expires: bool = False  # a validity period the nightly expiry job ends (expires_on)
     expire_lapsed: Callable[..., tuple[int, int]] | None = None  # (today) -> (considered, expired)
     # (permit, values, today) -> the Violations that refuse a back-office edit of the permit's fields (the same rules
-    # as filing, permits.admin_edits); None: only the order of the dates is checked.
+    # as filing, permits.admin.edits); None: only the order of the dates is checked.
     edit_rules: Callable[..., list] | None = None
     # permits.streetmap.impacts.RightOfWay: what the permit closes (lanes, sidewalk) and the point drawn on its
     # application, for the public map, the conflict checks and the WZDx feed; None: "street occupied"

@@ -27,7 +27,7 @@ from django.utils.text import smart_split, unescape_string_literal
 @TextField.register_lookup
 class WordStarts(Lookup):
     """`owner_name__word_starts="brandt"`: a word of the column begins with the text, case-insensitive (the staff
-    search, permits.search). On PostgreSQL one condition, `UPPER(col::text) ~ ('\\m' || UPPER('brandt'))`: the
+    search, permits.workspace.search). On PostgreSQL one condition, `UPPER(col::text) ~ ('\\m' || UPPER('brandt'))`: the
     column's trigram index (on UPPER(col::text), the expression icontains compares) finds it, and the planner
     estimates its rows from that expression's statistics. It was "contains, and the regular expression \\m": the
     planner multiplied the two as if they were independent and expected a tenth of the rows that match, so it

@@ -1,6 +1,10 @@
 from django.urls import include, path
 
-from permits import kinds, views, views_applicant, views_letters, views_parcel_links, views_workspace
+from permits import kinds, views
+from permits.applicant import parcel_link_views
+from permits.applicant import views as applicant_views
+from permits.workspace import letters_to_mail
+from permits.workspace import views as workspace_views
 
 app_name = "permits"
 urlpatterns = [
@@ -14,24 +18,25 @@ urlpatterns = [
     path("receipts/<str:receipt_number>.pdf", views.receipt_pdf, name="receipt_pdf"),
     path("status/<uuid:token>/", views.public_status, name="public_status"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
-    path("account/", include("permits.urls_account")),
+    path("account/", include("permits.accounts.urls")),
     # Written notices by mail (permits/letters.py): print, mail, record the mailing date.
-    path("office/letters/", views_letters.letters_page, name="letters"),
-    path("office/letters/batch.pdf", views_letters.letters_batch_pdf, name="letters_batch_pdf"),
-    path("office/letters/<int:pk>.pdf", views_letters.letter_pdf, name="letter_pdf"),
-    # Issue 15: the applicant's side (permits/views_applicant.py, permits/views_parcel_links.py)
+    path("office/letters/", letters_to_mail.letters_page, name="letters"),
+    path("office/letters/batch.pdf", letters_to_mail.letters_batch_pdf, name="letters_batch_pdf"),
+    path("office/letters/<int:pk>.pdf", letters_to_mail.letter_pdf, name="letter_pdf"),
+    # Issue 15: the applicant's side (permits/applicant/views.py, permits/applicant/parcel_link_views.py)
     path("permits/<str:number>/withdraw/", views.withdraw, name="withdraw"),
     path("permits/<str:number>/request-information/", views.request_information, name="request_information"),
-    path("account/notices/", views_applicant.notice_preferences, name="notice_preferences"),
-    path("drafts/<int:pk>/delete/", views_applicant.delete_draft, name="delete_draft"),
-    path("my-property/", views_parcel_links.my_property, name="my_property"),
-    path("my-property/link/", views_parcel_links.request_link, name="parcel_link_request"),
-    path("office/parcel-links/", views_parcel_links.link_requests, name="parcel_link_requests"),
-    path("office/parcel-links/<int:pk>/proof/", views_parcel_links.proof, name="parcel_link_proof"),
-    path("office/parcel-links/<int:pk>/<slug:decision>/", views_parcel_links.decide, name="parcel_link_decide"),
-    # Each role's start page and the staff search box (issue 15, permits/workspace.py, permits/search.py).
-    path("office/today/", views_workspace.workspace_page, name="workspace"),
-    path("office/search/", views_workspace.search_page, name="search"),
+    path("account/notices/", applicant_views.notice_preferences, name="notice_preferences"),
+    path("drafts/<int:pk>/delete/", applicant_views.delete_draft, name="delete_draft"),
+    path("my-property/", parcel_link_views.my_property, name="my_property"),
+    path("my-property/link/", parcel_link_views.request_link, name="parcel_link_request"),
+    path("office/parcel-links/", parcel_link_views.link_requests, name="parcel_link_requests"),
+    path("office/parcel-links/<int:pk>/proof/", parcel_link_views.proof, name="parcel_link_proof"),
+    path("office/parcel-links/<int:pk>/<slug:decision>/", parcel_link_views.decide, name="parcel_link_decide"),
+    # Each role's start page and the staff search box (issue 15, permits/workspace/sources.py,
+    # permits/workspace/search.py).
+    path("office/today/", workspace_views.workspace_page, name="workspace"),
+    path("office/search/", workspace_views.search_page, name="search"),
 ]
 
 # Each permit type's pages, in this namespace (permits:street_opening_apply ...), from the registry.

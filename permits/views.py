@@ -9,8 +9,10 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import applications, invitations, kinds, permit_page, services
+from permits import kinds, permit_page, services
 from permits.access import get_permit_for
+from permits.accounts import invitations
+from permits.applicant import applications
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
 from permits.list_cache import cached_fragments, cached_parts
@@ -227,7 +229,8 @@ def organization(request, pk):
         if not is_manager:
             raise PermissionDenied
         if form.is_valid():
-            # The same answer whether or not the email has an account (OWASP ASVS V2.1): permits/invitations.py.
+            # The same answer whether or not the email has an account (OWASP ASVS V2.1):
+            # permits/accounts/invitations.py.
             invitations.invite(organization=org, email=form.cleaned_data["email"], by=request.user)
             messages.success(request, invitations.sent_message(form.cleaned_data["email"]))
             return redirect("permits:organization", pk=org.pk)

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from permits.admin_base import NoDeleteAdmin, ReadOnlyAdmin
+from permits.admin.base import NoDeleteAdmin, ReadOnlyAdmin
 from permits.roles import Role, has_role
 from sidewalks import services
 from sidewalks.models import (

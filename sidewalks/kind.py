@@ -4,7 +4,8 @@
 from permits.kinds import ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
-from sidewalks import api, demo, right_of_way, services, snow_demo, views, workflow
+from sidewalks import api, demo, right_of_way, services, views, workflow
+from sidewalks.snow import demo as snow_demo
 
 DPW = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 

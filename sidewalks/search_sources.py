@@ -1,7 +1,7 @@
-"""Snow and ice (§ 303-8) and rubbish (§ 303-2) cases in the staff search box (permits.search)."""
+"""Snow and ice (§ 303-8) and rubbish (§ 303-2) cases in the staff search box (permits.workspace.search)."""
 
 from permits.roles import STAFF_ROLES
-from permits.search import Hit, SearchSource
+from permits.workspace.search import Hit, SearchSource
 
 
 def _snow_cases():

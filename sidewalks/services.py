@@ -239,7 +239,7 @@ def apply_for_sidewalk_permit(
 def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[Violation]:
     """The rules a back-office edit of a sidewalk permit must still meet: its dates in order, and, moved to another
     street, that street's recorded grade (§ 303-1A(1), permits.street_work)."""
-    from permits.admin_edits import date_order_violations
+    from permits.admin.edits import date_order_violations
 
     street = values.get("street")
     found = date_order_violations(

@@ -1,7 +1,8 @@
 from django.urls import path
 
-from sidewalks import board_views, views_snow
+from sidewalks import board_views
 from sidewalks import views as sidewalk_views
+from sidewalks.snow import views as snow_views
 
 app_name = "sidewalks"
 # Sidewalk permits (§ 303-3C, § 303-3D), surveys (§ 303-3E) and Board orders (Wis. Stat. § 66.0907)
@@ -26,17 +27,17 @@ urlpatterns = [
 
 # Snow and ice (§ 303-8) and rubbish (§ 303-2): the owners' duties; the Village's work bills through permits.ledger
 urlpatterns += [
-    path("snow/report/", views_snow.snow_report, name="snow_report"),
-    path("snow/report/thanks/", views_snow.snow_report_thanks, name="snow_report_thanks"),
-    path("snow/", views_snow.snow_office, name="snow"),
-    path("snow/snowfalls/<int:pk>/", views_snow.snowfall_detail, name="snowfall_detail"),
-    path("snow/cases/<str:number>/", views_snow.snow_case, name="snow_case"),
-    path("snow/cases/<str:number>/clear/", views_snow.snow_case_clear, name="snow_case_clear"),
-    path("snow/cases/<str:number>/close/", views_snow.snow_case_close, name="snow_case_close"),
-    path("snow/cases/<str:number>/unoccupied/", views_snow.snow_case_unoccupied, name="snow_case_unoccupied"),
-    path("snow/cases/<str:number>/assign/", views_snow.snow_case_assign, name="snow_case_assign"),
-    path("rubbish/", views_snow.rubbish_cases, name="rubbish_cases"),
-    path("rubbish/<str:number>/", views_snow.rubbish_case, name="rubbish_case"),
+    path("snow/report/", snow_views.snow_report, name="snow_report"),
+    path("snow/report/thanks/", snow_views.snow_report_thanks, name="snow_report_thanks"),
+    path("snow/", snow_views.snow_office, name="snow"),
+    path("snow/snowfalls/<int:pk>/", snow_views.snowfall_detail, name="snowfall_detail"),
+    path("snow/cases/<str:number>/", snow_views.snow_case, name="snow_case"),
+    path("snow/cases/<str:number>/clear/", snow_views.snow_case_clear, name="snow_case_clear"),
+    path("snow/cases/<str:number>/close/", snow_views.snow_case_close, name="snow_case_close"),
+    path("snow/cases/<str:number>/unoccupied/", snow_views.snow_case_unoccupied, name="snow_case_unoccupied"),
+    path("snow/cases/<str:number>/assign/", snow_views.snow_case_assign, name="snow_case_assign"),
+    path("rubbish/", snow_views.rubbish_cases, name="rubbish_cases"),
+    path("rubbish/<str:number>/", snow_views.rubbish_case, name="rubbish_case"),
 ]
 
 # Waivers put to the Village Board (§ 303-3D(8)(c), § 303-3D(9)); decided on the Board pages (permits.board)

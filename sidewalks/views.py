@@ -15,8 +15,9 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import applications, kinds, permit_page, workflow
+from permits import kinds, permit_page, workflow
 from permits.access import get_permit_for, require_role, require_staff
+from permits.applicant import applications
 from permits.errors import IllegalTransition
 from permits.forms import PaymentForm, add_service_errors
 from permits.ledger.history import trail

@@ -1,5 +1,5 @@
 """What waits on the Village for sidewalks (§ 303-3) and rubbish (§ 303-2), for each role's start page
-(permits.workspace)."""
+(permits.workspace.sources)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from permits.models import Status
 from permits.roles import Role
-from permits.workspace import WorkRow, WorkSource
+from permits.workspace.sources import WorkRow, WorkSource
 from sidewalks.services import INSPECTING_ROLES
 
 

@@ -67,7 +67,7 @@ def _test_settings(settings, tmp_path):
     }
     settings.SECURE_SSL_REDIRECT = False
     # Staff sign in with a password in tests, as in the demo; tests/permits/test_mfa.py and tests/browser/test_mfa.py
-    # turn the second factor on (permits/mfa.py, on by default whenever DEBUG is off, e.g. the PostgreSQL run).
+    # turn the second factor on (permits/accounts/mfa.py, on by default whenever DEBUG is off, e.g. the PostgreSQL run).
     settings.STAFF_MFA_REQUIRED = False
 
 

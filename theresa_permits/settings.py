@@ -97,7 +97,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "permits.mfa.StaffMFAMiddleware",
+    "permits.accounts.mfa.StaffMFAMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -154,11 +154,12 @@ AUTHENTICATION_BACKENDS = [
     "allauth.account.auth_backends.AuthenticationBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# permits/hashers.py: PBKDF2-SHA256 at OWASP's 600,000 iterations; older hashes (Django's 1,000,000) still verify and
+# permits/accounts/hashers.py: PBKDF2-SHA256 at OWASP's 600,000 iterations; older hashes (Django's 1,000,000) still
+# verify and
 # are re-hashed at the next login. The other hashers verify hashes made by them, if any were imported.
 PASSWORD_PBKDF2_ITERATIONS = int(os.environ.get("PASSWORD_PBKDF2_ITERATIONS", "600000"))
 PASSWORD_HASHERS = [
-    "permits.hashers.VillagePBKDF2PasswordHasher",
+    "permits.accounts.hashers.VillagePBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
@@ -211,15 +212,16 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "permits.forms.SignupDetailsForm"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Village of Theresa permits: "
 # Issue 15: account emails in the Village's name, their links on SITE_URL, the person named by their email.
-ACCOUNT_ADAPTER = "permits.accounts.AccountAdapter"
-ACCOUNT_USER_DISPLAY = "permits.accounts.user_display"
+ACCOUNT_ADAPTER = "permits.accounts.registration.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "permits.accounts.registration.user_display"
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "permits:start"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 
 # A second factor for Village staff (OWASP ASVS 4.0 V2.2.3 / V4.3.1: multi-factor for administrative access):
-# allauth.mfa (TOTP, recovery codes, WebAuthn). With STAFF_MFA_REQUIRED (on whenever DEBUG is off) permits/mfa.py
+# allauth.mfa (TOTP, recovery codes, WebAuthn). With STAFF_MFA_REQUIRED (on whenever DEBUG is off)
+# permits/accounts/mfa.py
 # sends staff without an authenticator to set one up and refuses them API tokens. The embedded demo keeps passwords.
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_TOTP_ISSUER = "Theresa Permits"
@@ -233,7 +235,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_FORM_FIELD = "login"
 # allauth authenticates with username= or email=, never login=: without this axes counted every failure as "None".
-AXES_USERNAME_CALLABLE = "permits.accounts.axes_username"
+AXES_USERNAME_CALLABLE = "permits.accounts.registration.axes_username"
 # The client behind the Village's reverse proxy, not the proxy (OWASP: X-Forwarded-For is believed only from
 # TRUSTED_PROXIES, comma-separated IPs/CIDRs; empty = trust nobody, use REMOTE_ADDR). See permits/client_ip.py.
 from permits.client_ip import parse_trusted_proxies  # noqa: E402 (a bad entry stops start-up, naming it)
@@ -243,7 +245,7 @@ AXES_CLIENT_IP_CALLABLE = "permits.client_ip.client_ip"
 
 # Field history (django-simple-history) is read, never reverted from the admin: a revert saved whatever was posted for
 # anyone who could view the record (OWASP ASVS V4.1.3). History pages need the Historical* model's view permission,
-# which permits/role_permissions.py gives only with the record's; permits/admin_base.py refuses POSTs to the form.
+# which permits/role_permissions.py gives only with the record's; permits/admin/base.py refuses POSTs to the form.
 SIMPLE_HISTORY_REVERT_DISABLED = True
 SIMPLE_HISTORY_ENFORCE_HISTORY_MODEL_PERMISSIONS = True
 
@@ -291,8 +293,8 @@ REST_FRAMEWORK = {
     # Page numbers with a page cap (permits/paging.py): no whole-table count, no deep OFFSET (issue 13).
     "DEFAULT_PAGINATION_CLASS": "permits.paging.CappedPageNumberPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "permits.api_errors.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["permits.api_throttles.ClientIPAnonRateThrottle"],
+    "EXCEPTION_HANDLER": "permits.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["permits.api.throttles.ClientIPAnonRateThrottle"],
     # "token": POST /api/v1/auth/token/ per client address (OWASP ASVS V2.2.1, with axes' lockout behind it).
     "DEFAULT_THROTTLE_RATES": {"anon": "60/minute", "token": os.environ.get("API_TOKEN_RATE", "10/minute")},
 }
@@ -317,11 +319,11 @@ SPECTACULAR_SETTINGS = {
         "PermitEventKindEnum": "permits.models.core.PermitEvent.Kind",
     },
     # Responses: a read-only field the API may leave out (a parcel's owner address, for the public) is not required;
-    # every operation documents the error body and the statuses it can answer (permits/api_schema.py).
+    # every operation documents the error body and the statuses it can answer (permits/api/schema.py).
     "COMPONENT_NO_READ_ONLY_REQUIRED": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "permits.api_schema.document_error_responses",
+        "permits.api.schema.document_error_responses",
     ],
 }
 

@@ -3,7 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from permits import views as permit_views
-from permits.api_docs import RedocView
+from permits.api.docs import RedocView
 from permits.online_payments.urls import gateway_urlpatterns
 
 admin.site.site_header = "Theresa Permits: back office"
@@ -14,7 +14,7 @@ urlpatterns = [
     path("", permit_views.home, name="home"),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
-    path("api/v1/", include("permits.api_urls")),
+    path("api/v1/", include("permits.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", RedocView.as_view(url_name="api-schema"), name="api-redoc"),

@@ -1,12 +1,12 @@
 """The registers in the back office: read-only (the records are public and the pages record them through the
-services: permits.admin_base.ReadOnlyAdmin links each list to its page). Never deleted (Wis. Stat. § 19.21)."""
+services: permits.admin.base.ReadOnlyAdmin links each list to its page). Never deleted (Wis. Stat. § 19.21)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
 from obstructions.registers.models import Grade, GradeApplication, HigherStandard, ImprovementRequest
-from permits.admin_base import ReadOnlyAdmin
+from permits.admin.base import ReadOnlyAdmin
 
 
 class RegisterAdmin(ReadOnlyAdmin):

@@ -14,7 +14,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from simple_history.admin import SimpleHistoryAdmin
 
-from permits.admin_base import NoDeleteAdmin, ReadOnlyInline
+from permits.admin.base import NoDeleteAdmin, ReadOnlyInline
 from permits.board import services
 from permits.board.models import AgendaItem, Attendance, Designation, Meeting, Motion, Seat, Term, Vote
 from permits.forms import add_service_errors

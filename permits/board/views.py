@@ -25,7 +25,7 @@ from permits.forms import add_service_errors
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role
-from permits.workspace import capped_counts
+from permits.workspace.sources import capped_counts
 
 PAGE_SIZE = 10
 

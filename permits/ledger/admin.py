@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from permits.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from permits.admin.base import ReadOnlyAdmin, ReadOnlyInline
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch, TaxRollLine
 from permits.paging import CappedPaginator
 

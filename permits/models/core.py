@@ -579,7 +579,8 @@ class StateChange(models.Model):
 
 class Invitation(models.Model):
     """An organization manager's invitation to join its staff, accepted by the invitee while logged in with that
-    verified email (permits/invitations.py). The form that sends it never says whether the email has an account."""
+    verified email (permits/accounts/invitations.py). The form that sends it never says whether the email has an
+    account."""
 
     organization = models.ForeignKey(Organization, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField(help_text="Stored lower-cased; matched against the accepting user's verified emails.")

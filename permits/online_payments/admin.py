@@ -3,7 +3,7 @@ Clerk-Treasurer's pages (permits.online_payments.views); public records are neve
 
 from django.contrib import admin
 
-from permits.admin_base import ReadOnlyAdmin
+from permits.admin.base import ReadOnlyAdmin
 from permits.online_payments.models import OnlinePayment, Refund, SettlementDay
 
 

@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import applications, kinds, permit_page, services
+from permits import kinds, permit_page, services
 from permits.access import get_permit_for, require_role
+from permits.applicant import applications
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.paging import CappedPaginator

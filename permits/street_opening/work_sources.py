@@ -1,4 +1,4 @@
-"""What waits on the Village for street openings, for each role's start page (permits.workspace)."""
+"""What waits on the Village for street openings, for each role's start page (permits.workspace.sources)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from permits.models import Permit, PermitKind, Status
 from permits.roles import Role
-from permits.workspace import WorkRow, WorkSource
+from permits.workspace.sources import WorkRow, WorkSource
 
 OPEN = (Status.ISSUED, Status.ACTIVE)
 INSURANCE_WARNING = timedelta(days=30)  # how far ahead the office is told of insurance running out (not a rule)

@@ -4,7 +4,7 @@ audit fields are written by the services); the actions call the services. Public
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 
-from permits.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from permits.admin.base import ReadOnlyAdmin, ReadOnlyInline
 from permits.errors import RulesBroken
 from permits.street_privilege import services as sp_services
 from permits.street_privilege.models import CostLine, Recommendation, SidewalkObstruction, StreetPrivilege

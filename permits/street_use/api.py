@@ -13,9 +13,9 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from permits.api import PermitEventSerializer
-from permits.api_errors import error_response, parse_each_field
-from permits.api_parsers import API_PARSERS
+from permits.api.errors import error_response, parse_each_field
+from permits.api.parsers import API_PARSERS
+from permits.api.shared import PermitEventSerializer
 from permits.errors import RulesBroken
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
 from permits.models import PermitKind, Street

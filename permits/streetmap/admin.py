@@ -10,7 +10,7 @@ from django.urls import path
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
-from permits.admin_base import NoDeleteAdmin, ReadOnlyAdmin
+from permits.admin.base import NoDeleteAdmin, ReadOnlyAdmin
 from permits.errors import RulesBroken
 from permits.streetmap import geometry, services
 from permits.streetmap.models import ConflictMargin, ConflictReview, Placement, StreetSegment, StreetSubscription

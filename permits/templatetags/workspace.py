@@ -1,10 +1,10 @@
 """The clerk's start page is the back office's index (templates/admin/index.html): its work list and its records
-grouped by task come from permits.workspace."""
+grouped by task come from permits.workspace.sources."""
 
 from django import template
 from django.utils import timezone
 
-from permits import workspace
+from permits.workspace import sources as workspace
 
 register = template.Library()
 

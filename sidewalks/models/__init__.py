@@ -11,7 +11,7 @@ from sidewalks.models.sidewalk import (
     SurveyBlock,
     WaiverRequest,
 )
-from sidewalks.models.snow import RubbishCase, SnowCase, Snowfall
+from sidewalks.snow.models import RubbishCase, SnowCase, Snowfall
 
 __all__ = [
     "BoardWaiver",

@@ -1,4 +1,5 @@
-"""A manager invites a colleague, who accepts in the browser (permits/invitations.py). axe-core on each page."""
+"""A manager invites a colleague, who accepts in the browser (permits/accounts/invitations.py). axe-core on each
+page."""
 
 import re
 

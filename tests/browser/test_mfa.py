@@ -1,4 +1,4 @@
-"""A staff member's second factor (OWASP ASVS 4.0 V2.2.3, V4.3.1; permits/mfa.py), in Debian's chromium.
+"""A staff member's second factor (OWASP ASVS 4.0 V2.2.3, V4.3.1; permits/accounts/mfa.py), in Debian's chromium.
 
 With STAFF_MFA_REQUIRED on, the Clerk-Treasurer signing in with a password is sent to the two-factor page, activates
 an authenticator app (the code computed here from the secret the page shows), logs out, logs in with password +

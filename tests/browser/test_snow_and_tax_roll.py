@@ -171,7 +171,7 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
 
 def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_server, axe_check, board_designations):
     from permits.ledger.services import add_charge
-    from sidewalks import snow
+    from sidewalks.snow import services as snow
 
     dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
     parcel = ParcelFactory(site_address="204 Main Street", owner_email="owner@example.com")
@@ -254,7 +254,7 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
     from permits.ledger.models import ChargeHearing
     from permits.ledger.services import add_charge, record_charge_payment
     from permits.models import Notice
-    from sidewalks import snow
+    from sidewalks.snow import services as snow
 
     dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
     today = timezone.localdate()

@@ -10,7 +10,7 @@ from tests.sidewalks.conftest import elm, home  # noqa: F401  (fixtures)
 
 @pytest.fixture(autouse=True)
 def _no_second_factor(settings):
-    # The staff second factor (permits.mfa) is on in PostgreSQL mode; these requests must reach the views.
+    # The staff second factor (permits.accounts.mfa) is on in PostgreSQL mode; these requests must reach the views.
     settings.STAFF_MFA_REQUIRED = False
 
 

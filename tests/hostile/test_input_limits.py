@@ -8,7 +8,7 @@ import pytest
 from django.http import QueryDict
 from rest_framework.exceptions import ParseError
 
-from permits.api_parsers import MAX_DEPTH, JSONObjectParser
+from permits.api.parsers import MAX_DEPTH, JSONObjectParser
 from permits.input_limits import date_window, plausible_year
 from permits.middleware import without_nul
 from permits.street_opening.forms import StreetOpeningForm

@@ -17,7 +17,7 @@ from permits import letters
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import mark_delinquent_charges
 from permits.models import Notice
-from sidewalks import snow
+from sidewalks.snow import services as snow
 from tests.factories import ParcelFactory
 from tests.permits.ledger.conftest import (
     make_charge,

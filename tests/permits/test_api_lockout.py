@@ -1,4 +1,4 @@
-"""POST /api/v1/auth/token/ locks out like the web login and is throttled (OWASP ASVS V2.2.1; permits/api_auth.py).
+"""POST /api/v1/auth/token/ locks out like the web login and is throttled (OWASP ASVS V2.2.1; permits/api/auth.py).
 
 transaction=True: the request runs outside any transaction, as in production, where ATOMIC_REQUESTS used to roll
 back the failure axes had recorded (150 wrong passwords, nothing locked)."""

@@ -333,7 +333,7 @@ def test_api_is_read_only(client, resident):
 
 def test_a_view_that_fails_after_writing_stores_nothing(client, contractor, contractor_org, monkeypatch):
     """ATOMIC_REQUESTS: the membership written before the failure is rolled back with the request."""
-    from permits import invitations
+    from permits.accounts import invitations
 
     newcomer = get_user_model().objects.create_user("newcomer", "newcomer@example.com", "x")
 

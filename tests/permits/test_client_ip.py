@@ -105,7 +105,7 @@ def test_owasp_xff_spoofed_header_does_not_escape_the_lockout(client, resident, 
 
 @pytest.mark.django_db
 def test_303_8_snow_report_limit_keys_on_the_forwarded_client_not_the_proxy(client, settings):
-    from sidewalks.views_snow import REPORTS_PER_HOUR
+    from sidewalks.snow.views import REPORTS_PER_HOUR
 
     settings.TRUSTED_PROXIES = (PROXY,)
     cache.clear()

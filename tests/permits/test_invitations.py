@@ -1,4 +1,5 @@
-"""Organization staff by invitation (permits/invitations.py; OWASP ASVS V2.1, no account enumeration): the manager
+"""Organization staff by invitation (permits/accounts/invitations.py; OWASP ASVS V2.1, no account enumeration): the
+manager
 invites an email, the invitee accepts while logged in with that verified email, and only then joins."""
 
 import re
@@ -12,7 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.test import TestCase
 from django.urls import reverse
 
-from permits import invitations
+from permits.accounts import invitations
 from permits.models import Membership, Notice, Status
 from permits.models.core import Invitation
 from tests.factories import OrganizationFactory, UserFactory

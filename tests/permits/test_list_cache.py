@@ -181,7 +181,7 @@ def test_my_applications_drafts_are_kept_as_data_with_this_requests_csrf_token(r
 
     from django.test import Client
 
-    from permits import applications
+    from permits.applicant import applications
     from permits.models import ApplicationDraft
 
     draft = applications.save_draft(applicant=resident, kind="sidewalk", data={"work_description": "Kept draft"})

@@ -1,4 +1,4 @@
-"""A second factor for Village staff (OWASP ASVS 4.0 V2.2.3, V4.3.1; permits/mfa.py).
+"""A second factor for Village staff (OWASP ASVS 4.0 V2.2.3, V4.3.1; permits/accounts/mfa.py).
 
 With STAFF_MFA_REQUIRED on, staff without an authenticator are sent to the two-factor setup page from everything but
 allauth's account and MFA pages; staff who log in with password + authenticator code pass; residents and contractors

@@ -206,7 +206,7 @@ def test_303_4f2_a_duplicate_the_database_catches_gets_the_same_clear_message(cl
 
 @pytest.mark.django_db
 def test_303_4f2_the_payment_form_shows_the_overpayment_on_its_amount_field(clerk):
-    # As the back office's record-payment page does (permits/admin.py): the service's refusal lands on the field.
+    # As the back office's record-payment page does (permits/admin/core.py): the service's refusal lands on the field.
     permit = owing()
     form = PaymentForm({"amount": "500.00", "method": "check", "reference": "5120", "note": ""})
     assert form.is_valid()

@@ -1,11 +1,11 @@
-"""Contractor and utility organizations: the manager invites staff (permits/invitations.py, tested in
+"""Contractor and utility organizations: the manager invites staff (permits/accounts/invitations.py, tested in
 tests/permits/test_invitations.py), who then see the organization's applications."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
-from permits.invitations import invite
+from permits.accounts.invitations import invite
 from permits.models import Membership, Status
 from tests.factories import UserFactory
 from tests.permits.conftest import permit_in
@@ -20,7 +20,7 @@ def org_url(org):
 def test_an_invited_staff_member_who_accepted_sees_the_orgs_applications(client, contractor, contractor_org):
     from allauth.account.models import EmailAddress
 
-    from permits.invitations import accept
+    from permits.accounts.invitations import accept
 
     permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
     newcomer = UserFactory(username="newcomer", email="New.Comer@example.com")

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from permits import text_search
-from permits.admin import PermitAdmin
+from permits.admin.core import PermitAdmin
 from permits.ledger.models import SpecialCharge
 from permits.models import Parcel, Permit
 from tests.factories import OrganizationFactory, ParcelFactory, PermitFactory, StreetFactory, UserFactory
@@ -152,8 +152,8 @@ def test_a_search_makes_the_same_queries_however_many_rows_match(
 def test_the_all_sources_page_finds_what_each_source_finds_alone(
     clerk, q, few_ids, monkeypatch, django_assert_max_num_queries
 ):
-    from permits import search
-    from permits.search import ROWS_PER_SOURCE, search_all, sources_for
+    from permits.workspace import search
+    from permits.workspace.search import ROWS_PER_SOURCE, search_all, sources_for
 
     monkeypatch.setattr(search, "FEW_IDS", few_ids)
     _grow(7)
@@ -241,7 +241,7 @@ def test_a_word_start_is_one_condition_that_the_trigram_index_finds_on_postgresq
 def test_the_ids_are_fetched_contains_first_and_the_page_keeps_the_word_start_alone_on_postgresql(clerk, monkeypatch):
     """Issue 13: the query that fetches each table's ids guards the word start with "contains" (a cheap LIKE, and the
     trigram index), while a page that matches by subquery keeps the word start alone (its estimate is right)."""
-    from permits import search
+    from permits.workspace import search
 
     monkeypatch.setattr(search, "FEW_IDS", 1)  # every table matching more than one row left as its subquery
     _grow(3)

@@ -1,5 +1,5 @@
 """/account/tokens/: the owner lists, creates and revokes their API token (OWASP ASVS V3.5.2/V3.5.3 and
-permits/views_account.py): the key is shown once, when created, never again; afterwards only its last 4."""
+permits/accounts/views.py): the key is shown once, when created, never again; afterwards only its last 4."""
 
 import pytest
 from django.urls import reverse

@@ -304,7 +304,7 @@ def test_303_1a_2_the_application_waits_for_the_board_and_its_matter_decides_it(
 
 
 def test_303_1a_a_back_office_move_of_a_sidewalk_permit_to_an_ungraded_street_is_refused(contractor, bare):
-    from permits.admin_edits import edit_violations
+    from permits.admin.edits import edit_violations
 
     parcel = ParcelFactory(street=StreetFactory(name="Henni Street"))
     permit = sidewalk_services.apply_for_sidewalk_permit(applicant=contractor, parcel=parcel, today=TODAY, **WALK)

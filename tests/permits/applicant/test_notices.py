@@ -9,7 +9,8 @@ from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 
-from permits import applications, notices
+from permits import notices
+from permits.applicant import applications
 from permits.models import NoticePreference, PermitEvent, Status
 from permits.services import send_notice
 from sidewalks import services as sidewalk_services

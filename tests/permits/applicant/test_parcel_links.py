@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from permits import parcel_links
+from permits.applicant import parcel_links
 from permits.errors import RulesBroken
 from permits.models import ParcelLinkRequest
 from tests.factories import ParcelFactory, UserFactory

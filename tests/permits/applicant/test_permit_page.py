@@ -6,7 +6,8 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from permits import applications, permit_page
+from permits import permit_page
+from permits.applicant import applications
 from permits.models import Status
 from permits.street_opening import services as so
 from tests.permits.street_opening.conftest import file_certificate, valid_data

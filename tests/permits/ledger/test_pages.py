@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from permits.ledger.models import ChargePayment, SpecialCharge, TaxRollBatch
 from permits.ledger.services import mark_delinquent_charges
-from sidewalks import snow
 from sidewalks.models import SnowCase, Snowfall
+from sidewalks.snow import services as snow
 from tests.factories import ParcelFactory
 from tests.permits.ledger.conftest import LATE, make_charge, make_delinquent
 

@@ -16,7 +16,7 @@ PASSWORD = "theresa-demo-2026"
 @pytest.fixture
 def real_hasher(settings):
     settings.PASSWORD_HASHERS = [
-        "permits.hashers.VillagePBKDF2PasswordHasher",
+        "permits.accounts.hashers.VillagePBKDF2PasswordHasher",
         "django.contrib.auth.hashers.ScryptPasswordHasher",
     ]
     settings.PASSWORD_PBKDF2_ITERATIONS = 1000  # the count is what is tested, not the time of the suite
@@ -64,7 +64,7 @@ def test_the_back_office_login_hashes_once(client, real_hasher, hashes):
 def test_the_settings_hasher_is_pbkdf2_sha256_at_600000_iterations_by_default():
     from django.conf import settings
 
-    from permits.hashers import VillagePBKDF2PasswordHasher
+    from permits.accounts.hashers import VillagePBKDF2PasswordHasher
 
     assert settings.PASSWORD_PBKDF2_ITERATIONS == 600_000
     assert VillagePBKDF2PasswordHasher.algorithm == PBKDF2PasswordHasher.algorithm == "pbkdf2_sha256"

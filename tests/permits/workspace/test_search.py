@@ -6,8 +6,8 @@ from datetime import date
 import pytest
 from django.urls import reverse
 
-from permits import search
 from permits.models import Permit, Status
+from permits.workspace import search
 from tests.factories import OrganizationFactory, ParcelFactory, PermitFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -130,8 +130,8 @@ def test_search_one_source_is_paginated_and_its_queries_do_not_grow(client, cler
 def test_search_one_source_lists_its_first_pages_then_asks_for_more_words(client, clerk, monkeypatch):
     """Issue 13: a source's own page counts as far as SEARCH_PAGES pages (a surname a tenth of the parcels bear made
     the count grow with the data), then says more match; a deeper page number shows the last counted page."""
-    from permits import views_workspace
     from permits.paging import SEARCH_PAGES
+    from permits.workspace import views as views_workspace
 
     monkeypatch.setattr(views_workspace, "SEARCH_PAGE_SIZE", 2)
     for _ in range(2 * SEARCH_PAGES + 1):

@@ -1,4 +1,4 @@
-"""Issue 15: what each role's start page counts (permits.workspace), at its boundaries, and for whom."""
+"""Issue 15: what each role's start page counts (permits.workspace.sources), at its boundaries, and for whom."""
 
 from datetime import date, timedelta
 from decimal import Decimal
@@ -8,9 +8,9 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from permits import workspace
 from permits.models import Permit, PermitKind, Status
 from permits.street_opening import work_sources as so_sources
+from permits.workspace import sources as workspace
 from tests.factories import PermitFactory
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from permits.ledger.models import SpecialCharge
-from sidewalks import snow, snow_rules
 from sidewalks.models import SnowCase
+from sidewalks.snow import rules as snow_rules
+from sidewalks.snow import services as snow
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")

@@ -10,8 +10,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from permits.models import Notice
-from sidewalks import snow, snow_rules
 from sidewalks.models import SnowCase
+from sidewalks.snow import rules as snow_rules
+from sidewalks.snow import services as snow
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")

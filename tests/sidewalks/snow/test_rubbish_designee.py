@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from permits.roles import Role
-from sidewalks import snow
+from sidewalks.snow import services as snow
 from tests.board_world import designate
 from tests.factories import ParcelFactory
 

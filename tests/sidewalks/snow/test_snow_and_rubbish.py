@@ -9,8 +9,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import charges_for_work
-from sidewalks import snow
 from sidewalks.models import RubbishCase, SnowCase
+from sidewalks.snow import services as snow
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
@@ -168,7 +168,7 @@ def test_resident_cannot_serve_a_rubbish_notice(parcel, resident):
 
 def test_demo_loader_is_idempotent(db):
     from permits.demo import load_demo
-    from sidewalks.snow_demo import load
+    from sidewalks.snow.demo import load
 
     load_demo()
     load()

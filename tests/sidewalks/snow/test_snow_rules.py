@@ -1,9 +1,9 @@
-"""Boundary tests of sidewalks/snow_rules.py (§ 303-8 snow and ice, § 303-2 rubbish), named after their sections."""
+"""Boundary tests of sidewalks/snow/rules.py (§ 303-8 snow and ice, § 303-2 rubbish), named after their sections."""
 
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from sidewalks import snow_rules as rules
+from sidewalks.snow import rules
 
 CHICAGO = ZoneInfo("America/Chicago")
 STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)

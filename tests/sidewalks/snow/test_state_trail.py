@@ -12,8 +12,8 @@ from django.utils import timezone
 from permits.errors import IllegalTransition
 from permits.ledger.models import SpecialCharge
 from permits.state import actor_label, history_of
-from sidewalks import snow
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
+from sidewalks.snow import services as snow
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
@@ -60,7 +60,7 @@ def test_303_8b_two_crews_closing_at_once_close_once_and_charge_nothing(case, in
 
 
 def test_303_8b_a_clearing_race_on_the_page_is_a_form_error(case, inspector, dpw_director, client, monkeypatch):
-    from sidewalks import views_snow
+    from sidewalks.snow import views as views_snow
 
     stale = SnowCase.objects.get(pk=case.pk)  # the crew's page read the case while it was open
     snow.close_snow_case(case=case, by=inspector, status=C.DISMISSED)  # then the office dismissed it

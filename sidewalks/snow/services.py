@@ -21,8 +21,8 @@ from permits.models import Parcel
 from permits.roles import Role, is_village_staff
 from permits.services import next_number, notify_owner, send_notice
 from permits.state import change_state
-from sidewalks import snow_rules
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
+from sidewalks.snow import rules as snow_rules
 
 DPW_ROLES = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 

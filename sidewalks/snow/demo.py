@@ -14,10 +14,10 @@ from permits.ledger import services as charges
 from permits.ledger.models import ChargePayment, SpecialCharge
 from permits.letters import notices_about, record_mailing
 from permits.models import Notice, Parcel
-from sidewalks import snow
 from sidewalks.models import SnowCase, Snowfall
+from sidewalks.snow import services as snow
 
-DEMO_NOTE = "Demo snowfall (loaded by sidewalks.snow_demo)"
+DEMO_NOTE = "Demo snowfall (loaded by sidewalks.snow.demo)"
 
 
 def _mailed(record, when, clerk) -> None:

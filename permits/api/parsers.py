@@ -2,7 +2,7 @@
 
 DRF's JSONParser answers a list, a string or a number with the body itself, which the views then took for an object
 (500), and a deeply nested body ran Python's decoder out of stack (RecursionError, 500). Here each is a 400 with the
-API's error body ({"errors": [...]}, permits.api_errors)."""
+API's error body ({"errors": [...]}, permits.api.errors)."""
 
 from __future__ import annotations
 

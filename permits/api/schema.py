@@ -1,5 +1,5 @@
 """The OpenAPI schema says what the API really answers: every operation documents the error body
-`{"errors": [{"field", "code", "citation", "message"}]}` (permits/api_errors.py) for the statuses it can give."""
+`{"errors": [{"field", "code", "citation", "message"}]}` (permits/api/errors.py) for the statuses it can give."""
 
 ERRORS = {
     "type": "object",

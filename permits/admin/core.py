@@ -14,13 +14,11 @@ from django.utils import timezone
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from permits import (
-    admin_applicant,  # noqa: F401  (registers the parcel link requests, issue 15)
-    services,
-    workflow,
-)
-from permits.admin_base import NoDeleteAdmin, lock_history_forms
-from permits.admin_edits import PermitEditForm, changes_of, record_edit
+from permits import services, workflow
+from permits.admin.base import NoDeleteAdmin, lock_history_forms
+from permits.admin.edits import PermitEditForm, changes_of, record_edit
+from permits.admin.office_calendar import OrganizationUtilityForm  # also registers the office-closure calendar
+from permits.applicant import admin as applicant_admin  # noqa: F401  (registers the parcel link requests)
 from permits.board import admin as board_admin  # noqa: F401  (the Village Board's roster, meetings, designations)
 from permits.errors import RulesBroken
 from permits.fees import FeeNotConfigured, fee_in_force
@@ -41,7 +39,6 @@ from permits.models import (
     Status,
     Street,
 )
-from permits.office_calendar_admin import OrganizationUtilityForm  # also registers the office-closure calendar
 from permits.online_payments import admin as online_payments_admin  # noqa: F401  (online card payments)
 from permits.paging import CappedPaginator, KeysFirstPaginator
 from permits.parcel_import import import_parcels
@@ -203,7 +200,7 @@ class PermitAdmin(SimpleHistoryAdmin):
         + readonly_fields[3:]
     )
     raw_id_fields = ["parcel"]
-    form = PermitEditForm  # edits run the type's rules and are recorded on the timeline (permits.admin_edits)
+    form = PermitEditForm  # edits run the type's rules and are recorded on the timeline (permits.admin.edits)
     inlines = [EventInline, PaymentInline, DocumentInline, NoticeInline]
     actions = [
         _transition_action(Status.UNDER_REVIEW, "Start review of selected permits"),

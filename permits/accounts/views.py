@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
-from permits import invitations
+from permits.accounts import invitations
 from permits.models.core import Invitation
 
 

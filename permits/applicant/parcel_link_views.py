@@ -1,5 +1,5 @@
 """Residents link themselves to their parcel; the Clerk-Treasurer decides; owners see their property's records
-(issue 15, item 6). Views are thin: fetch, bind a form, call one service of permits.parcel_links."""
+(issue 15, item 6). Views are thin: fetch, bind a form, call one service of permits.applicant.parcel_links."""
 
 from django import forms
 from django.contrib import messages
@@ -9,8 +9,8 @@ from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import parcel_links
 from permits.access import require_role
+from permits.applicant import parcel_links
 from permits.forms import add_service_errors
 from permits.models import Parcel, ParcelLinkRequest
 from permits.paging import CappedPaginator as Paginator

@@ -1,4 +1,5 @@
-"""Account verbs: what happens when someone registers. Organization staff join by invitation: permits/invitations.py."""
+"""Account verbs: what happens when someone registers. Organization staff join by invitation:
+permits/accounts/invitations.py."""
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.db import transaction

@@ -1,11 +1,12 @@
-"""Back office of issue 15: parcel link requests, read-only; their decisions call permits.parcel_links (the same
+"""Back office of issue 15: parcel link requests, read-only; their decisions call permits.applicant.parcel_links (the
+same
 service as the clerk's queue page). Drafts and notice preferences are the applicant's own and stay out of it."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from permits import parcel_links
-from permits.admin_base import NoDeleteAdmin
+from permits.admin.base import NoDeleteAdmin
+from permits.applicant import parcel_links
 from permits.models import ParcelLinkRequest
 
 

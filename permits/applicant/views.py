@@ -6,7 +6,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import applications, notices
+from permits import notices
+from permits.applicant import applications
 
 
 @login_required

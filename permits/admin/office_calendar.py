@@ -7,7 +7,7 @@ from django import forms
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from permits.admin_base import NoDeleteAdmin
+from permits.admin.base import NoDeleteAdmin
 from permits.errors import RulesBroken
 from permits.models import OfficeClosure, Organization
 from permits.office_calendar import record_closure

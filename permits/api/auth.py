@@ -18,9 +18,9 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
 
-from permits.api_errors import error_response
-from permits.api_parsers import API_PARSERS
-from permits.api_throttles import TokenRateThrottle
+from permits.api.errors import error_response
+from permits.api.parsers import API_PARSERS
+from permits.api.throttles import TokenRateThrottle
 
 LOCKOUT_CITATION = "OWASP ASVS V2.2.1"
 

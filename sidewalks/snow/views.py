@@ -20,8 +20,10 @@ from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
 from permits.paging import CappedPaginator as Paginator
 from permits.roles import Role, has_role, is_village_staff
-from sidewalks import snow, snow_rules
-from sidewalks.forms_snow import (
+from sidewalks.models import RubbishCase, SnowCase, Snowfall
+from sidewalks.snow import rules as snow_rules
+from sidewalks.snow import services as snow
+from sidewalks.snow.forms import (
     AssignParcelForm,
     ClearingForm,
     CloseCaseForm,
@@ -32,7 +34,6 @@ from sidewalks.forms_snow import (
     StaffSnowReportForm,
     UnoccupiedForm,
 )
-from sidewalks.models import RubbishCase, SnowCase, Snowfall
 
 PAGE_SIZE = 25
 REPORTS_PER_HOUR = 5  # per address of the reporter: the public form is not a way to flood the DPW

@@ -1,7 +1,7 @@
 """The API's rate limits keyed on the client behind the Village's proxy (permits/client_ip.py), not on DRF's
 get_ident, which believes any X-Forwarded-For a client sends (OWASP ASVS V2.2.1, anti-automation).
 
-Kept apart from permits/api_auth.py: REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] imports this module while DRF's own
+Kept apart from permits/api/auth.py: REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] imports this module while DRF's own
 views are being imported, and importing rest_framework.authtoken.views from here would be circular."""
 
 from __future__ import annotations

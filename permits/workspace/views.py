@@ -1,14 +1,16 @@
-"""Each role's start page (permits.workspace) and the staff search box (permits.search)."""
+"""Each role's start page (permits.workspace.sources) and the staff search box (permits.workspace.search)."""
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.utils import timezone
 
-from permits import kinds, search, workspace
+from permits import kinds
 from permits.paging import SEARCH_PAGES
 from permits.paging import CappedPaginator as Paginator
 from permits.roles import is_village_staff, roles_of
+from permits.workspace import search
+from permits.workspace import sources as workspace
 
 SEARCH_PAGE_SIZE = 25
 

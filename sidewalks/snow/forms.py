@@ -1,4 +1,4 @@
-"""Forms of the snow (§ 303-8) and rubbish (§ 303-2) pages. They validate input; sidewalks.snow_rules decides."""
+"""Forms of the snow (§ 303-8) and rubbish (§ 303-2) pages. They validate input; sidewalks.snow.rules decides."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from permits import kinds
-from permits.api import ParcelViewSet, PermitViewSet
-from permits.api_auth import obtain_auth_token
+from permits.api.auth import obtain_auth_token
+from permits.api.shared import ParcelViewSet, PermitViewSet
 
 router = DefaultRouter()
 router.register("permits", PermitViewSet, basename="permit")
