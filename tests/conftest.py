@@ -41,7 +41,7 @@ def _transactional_tests_have_the_named_site(request):
     request.getfixturevalue("transactional_db")
     from django.apps import apps
 
-    import_module("permits.migrations.0007_site_name").name_the_site(apps, None)
+    import_module("permits.migrations.0001_squashed_0035_people_order_index").name_the_site(apps, None)
 
 
 @pytest.fixture(autouse=True)

@@ -30,8 +30,8 @@ def demo(settings):
     from django.apps import apps
 
     # A transactional test's flush empties the fee schedule the migration seeded; the demo's applications need it.
-    for migration in ("permits.migrations.0003_placeholder_fees", "sidewalks.migrations.0003_sidewalk_unit_price_fees"):
-        import_module(migration).seed(apps, None)
+    import_module("permits.migrations.0001_squashed_0035_people_order_index").seed_placeholder_fees(apps, None)
+    import_module("sidewalks.migrations.0001_squashed_0012_list_indexes").seed_unit_prices(apps, None)
     settings.DEMO_PASSWORD = "correct-horse-battery"
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 

@@ -43,8 +43,8 @@ def _put_back_the_fee_schedule() -> None:
     from permits.models import FeeItem
 
     if not FeeItem.objects.exists():
-        import_module("permits.migrations.0003_placeholder_fees").seed(apps, None)
-        import_module("sidewalks.migrations.0003_sidewalk_unit_price_fees").seed(apps, None)
+        import_module("permits.migrations.0001_squashed_0035_people_order_index").seed_placeholder_fees(apps, None)
+        import_module("sidewalks.migrations.0001_squashed_0012_list_indexes").seed_unit_prices(apps, None)
 
 
 @pytest.fixture
