@@ -19,7 +19,7 @@ urlpatterns = [
     path("office/letters/", views_letters.letters_page, name="letters"),
     path("office/letters/batch.pdf", views_letters.letters_batch_pdf, name="letters_batch_pdf"),
     path("office/letters/<int:pk>.pdf", views_letters.letter_pdf, name="letter_pdf"),
-    # Issue 15: the applicant's side (permits/views_applicant.py, permits/views_parcel_links.py)
+    # The applicant's side (permits/views_applicant.py, permits/views_parcel_links.py)
     path("permits/<str:number>/withdraw/", views.withdraw, name="withdraw"),
     path("permits/<str:number>/request-information/", views.request_information, name="request_information"),
     path("account/notices/", views_applicant.notice_preferences, name="notice_preferences"),
@@ -29,7 +29,7 @@ urlpatterns = [
     path("office/parcel-links/", views_parcel_links.link_requests, name="parcel_link_requests"),
     path("office/parcel-links/<int:pk>/proof/", views_parcel_links.proof, name="parcel_link_proof"),
     path("office/parcel-links/<int:pk>/<slug:decision>/", views_parcel_links.decide, name="parcel_link_decide"),
-    # Each role's start page and the staff search box (issue 15, permits/workspace.py, permits/search.py).
+    # Each role's start page and the staff search box (permits/workspace.py, permits/search.py).
     path("office/today/", views_workspace.workspace_page, name="workspace"),
     path("office/search/", views_workspace.search_page, name="search"),
 ]

@@ -1,6 +1,6 @@
 from django.db import migrations, models
 
-# Issue 13: the queue of open cases (obstructions.views.cases: flagged first, then by deadline) read from an index of
+# The queue of open cases (obstructions.views.cases: flagged first, then by deadline) read from an index of
 # its order, not sorted from every open case (2,000 at 100,000 permits) on each look.
 
 

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import migrations, models
 
-# PostgreSQL only: trigram indexes for the "contains" searches of the office and the admin (issue 13). Each is on
+# PostgreSQL only: trigram indexes for the "contains" searches of the office and the admin. Each is on
 # UPPER(col::text), the expression Django's icontains compares, so the planner can use it.
 TRIGRAM_INDEXES = [
     ("permit_number_trgm", "permits_permit", "number"),

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import migrations, models
 
-# PostgreSQL only: the inspector's list reads the open street openings a page at a time in number order (issue 13).
+# PostgreSQL only: the inspector's list reads the open street openings a page at a time in number order.
 OPEN_STREET_OPENINGS = (
     "CREATE INDEX IF NOT EXISTS permit_open_street_opening_number ON permits_permit (number) "
     "WHERE kind = 'street_opening' AND status IN ('issued', 'active')"

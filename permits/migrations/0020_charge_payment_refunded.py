@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 
 def mark_refunded(apps, schema_editor):
-    # Payments already refunded (issue 12's refunds before this migration): idempotent.
+    # Payments refunded before this migration added the flag: idempotent.
     ChargePayment = apps.get_model("permits", "ChargePayment")
     ChargePayment.objects.filter(refunds__isnull=False, refunded=False).update(refunded=True)
 

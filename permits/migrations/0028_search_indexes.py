@@ -1,6 +1,6 @@
 from django.db import migrations
 
-# PostgreSQL only: the trigram indexes the searches still lacked after 0016 (issue 13), each on UPPER(col::text), the
+# PostgreSQL only: the trigram indexes the searches still lacked after 0016, each on UPPER(col::text), the
 # expression Django's icontains and iexact compare (a gin_trgm_ops index serves LIKE and, since PostgreSQL 14, =).
 # With them every column a search box reads (permits.text_search) is found through an index.
 TRIGRAM_INDEXES = [

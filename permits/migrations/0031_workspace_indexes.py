@@ -1,4 +1,4 @@
-"""Issue 13: the start pages' oldest-first work lists (permits.workspace) read the first rows of a status in the order
+"""The start pages' oldest-first work lists (permits.workspace) read the first rows of a status in the order
 they waited, served by an index instead of sorting every permit of that status. Plain btree indexes, the same on
 PostgreSQL and SQLite (the partial one too); raw SQL so that the Permit model's state is unchanged."""
 

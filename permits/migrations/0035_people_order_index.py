@@ -2,8 +2,8 @@ from django.conf import settings
 from django.db import migrations
 
 # The people of the staff search in their listed order (permits.search._people: last name, first name, id), so that
-# its first few are read from an index, not sorted from every match (issue 13: a surname a tenth of the users bear
-# sorted 1,465 rows to show five). auth_user is Django's table: the index is made by SQL both databases accept.
+# its first few are read from an index, not sorted from every match (a surname a tenth of the users bear
+# would sort every bearer to show five). auth_user is Django's table: the index is made by SQL both databases accept.
 
 
 class Migration(migrations.Migration):
