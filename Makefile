@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help demo test test-browser lint fmt bench migrate run clean
+.PHONY: help demo test test-browser lint fmt docs bench migrate run clean
 
 help:
 	@echo "make demo          venv, install, migrate, demo data, serve on http://$(HOST):$(PORT)"
@@ -15,6 +15,7 @@ help:
 	@echo "make test-browser  only the browser tests"
 	@echo "make lint          ruff check and ruff format --check (as CI runs them)"
 	@echo "make fmt           ruff format and the safe ruff fixes"
+	@echo "make docs          the documentation site (MkDocs, strict: a broken link fails) in var/site/"
 	@echo "make bench         the benchmarks (not part of make test): clause coverage, then 1k vs 100k permits on PostgreSQL"
 	@echo "make clean         remove the venv and var/"
 
@@ -48,6 +49,10 @@ lint: $(STAMP)
 fmt: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+
+# NO_MKDOCS_2_WARNING: Material prints a banner about its successor on every build; the build's own warnings stay.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict -d var/site
 
 bench: $(STAMP)
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && { apt-get install -y -qq wrk || \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The production drill: the README's "Running in production", end to end, on this machine. With DEBUG=0, a random
+# The production drill: docs/howto/production.md, end to end, on this machine. With DEBUG=0, a random
 # SECRET_KEY, a fresh PostgreSQL database (theresa_drill, dropped and created here) and Redis it runs migrate,
 # collectstatic (whitenoise's CompressedManifestStaticFilesStorage), check --deploy and load_demo, starts gunicorn
 # (3 workers), a Celery worker and Celery beat in the background (a trap stops them on any exit), runs .ci/smoke.py

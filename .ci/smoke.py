@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Smoke test of a running production deploy (.ci/production_drill.sh starts it): standard library only.
 
-It talks plain HTTP on loopback the way the Village's TLS-terminating proxy does (README, "Running in production":
+It talks plain HTTP on loopback the way the Village's TLS-terminating proxy does (docs/howto/production.md:
 `SECURE_SSL_REDIRECT` behind a proxy that sets `X-Forwarded-Proto`): every request carries `X-Forwarded-Proto: https`,
 and the Secure session and CSRF cookies are sent back on that leg. It checks:
 

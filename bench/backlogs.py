@@ -1,4 +1,4 @@
-"""The nightly jobs' backlogs for the bench seeder (issue 13: every job measured over a backlog, not on nothing).
+"""The nightly jobs' backlogs for the bench seeder (every job measured over a backlog, not on nothing).
 
 seed_backlogs() adds, in bulk, about max(n // 100, 5) rows per scheduled job below, each in exactly the state the
 job's query selects when it runs today (timezone.now()), attached to the permits, parcels, streets and users the

@@ -1,4 +1,4 @@
-"""`make bench`: seed (once) and measure the 1k and 100k databases, then print every budget of issue 13 and whether
+"""`make bench`: seed (once) and measure the 1k and 100k databases, then print every budget and whether
 it is met, and write the whole as JSON (var/bench.json).
 
     python bench/run.py                         both scales (seeds a database that has no permits yet)
@@ -24,7 +24,7 @@ PY = str(ROOT / ".venv/bin/python")
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 NAMES = {1000: "theresa_bench_1k", 100000: "theresa_bench_100k"}
 
-# Budgets (issue 13), measured on this machine.
+# Budgets, measured on this machine.
 MAX_LIST_QUERIES = 15
 MAX_LIST_RATIO = 1.3
 MAX_LOAD_RATIO = 3.0

@@ -97,8 +97,8 @@ def cases(request):
         qs = qs.order_by("-opened_at", "-pk")
     else:
         qs = qs.filter(status__in=[Case.Status.OPEN, Case.Status.NOTICED]).order_by("-attention", "deadline_at", "pk")
-    # The page's keys sorted from the cases alone, then those 25 joined to their parcels: the join came before the
-    # sort, with every parcel (5.6 -> 0.7 ms of SQL with 2,000 open cases and 20,000 parcels, issue 13).
+    # The page's keys sorted from the cases alone, then those 25 joined to their parcels: joining first would
+    # sort every parcel with its cases (measured: docs/bench/measurements.md).
     page = page_keys_first(qs, PAGE_SIZE, request.GET.get("page"))
     return render(
         request,

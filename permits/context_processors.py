@@ -16,7 +16,7 @@ def village(request):
 
 
 # The links of every page's header and footer (templates/base.html), reversed once per process, prefix and URLconf:
-# 27 reverse() calls a page were a fifth of a kept list's time under load (issue 13).
+# 27 reverse() calls on every request would be a fifth of a kept list's time under load.
 NAV_URL_NAMES = (
     "account_login",
     "account_logout",

@@ -144,7 +144,7 @@ def load_demo(password: str | None = None) -> dict:
 
 
 def _demo_parcel_link(users) -> None:
-    """Issue 15: the utility's manager, who also owns a house, asks to be linked to it; the clerk's queue shows it."""
+    """The utility's manager, who also owns a house, asks to be linked to it; the clerk's queue shows it."""
     from permits.models import ParcelLinkRequest
 
     parcel = (

@@ -48,7 +48,7 @@ def run_job(name: str, service, **kwargs) -> dict:
     return {"job_run": run.pk, "items_total": total, "items_done": done}
 
 
-CHUNK = 1000  # rows per statement in a set-based job (issue 13): a job's statements grow with chunks, not rows
+CHUNK = 1000  # rows per statement in a set-based job: a job's statements grow with chunks, not rows
 
 
 def chunked(items: list, size: int = CHUNK):
@@ -58,7 +58,7 @@ def chunked(items: list, size: int = CHUNK):
 
 
 def stamp_once(model, field: str, values: dict) -> list:
-    """A job's "once per value" mark for a chunk of rows (issue 13): `values` maps each primary key of `model` to the
+    """A job's "once per value" mark for a chunk of rows: `values` maps each primary key of `model` to the
     value its `field` should get; the rows whose `field` is not that value already are locked and set, and their
     primary keys returned. A second run with the same values sets nothing, and a row another run marked meanwhile is
     left alone. Call it inside the transaction that writes what the mark stands for (the notice), so both are kept or

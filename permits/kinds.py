@@ -4,7 +4,7 @@ The core never imports a permit type by name except through `TYPE_PACKAGES` belo
 permit?" guide, the office page, the permit page, the API router, the demo loader, the admin, the Celery task
 discovery, the expiry job and `workflow.transition()` all read the records.
 
-Adding a permit type (see the README, "How it is built"):
+Adding a permit type (docs/explanation/registry.md):
 1. copy a sibling package (`permits/street_opening/`): models.py rules.py services.py forms.py views.py urls.py
    api.py admin.py tasks.py demo.py and kind.py, whose `PERMIT_TYPE` is the record;
 2. add the package to `TYPE_PACKAGES` (the one line of the core it touches);
@@ -80,7 +80,7 @@ class PermitType:
     # permits.streetmap.impacts.RightOfWay: what the permit closes (lanes, sidewalk) and the point drawn on its
     # application, for the public map, the conflict checks and the WZDx feed; None: "street occupied"
     right_of_way: Any = None
-    # Issue 15, the one page per permit (permits.permit_page): the page template (extending permits/detail.html) and
+    # The one page per permit (permits.permit_page): the page template (extending permits/detail.html) and
     # the context the type adds to it ((request, permit) -> dict); the URL name of the permit PDF (takes the number);
     # (permit, violation) -> (url, label) | None: where the applicant fixes what blocks the next step.
     page_template: str | None = None
@@ -110,7 +110,7 @@ CORE_WORK_QUEUES: tuple[WorkQueue, ...] = (
     ),
     WorkQueue("Special-charge hearings", "ledger:hearings", ("Clerk-Treasurer",)),
     WorkQueue("Tax roll", "ledger:tax_rolls", ("Clerk-Treasurer",)),
-    WorkQueue("Parcel link requests", "permits:parcel_link_requests", ("Clerk-Treasurer",)),  # issue 15
+    WorkQueue("Parcel link requests", "permits:parcel_link_requests", ("Clerk-Treasurer",)),
 )
 
 
@@ -180,8 +180,8 @@ def work_queues_for(user) -> list[tuple[WorkQueue, str]]:
 
 @cache
 def _work_queue_urls(script_prefix: str, urlconf: str) -> tuple[tuple[WorkQueue, str], ...]:
-    """Every work queue with its URL, reversed once per process, prefix and URLconf (issue 13: a reverse() per queue
-    on every look at the office list, as the header's links were)."""
+    """Every work queue with its URL, reversed once per process, prefix and URLconf (not a reverse() per
+    queue on every look at the office list, like the header's links)."""
     from django.urls import reverse
 
     queues = [*(q for t in online_types() for q in t.work_queues), *CORE_WORK_QUEUES]

@@ -1,6 +1,6 @@
 """The permit lists' rendered tables (and the links above "My applications"), kept in the "lists" cache and keyed by
-the version of the data (issue 13: the office list and "My applications" under 10 clients at p95 <= 50 ms, where
-building the page's queries and 25 rows was four fifths of its cost).
+the version of the data (the office list and "My applications" under 10 clients at p95 <= 50 ms, where
+building the page's queries and 25 rows is four fifths of its cost).
 
 The version is one counter in the cache (Redis in production, so every web process and worker shares it). Every
 statement that writes (INSERT, UPDATE, DELETE, TRUNCATE; a write in a WITH) through any Django connection bumps it,

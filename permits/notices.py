@@ -1,4 +1,4 @@
-"""Notices at every step (issue 15): which topic each email template belongs to, who may turn a topic's email off,
+"""Notices at every step: which topic each email template belongs to, who may turn a topic's email off,
 the context every notice is rendered with (the Village's name and the absolute address of the site), and the notices
 of the workflow's own steps (approved, denied, withdrawn, information needed).
 

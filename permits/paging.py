@@ -1,4 +1,4 @@
-"""Every list pages with a page cap (issue 13): the page count is counted over at most `max_pages` pages of rows,
+"""Every list pages with a page cap: the page count is counted over at most `max_pages` pages of rows,
 and a deeper page is the last capped one, so neither the count nor the OFFSET grows with the table. Past the cap the
 list says so and asks for a search or a filter (each list has them); the records are all in the CSV and the admin.
 """
@@ -51,7 +51,7 @@ def rows_in_key_order(queryset, keys) -> list:
 def page_keys_first(queryset, per_page: int, number, *, rows=None, **kwargs):
     """A capped page read in two steps: the page's primary keys first (the OFFSET walks the ordering's index and
     nothing else), then those rows with their joins, annotations and prefetches. The rows a deep page skips are never
-    joined nor annotated (issue 13: a paid-total subquery ran for each of them).
+    joined nor annotated (else a paid-total subquery runs for each of them).
 
     `rows`: where the second step reads the page's rows, when `queryset` is `rows` filtered further (a search): the
     keys already passed the filter, so it is not planned and run a third time (a search's condition can be thousands
@@ -78,8 +78,8 @@ class KeysFirstPagination(CappedPageNumberPagination):
 
 class KeysFirstPaginator(CappedPaginator):
     """A capped paginator whose pages are read keys first, as page_keys_first reads them: for a list that pages with
-    `page()` itself (the admin's changelist), so the rows a deep page's OFFSET skips are never joined nor annotated
-    (issue 13). A DISTINCT queryset (a search across a many-valued relation) is paged as it is."""
+    `page()` itself (the admin's changelist), so the rows a deep page's OFFSET skips are never joined nor annotated.
+    A DISTINCT queryset (a search across a many-valued relation) is paged as it is."""
 
     def page(self, number):
         if not hasattr(self.object_list, "query") or self.object_list.query.distinct:

@@ -1,4 +1,4 @@
-"""The one page per permit (issue 15): what every permit type's page shows, and, for the applicant, the checklist of
+"""The one page per permit: what every permit type's page shows, and, for the applicant, the checklist of
 what still blocks the next step: the same blockers staff see (the type's `blockers` hook through
 workflow.blockers_for), each with a link to fix it where the applicant can.
 

@@ -45,8 +45,8 @@ def permits_visible_to(user) -> QuerySet[Permit]:
         return qs.none()
     if is_village_staff(user):
         return qs
-    # The organization ids fetched first (one small query), not a subquery: PostgreSQL planned
-    # `organization_id IN (SELECT ...)` as a hashed SubPlan over every permit (a full scan per page, issue 13); with
+    # The organization ids fetched first (one small query), not a subquery: PostgreSQL plans
+    # `organization_id IN (SELECT ...)` as a hashed SubPlan over every permit (a full scan per page); with
     # the ids as literals it uses the (applicant, created_at) and (organization, created_at) indexes. No join, so no
     # duplicate rows and no DISTINCT.
     their_orgs = organization_ids_of(user)
@@ -57,8 +57,8 @@ def permits_visible_to(user) -> QuerySet[Permit]:
 
 # The columns a permit list shows (templates/permits/_permit_table.html): number and link, type, street and location,
 # status, next deadline (status, expiry, balance) and balance due. A list fetches only these and only the street it
-# names: building 25 full permits with their applicant and organization was a third of the office list's time under
-# load (issue 13).
+# names: building 25 full permits with their applicant and organization is a third of the office list's time under
+# load.
 LIST_ROW_FIELDS = ("number", "kind", "status", "street__name", "location_description", "expires_on", "fee_amount")
 
 

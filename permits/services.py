@@ -212,7 +212,7 @@ def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:
 
 
 def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kind: str = PermitEvent.Kind.NOTE) -> None:
-    """record_event for many permits at once: one insert (a job's chunk; issue 13). On PostgreSQL the permits and
+    """record_event for many permits at once: one insert (a job's chunk). On PostgreSQL the permits and
     reasons are sent as two arrays and unnested: no model instance made nor each row's fields prepared one by one
     (24,000 events were 1.7 s of the 100k pavement job)."""
     if not permits_and_reasons:
@@ -238,14 +238,14 @@ def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kin
 
 def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     """send_notice for many (permit, to, template, context) at once: each rendered, then one insert of the notices
-    and one of their timeline events, each delivered once committed (a job's chunk; issue 13)."""
+    and one of their timeline events, each delivered once committed (a job's chunk)."""
     from django.template.loader import get_template
 
     from permits import notices as topics
     from permits.tasks import deliver_on_commit
 
     notices, events, templates = [], [], {}
-    off: dict[str, set[str]] = {}  # template -> addresses whose person turned its topic off (issue 15)
+    off: dict[str, set[str]] = {}  # template -> addresses whose person turned its topic off
     for permit, to, template, context in items:
         if not to:
             continue
@@ -296,7 +296,7 @@ def _insert_email_notices(notices: list[Notice]) -> list[Notice]:
 def _insert_unnested(model, fixed: dict[str, object], **columns: tuple[str, list]) -> list[int]:
     """PostgreSQL: insert one row per element of the `columns` arrays (column name -> (SQL type, values)), each row
     with the `fixed` values too, in the arrays' order, in one statement; returns the new ids in that order. A job's
-    chunk sent as a few arrays: no model instance made nor each row's fields prepared one by one (issue 13)."""
+    chunk sent as a few arrays: no model instance made nor each row's fields prepared one by one."""
     connection = connections[router.db_for_write(model)]
     q = connection.ops.quote_name
     aliases = [f"c{i}" for i in range(len(columns))]  # the columns' own names may be SQL words ("to")
@@ -338,7 +338,7 @@ def send_notice(
     context = topics.notice_context(context)
     subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
     if to and topics.email_turned_off([to], template):
-        # Issue 15: the person turned this topic's email off; the notice stays on the record (the timeline).
+        # The person turned this topic's email off; the notice stays on the record (the timeline).
         if permit is not None:
             record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=_not_emailed(to, subject))
         return None
@@ -368,7 +368,7 @@ def send_notice(
 
 
 def notify_owners(items: list[tuple]) -> list[Notice]:
-    """notify_owner for many (parcel, template, context, record) at once (a job's chunk; issue 13): each template
+    """notify_owner for many (parcel, template, context, record) at once (a job's chunk): each template
     read once, every notice rendered, then one insert; emails delivered once committed, letters left for the clerk
     to mail. For notices about a parcel's record, not a permit (no timeline event)."""
     from django.contrib.contenttypes.models import ContentType

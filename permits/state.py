@@ -56,7 +56,7 @@ def change_state(record, *, to: str, from_states, by, reason: str = "", field: s
 
 
 def change_state_many(model, reasons: dict, *, to: str, from_states, by, field: str = "status", **fields) -> list:
-    """change_state() for many records of `model` at once (a job's chunk; issue 13): `reasons` maps each primary key
+    """change_state() for many records of `model` at once (a job's chunk): `reasons` maps each primary key
     to its reason. The rows still in one of `from_states` are locked, moved by one UPDATE (`fields` may be
     expressions, e.g. F("due_on") + 1 day) and get their StateChange rows in one insert; the others (someone acted
     first) are left alone. Returns the primary keys moved. Three statements per chunk, whatever its size."""

@@ -1,4 +1,4 @@
-"""One helper for every "contains" search box (issue 13): the rows whose columns contain what was typed.
+"""One helper for every "contains" search box: the rows whose columns contain what was typed.
 
 Each table is searched on its own, by its own columns: a column of a related table ("parcel__owner_name") is
 searched in that table and matched by id, so no join is made before the filter and, on PostgreSQL, every column is
@@ -31,7 +31,7 @@ class WordStarts(Lookup):
     column's trigram index (on UPPER(col::text), the expression icontains compares) finds it, and the planner
     estimates its rows from that expression's statistics. It was "contains, and the regular expression \\m": the
     planner multiplied the two as if they were independent and expected a tenth of the rows that match, so it
-    joined every match of a common name where walking the list's order stops after a few rows (issue 13). Elsewhere
+    joined every match of a common name where walking the list's order stops after a few rows. Elsewhere
     (SQLite) it is "contains", which finds the same rows and some more. The text is letters and digits only (the
     search splits what was typed into such words): nothing in it is regular-expression syntax."""
 
@@ -184,7 +184,7 @@ def ids_fetched_together():
     """Within remembered_ids(): the id lookups the conditions built in this block ask for are not run one by one
     but collected (the conditions built here are thrown away); on leaving, all of them run as one query (UNION ALL)
     and are remembered, so the same conditions built again afterwards compare the ids found (the staff search: one
-    query for every source's ids, issue 13)."""
+    query for every source's ids)."""
     memo = _remembered.get()
     if memo is None:
         raise RuntimeError("ids_fetched_together() is used inside remembered_ids()")

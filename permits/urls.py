@@ -23,7 +23,7 @@ urlpatterns = [
     path("office/letters/", letters_to_mail.letters_page, name="letters"),
     path("office/letters/batch.pdf", letters_to_mail.letters_batch_pdf, name="letters_batch_pdf"),
     path("office/letters/<int:pk>.pdf", letters_to_mail.letter_pdf, name="letter_pdf"),
-    # Issue 15: the applicant's side (permits/applicant/views.py, permits/applicant/parcel_link_views.py)
+    # The applicant's side (permits/applicant/views.py, permits/applicant/parcel_link_views.py)
     path("permits/<str:number>/withdraw/", views.withdraw, name="withdraw"),
     path("permits/<str:number>/request-information/", views.request_information, name="request_information"),
     path("account/notices/", applicant_views.notice_preferences, name="notice_preferences"),
@@ -33,8 +33,7 @@ urlpatterns = [
     path("office/parcel-links/", parcel_link_views.link_requests, name="parcel_link_requests"),
     path("office/parcel-links/<int:pk>/proof/", parcel_link_views.proof, name="parcel_link_proof"),
     path("office/parcel-links/<int:pk>/<slug:decision>/", parcel_link_views.decide, name="parcel_link_decide"),
-    # Each role's start page and the staff search box (issue 15, permits/workspace/sources.py,
-    # permits/workspace/search.py).
+    # Each role's start page and the staff search box (permits/workspace/sources.py, permits/workspace/search.py).
     path("office/today/", workspace_views.workspace_page, name="workspace"),
     path("office/search/", workspace_views.search_page, name="search"),
 ]

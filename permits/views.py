@@ -54,7 +54,7 @@ def apply(request):
     return render(request, "permits/apply.html", {"types": types})
 
 
-@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (issue 13's load test)
+@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (two round trips fewer)
 @login_required
 def my_applications(request):
     def build_table() -> str:
@@ -101,7 +101,7 @@ def my_applications(request):
     )
 
 
-@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (issue 13's load test)
+@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (two round trips fewer)
 @login_required
 def office(request):
     """Village staff: every application, newest first, filterable by status and type."""
@@ -132,7 +132,7 @@ def office(request):
 
 @login_required
 def detail(request, number):
-    """The one page of a permit (issue 15): the type's panel from the registry, the timeline, documents, payments,
+    """The one page of a permit: the type's panel from the registry, the timeline, documents, payments,
     inspections and conditions, and for the applicant what still blocks the next step, each with its fix."""
     permit = get_permit_for(request.user, number)
     context = permit_page.page_context(request, permit, today=timezone.localdate())

@@ -148,7 +148,7 @@ def transition(permit: Permit, to: str, *, by, reason: str = "", today=None, ext
             at=now,
             reason=reason,
         )
-        notices.notify_step(permit, to=to, by=by, reason=reason)  # issue 15: the applicant told of each step
+        notices.notify_step(permit, to=to, by=by, reason=reason)  # the applicant is told of each step
     for field, value in changes.items():
         setattr(permit, field, value)
     permit._loaded_status = permit.status
@@ -167,7 +167,7 @@ def transition_many(
     after=None,
     chunk_size: int = 1000,
 ) -> int:
-    """transition() for a job's many permits, set-based (issue 13): per chunk, the rows still in their status are
+    """transition() for a job's many permits, set-based: per chunk, the rows still in their status are
     locked, each is asked the same questions as transition() asks (the table, the type's authority and blockers,
     its stamps), the allowed ones change by one conditional UPDATE per (from status, changes) group, and their
     timeline events are inserted in one statement. `where` (a Q) is the job's condition, checked again under the

@@ -105,7 +105,7 @@ class SidewalkPermitSerializer(serializers.Serializer):
 
 
 class SidewalkPermitListSerializer(SidewalkPermitSerializer):
-    """A list row without the timeline (issue 13); the detail keeps it."""
+    """A list row without the timeline; the detail keeps it."""
 
     timeline = None
 
@@ -138,7 +138,7 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             # No timeline in the list, and no join to the sidewalk details to count the pages: a sidewalk permit has
             # its details from the moment it is created (services.apply_for_sidewalk_permit writes both in one
             # transaction; the admin adds no permits), and the join made every page's count a hash of every sidewalk
-            # permit (issue 13).
+            # permit.
             return qs.prefetch_related("sidewalk_inspections")
         return qs.filter(sidewalk__isnull=False).prefetch_related("events", "sidewalk_inspections")
 

@@ -34,7 +34,7 @@ PERMIT_TYPE = PermitType(
     blockers=workflow.blockers,
     edit_rules=services.check_back_office_edit,  # § 303-1A(1): a street moved to needs its recorded grade
     right_of_way=right_of_way.RIGHT_OF_WAY,
-    # Issue 15: one page per permit (permits:detail and sidewalks:permit show the same), and the permit PDF.
+    # One page per permit (permits:detail and sidewalks:permit show the same), and the permit PDF.
     page_template="sidewalks/permit.html",
     page_context=views.page_context,
     pdf_url="sidewalks:permit_pdf",

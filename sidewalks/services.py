@@ -513,7 +513,7 @@ def record_inspection(
             SidewalkPermit.objects.filter(permit=permit).update(work_suspended=suspended)
             if suspended:
                 record_event(permit, by=by, reason="Work suspended for failure to cure the concrete (§ 303-3D(10)).")
-        # Issue 15: the applicant is told each inspection's result (passed or failed, with each failed rule).
+        # The applicant is told each inspection's result (passed or failed, with each failed rule).
         send_notice(
             permit,
             to=permit.applicant.email,

@@ -80,7 +80,7 @@ def apply(request):
 
 
 def page_context(request, permit) -> dict:
-    """What the sidewalk permit adds to the permit's one page (issue 15; the registry's page_context)."""
+    """What the sidewalk permit adds to the permit's one page (the registry's page_context)."""
     user = request.user
     today = timezone.localdate()
     return {
@@ -106,7 +106,7 @@ def _permit_context(request, permit, **extra):
 
 @login_required
 def permit_detail(request, number):
-    """The sidewalk permit's address shows the permit's one page (issue 15): the same content as permits:detail."""
+    """The sidewalk permit's address shows the permit's one page: the same content as permits:detail."""
     permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
     return render(request, permit_page.page_template(permit), _permit_context(request, permit))
 
@@ -215,7 +215,7 @@ def to_inspect(request):
     """The inspector's phone list: issued sidewalk work and work under way, soonest pour first."""
     require_role(request.user, *services.INSPECTING_ROLES, action="open the inspection list (DPW inspectors do)")
     # The kind is implied, but naming it lets the page's count read the small partial index of open sidewalk
-    # permits (permit_open_sidewalk_idx) instead of every permit by primary key (issue 13).
+    # permits (permit_open_sidewalk_idx) instead of every permit by primary key.
     qs = (
         SidewalkPermit.objects.filter(
             permit__kind=PermitKind.SIDEWALK, permit__status__in=[Status.ISSUED, Status.ACTIVE]
@@ -252,8 +252,7 @@ def complete(request, number):
 
 def search_parcels(text: str):
     text = (text or "").strip()
-    # Ordered by address (its index), not by street name first: a join sorts every match, and this stops at a page
-    # (issue 13).
+    # Ordered by address (its index), not by street name first: a join sorts every match, and this stops at a page.
     qs = Parcel.objects.select_related("street").order_by("site_address", "tax_key")
     if not text:
         return qs.none()

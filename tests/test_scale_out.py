@@ -1,4 +1,4 @@
-"""Issue 13, item 4: two web processes and two Celery workers against one PostgreSQL and one Redis. No job does its
+"""Two web processes and two Celery workers against one PostgreSQL and one Redis. No job does its
 work twice (each lapsed permit expires once, the runs' counts add up to the permits), no notice is delivered twice,
 and no number is handed out twice.
 

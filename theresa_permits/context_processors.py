@@ -1,4 +1,4 @@
-"""Which mode the site runs in (README, "Running in production"): the footer of an embedded site says so."""
+"""Which mode the site runs in (docs/howto/production.md): the footer of an embedded site says so."""
 
 from django.conf import settings
 

@@ -36,7 +36,7 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-# Two modes (README, "Running in production"). Production: DATABASE_URL is set or DEBUG is off (setting SECRET_KEY turns
+# Two modes (docs/howto/production.md). Production: DATABASE_URL is set or DEBUG is off (setting SECRET_KEY turns
 # DEBUG off by default); it refuses to start without its own SECRET_KEY and never uses the demo key (OWASP ASVS 2.10.4,
 # no hard-coded secrets). Embedded: neither, so SQLite under var/ and the public demo key; the footer says so.
 DEMO_SECRET_KEY = "insecure-development-key-only-for-the-embedded-demo"
@@ -146,7 +146,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# allauth's backend before ModelBackend (issue 15): a login by email went to ModelBackend first, which found no such
+# allauth's backend before ModelBackend: a login by email went to ModelBackend first, which found no such
 # username and hashed the password anyway (its timing defence), then allauth hashed it again: two full hashes per
 # login. allauth's backend takes usernames too (ACCOUNT_LOGIN_METHODS); ModelBackend stays for the rest.
 AUTHENTICATION_BACKENDS = [
@@ -211,7 +211,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "permits.forms.SignupDetailsForm"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Village of Theresa permits: "
-# Issue 15: account emails in the Village's name, their links on SITE_URL, the person named by their email.
+# Account emails in the Village's name, their links on SITE_URL, the person named by their email.
 ACCOUNT_ADAPTER = "permits.accounts.registration.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "permits.accounts.registration.user_display"
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
@@ -290,7 +290,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # Page numbers with a page cap (permits/paging.py): no whole-table count, no deep OFFSET (issue 13).
+    # Page numbers with a page cap (permits/paging.py): no whole-table count, no deep OFFSET.
     "DEFAULT_PAGINATION_CLASS": "permits.paging.CappedPageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "permits.api.errors.exception_handler",
@@ -314,7 +314,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "PermitStatusEnum": "permits.models.core.Status",
-        # The list serializers without the timeline (issue 13) made the two "kind" choice sets collide.
+        # The list serializers without the timeline make the two "kind" choice sets collide.
         "PermitKindEnum": "permits.models.core.PermitKind",
         "PermitEventKindEnum": "permits.models.core.PermitEvent.Kind",
     },
@@ -461,10 +461,10 @@ if os.environ.get("DRILL_BEAT_EVERY_SECONDS"):
 # Special charges: certification cutoff for the tax roll (month, day).
 TAX_ROLL_CUTOFF = os.environ.get("TAX_ROLL_CUTOFF", "11-15")
 
-# Online card payments (permits/online_payments, django-payments; README "Paying online"). Production: Stripe Checkout
-# from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (the webhook is /payments/process/card/). The embedded demo (and
-# tests) use django-payments' dummy provider, so a "card payment" needs nothing outside running. In production mode
-# without Stripe keys, online payment is off (the pages say to pay at the Village Hall).
+# Online card payments (permits/online_payments, django-payments; docs/reference/rules/online-payments.md). Production:
+# Stripe Checkout from STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (the webhook is /payments/process/card/). The
+# embedded demo (and tests) use django-payments' dummy provider, so a "card payment" needs nothing outside running. In
+# production mode without Stripe keys, online payment is off (the pages say to pay at the Village Hall).
 PAYMENT_MODEL = "permits.OnlinePayment"
 PAYMENT_HOST = os.environ.get("PAYMENT_HOST", "") or None  # None: the Sites framework's domain (for gateway links)
 PAYMENT_USES_SSL = env_bool("PAYMENT_USES_SSL", not DEBUG)

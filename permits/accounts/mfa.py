@@ -60,7 +60,7 @@ def passed_second_step(request, user) -> bool:
 
 
 def mfa_error(message: str, *, code: str, field: str | None = None, status: int = 403) -> JsonResponse:
-    """The API's error body (README: {"errors": [{"field", "code", "citation", "message"}]})."""
+    """The API's error body (docs/reference/api.md: {"errors": [{"field", "code", "citation", "message"}]})."""
     return JsonResponse(
         {"errors": [{"field": field, "code": code, "citation": CITATION, "message": message}]}, status=status
     )

@@ -34,7 +34,7 @@ def axes_username(request, credentials: dict | None) -> str | None:
     return value.strip().lower() if isinstance(value, str) and value.strip() else None
 
 
-# --- Account emails (issue 15): in the Village's name, with links on the configured site -------------------------
+# --- Account emails: in the Village's name, with links on the configured site -------------------------
 
 ACCOUNT_EMAIL_FROM_NAME = "Village of Theresa permits"
 

@@ -47,7 +47,7 @@ from permits.selectors import with_paid_total
 from permits.streetmap import admin as streetmap_admin  # noqa: F401  (segments, conflict margin)
 from permits.text_search import matching
 
-INLINE_ROWS = 50  # the latest rows an inline shows (issue 13: a 1,000-event timeline made 1,017 queries, 1.56 MB)
+INLINE_ROWS = 50  # the latest rows an inline shows: a permit's timeline may hold 1,000 events
 
 
 class LatestRowsFormSet(BaseInlineFormSet):
@@ -170,13 +170,13 @@ class PermitAdmin(SimpleHistoryAdmin):
         "applicant__last_name",
         "organization__name",
     ]
-    # No date_hierarchy: its year links were a DISTINCT over the whole table on every page (issue 13); the
+    # No date_hierarchy: its year links are a DISTINCT over the whole table on every page; the
     # "submitted" filter narrows by date instead.
     list_select_related = ["applicant", "street", "organization"]
     list_per_page = 50
     # 40 pages at most, counted over at most 40 pages of rows, a page read keys first (permits/paging.py)
     paginator = KeysFirstPaginator
-    show_full_result_count = False  # no second whole-table count on a search (issue 13)
+    show_full_result_count = False  # no second whole-table count on a search
     readonly_fields = [
         "number",
         "kind",
@@ -214,7 +214,7 @@ class PermitAdmin(SimpleHistoryAdmin):
 
     def get_search_results(self, request, queryset, search_term):
         """The search_fields, each related table searched on its own (its trigram index on PostgreSQL) and matched
-        by id, instead of nine `icontains` over four joins (2.4 s at 100,000 permits, issue 13). What was typed is
+        by id, instead of nine `icontains` over four joins, which no index serves. What was typed is
         one phrase, as before."""
         term = search_term.strip()
         if not term:

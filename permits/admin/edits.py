@@ -1,4 +1,4 @@
-"""Back-office edits of a permit go through the rules (issue 8, item 8).
+"""Back-office edits of a permit go through the rules.
 
 The admin's permit form checks the edited values with the same rule functions as filing (through the type's
 `edit_rules` hook in permits.kinds), shows each broken rule as a plain message citing its section on its field, and

@@ -41,7 +41,7 @@ def lockout_response():
 class TokenView(ObtainAuthToken):
     throttle_classes = [TokenRateThrottle]
     throttle_scope = "token"
-    # JSON first (issue 15): the documented request body Swagger UI sends by default is the JSON one. With DRF's
+    # JSON first: the documented request body Swagger UI sends by default is the JSON one. With DRF's
     # order (form first) its "Try it out" sent an empty form body and got a 400.
     parser_classes = API_PARSERS
 

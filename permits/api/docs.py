@@ -1,4 +1,4 @@
-"""The API's documentation pages, working under the site's Content-Security-Policy (issue 15).
+"""The API's documentation pages, working under the site's Content-Security-Policy.
 
 drf-spectacular's ReDoc page loads Google Fonts and starts ReDoc from an inline script, both refused by the CSP
 (`script-src 'self'`), so it showed "Something went wrong". Here ReDoc is started by a vendored script

@@ -43,7 +43,7 @@ class PermitSerializer(serializers.ModelSerializer):
 
 
 class PermitListSerializer(PermitSerializer):
-    """A list row without the timeline (issue 13: one 1,000-event permit made a contractor's list 193 KB); the
+    """A list row without the timeline (a permit's timeline may hold 1,000 events); the
     detail keeps it."""
 
     timeline = None
@@ -96,7 +96,7 @@ class ParcelSerializer(serializers.ModelSerializer):
 
 class IndexedSearchFilter(filters.SearchFilter):
     """DRF's search rule (every term found in one of `search_fields`), each term matched through permits.text_search:
-    the trigram indexes on PostgreSQL, no join before the filter (issue 13)."""
+    the trigram indexes on PostgreSQL, no join before the filter."""
 
     def filter_queryset(self, request, queryset, view):
         fields = getattr(view, "search_fields", None)

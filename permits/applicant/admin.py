@@ -1,5 +1,4 @@
-"""Back office of issue 15: parcel link requests, read-only; their decisions call permits.applicant.parcel_links (the
-same
+"""Back office: parcel link requests, read-only; their decisions call permits.applicant.parcel_links (the same
 service as the clerk's queue page). Drafts and notice preferences are the applicant's own and stay out of it."""
 
 from django.contrib import admin, messages

@@ -1,4 +1,4 @@
-"""Applicant verbs of issue 15: withdraw an application, be asked for more information, keep a draft. Views, the
+"""Applicant verbs: withdraw an application, be asked for more information, keep a draft. Views, the
 admin and the API call these; the status changes go through workflow.transition() like every other."""
 
 from __future__ import annotations

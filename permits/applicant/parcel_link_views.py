@@ -1,5 +1,5 @@
-"""Residents link themselves to their parcel; the Clerk-Treasurer decides; owners see their property's records
-(issue 15, item 6). Views are thin: fetch, bind a form, call one service of permits.applicant.parcel_links."""
+"""Residents link themselves to their parcel; the Clerk-Treasurer decides; owners see their property's records.
+Views are thin: fetch, bind a form, call one service of permits.applicant.parcel_links."""
 
 from django import forms
 from django.contrib import messages

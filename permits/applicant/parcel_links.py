@@ -1,4 +1,4 @@
-"""Residents link themselves to their parcel (issue 15, item 6): a request with proof that the Clerk-Treasurer
+"""Residents link themselves to their parcel: a request with proof that the Clerk-Treasurer
 approves. Approved, the person is one of the parcel's `owners` (permits.models.Parcel) and sees its special charges
 (Wis. Stat. § 66.0627: charges against the property of its owner of record), its sidewalk orders (§ 303-3) and its
 cases (§ 303-8 snow and ice, § 303-2 rubbish).

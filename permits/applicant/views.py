@@ -1,4 +1,4 @@
-"""The applicant's own pages of issue 15: which notices come by email, and drafts kept before applying."""
+"""The applicant's own pages: which notices come by email, and drafts kept before applying."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

@@ -20,12 +20,12 @@ class ChargePaymentInline(ReadOnlyInline):
 class SpecialChargeAdmin(ReadOnlyAdmin):
     work_page = ("ledger:charges", "record payments and hearings on the special charges pages")
     list_display = ["number", "parcel", "source", "amount", "status", "incurred_on", "due_on", "page_link"]
-    # No date_hierarchy: its year links were a DISTINCT over every charge on every page (issue 13, as on the permits'
+    # No date_hierarchy: its year links are a DISTINCT over every charge on every page (as on the permits'
     # list); the "incurred" filter narrows by date instead.
     list_filter = ["status", "source", "route", ("incurred_on", admin.DateFieldListFilter)]
     search_fields = ["number", "parcel__tax_key", "parcel__site_address", "parcel__owner_name"]
     list_select_related = ["parcel"]
-    paginator = CappedPaginator  # 40 pages at most, no whole-ledger count (issue 13)
+    paginator = CappedPaginator  # 40 pages at most, no whole-ledger count
     show_full_result_count = False
     inlines = [ChargePaymentInline]
     readonly_fields = ["work_record_link"]

@@ -215,7 +215,7 @@ class TaxRollBatch(models.Model):
     csv_file = models.FileField(upload_to=tax_roll_upload_to, blank=True, editable=False)
     pdf_file = models.FileField(upload_to=tax_roll_upload_to, blank=True, editable=False)
     # A digest of everything the last build read (the charges, their parcels and hearings, the day, the lines): a
-    # rebuild that finds the same digest has nothing to change and stops there (issue 13).
+    # rebuild that finds the same digest has nothing to change and stops there.
     inputs_fingerprint = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
@@ -255,7 +255,7 @@ class TaxRollLine(models.Model):
     class Meta:
         db_table = "sidewalks_taxrollline"  # kept from the sidewalks app (no data moved)
         ordering = ["tax_key", "charge_id"]
-        # The roll's page reads a batch's lines in tax-key order, a page at a time (issue 13: every line sorted).
+        # The roll's page reads a batch's lines in tax-key order, a page at a time (without it, every line is sorted).
         indexes = [models.Index(fields=["batch", "tax_key"], name="tax_roll_line_batch_key_idx")]
         constraints = [
             # A charge appears on a roll at most once, and so can never be certified twice: the database says so.

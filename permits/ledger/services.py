@@ -56,7 +56,7 @@ from permits.services import next_number, notify_owner, notify_owners
 from permits.state import change_state, change_state_many
 
 S = SpecialCharge.Status
-CHARGE_CHUNK = 1000  # charges per statement of the set-based jobs (issue 13)
+CHARGE_CHUNK = 1000  # charges per statement of the set-based jobs
 DESCRIPTION_MAX = 280  # the roll line adds " (SC-YYYY-NNNN)" within its 300 characters
 
 
@@ -234,7 +234,7 @@ def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=N
         .order_by("pk")
     )
     due = [charge for charge in candidates if not hearing_errors_for(charge, today)]
-    # Set-based (issue 13), as bill_charge() bills one (the same due date and reason): a chunk at a time, the charges
+    # Set-based, as bill_charge() bills one (the same due date and reason): a chunk at a time, the charges
     # still pending are moved by one conditional UPDATE per due date (billed meanwhile by a clerk: left alone), their
     # state changes and the owners' bills inserted in one statement each.
     done = 0
@@ -346,7 +346,7 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
         # § 66.0627(3)(b): billed before its hearing (older records): it never goes delinquent
         and not hearing_errors_for(charge, today)
     ]
-    # Set-based (issue 13: 6,449 statements for 716 charges): a chunk at a time, the charges still billed are moved
+    # Set-based (not statements per charge): a chunk at a time, the charges still billed are moved
     # by one conditional UPDATE (paid, or moved, since the job read them: left alone), their state changes and
     # notices inserted in one statement each. The day after the due date is the day it became delinquent.
     done = 0

@@ -93,7 +93,7 @@ def plan_roll(*, year: int, today: date) -> RollPlan:
 
 def held_back_charges(batch: TaxRollBatch, *, year: int) -> QuerySet[SpecialCharge]:
     """The delinquent charges due on `year`'s roll that are not on its draft, in roll order: one indexed query for
-    the page to show a page at a time, not the whole roll plan recomputed on every view (issue 13)."""
+    the page to show a page at a time, not the whole roll plan recomputed on every view."""
     cutoff = charge_rules.tax_roll_cutoff(year, settings.TAX_ROLL_CUTOFF)
     return (
         SpecialCharge.objects.filter(status=S.DELINQUENT, delinquent_on__isnull=False, delinquent_on__lte=cutoff)
@@ -133,7 +133,7 @@ class HeldBackPage:
 
 def held_back_page(batch: TaxRollBatch, *, year: int, today: date, number: int, size: int = 25) -> HeldBackPage:
     """One page of the held-back charges with why, read without counting them: the count reads every delinquent
-    charge (issue 13); the last build's run says how many it held back. At most MAX_PAGES pages (no deep OFFSET)."""
+    charge; the last build's run says how many it held back. At most MAX_PAGES pages (no deep OFFSET)."""
     number = max(1, min(number, MAX_PAGES))
     start = (number - 1) * size
     charges = list(held_back_charges(batch, year=year)[start : start + size + 1])
@@ -204,7 +204,7 @@ def build_tax_roll(
     """Build (or rebuild, unchanged) `year`'s draft roll and its CSV; its PDF is rendered by the worker afterwards
     (render_roll_pdf_job: a 10,000-line PDF takes a minute, never in a request). Records a JobRun with progress.
     Lines are written in bulk, a chunk at a time (one insert and one update per chunk at most); a rebuild that
-    changes nothing writes nothing and keeps the files (issue 13).
+    changes nothing writes nothing and keeps the files.
 
     `on_line(n)` is called after the n-th line is written (tests inject a fault there); `chunk_pause` seconds are
     slept after each committed chunk (drills: lets an operator kill a worker mid-batch)."""
@@ -223,7 +223,7 @@ def build_tax_roll(
     try:
         fingerprint = roll_inputs_fingerprint(batch, year=year, today=today)
         if fingerprint == batch.inputs_fingerprint and batch.csv_file:
-            # Nothing the build reads has changed since the last build: nothing to write (issue 13).
+            # Nothing the build reads has changed since the last build: nothing to write.
             lines = batch.lines.count()
             TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(built_at=timezone.now())
             JobRun.objects.filter(pk=run.pk).update(
@@ -312,7 +312,7 @@ def roll_lines(batch: TaxRollBatch):
 
 class RollLinesPages:
     """The batch's lines in roll order (tax key, then charge number) for a Paginator, a page read without joining
-    every line to its charge to sort them (issue 13): the page's first and last tax keys come from the line index
+    every line to its charge to sort them: the page's first and last tax keys come from the line index
     (batch, tax_key) alone, then only the lines with those keys are joined and sorted. Two small queries."""
 
     def __init__(self, batch: TaxRollBatch, count: int):
@@ -512,7 +512,7 @@ def transfer_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> 
 
 def batches_with_totals():
     """The rolls with their line counts and totals, each a subquery for the rows shown: no join and GROUP BY over
-    every line of every year, which the page count ran too (issue 13)."""
+    every line of every year, which the page count ran too."""
     lines = TaxRollLine.objects.filter(batch=OuterRef("pk")).order_by().values("batch")
     return TaxRollBatch.objects.annotate(
         line_count=Coalesce(Subquery(lines.annotate(n=Count("pk")).values("n")), 0),

@@ -44,8 +44,7 @@ def _error_messages(exc: ValidationError) -> list[str]:
 
 def charges_visible_to(user) -> QuerySet[SpecialCharge]:
     """Village staff see every charge; an owner with a portal account sees the charges against their parcels."""
-    # The paid total as a subquery per row shown, not a join-and-GROUP-BY over the whole ledger on every page
-    # (issue 13).
+    # The paid total as a subquery per row shown, not a join-and-GROUP-BY over the whole ledger on every page.
     paid = (
         ChargePayment.objects.filter(charge=OuterRef("pk"), refunds__isnull=True)  # a refunded payment is not paid
         .order_by()
@@ -91,7 +90,7 @@ def charges(request):
     if q:
         # Parcels searched on their own (trigram indexes) and matched by id: no join before the filter. A common name
         # (more than SEARCH_IDS_INLINE parcels) is matched by its subquery instead: the charges are walked in their
-        # order and each one's parcel checked, stopping at the capped pages' rows (issue 13).
+        # order and each one's parcel checked, stopping at the capped pages' rows.
         with remembered_ids(inline=SEARCH_IDS_INLINE):
             found = matching(
                 SpecialCharge,
@@ -100,8 +99,8 @@ def charges(request):
                 exact=["number"],
             )
         qs = qs.filter(found)
-    # A search lists its first SEARCH_PAGES pages, then asks for more words or a status (issue 13: counting every
-    # match of a common surname grew with the parcels); the page's rows are read by key from the visible charges.
+    # A search lists its first SEARCH_PAGES pages, then asks for more words or a status (counting every
+    # match of a common surname grows with the parcels); the page's rows are read by key from the visible charges.
     page = page_keys_first(
         qs.order_by("-incurred_on", "-pk"),
         PAGE_SIZE,
@@ -271,7 +270,7 @@ def hearings(request):
                 return redirect(f"{request.path}?year={year}&uncovered={int(uncovered)}")
         status = 400
     # The hearings counted for the page's rows only, and "not yet covered" as NOT EXISTS: no GROUP BY over the
-    # year's charges joined to every hearing (issue 13).
+    # year's charges joined to every hearing.
     covering = ChargeHearing.charges.through.objects.filter(specialcharge=OuterRef("pk"))
     qs = eligible.filter(incurred_on__year=year).select_related("parcel")
     if uncovered:
@@ -280,7 +279,7 @@ def hearings(request):
         qs = qs.annotate(hearing_count=_count_of(covering, "specialcharge"))
     # The charges a hearing may cover are few at any scale: their ids are found first (the year's charges by their
     # date index, less those covered), then only those are joined to their parcels and sorted by tax key, instead of
-    # a walk of every parcel in tax-key order probing its charges (issue 13: 11 -> 2 ms at 100,000 permits). More
+    # a walk of every parcel in tax-key order probing its charges. More
     # than a capped list holds: the one query, as before.
     cap = PAGE_SIZE * MAX_PAGES
     ids = list(qs.order_by().values_list("pk", flat=True)[: cap + 1])
@@ -306,7 +305,7 @@ def hearings(request):
 
 def _count_of(rows: QuerySet, by: str) -> Coalesce:
     """How many of `rows` (filtered on `by`=OuterRef("pk")) as a scalar subquery: PostgreSQL runs it after the ORDER
-    BY and LIMIT, for the rows shown only, instead of a GROUP BY over every row joined (issue 13)."""
+    BY and LIMIT, for the rows shown only, instead of a GROUP BY over every row joined."""
     counted = rows.order_by().values(by).annotate(n=Count("*")).values("n")
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
@@ -386,7 +385,7 @@ def tax_roll_detail(request, year):
     if batch is None and plausible_year(year) is None:  # /tax-roll/0/, /tax-roll/99999/ (OWASP ASVS V5.1.4)
         raise Http404("No tax roll for that year.")
     # The built batch's stored lines, a page at a time (every page: the roll is the clerk's to read whole), and their
-    # count and total from one aggregate query; the held-back charges are paged too (issue 13).
+    # count and total from one aggregate query; the held-back charges are paged too.
     totals = tax_roll.roll_totals(batch) if batch else {"count": 0, "total": None}
     paginator = Paginator(tax_roll.RollLinesPages(batch, totals["count"]) if batch else [], 50, max_pages=None)
     paginator.count = totals["count"]  # known: not counted a second time

@@ -8,7 +8,7 @@ their tables; they are loaded here from the registry's list, so that Django find
 from permits.board import models as board_models  # noqa: F401  (the Village Board: roster, meetings, votes)
 from permits.kinds import import_type_modules
 from permits.ledger import models as ledger_models  # noqa: F401  (the core's ledger: its models load with the app)
-from permits.models.applicant import ApplicationDraft, NoticePreference, ParcelLinkRequest  # issue 15
+from permits.models.applicant import ApplicationDraft, NoticePreference, ParcelLinkRequest
 from permits.models.core import (
     Document,
     FeeItem,

@@ -1,4 +1,4 @@
-"""What the applicant keeps in the portal (issue 15): saved drafts of an application, which notices each person gets
+"""What the applicant keeps in the portal: saved drafts of an application, which notices each person gets
 by email, and requests to be linked to a parcel as its owner (approved by the Clerk-Treasurer)."""
 
 from __future__ import annotations

@@ -236,7 +236,7 @@ class StatusGuardedModel(models.Model):
         return instance
 
 
-# A permit's last day, no last day meaning in effect for ever (the street map's "from today on", issue 13).
+# A permit's last day, no last day meaning in effect for ever (the street map's "from today on").
 IN_EFFECT_UNTIL = Coalesce("end_date", "expires_on", Value(date.max))
 
 
@@ -272,14 +272,14 @@ class Permit(StatusGuardedModel):
         indexes = [
             models.Index(fields=["kind", "status"]),
             models.Index(fields=["applicant", "-created_at"]),
-            # Every permit list sorts by it (issue 13: a sort of the whole table without it).
+            # Every permit list sorts by it (a sort of the whole table without it).
             models.Index(fields=["-created_at", "-id"], name="permit_created_at_idx"),
             models.Index(fields=["organization", "-created_at"], name="permit_org_created_idx"),
-            # One permit type's list (the API's sidewalk permits, street openings), newest first (issue 13).
+            # One permit type's list (the API's sidewalk permits, street openings), newest first.
             models.Index(fields=["kind", "-created_at", "-id"], name="permit_kind_created_idx"),
-            # The time-to-issue report reads a year of issued permits (issue 15): 48 ms by a scan at 100k permits.
+            # The time-to-issue report reads a year of issued permits, not a scan of every permit.
             models.Index(fields=["issued_on"], name="permit_issued_on_idx", condition=Q(issued_on__isnull=False)),
-            # The street map's list and feeds (issue 13): the approved, issued and active permits in effect from a day
+            # The street map's list and feeds: the approved, issued and active permits in effect from a day
             # on, read from one range of this index with the columns the list sorts by (an index-only scan), not
             # every such permit sorted: 13 -> 2 ms at 100,000 permits. The same statuses as streetmap's public ones.
             models.Index(
@@ -292,7 +292,7 @@ class Permit(StatusGuardedModel):
                 name="permit_in_effect_idx",
                 condition=Q(status__in=["approved", "issued", "active"]),
             ),
-            # The sidewalk inspectors' list counts the open sidewalk permits (issue 13): a few thousand of 100,000.
+            # The sidewalk inspectors' list counts the open sidewalk permits: a few thousand of 100,000.
             models.Index(
                 fields=["id"],
                 name="permit_open_sidewalk_idx",

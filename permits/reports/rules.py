@@ -1,7 +1,8 @@
 """The reports' rules: who reads which report, which years may be asked for, and how ages and waits are counted.
 
 Pure functions over plain values (no clock, no database): the views read the day once and pass it down. None of this
-is Chapter 303 itself; each rule names where it comes from (issue 15 item 5, or the statute the figure serves).
+is Chapter 303 itself; each rule names where it comes from (the office's practice, or the statute the figure
+serves).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ FIRST_YEAR = 2020
 
 REPORT_SLUGS = ("fees", "permits", "time-to-issue", "inspections", "open-cases", "tax-roll")
 
-# Issue 15 item 5: the Clerk-Treasurer (who keeps the books) and the Village Board and its President (who set the
+# The Clerk-Treasurer (who keeps the books) and the Village Board and its President (who set the
 # fees and hold the hearings) read every report; the DPW reads the inspections report (its own work).
 BOARD_AND_CLERK = frozenset({Role.CLERK, Role.BOARD, Role.PRESIDENT})
 READERS: dict[str, frozenset[str]] = {
@@ -36,7 +37,7 @@ WAIT_BANDS: tuple[tuple[int, int | None], ...] = ((0, 7), (8, 14), (15, 30), (31
 
 
 def may_read_report(roles: set[str] | frozenset[str], slug: str, *, superuser: bool = False) -> bool:
-    """Issue 15 item 5: the clerk, the Board and the President read every report; the DPW Director and its inspectors
+    """The clerk, the Board and the President read every report; the DPW Director and its inspectors
     the inspections report only; applicants and the other staff none."""
     if slug not in READERS:
         return False

@@ -1,4 +1,4 @@
-"""The reports for the clerk and the Board, under /reports/ (issue 15 item 5)."""
+"""The reports for the clerk and the Board, under /reports/."""
 
 from django.urls import path
 

@@ -196,7 +196,7 @@ class CompletionRequestOutSerializer(serializers.Serializer):
 
 
 class StreetOpeningListSerializer(StreetOpeningSerializer):
-    """A list row without the timeline (issue 13); the detail keeps it."""
+    """A list row without the timeline; the detail keeps it."""
 
     timeline = None
 
@@ -256,7 +256,7 @@ class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
         user = self.request.user
         qs = permits_visible_to(user).filter(kind=PermitKind.STREET_OPENING)
         if self.action == "list":
-            # The caller's own and their organizations' (ids fetched first: no join, no DISTINCT; issue 13).
+            # The caller's own and their organizations' (ids fetched first: no join, no DISTINCT).
             their_orgs = organization_ids_of(user)
             qs = qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs))
             # The list has no timeline (the detail has it).

@@ -140,7 +140,7 @@ class StreetOpeningForm(LimitedForm):
         label="Indemnity and guarantee statement (§ 303-4H(1)): tick each undertaking",
     )
     statement_signed_by = forms.CharField(max_length=200, required=False, label="Sign by typing your full name")
-    # Issue 15: offered on the first submit, so a valid application with warnings goes in at once when ticked
+    # Offered on the first submit, so a valid application with warnings goes in at once when ticked
     # (warnings never refuse: they are written on the permit's timeline at filing). Unticked, the warnings are shown
     # as a warning to confirm, not as an error.
     acknowledge_warnings = forms.BooleanField(
@@ -177,7 +177,7 @@ class StreetOpeningForm(LimitedForm):
 
     @property
     def only_warnings_to_confirm(self) -> bool:
-        """Valid except for the acknowledgement: a warning to confirm, not an error (issue 15)."""
+        """Valid except for the acknowledgement: a warning to confirm, not an error."""
         return bool(self.errors) and set(self.errors) == {"acknowledge_warnings"}
 
 

@@ -96,7 +96,7 @@ def end_lapsed_validity(*, today: date) -> tuple[int, int]:
     """§ 303-4D with § 303-5G: past its 30 days (and renewals), a permit whose street was never opened expires; one
     whose street was opened keeps its restoration duties, inspections, completion and guarantee, and only its right
     to open the street ends (recorded once, on the timeline, and told to the permittee). The system acts (by=None).
-    Returns (permits considered, permits changed); a second run the same day changes nothing. Set-based (issue 13):
+    Returns (permits considered, permits changed); a second run the same day changes nothing. Set-based:
     a few statements per chunk of permits, whatever their number."""
     lapsed = list(
         _with_opened_facts(

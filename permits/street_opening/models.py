@@ -119,14 +119,14 @@ class StreetOpening(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        # The inspector's list reads the few permits whose completion is requested first (issue 13)
+        # The inspector's list reads the few permits whose completion is requested first
         indexes = [
             models.Index(
                 fields=["completion_requested_at"],
                 condition=Q(completion_requested_at__isnull=False),
                 name="so_completion_requested_idx",
             ),
-            # The held approvals queue reads the few held ones, soonest first (issue 13)
+            # The held approvals queue reads the few held ones, soonest first
             models.Index(
                 fields=["approval_held_until"],
                 condition=Q(approval_held_until__isnull=False),

@@ -494,7 +494,7 @@ def warn_about_tickets(permit: Permit, *, today: date, when: str) -> list[ordina
 def warn_stale_tickets_before_work(*, today: date) -> tuple[int, int]:
     """Wis. Stat. § 182.0175: the day before planned work (and on its first day), permits whose ticket is or will be
     stale are told to the applicant and the DPW. Returns (permits considered, permits warned); idempotent per day.
-    Set-based (issue 13): the tickets read with the permits, and per chunk one check of the day's timeline rows,
+    Set-based: the tickets read with the permits, and per chunk one check of the day's timeline rows,
     one insert of the new ones and one of the notices."""
     from permits.street_opening.field.services import _dpw_emails
 
@@ -1134,7 +1134,7 @@ def report_emergency(
 
 def flag_unfiled_emergencies(*, today: date) -> tuple[int, int]:
     """§ 303-5H: emergencies reported with no application by the next business day are flagged to the clerk.
-    Returns (items considered, items flagged); a second run flags nothing. Set-based (issue 13): per chunk, the
+    Returns (items considered, items flagged); a second run flags nothing. Set-based: per chunk, the
     reports still unflagged are locked and flagged by one UPDATE, then the clerk's notices inserted in one."""
     pending = list(
         EmergencyReport.objects.filter(permit__isnull=True, flagged_at__isnull=True)
@@ -1211,7 +1211,7 @@ def revoke_applicant(*, permit: Permit, by, reason: str, today: date | None = No
 
 
 def revoke_applicants(permits_and_reasons: list[tuple[Permit, str]], *, today: date) -> int:
-    """revoke_applicant() by the system (a scheduled job, by=None) for many permits at once (issue 13): a permit whose
+    """revoke_applicant() by the system (a scheduled job, by=None) for many permits at once: a permit whose
     permittee is already revoked for it (not lifted) is skipped, as is a permit named twice; the others' revocations,
     the people they bind and their timeline events are inserted in one statement each. Call it inside the job's
     transaction, with the permits' organizations loaded. Returns how many revocations were made."""
@@ -1298,8 +1298,8 @@ REMINDER_LEAD = timedelta(days=5)
 
 
 def remind_expiring_street_openings(*, today: date) -> tuple[int, int]:
-    """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder). Set-based
-    (issue 13): per chunk, one conditional mark of the reminded expiry dates, then the notices in one insert."""
+    """Remind permittees 5 days before expiry (once per expiry date: a renewal earns a new reminder). Set-based:
+    per chunk, one conditional mark of the reminded expiry dates, then the notices in one insert."""
     due = list(
         StreetOpening.objects.select_related("permit__applicant", "permit__street")
         .filter(

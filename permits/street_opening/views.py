@@ -107,7 +107,7 @@ def _manage_context(request, permit, **forms):
         "renewal_request": lifecycle.pending_request(so),
         "renewals_waiting": lifecycle.renewals_waiting_for_fee(so),
         "decide_form": forms.get("decide_form") or DecideRenewalForm(),
-        # Issue 15: each role sees only the actions it may take (the services refuse the rest on every path).
+        # Each role sees only the actions it may take (the services refuse the rest on every path).
         "may": {
             "review": has_role(request.user, *so_services.REVIEWERS),
             "approve": has_role(request.user, *so_services.APPROVERS),

@@ -162,7 +162,7 @@ def stamps(permit: Permit, to: str, *, today: date) -> dict:
     return {}
 
 
-# Issue 15: where the applicant fixes what blocks the next step (the permit page's checklist, permits.permit_page).
+# Where the applicant fixes what blocks the next step (the permit page's checklist, permits.permit_page).
 UPLOADED = ("insurance_certificate", "per_permit_bond", "bond", "plans", "underground_plans")
 
 

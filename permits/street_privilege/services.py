@@ -506,7 +506,7 @@ def record_closing_inspection(
 def end_terminated_privileges(*, today: date) -> tuple[int, int]:
     """§ 303-7E, the nightly job: a permit in force is told a week before its last day (once per last day), and
     after its last day it ends (expired) and its § 303-7D(7) closing inspection opens. Idempotent: a second run the
-    same night finds nothing to do. Set-based (issue 13): a few statements per chunk of permits."""
+    same night finds nothing to do. Set-based: a few statements per chunk of permits."""
     due = list(
         Permit.objects.filter(
             kind=PermitKind.STREET_PRIVILEGE, status__in=IN_FORCE, expires_on__lte=today + rules.TERMINATION_WARNING

@@ -65,7 +65,7 @@ class StreetUse(models.Model):
     history = HistoricalRecords(excluded_fields=["segments"])
 
     class Meta:
-        # The events in progress list reads the few events not over yet, not every street use (issue 13)
+        # The events in progress list reads the few events not over yet, not every street use
         indexes = [models.Index(fields=["ends_at"], name="street_use_ends_at_idx")]
         constraints = [
             models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")), name="street_use_ends_after_start"),

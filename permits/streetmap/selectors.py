@@ -107,7 +107,7 @@ def public_permits(
     ends_from = ends_from or today
     qs = (
         Permit.objects.filter(status__in=PUBLIC_STATUSES)
-        # No last day: in effect for ever. One range of permit_in_effect_idx (issue 13), not an OR it cannot use.
+        # No last day: in effect for ever. One range of permit_in_effect_idx, not an OR it cannot use.
         .alias(in_effect_until=IN_EFFECT_UNTIL)
         .filter(in_effect_until__gte=ends_from)
     )

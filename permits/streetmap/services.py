@@ -226,7 +226,7 @@ def unsubscribe(*, token) -> bool:
 def notify_subscribers(*, today: date) -> tuple[int, int]:
     """The scheduled job: tell each verified subscriber of every permit issued on its street (or at its address)
     since it was last told. A permit is told once per subscriber (SubscriptionDelivery), so a rerun sends nothing.
-    Set-based (issue 13): per chunk of (subscriber, permit) pairs, the chunk's subscriptions are locked (a concurrent
+    Set-based: per chunk of (subscriber, permit) pairs, the chunk's subscriptions are locked (a concurrent
     run waits, then finds the deliveries made), the deliveries not made yet inserted in one statement and their
     notices in one; then every subscription's last-told day is set by one UPDATE."""
     from permits.streetmap.selectors import with_placement, works

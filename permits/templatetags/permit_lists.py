@@ -1,7 +1,7 @@
 """The rows of a permit list (templates/permits/_permit_table.html: the office list and "My applications").
 
-One `format_html` per row instead of a template loop: the loop's ~300 variable lookups per page were half of the
-office list's time under load (issue 13: p95 at most 50 ms with 10 clients). The markup is the template's, cell for
+One `format_html` per row instead of a template loop: the loop's ~300 variable lookups per page are half of the
+office list's time under load (its budget: p95 at most 50 ms with 10 clients). The markup is the template's, cell for
 cell, and every value is escaped by format_html.
 """
 

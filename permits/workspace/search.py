@@ -1,4 +1,4 @@
-"""The staff search box (issue 15): permits, parcels, people, companies, charges and cases, by number, address, tax
+"""The staff search box: permits, parcels, people, companies, charges and cases, by number, address, tax
 key, name or company, from every staff page.
 
 A search source is one plain record: a title, the roles that may search it, the fields it matches and how a found
@@ -6,7 +6,7 @@ record is shown. The core's sources are below; an app adds its own in a `search_
 `SEARCH_SOURCES` whose dotted path goes in `SEARCH_SOURCE_MODULES` (the obstructions cases). Identifiers (numbers, tax
 keys, emails) match anywhere in them (icontains); words (names, addresses, descriptions) match word by word in
 production, each word typed the start of a word of one of the fields (PostgreSQL), by icontains on SQLite. Each table
-is searched through its trigram indexes and matched by id (permits.text_search, issue 13). Every source is a few
+is searched through its trigram indexes and matched by id (permits.text_search). Every source is a few
 queries (its tables' ids, a capped count and a page), however many records it finds.
 """
 
@@ -240,7 +240,7 @@ def search_all(user, q: str) -> list[tuple[SearchSource, str, list[Hit], str, bo
     """Every source `user` may search: how many records match (the number when it is at most ROWS_PER_SOURCE, else
     "more than 5"), the first few, the link to all of them (their own page counts and pages them) and whether there
     are more than the few. One query per source, and one for the ids of every source's tables: no count over the
-    matches (issue 13)."""
+    matches."""
     sources = sources_for(user)
     # The sources share their parcels: each way of searching them runs once; a table matching more than
     # FEW_IDS rows is matched by its subquery (each source lists five rows, found quickly when so many match).

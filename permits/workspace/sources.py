@@ -1,4 +1,4 @@
-"""Each role's start page (issue 15): what waits on *that* role, oldest first, each row one click from its action.
+"""Each role's start page: what waits on *that* role, oldest first, each row one click from its action.
 
 A work source is one plain record: a title, the roles whose work it is, and a function that returns the waiting rows
 oldest first. The core's sources are below. A permit type adds its own in a `work_sources.py` module of its package
@@ -204,7 +204,7 @@ def _charges_to_bill(user, today):
         _charges()
         .filter(status=SpecialCharge.Status.PENDING)
         # Not (needs a hearing and has none), as an EXISTS per pending charge: the NOT IN that exclude() wrote hashed
-        # every charge of the ledger (issue 13)
+        # every charge of the ledger
         .filter(
             ~Q(source__in=SOURCES_NEEDING_HEARING)
             | Exists(SpecialCharge.hearings.through.objects.filter(specialcharge_id=OuterRef("pk")))
@@ -345,7 +345,7 @@ def _shown_part(waiting, counted: dict[int, int]):
 
 def with_base(qs: QuerySet, base: Callable[[], QuerySet]) -> QuerySet:
     """Mark `qs` as `base()` filtered and ordered by plain ascending fields: the first rows of the boxes marked with
-    the same base are read in one query (issue 13: the clerk's start page read one query per box)."""
+    the same base are read in one query (not one query per box)."""
     qs._work_base = base
     return qs
 

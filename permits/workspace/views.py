@@ -39,7 +39,7 @@ def search_page(request):
     chosen = next((s for s in sources if s.key == request.GET.get("in", "")), None)
     context = {"q": q, "chosen": chosen, "sources": sources, "query": ""}
     if q and chosen is not None:
-        # Its first SEARCH_PAGES pages, then more words (a common surname matches a share of every table, issue 13).
+        # Its first SEARCH_PAGES pages, then more words (a common surname matches a share of every table).
         page = Paginator(chosen.find(q), SEARCH_PAGE_SIZE, max_pages=SEARCH_PAGES).get_page(request.GET.get("page"))
         context.update(
             page=page,

@@ -371,7 +371,7 @@ class SidewalkOrder(models.Model):
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["status", "owner_deadline"]),
-            # The Board's orders page lists them newest first (issue 13: no sort of every order).
+            # The Board's orders page lists them newest first (no sort of every order).
             models.Index(fields=["-created_at", "-id"], name="sidewalk_order_created_idx"),
         ]
         constraints = [

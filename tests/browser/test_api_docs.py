@@ -1,4 +1,4 @@
-"""Issue 15: the API's ReDoc and Swagger pages render under the site's CSP (ReDoc showed "Something went wrong")."""
+"""The API's ReDoc and Swagger pages render under the site's CSP (ReDoc showed "Something went wrong")."""
 
 import pytest
 from playwright.sync_api import expect

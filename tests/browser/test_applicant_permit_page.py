@@ -1,4 +1,4 @@
-"""Issue 15: an applicant sees what blocks approval and fixes it; every email link opens the right page on the
+"""An applicant sees what blocks approval and fixes it; every email link opens the right page on the
 configured site; the notice preferences, My property and parcel link pages. axe-core on every page visited."""
 
 import re

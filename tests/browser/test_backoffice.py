@@ -44,7 +44,7 @@ def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment
 ):
     verified_emails(clerk)
     login(page, "clerk")
-    # The clerk's start page is the back office's index as a work list; the records are grouped by task (issue 15).
+    # The clerk's start page is the back office's index as a work list; the records are grouped by task.
     expect(page.get_by_role("heading", name="Today's work")).to_be_visible()
     axe_check(page, "admin index")
 
@@ -113,7 +113,7 @@ def test_clerk_imports_the_assessment_roll(page, live_server, axe_check, login, 
 def test_office_and_permit_pages_for_staff(page, live_server, axe_check, login, dpw_director, permits, verified_emails):
     verified_emails(dpw_director)
     login(page, "dpw")
-    # Staff land on their start page (issue 15); every application is one click away in the Village office.
+    # Staff land on their start page; every application is one click away in the Village office.
     expect(page.get_by_role("heading", name="Today's work", exact=True)).to_be_visible()
     page.get_by_role("link", name="Village office", exact=True).click()
     expect(page.get_by_role("heading", name="Village office: applications")).to_be_visible()

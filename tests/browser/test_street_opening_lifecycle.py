@@ -1,4 +1,4 @@
-"""Issue 8's journey: a contractor, as a new user would, applies in winter for April work and is told when the approval
+"""A contractor, as a new user would, applies in winter for April work and is told when the approval
 can come (§ 303-4D); the DPW holds the approval; in April the contractor asks in writing for a renewal, which takes
 effect once its fee is paid (§ 303-4E); and the contractor cannot report the work complete before the final
 inspection passes (§ 303-1C(8), § 303-4H(3)). axe-core on every page visited.

@@ -1,4 +1,4 @@
-"""Issue 15: each demo account's start page on a desktop and on a phone, with zero axe-core violations; the clerk
+"""Each demo account's start page on a desktop and on a phone, with zero axe-core violations; the clerk
 finds a permit from the header's search box in one step; Cancel on a confirmation submits nothing."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The enforcement cases on the start pages and in the staff search box (issue 15 with issue 16)."""
+"""The enforcement cases on the start pages and in the staff search box."""
 
 import pytest
 from django.urls import reverse

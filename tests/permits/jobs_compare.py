@@ -1,4 +1,4 @@
-"""Issue 13: a set-based job must write, row for row, what its per-row version wrote. run_rolled_back() runs a job
+"""A set-based job must write, row for row, what its per-row version wrote. run_rolled_back() runs a job
 (the per-row reference or the set-based one) on the same rows, delivers its notices as a commit would, records what
 it wrote and rolls it all back, so that both versions start from the same data."""
 

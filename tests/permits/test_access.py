@@ -205,7 +205,7 @@ def demo(db):
     ("username", "landing"),
     [
         ("clerk", "/admin/"),
-        # issue 15: every staff role but the clerk lands on its own work list (the clerk's is the admin index)
+        # Every staff role but the clerk lands on its own work list (the clerk's is the admin index)
         ("dpw", "/office/today/"),
         ("inspector", "/office/today/"),
         ("building", "/office/today/"),

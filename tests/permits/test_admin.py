@@ -125,7 +125,7 @@ def test_public_users_cannot_reach_the_admin_status_page(who, persona, client, r
 
 def test_admin_permit_list_reads_a_deep_page_keys_first_and_keeps_sorting(client, clerk, resident, settings):
     """The changelist's OFFSET walks the permits' keys only; the paid-total subquery and the joins run for the page's
-    rows alone, not for every row the OFFSET skips (issue 13). Sorting by a column still orders the page."""
+    rows alone, not for every row the OFFSET skips. Sorting by a column still orders the page."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

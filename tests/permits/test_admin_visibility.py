@@ -61,7 +61,7 @@ CLERK_ONLY = {
     # § 303-15F: the register of adult residents (birth dates) and the petition's signatures
     "RegisteredResident",
     "PetitionSignature",
-    "ParcelLinkRequest",  # issue 15: owners' proofs (a tax bill, a deed) are the Clerk-Treasurer's to see
+    "ParcelLinkRequest",  # owners' proofs (a tax bill, a deed) are the Clerk-Treasurer's to see
 }
 STREET_MAP_PAGES = {"StreetSegment", "Placement", "ConflictMargin", "ConflictReview"}
 ENFORCEMENT_PAGES = {"Case", "StreetNumber"}  # obstructions/: the enforcement officials' cases

@@ -1,4 +1,4 @@
-"""The permit list API at scale (issue 13): a page's primary keys are read first, then its rows with their joins and
+"""The permit list API at scale: a page's primary keys are read first, then its rows with their joins and
 the paid total, so a deep page neither joins nor annotates the rows it skips, in a number of queries that does not
 grow with the permits."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: a job's events and notices are written a batch at a time (permits.services.record_events and
+"""A job's events and notices are written a batch at a time (permits.services.record_events and
 send_notices: on PostgreSQL as arrays unnested, elsewhere bulk_create). Both ways write the same rows, in order."""
 
 import pytest

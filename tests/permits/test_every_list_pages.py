@@ -1,4 +1,4 @@
-"""Issue 13: every list page, list API and report the bench measures (bench/pages.py, the same list) runs the same
+"""Every list page, list API and report the bench measures (bench/pages.py, the same list) runs the same
 number of queries (at most 15) with four times the rows, and pages with a cap (no whole-table count, no deep OFFSET).
 The rows come from the bench's seeder (manage.py seed_bench): permits of every type in every status, payments, street
 openings, sidewalk permits, parcels, charges, hearings, cases, Board records."""

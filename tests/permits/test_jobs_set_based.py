@@ -1,4 +1,4 @@
-"""Issue 13: the set-based helpers of the jobs (permits.jobs): a "once per value" mark for a chunk of rows in two
+"""The set-based helpers of the jobs (permits.jobs): a "once per value" mark for a chunk of rows in two
 statements, and a chunk of rows each set to its own value in one."""
 
 from datetime import date

@@ -1,4 +1,4 @@
-"""The permit lists' kept tables (permits/list_cache.py, issue 13): a second look at an unchanged list reads no permit
+"""The permit lists' kept tables (permits/list_cache.py): a second look at an unchanged list reads no permit
 row, and every way a row can change (a model save, QuerySet.update(), bulk_create, raw SQL, a job, a commit) shows on
 the next look. A table is never shown to someone of another scope."""
 
@@ -228,7 +228,7 @@ def test_the_lists_keys_name_the_database_so_two_villages_can_share_one_redis():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_kept_lists_are_read_without_a_transaction(client, clerk, resident, monkeypatch):
-    """Issue 13's load test: a read-only page kept in the cache has no BEGIN and COMMIT around it (two round trips
+    """A read-only page kept in the cache has no BEGIN and COMMIT around it (two round trips
     of a page that is otherwise three queries); every other page keeps ATOMIC_REQUESTS."""
     from permits import permit_page, views
 

@@ -1,4 +1,4 @@
-"""The header's and footer's links are reversed once per process (permits/context_processors.py, issue 13), and still
+"""The header's and footer's links are reversed once per process (permits/context_processors.py), and still
 follow the script prefix a deployment under a sub-path serves from, and the URLconf in force."""
 
 import pytest

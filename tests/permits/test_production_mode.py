@@ -1,4 +1,4 @@
-"""The two modes (README, "Running in production"): production (DATABASE_URL set, or DEBUG off) refuses to start
+"""The two modes (docs/howto/production.md): production (DATABASE_URL set, or DEBUG off) refuses to start
 without its own SECRET_KEY and never uses the public demo key (OWASP ASVS 2.10.4, no hard-coded secrets); embedded says
 so in every page's footer. Settings are imported in a subprocess with each environment."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: every search box matches each table through its own (trigram) index and by id, finds exactly what
+"""Every search box matches each table through its own (trigram) index and by id, finds exactly what
 `icontains` over the joins finds, and makes the same number of queries however many rows match."""
 
 from datetime import date
@@ -221,7 +221,7 @@ def test_every_searched_column_has_its_trigram_index_on_postgresql():
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="word starts are a PostgreSQL rule; SQLite: icontains")
 def test_a_word_start_is_one_condition_that_the_trigram_index_finds_on_postgresql():
-    """Issue 13: "a word begins with" is one condition on UPPER(col::text), which the column's trigram index finds and
+    """Matching "a word begins with" is one condition on UPPER(col::text), which the column's trigram index finds and
     the planner estimates (it was contains AND a regular expression, estimated a tenth of its rows)."""
     for owner in ("Brandt, Ann", "Smith-Brandt, Lee", "BRANDT TRUST", "Ebrandt, Joe", "Brand, Al"):
         ParcelFactory(owner_name=owner)
@@ -239,7 +239,7 @@ def test_a_word_start_is_one_condition_that_the_trigram_index_finds_on_postgresq
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="word starts are a PostgreSQL rule; SQLite: icontains")
 def test_the_ids_are_fetched_contains_first_and_the_page_keeps_the_word_start_alone_on_postgresql(clerk, monkeypatch):
-    """Issue 13: the query that fetches each table's ids guards the word start with "contains" (a cheap LIKE, and the
+    """The query that fetches each table's ids guards the word start with "contains" (a cheap LIKE, and the
     trigram index), while a page that matches by subquery keeps the word start alone (its estimate is right)."""
     from permits.workspace import search
 

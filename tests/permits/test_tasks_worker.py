@@ -25,7 +25,7 @@ def test_deliver_notice_twice_sends_one_email():
 
 @pytest.mark.django_db
 def test_a_batch_delivers_each_notice_once_and_one_refused_address_holds_back_none(monkeypatch):
-    """Issue 13: a job's notices are delivered DELIVERY_BATCH a task; a notice the mail server refuses is logged,
+    """A job's notices are delivered DELIVERY_BATCH a task; a notice the mail server refuses is logged,
     the rest of its batch still goes, the task then fails, and the refused one stays unsent for a later try."""
     from django.core.mail import backends
 

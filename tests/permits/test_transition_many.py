@@ -1,4 +1,4 @@
-"""Issue 13: a job's transitions are set-based (workflow.transition_many): statements per chunk, not per permit;
+"""A job's transitions are set-based (workflow.transition_many): statements per chunk, not per permit;
 the same questions as transition(); the job's condition checked again under the lock."""
 
 from datetime import date

@@ -1,4 +1,4 @@
-"""Money (issue 8, item 14): $500 against a $50 fee is refused, never shown as "balance $0.00" with the difference
+"""Money: $500 against a $50 fee is refused, never shown as "balance $0.00" with the difference
 lost. The rule is in the service (permits.services.record_payment, § 303-4F(2); permits.ledger.services
 .record_charge_payment, Wis. Stat. § 66.0627(2)); these tests pin that every payment path asks it: the sidewalk
 counter, the admin's payment page, the Payment admin, the API and the ledger's charges."""

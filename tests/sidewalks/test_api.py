@@ -166,8 +166,8 @@ def test_sidewalk_permits_cannot_be_changed_or_deleted_through_the_api(resident,
 
 
 def test_list_counts_its_pages_without_joining_the_sidewalk_details(resident, home):
-    """Issue 13: the join to the details made every page's count hash every sidewalk permit (10 ms at 100,000
-    permits); a sidewalk permit has its details from the moment it is created."""
+    """The join to the details would make every page's count hash every sidewalk
+    permit; a sidewalk permit has its details from the moment it is created."""
     client = api(resident)
     for _ in range(3):
         client.post(URL, payload(), format="json")

@@ -251,7 +251,7 @@ def test_clerk_adopts_serves_and_charges_through_the_pages(client, clerk, dpw_di
 
 
 def test_core_permit_page_is_the_sidewalk_page(client, contractor, submitted):
-    """Issue 15: one page per permit: both addresses show the same content (no second page to find)."""
+    """One page per permit: both addresses show the same content (no second page to find)."""
     import re
 
     client.force_login(contractor)

@@ -192,7 +192,7 @@ class Command(BaseCommand):
         self._say(f"{len(orgs)} organizations, {len(org_users) + len(residents)} users")
 
         streets = _bulk(Street, [Street(name=f"Bench Street {t}{i:03d}") for i in range(max(n // 2500, 40))])
-        n_parcels = max(n // 5, 1000)  # at 1k too, a search for one surname fills a page of every list (issue 13)
+        n_parcels = max(n // 5, 1000)  # at 1k too, a search for one surname fills a page of every list
         parcels = _bulk(
             Parcel,
             [
@@ -486,7 +486,7 @@ def _one_parcel_per_street(parcels: list, wanted: int) -> list:
 
 
 def _seed_board_matters(*, n: int, parcels: list, clerk, today, say) -> None:
-    """Matters waiting for the Board (issue 13: the Board queue and the clerk's start page list them at every scale):
+    """Matters waiting for the Board (the Board queue and the clerk's start page list them at every scale):
     sidewalk width and cold-weather pour waivers asked for (§ 303-3D(8)(c), (9)), one of each per 500 permits, and
     owners' sidewalk grade applications (§ 303-1A(2)), one per 1,000 permits. Pending, as the Board finds them."""
     GradeApplication = apps.get_model("obstructions", "GradeApplication")

@@ -222,7 +222,7 @@ def permits_to_inspect(*, today: date) -> QuerySet[Permit]:
 
 class InspectionQueue:
     """The inspector's list (permits_to_inspect's rows and order) for a paginator, without sorting every open street
-    opening at each request (issue 13: 5x slower at 100,000 permits). The order has three parts: work announced for
+    opening at each request (a sort that grows with every open permit). The order has three parts: work announced for
     today, then completion requested (oldest first), then the rest by number. The first two are few and read whole;
     the third is read a page at a time in number order (a partial index on PostgreSQL). Only the page's rows get the
     annotations. A constant number of queries per page."""
@@ -425,7 +425,7 @@ def record_permittee_notice(
 
 def send_due_notice_reminders(*, now: datetime) -> tuple[int, int]:
     """Remind the permittee of each notice still to give once its reminder time has come. Returns (due, sent);
-    a conditional update makes a second run send nothing. Set-based (issue 13): per chunk, the rows still unsent
+    a conditional update makes a second run send nothing. Set-based: per chunk, the rows still unsent
     are locked and marked by one UPDATE, then their reminders inserted in one statement."""
     due = list(
         PermitteeNotice.objects.filter(
@@ -737,7 +737,7 @@ def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = N
 def flag_defects_past_deadline(*, today: date) -> tuple[int, int]:
     """§ 303-4H(2): a defect not corrected by its deadline: flag it, revoke the permittee's right to permits for one
     year and tell the DPW to have the Village repair it. Returns (considered, flagged); a second run flags nothing.
-    Set-based (issue 13): per chunk, the notices still unflagged are locked and flagged by one conditional UPDATE,
+    Set-based: per chunk, the notices still unflagged are locked and flagged by one conditional UPDATE,
     then their events, the revocations (revoke_applicants) and the DPW's notices are inserted a statement each."""
     from permits.street_opening.services import revoke_applicants
 
@@ -883,10 +883,10 @@ def open_missing_restorations(*, today: date) -> int:
         )
         .filter(Q(issued_on__isnull=False) | Q(approved_on__isnull=False))
         # What the due date and the surface need, as values: 12,000 permits and their details were 24,000 model
-        # instances made and thrown away (issue 13).
+        # instances made and thrown away.
         .values_list("pk", "issued_on", "approved_on", "street_opening__pk", "street_opening__surface")
     )
-    # Set-based (issue 13: 11,725 statements at 100,000 permits): the records are made in memory and inserted a
+    # Set-based (not statements per record): the records are made in memory and inserted a
     # chunk at a time; the one-to-one on permit keeps a record another run made meanwhile single.
     new = []
     for pk, issued_on, approved_on, detail_pk, surface in missing.iterator(chunk_size=JOB_CHUNK):
@@ -913,7 +913,7 @@ def open_missing_restorations(*, today: date) -> int:
 
 
 def _flag_overdue(qs, *, today: date, what: str) -> tuple[int, int]:
-    """Set-based, a chunk at a time (issue 13): the chunk's rows still unflagged are locked and flagged by one
+    """Set-based, a chunk at a time: the chunk's rows still unflagged are locked and flagged by one
     conditional UPDATE (a second run, or a concurrent one, finds them flagged and sends nothing), then their timeline
     events and notices are inserted in one statement each."""
     due = [
@@ -951,7 +951,7 @@ def _flag_overdue(qs, *, today: date, what: str) -> tuple[int, int]:
                         r.permit.applicant.email,
                         "field_pavement_overdue",
                         # The due date written once here, not by the template's date filter (its translated day
-                        # and month names cost a fifth of the 100k job's 12,000 notices: issue 13).
+                        # and month names would be a fifth of the job's time at scale).
                         {
                             "permit": r.permit,
                             "restoration": r,
@@ -986,7 +986,7 @@ def flag_permanent_pavement_overdue(*, today: date) -> tuple[int, int]:
 
 def end_guarantees(*, today: date) -> tuple[int, int]:
     """§ 303-4H(3): guarantees end the day after the anniversary of completion; a completed permit with no open defect
-    is then closed. Returns (considered, ended). Set-based (issue 13): per chunk, the guarantees still running are
+    is then closed. Returns (considered, ended). Set-based: per chunk, the guarantees still running are
     locked and ended by one conditional UPDATE (a second run, or a concurrent one, finds them ended and does nothing),
     their timeline events inserted in one statement, and their completed permits with no open defect closed by
     transition_many (the same questions as transition(), read from annotations under the lock)."""

@@ -1,4 +1,4 @@
-"""Issue 15, item 4: notices at every step, emailed with absolute links from SITE_URL in the Village's name, logged
+"""Notices at every step, emailed with absolute links from SITE_URL in the Village's name, logged
 on the record; each person chooses which they get by email; account emails name no host and no username."""
 
 import re

@@ -1,4 +1,4 @@
-"""Issue 15, item 6: residents link themselves to their parcel with proof; the Clerk-Treasurer approves; the owner
+"""Residents link themselves to their parcel with proof; the Clerk-Treasurer approves; the owner
 then sees the parcel's charges, orders and cases (Wis. Stat. § 66.0627: the owner of record)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Issue 15, item 3: one page per permit; for the applicant, what still blocks the next step (the same blockers staff
+"""One page per permit; for the applicant, what still blocks the next step (the same blockers staff
 see, from the type's `blockers` hook) with a link to fix each; withdraw; the fee before applying; the permit PDF."""
 
 from datetime import date

@@ -240,7 +240,7 @@ def test_66_0627_a_meeting_of_another_date_does_not_hold_the_hearing(clerk):
     assert not Motion.objects.exists()
 
 
-# Issue 13: the § 303-5A and § 303-5I matters select in SQL what the rules decide, so the queue reads a page of them.
+# The § 303-5A and § 303-5I matters select in SQL what the rules decide, so the queue reads a page of them.
 
 SPANS = [
     (date(2026, 4, 1), date(2026, 4, 1)),  # April 1 is closed

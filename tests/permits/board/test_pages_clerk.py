@@ -335,7 +335,7 @@ def test_a_matter_left_on_a_locked_agenda_waits_again(client, clerk):
 
 
 def test_queue_shows_a_page_of_each_matter_and_its_own_page_has_the_rest(client, clerk, django_assert_max_num_queries):
-    """Issue 13: the queue reads QUEUE_ROWS of a matter (counted, with the others, in one query); the matter's page
+    """The queue reads QUEUE_ROWS of a matter (counted, with the others, in one query); the matter's page
     is paged. Rows grow, the queries do not."""
     from permits.board import views
     from permits.board.matters import matter_for

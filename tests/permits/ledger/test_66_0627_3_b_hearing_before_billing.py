@@ -186,7 +186,7 @@ def test_66_0907_tax_roll_csv_names_the_route(parcel, clerk):
 
 
 def test_66_0627_3_b_the_nightly_job_statements_do_not_grow_with_the_charges(parcel, clerk):
-    """Issue 13: set-based, a few statements per chunk of charges, not per charge; a second run bills nothing."""
+    """Set-based, a few statements per chunk of charges, not per charge; a second run bills nothing."""
 
     def heard(count):
         charges = [sidewalk_charge(parcel, clerk) for _ in range(count)]

@@ -133,7 +133,7 @@ def test_hearings_page_linked_from_the_charges_and_charge_pages(client, clerk, p
 def test_hearings_page_counts_the_hearings_of_the_rows_shown_in_fixed_queries(
     client, clerk, django_assert_max_num_queries
 ):
-    """Issue 13: each row's hearings and each recent hearing's charges are counted for the rows shown, with no GROUP
+    """Each row's hearings and each recent hearing's charges are counted for the rows shown, with no GROUP
     BY over the year's charges joined to every hearing (nor over every charge of every hearing)."""
     from datetime import date
 

@@ -27,7 +27,7 @@ def _fresh_cache():
 
 
 def test_charges_deep_page_joins_and_annotates_only_its_own_rows(client, clerk):
-    """Issue 13: the parcel join and the paid-total subquery ran for every row a deep page skipped; the page's keys
+    """The parcel join and the paid-total subquery ran for every row a deep page skipped; the page's keys
     are read first, then its rows."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -42,7 +42,7 @@ def test_charges_deep_page_joins_and_annotates_only_its_own_rows(client, clerk):
 
 
 def test_a_charge_search_lists_its_first_pages_then_asks_for_more_words(client, clerk, monkeypatch):
-    """Issue 13: a search counts its matches up to SEARCH_PAGES pages (a common surname matched a share of every
+    """A search counts its matches up to SEARCH_PAGES pages (a common surname matched a share of every
     parcel, so counting up to 40 pages grew with the data); the page's rows are read by key, not searched again."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -403,7 +403,7 @@ def test_rubbish_and_snowfall_lists_queries_do_not_grow(client, inspector, dpw_d
 
 
 def test_draft_roll_pdf_is_never_rendered_in_the_request(client, clerk, parcel, monkeypatch):
-    """Issue 13: a 10,000-line roll took 69 s to render, past gunicorn's timeout; the worker renders it, the page
+    """A 10,000-line roll renders for longer than gunicorn's timeout: the worker renders it, the page
     says it is being prepared until then."""
     from permits.ledger import tax_roll
 
@@ -423,7 +423,7 @@ def test_draft_roll_pdf_is_never_rendered_in_the_request(client, clerk, parcel, 
 def test_back_office_charges_list_reads_no_distinct_over_every_charge(
     client, clerk, parcel, django_assert_max_num_queries
 ):
-    """The year links of a date hierarchy were a DISTINCT over the whole ledger on every page (issue 13); the list is
+    """The year links of a date hierarchy were a DISTINCT over the whole ledger on every page; the list is
     narrowed by its "incurred" date filter instead, in queries that do not grow with the charges."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -1,4 +1,4 @@
-"""§ 66.0627(4) at scale (issue 13): the nightly delinquency job is set-based, a few statements per chunk of
+"""§ 66.0627(4) at scale: the nightly delinquency job is set-based, a few statements per chunk of
 charges, not a few per charge; each charge still gets its audited change and its owner's notice (email or letter)."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Wis. Stat. § 70.65 roll at scale (issue 13): a rebuild that changes nothing reads a digest of the build's inputs
+"""Wis. Stat. § 70.65 roll at scale: a rebuild that changes nothing reads a digest of the build's inputs
 and stops, in a constant number of statements; any change to what the build reads rebuilds it."""
 
 import pytest

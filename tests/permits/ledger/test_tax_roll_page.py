@@ -1,4 +1,4 @@
-"""The tax roll's pages at scale (issue 13): the draft's stored lines a page at a time with their count and total from
+"""The tax roll's pages at scale: the draft's stored lines a page at a time with their count and total from
 one aggregate query, the held-back charges a page at a time without counting them, and the rolls' list with each
 roll's count and total, all in a number of queries that does not grow with the lines or the charges held back."""
 
@@ -84,7 +84,7 @@ def test_tax_roll_page_shows_the_held_back_charges_with_why_a_page_at_a_time(cli
 
 
 def test_tax_roll_page_never_counts_the_held_back_charges(client, clerk):
-    """Counting them read every delinquent charge on every view (issue 13); the last build says how many it held
+    """Counting them read every delinquent charge on every view; the last build says how many it held
     back."""
     delinquent(2, clerk)
     held_back(3, clerk)
@@ -127,7 +127,7 @@ def test_tax_rolls_list_shows_each_rolls_count_and_total_in_fixed_queries(client
 
 
 def test_tax_roll_pages_keep_roll_order_when_lines_share_a_tax_key_across_a_page_break(client, clerk):
-    """The page's lines are read from its first and last tax keys (issue 13): a parcel with several charges straddling
+    """The page's lines are read from its first and last tax keys: a parcel with several charges straddling
     a page break still shows each line once, in tax key then charge number order, as the CSV lists them."""
     from permits.ledger.tax_roll import RollLinesPages, roll_lines
 

@@ -1,4 +1,4 @@
-"""Issue 8, items 5 to 8: the Diggers Hotline ticket before approval, not at filing (Wis. Stat. § 182.0175);
+"""The Diggers Hotline ticket before approval, not at filing (Wis. Stat. § 182.0175);
 § 303-5H emergencies for utilities only; § 303-4H(2) revocation binds the company and its people; back-office
 edits through the rules, on the timeline."""
 

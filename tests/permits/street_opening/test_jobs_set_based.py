@@ -1,4 +1,4 @@
-"""Issue 13: the street opening's nightly jobs are set-based (statements per chunk, not per permit) and write, row for
+"""The street opening's nightly jobs are set-based (statements per chunk, not per permit) and write, row for
 row, what their per-row versions wrote: § 303-4D expiry and the end of the right to open (§ 303-5G), and the
 reminder five days before expiry (once per expiry date). The per-row versions are kept here as the reference."""
 
@@ -32,7 +32,7 @@ LAPSED_DAY = date(2026, 7, 2)
 REMIND_DAY = date(2026, 6, 27)  # five days before July 1
 
 
-# --- The per-row versions (before issue 13), as the reference ------------------------------------------------------
+# --- The per-row versions, as the reference ------------------------------------------------------------------------
 
 
 def per_row_end_lapsed_validity(*, today):

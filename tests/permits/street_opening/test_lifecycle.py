@@ -1,4 +1,4 @@
-"""Issue 8, items 1 to 4: what a street opening permit's 30 days govern, approvals that hold, completion requested by
+"""What a street opening permit's 30 days govern, approvals that hold, completion requested by
 the permittee and confirmed by the DPW, and written renewals paid before they take effect.
 
 § 303-4D with § 303-5G: the 30 days are for opening the street; a permit whose street was opened keeps its
@@ -586,7 +586,7 @@ def test_303_5G_the_admin_cannot_expire_an_opened_permit(client, issued_on, insp
 
 
 def test_held_approvals_queue_is_capped_and_indexed(client, july_application, dpw_director):
-    """Issue 13: the queue reads the held rows through a partial index, and its count is capped (40 pages)."""
+    """The queue reads the held rows through a partial index, and its count is capped (40 pages)."""
     from permits.paging import CappedPaginator
     from permits.street_opening.models import StreetOpening
 

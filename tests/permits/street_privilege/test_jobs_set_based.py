@@ -1,4 +1,4 @@
-"""Issue 13: § 303-7E's nightly job is set-based (statements per chunk, not per permit) and writes, row for row, what
+"""§ 303-7E's nightly job is set-based (statements per chunk, not per permit) and writes, row for row, what
 its per-row version wrote: told a week ahead once per last day; ended after it, with the § 303-7D(7) closing
 inspection opened and the permittee told. The per-row version is kept here as the reference."""
 

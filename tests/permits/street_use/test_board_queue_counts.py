@@ -1,4 +1,4 @@
-"""Issue 13: the Board queue counts every street use petition listed in a few queries (services.petition_counts),
+"""The Board queue counts every street use petition listed in a few queries (services.petition_counts),
 with the same numbers as petition_count of each."""
 
 from django.urls import reverse

@@ -185,7 +185,7 @@ def test_303_15f_the_clerk_names_the_petitions_area(client, spring, street, segm
 
 
 def test_the_events_list_is_capped_and_indexed(client, president, db):
-    """Issue 13: the events not over are found through an index on ends_at, and the page count is capped."""
+    """The events not over are found through an index on ends_at, and the page count is capped."""
     from permits.paging import CappedPaginator
     from permits.street_use.models import StreetUse
 

@@ -175,7 +175,7 @@ def test_an_issued_status_is_what_subscribers_hear_about(grid, monday, client):
 
 
 def test_the_subscriber_job_statements_do_not_grow_with_the_permits(grid, monday, client):
-    """Issue 13: set-based, a few statements per chunk of (subscriber, permit) pairs, not per pair."""
+    """Set-based, a few statements per chunk of (subscriber, permit) pairs, not per pair."""
     sub = _verified(grid, client)
     _issued_today(grid, location="150 Highland Avenue")
     with CaptureQueriesContext(connection) as small:

@@ -1,4 +1,4 @@
-"""Issue 15, item 7: ReDoc and Swagger working under the CSP, token use documented on the docs page."""
+"""ReDoc and Swagger working under the CSP, token use documented on the docs page."""
 
 import json
 import re

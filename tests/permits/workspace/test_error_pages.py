@@ -1,4 +1,4 @@
-"""Issue 15, item 7: 403 and 404 pages inside the site's layout, saying what the user may do instead."""
+"""403 and 404 pages inside the site's layout, saying what the user may do instead."""
 
 import pytest
 from django.urls import reverse

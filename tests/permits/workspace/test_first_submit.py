@@ -1,4 +1,4 @@
-"""Issue 15, item 7: a valid street opening with warnings is not refused in red just to tick "I read the warnings": the
+"""A valid street opening with warnings is not refused in red just to tick "I read the warnings": the
 acknowledgement is on the first submit."""
 
 from datetime import date, datetime

@@ -1,4 +1,4 @@
-"""Issue 15, item 7: the login made fast. The password is hashed once per login (it was twice by email), at OWASP's
+"""The login made fast. The password is hashed once per login (an email login too), at OWASP's
 600,000 PBKDF2 iterations, and hashes made at Django's 1,000,000 still log in (re-hashed at the new count)."""
 
 import pytest

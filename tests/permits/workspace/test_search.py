@@ -1,4 +1,4 @@
-"""Issue 15, item 2: staff find any permit, parcel, person, company, charge or case from the search box."""
+"""Staff find any permit, parcel, person, company, charge or case from the search box."""
 
 import re
 from datetime import date
@@ -128,8 +128,8 @@ def test_search_one_source_is_paginated_and_its_queries_do_not_grow(client, cler
 
 
 def test_search_one_source_lists_its_first_pages_then_asks_for_more_words(client, clerk, monkeypatch):
-    """Issue 13: a source's own page counts as far as SEARCH_PAGES pages (a surname a tenth of the parcels bear made
-    the count grow with the data), then says more match; a deeper page number shows the last counted page."""
+    """A source's own page counts as far as SEARCH_PAGES pages (a surname a tenth of the parcels bear would
+    make the count grow with the data), then says more match; a deeper page number shows the last counted page."""
     from permits.paging import SEARCH_PAGES
     from permits.workspace import views as views_workspace
 

@@ -1,4 +1,4 @@
-"""Issue 15: each of the ten demo accounts lands on its own start page, and every link there works for that role."""
+"""Each of the ten demo accounts lands on its own start page, and every link there works for that role."""
 
 from html.parser import HTMLParser
 from urllib.parse import urlsplit

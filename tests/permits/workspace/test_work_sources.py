@@ -1,4 +1,4 @@
-"""Issue 15: what each role's start page counts (permits.workspace.sources), at its boundaries, and for whom."""
+"""What each role's start page counts (permits.workspace.sources), at its boundaries, and for whom."""
 
 from datetime import date, timedelta
 from decimal import Decimal
@@ -171,7 +171,7 @@ def test_the_work_page_is_for_staff_with_a_403_that_says_so(client, resident):
     assert "Village staff" in response.content.decode()
 
 
-# Issue 13: every source counted in one query, each count capped; a notice announced for today's last minute is due.
+# Every source counted in one query, each count capped; a notice announced for today's last minute is due.
 
 
 @pytest.mark.parametrize(("planned", "due"), [((23, 59), True), ((0, 0), False)])
@@ -217,7 +217,7 @@ def test_clerk_start_page_counts_every_source_in_one_query(client, clerk, django
 
 
 def test_the_permit_boxes_rows_are_read_together_each_box_its_own_oldest_first(clerk, django_assert_max_num_queries):
-    """Issue 13: the first rows of the permit boxes come from one query of keys and one of rows (it was one query a
+    """The first rows of the permit boxes come from one query of keys and one of rows (not one query a
     box: 16 on the clerk's start page), each box keeping its own rows, oldest first."""
     now = timezone.now()
     checks = [submitted(fee_amount=Decimal("10.00")) for _ in range(workspace.ROWS_SHOWN + 1)]

@@ -1,4 +1,4 @@
-"""The inspector's list at scale (issue 13): the paged queue keeps permits_to_inspect's order (work announced today,
+"""The inspector's list at scale: the paged queue keeps permits_to_inspect's order (work announced today,
 then completion requested oldest first, then by number) on every page, in a constant number of queries."""
 
 import datetime
@@ -61,7 +61,7 @@ def test_the_queues_page_queries_do_not_grow_with_the_open_permits(
 
 
 def test_the_queue_counts_one_row_past_the_page_cap_not_every_open_permit(make_issued):
-    """Issue 13: the inspector's list counted every open street opening on every page (18 ms at 100,000 permits);
+    """The inspector's list does not count every open street opening on every page;
     the capped paginator needs one row past its cap."""
     from permits.paging import CappedPaginator
 

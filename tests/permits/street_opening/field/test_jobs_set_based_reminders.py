@@ -1,4 +1,4 @@
-"""Issue 13: the 15-minute reminder job of the permittee's notices (§ 303-4G and the DPW's advance notices) is
+"""The 15-minute reminder job of the permittee's notices (§ 303-4G and the DPW's advance notices) is
 set-based (statements per chunk, not per notice) and writes, row for row, what its per-row version wrote."""
 
 import datetime

@@ -1,4 +1,4 @@
-"""§ 303-4H(2), (3) at scale (issue 13): the guarantee job ends the guarantees and closes their completed permits with
+"""§ 303-4H(2), (3) at scale: the guarantee job ends the guarantees and closes their completed permits with
 no open defect, and the defect job flags the defects past their deadline and revokes their permittees, in statements
 per chunk, not per row; a second run changes nothing."""
 

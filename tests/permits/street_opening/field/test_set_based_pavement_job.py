@@ -1,4 +1,4 @@
-"""§ 303-5G(4) at scale (issue 13): the overdue-pavement job opens the missing restoration records and flags the
+"""§ 303-5G(4) at scale: the overdue-pavement job opens the missing restoration records and flags the
 overdue ones in statements per chunk, not per permit; each record gets its history row, each permit its events."""
 
 import datetime
