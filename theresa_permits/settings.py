@@ -342,24 +342,7 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
-# The permit lists' rendered tables, keyed by the data's version (permits/list_cache.py): in Redis in production, so
-# that every web process and worker shares the version a write bumps; in embedded mode in the one process's memory.
-# Its keys name the database: two deployments (two villages) sharing one Redis never read each other's tables.
-LISTS_CACHE_PREFIX = "lists:{HOST}:{PORT}:{NAME}".format(
-    **{k: DATABASES["default"].get(k) or "" for k in ("HOST", "PORT", "NAME")}
-)
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "lists": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": LISTS_CACHE_PREFIX,
-        }
-        if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lists"}
-    ),
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True

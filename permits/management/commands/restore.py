@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from permits import list_cache
+from permits import office_calendar
 from permits.management.commands.backup import (
     MANIFEST,
     MEDIA_TAR,
@@ -134,7 +134,7 @@ class Command(BaseCommand):
                 destination.close()
                 backup_copy.close()
 
-        list_cache.bump()  # the rows came in outside Django's connections: no list keeps a table of the old ones
+        office_calendar.forget()  # the rows came in outside Django: no reading of the old calendar is kept
         restored_media = self._restore_media(folder / MEDIA_TAR, media_root)
 
         counts = row_counts(connection) if engine == "postgresql" else sqlite_counts(Path(name))
