@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_ratelimit",
     "permits",
     "sidewalks",
     "obstructions",
@@ -342,7 +343,25 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The shared cache: the public forms' rate limits (django-ratelimit), DRF's throttles and allauth's login limits count
+# once for every web process and worker. Redis in production; in embedded mode the one process's memory. Its keys name
+# the database, so two deployments (two villages) sharing one Redis never count each other's requests, and its clear()
+# removes only those keys (permits/cache.py: the Redis database is also Celery's broker).
+CACHE_KEY_PREFIX = "theresa:{HOST}:{PORT}:{NAME}".format(
+    **{k: DATABASES["default"].get(k) or "" for k in ("HOST", "PORT", "NAME")}
+)
+CACHES = {
+    "default": (
+        {"BACKEND": "permits.cache.SharedRedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": CACHE_KEY_PREFIX}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    ),
+}
+RATELIMIT_USE_CACHE = "default"
+# django-ratelimit's startup check knows only its own list of backends. Ours is Django's Redis backend (INCR is
+# atomic, shared by every process): W001 says only "not on the list". In embedded mode one process serves every
+# request, so its memory is shared by all of them: E003 ("locmem is not shared") does not apply there.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] if REDIS_URL else ["django_ratelimit.W001", "django_ratelimit.E003"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
