@@ -29,6 +29,16 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}")
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if not value:
@@ -125,7 +135,7 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'theresa.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_max_age=env_int("CONN_MAX_AGE", 60),
     )
 }
 # Every request is one transaction: bad input never stores anything partial.
@@ -157,7 +167,7 @@ AUTHENTICATION_BACKENDS = [
 ]
 # permits/hashers.py: PBKDF2-SHA256 at OWASP's 600,000 iterations; older hashes (Django's 1,000,000) still verify and
 # are re-hashed at the next login. The other hashers verify hashes made by them, if any were imported.
-PASSWORD_PBKDF2_ITERATIONS = int(os.environ.get("PASSWORD_PBKDF2_ITERATIONS", "600000"))
+PASSWORD_PBKDF2_ITERATIONS = env_int("PASSWORD_PBKDF2_ITERATIONS", 600000)
 PASSWORD_HASHERS = [
     "permits.hashers.VillagePBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
@@ -194,7 +204,7 @@ EMAIL_BACKEND = os.environ.get(
     else "django.core.mail.backends.console.EmailBackend",
 )
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
@@ -228,7 +238,7 @@ MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
 STAFF_MFA_REQUIRED = env_bool("STAFF_MFA_REQUIRED", not DEBUG)
 
 # Login throttling (django-axes): 5 failures lock the username+IP for an hour.
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -274,7 +284,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -486,7 +496,7 @@ else:
 # Where a payment held for refund is announced (the Clerk-Treasurer's office address); empty: shown in the office only.
 CLERK_EMAIL = os.environ.get("CLERK_EMAIL", "")
 # Wis. Stat. § 66.0907: days after service an owner has to do ordered sidewalk work (verify the current text).
-SIDEWALK_OWNER_PERIOD_DAYS = int(os.environ.get("SIDEWALK_OWNER_PERIOD_DAYS", "20"))
+SIDEWALK_OWNER_PERIOD_DAYS = env_int("SIDEWALK_OWNER_PERIOD_DAYS", 20)
 
 LOGGING = {
     "version": 1,
