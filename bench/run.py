@@ -62,7 +62,7 @@ def prepare(scale: int) -> None:
         ["psql", f"{PG}/{name}", "-tAc", "SELECT count(*) FROM permits_permit"], capture_output=True, text=True
     ).stdout.strip()
     if has_permits in ("", "0"):
-        subprocess.run([PY, "manage.py", "seed_bench", "--permits", str(scale)], cwd=ROOT, env=env, check=True)
+        subprocess.run([PY, "bench/seed.py", "--permits", str(scale)], cwd=ROOT, env=env, check=True)
     # Every time: a migration may have added indexes since the seed, and autovacuum may be off (it is on this
     # machine): measured against a vacuumed, analyzed database, as a production one is.
     subprocess.run(["psql", f"{PG}/{name}", "-qc", "VACUUM ANALYZE"], check=True)

@@ -10,7 +10,7 @@ os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("STAFF_MFA_REQUIRED", "0")
 
 from theresa_permits.settings import *  # noqa: E402,F403
-from theresa_permits.settings import BASE_DIR, LISTS_CACHE_PREFIX, STORAGES  # noqa: E402
+from theresa_permits.settings import BASE_DIR, STORAGES  # noqa: E402
 
 ROOT_URLCONF = "bench.urls"
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
@@ -23,19 +23,5 @@ AXES_ENABLED = False  # force_login has no client address; axes only watches log
 # worker renders after it; the bench times that render on its own.
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_URL = "memory://"
-# The permit lists' kept tables (permits/list_cache.py) in Redis, as in production (a database of its own: CI's test
-# runs use 0 to 8). The pages are timed with the version bumped before each request (bench/measure.py: what a list
-# costs to build); the load test sees them kept, as a day without writes would.
-CACHES = {
-    **CACHES,  # noqa: F405
-    "lists": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
-        "KEY_PREFIX": LISTS_CACHE_PREFIX,  # the database's name: the two scales never share a table
-    },
-}
-if os.environ.get("BENCH_KEEP_NOTHING") == "1":
-    # The paired page timings (bench/paired.py): every list built from the database, as after a write.
-    CACHES["lists"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
 # The time Django took to answer, in a response header (bench/paired.py reads it; outside the bench nothing does).
 MIDDLEWARE = ["bench.timing.ServerTimingMiddleware", *MIDDLEWARE]  # noqa: F405

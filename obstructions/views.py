@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -27,7 +26,7 @@ from obstructions.forms import (
 )
 from obstructions.models import Case, StreetNumber
 from permits.access import require_staff
-from permits.client_ip import client_ip
+from permits.client_ip import over_hourly_limit
 from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
@@ -41,16 +40,6 @@ COMPLAINTS_PER_HOUR = 5  # per address of the complainant, like the snow report
 STAFF_ACTION = "open the enforcement pages (Village staff do)"
 
 
-def _rate_limited(request) -> bool:
-    key = f"obstructions:complaint:{client_ip(request)}"
-    cache.add(key, 0, timeout=3600)
-    try:
-        return cache.incr(key) > COMPLAINTS_PER_HOUR
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=3600)
-        return False
-
-
 def _now_initial() -> dict:
     return timezone.localtime().replace(second=0, microsecond=0)
 
@@ -62,7 +51,7 @@ def complaint(request):
     """Anyone may report an obstructed sidewalk, street or drain (§ 303-6, § 303-13): no login, a sum for robots."""
     if request.method == "POST":
         form = ComplaintForm(request.POST)
-        if _rate_limited(request):
+        if over_hourly_limit(request, "obstructions:complaint", COMPLAINTS_PER_HOUR):
             form.is_valid()
             form.add_error(
                 None, "Too many reports from your connection in the last hour: please call the Village Hall."

@@ -1,6 +1,5 @@
 from django.apps import AppConfig
-from django.db.backends.signals import connection_created
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_delete, post_migrate, post_save
 
 
 class PermitsConfig(AppConfig):
@@ -20,7 +19,9 @@ class PermitsConfig(AppConfig):
         # A bill mailed as a letter falls due from the day it is mailed (permits.letters, permits.ledger).
         notice_given.connect(bill_given, dispatch_uid="ledger_bill_given")
 
-        from permits import list_cache
+        from permits import office_calendar
+        from permits.models import OfficeClosure
 
-        # Every write through any connection bumps the lists' data version (permits/list_cache.py).
-        connection_created.connect(list_cache.install, dispatch_uid="theresa_list_cache_writes")
+        # A closure the clerk records counts at once in this process's business days (permits.office_calendar).
+        post_save.connect(office_calendar.forget, sender=OfficeClosure, dispatch_uid="theresa_calendar_saved")
+        post_delete.connect(office_calendar.forget, sender=OfficeClosure, dispatch_uid="theresa_calendar_deleted")

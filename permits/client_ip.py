@@ -15,6 +15,7 @@ import ipaddress
 from functools import lru_cache
 
 from django.conf import settings
+from django_ratelimit.core import is_ratelimited
 
 UNKNOWN = "unknown"
 
@@ -66,3 +67,15 @@ def client_ip(request) -> str:
         if not is_trusted_proxy(address):
             return str(address)
     return str(remote)  # the request came from the proxy itself (or only through trusted proxies)
+
+
+def ratelimit_key(group: str, request) -> str:
+    """django-ratelimit's `key`: a limit counts per client address."""
+    return client_ip(request)
+
+
+def over_hourly_limit(request, group: str, per_hour: int) -> bool:
+    """Count this POST against its client address's hourly limit for `group`: True once it is over `per_hour`.
+    Counted in the shared cache (django-ratelimit on settings.RATELIMIT_USE_CACHE), so every web worker adds to one
+    count."""
+    return is_ratelimited(request, group=group, key=ratelimit_key, rate=f"{per_hour}/h", method="POST", increment=True)

@@ -1,17 +1,18 @@
 """The office-closure calendar behind Chapter 303's business days (§ 303-5F, § 303-5H): reads and the clerk's verbs.
 
-Closed days are read once per year and kept, shared by every process, until any write changes the data
-(permits.list_cache.kept: a closure saved in one web process counts at once in the others and in the workers).
+A job asks for thousands of days: each process keeps a year's reading for `MEMORY_SECONDS`. A closure saved or deleted
+in this process (the clerk's verbs, the admin) is seen at once (`forget`, on the model's signals and at the commit);
+one written in another process, or without save() (bulk_create, update), is seen within the second.
 A year with no rows at all falls back to the legal holidays of Wis. Stat. § 995.20 (permits.legal_holidays).
 """
 
 from __future__ import annotations
 
+import time
 from datetime import date
 
 from django.db import transaction
 
-from permits import list_cache
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation
 from permits.legal_holidays import legal_holidays
@@ -19,19 +20,32 @@ from permits.roles import Role
 
 CALENDAR_KEEPERS = (Role.CLERK,)  # the Clerk-Treasurer keeps the Village office's hours
 SEED_YEARS_AHEAD = 5  # the yearly job keeps this year and the next five seeded
+MEMORY_SECONDS = 1
+
+_clock = time.monotonic
+_recent: dict[int, tuple[float, frozenset[date]]] = {}  # year -> (when read, closed days)
 
 
 def closed_days(year: int) -> frozenset[date]:
-    """The weekdays and weekend days the office is closed in `year` (kept until the data changes)."""
+    """The weekdays and weekend days the office is closed in `year` (this process's reading of the last second)."""
+    from permits.models import OfficeClosure
 
-    def read() -> frozenset[date]:
-        from permits.models import OfficeClosure
+    now = _clock()
+    recent = _recent.get(year)
+    if recent is not None and now - recent[0] < MEMORY_SECONDS:
+        return recent[1]
+    rows = list(OfficeClosure.objects.filter(day__year=year).values_list("day", "closed"))
+    days = frozenset(d for d, closed in rows if closed) if rows else frozenset(legal_holidays(year))
+    _recent[year] = (now, days)
+    return days
 
-        rows = list(OfficeClosure.objects.filter(day__year=year).values_list("day", "closed"))
-        return frozenset(d for d, closed in rows if closed) if rows else frozenset(legal_holidays(year))
 
-    # A job asks it for thousands of days: within a second, this process's last reading (its own writes clear it).
-    return list_cache.kept(f"office-closures:{year}", read, ttl=24 * 3600, local_seconds=1)
+def forget(**kwargs) -> None:
+    """Drop this process's readings (a receiver of OfficeClosure's post_save and post_delete, connected in
+    permits.apps, and called by the restore command): now, and again when the write's transaction commits, so that a
+    reading taken inside the transaction is not kept past it."""
+    _recent.clear()
+    transaction.on_commit(_recent.clear)
 
 
 def is_office_closed(day: date) -> bool:

@@ -4,9 +4,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import kinds, permit_page, services
@@ -15,7 +13,6 @@ from permits.accounts import invitations
 from permits.applicant import applications
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
-from permits.list_cache import cached_fragments, cached_parts
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import CappedPaginator as Paginator
 from permits.paging import page_keys_first
@@ -25,12 +22,6 @@ from permits.selectors import list_rows, permits_visible_to
 from permits.workflow import is_applicant_side
 
 PAGE_SIZE = 25
-
-
-def permit_table(page, **context) -> str:
-    """The rows and pagination of a permit list (templates/permits/_permit_table.html), rendered on their own so the
-    lists can keep them (permits.list_cache)."""
-    return render_to_string("permits/_permit_table.html", {"page": page, **context})
 
 
 def home(request):
@@ -54,54 +45,35 @@ def apply(request):
     return render(request, "permits/apply.html", {"types": types})
 
 
-@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (two round trips fewer)
+@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT round trips around a list of a few queries
 @login_required
 def my_applications(request):
-    def build_table() -> str:
-        qs = permits_visible_to(request.user)
-        if is_village_staff(request.user):
-            qs = qs.filter(applicant=request.user)
-        page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
-        return permit_table(page, caption="Your applications and permits", empty="You have no applications yet.")
-
-    def build_links() -> str:
-        user = request.user
-        return render_to_string(
-            "permits/_my_links.html", {"parcels": user.parcels.all(), "organizations": user.organizations.all()}
+    user = request.user
+    qs = permits_visible_to(user)
+    if is_village_staff(user):
+        qs = qs.filter(applicant=user)
+    drafts = []
+    for draft in user.drafts.all()[: applications.MAX_DRAFTS]:
+        permit_type = kinds.get_type(draft.kind)
+        drafts.append(
+            {
+                "pk": draft.pk,
+                "title": draft.title,
+                "updated_at": draft.updated_at,
+                "kind_title": permit_type.title if permit_type else draft.kind,
+                "url": kinds.apply_url_for(permit_type) if permit_type else None,
+            }
         )
-
-    def build_drafts() -> list[dict]:
-        drafts = []
-        for draft in request.user.drafts.all()[: applications.MAX_DRAFTS]:
-            permit_type = kinds.get_type(draft.kind)
-            drafts.append(
-                {
-                    "pk": draft.pk,
-                    "title": draft.title,
-                    "updated_at": draft.updated_at,
-                    "kind_title": permit_type.title if permit_type else draft.kind,
-                    "url": kinds.apply_url_for(permit_type) if permit_type else None,
-                }
-            )
-        return drafts
-
-    # The drafts are kept as data, not HTML: each has a form whose CSRF token is the request's own.
-    kept = cached_parts(
-        f"user:{request.user.pk}",
-        {
-            "table": ({"page": request.GET.get("page", "")}, build_table),
-            "links": ({}, build_links),
-            "drafts": ({}, build_drafts),
-        },
-    )
-    return render(
-        request,
-        "permits/my_applications.html",
-        {"table": mark_safe(kept["table"]), "links": mark_safe(kept["links"]), "drafts": kept["drafts"]},  # noqa: S308
-    )
+    context = {
+        "page": page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page")),
+        "parcels": user.parcels.all(),
+        "organizations": user.organizations.all(),
+        "drafts": drafts,
+    }
+    return render(request, "permits/my_applications.html", context)
 
 
-@transaction.non_atomic_requests  # read only: no BEGIN and COMMIT around the kept page (two round trips fewer)
+@transaction.non_atomic_requests  # read only, as my_applications
 @login_required
 def office(request):
     """Village staff: every application, newest first, filterable by status and type."""
@@ -110,19 +82,12 @@ def office(request):
     status = request.GET.get("status", "")
     if status not in Status.values:
         status = ""  # an unknown value is ignored, never echoed back into the page's links
-
-    def build_table() -> str:
-        qs = permits_visible_to(request.user).exclude(status=Status.DRAFT)
-        if status:
-            qs = qs.filter(status=status)
-        page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
-        query = f"status={status}" if status else ""
-        return permit_table(page, caption="Applications", empty="No applications match.", query=query)
-
-    # Every member of the Village staff sees every permit (permits_visible_to): one table for all of them.
-    params = {"status": status, "page": request.GET.get("page", "")}
+    qs = permits_visible_to(request.user).exclude(status=Status.DRAFT)
+    if status:
+        qs = qs.filter(status=status)
     context = {
-        "table": cached_fragments("office", {"table": (params, build_table)})["table"],
+        "page": page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page")),
+        "query": f"status={status}" if status else "",
         "status": status,
         "statuses": Status.choices,
         "queues": kinds.work_queues_for(request.user),

@@ -51,11 +51,10 @@ def _test_settings(settings, tmp_path):
     from django.core.cache import cache
 
     cache.clear()
-    # The permit lists' tables (permits/list_cache.py) outlive a test too, and a rolled-back test's rows are gone: a
-    # new data version (not a clear: in production mode that cache is the Celery broker's Redis database).
-    from permits import list_cache
+    # The office calendar's reading of the last second (permits.office_calendar) must not outlive a rolled-back test.
+    from permits import office_calendar
 
-    list_cache.bump()
+    office_calendar._recent.clear()
     # Every test creates persona users: PBKDF2 at full strength was most of the suite's time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -17,9 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 
+from bench.seed import seed
 from permits.models import JobRun, Notice, Permit, PermitEvent, Status
 from permits.street_opening.models import StreetOpening
 
@@ -106,7 +106,7 @@ def test_two_web_processes_and_two_workers_never_do_anything_twice(cluster):
     assert values == list(range(values[0], values[0] + 200))  # none skipped, none twice (the fixture asked first)
 
     # Jobs: the nightly expiry queued four times at once; both workers take runs of it.
-    call_command("seed_bench", permits=300)
+    seed(permits=300)
     lapsed = set(
         Permit.objects.filter(
             status__in=(Status.APPROVED, Status.ISSUED, Status.ACTIVE), expires_on__lt="2026-01-01"

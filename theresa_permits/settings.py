@@ -29,6 +29,16 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}")
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if not value:
@@ -80,6 +90,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_ratelimit",
     "permits",
     "sidewalks",
     "obstructions",
@@ -124,7 +135,7 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'theresa.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_max_age=env_int("CONN_MAX_AGE", 60),
     )
 }
 # Every request is one transaction: bad input never stores anything partial.
@@ -157,7 +168,7 @@ AUTHENTICATION_BACKENDS = [
 # permits/accounts/hashers.py: PBKDF2-SHA256 at OWASP's 600,000 iterations; older hashes (Django's 1,000,000) still
 # verify and
 # are re-hashed at the next login. The other hashers verify hashes made by them, if any were imported.
-PASSWORD_PBKDF2_ITERATIONS = int(os.environ.get("PASSWORD_PBKDF2_ITERATIONS", "600000"))
+PASSWORD_PBKDF2_ITERATIONS = env_int("PASSWORD_PBKDF2_ITERATIONS", 600000)
 PASSWORD_HASHERS = [
     "permits.accounts.hashers.VillagePBKDF2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
@@ -194,7 +205,7 @@ EMAIL_BACKEND = os.environ.get(
     else "django.core.mail.backends.console.EmailBackend",
 )
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
@@ -229,7 +240,7 @@ MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
 STAFF_MFA_REQUIRED = env_bool("STAFF_MFA_REQUIRED", not DEBUG)
 
 # Login throttling (django-axes): 5 failures lock the username+IP for an hour.
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -275,7 +286,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -344,24 +355,25 @@ else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
-# The permit lists' rendered tables, keyed by the data's version (permits/list_cache.py): in Redis in production, so
-# that every web process and worker shares the version a write bumps; in embedded mode in the one process's memory.
-# Its keys name the database: two deployments (two villages) sharing one Redis never read each other's tables.
-LISTS_CACHE_PREFIX = "lists:{HOST}:{PORT}:{NAME}".format(
+# The shared cache: the public forms' rate limits (django-ratelimit), DRF's throttles and allauth's login limits count
+# once for every web process and worker. Redis in production; in embedded mode the one process's memory. Its keys name
+# the database, so two deployments (two villages) sharing one Redis never count each other's requests, and its clear()
+# removes only those keys (permits/cache.py: the Redis database is also Celery's broker).
+CACHE_KEY_PREFIX = "theresa:{HOST}:{PORT}:{NAME}".format(
     **{k: DATABASES["default"].get(k) or "" for k in ("HOST", "PORT", "NAME")}
 )
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "lists": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": LISTS_CACHE_PREFIX,
-        }
+    "default": (
+        {"BACKEND": "permits.cache.SharedRedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": CACHE_KEY_PREFIX}
         if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "lists"}
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
 }
+RATELIMIT_USE_CACHE = "default"
+# django-ratelimit's startup check knows only its own list of backends. Ours is Django's Redis backend (INCR is
+# atomic, shared by every process): W001 says only "not on the list". In embedded mode one process serves every
+# request, so its memory is shared by all of them: E003 ("locmem is not shared") does not apply there.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] if REDIS_URL else ["django_ratelimit.W001", "django_ratelimit.E003"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
@@ -486,7 +498,7 @@ else:
 # Where a payment held for refund is announced (the Clerk-Treasurer's office address); empty: shown in the office only.
 CLERK_EMAIL = os.environ.get("CLERK_EMAIL", "")
 # Wis. Stat. § 66.0907: days after service an owner has to do ordered sidewalk work (verify the current text).
-SIDEWALK_OWNER_PERIOD_DAYS = int(os.environ.get("SIDEWALK_OWNER_PERIOD_DAYS", "20"))
+SIDEWALK_OWNER_PERIOD_DAYS = env_int("SIDEWALK_OWNER_PERIOD_DAYS", 20)
 
 LOGGING = {
     "version": 1,

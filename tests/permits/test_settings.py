@@ -56,6 +56,35 @@ def test_a_bad_boolean_in_the_environment_fails_loudly(tmp_path):
     assert result.returncode != 0 and "DEBUG must be true or false" in result.stderr
 
 
+@pytest.mark.parametrize(("value", "expected"), [(None, 20), ("", 20), (" 7 ", 7), ("0", 0), ("-3", -3)])
+def test_env_int_reads_a_whole_number_or_the_default(monkeypatch, value, expected):
+    from theresa_permits.settings import env_int
+
+    if value is None:
+        monkeypatch.delenv("THERESA_TEST_NUMBER", raising=False)
+    else:
+        monkeypatch.setenv("THERESA_TEST_NUMBER", value)
+    assert env_int("THERESA_TEST_NUMBER", 20) == expected
+
+
+@pytest.mark.parametrize("value", ["ten", "5.5", "1e3", "20 days"])
+def test_env_int_names_the_variable_and_the_bad_value(monkeypatch, value):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from theresa_permits.settings import env_int
+
+    monkeypatch.setenv("THERESA_TEST_NUMBER", value)
+    with pytest.raises(ImproperlyConfigured) as refused:
+        env_int("THERESA_TEST_NUMBER", 20)
+    assert str(refused.value) == f"THERESA_TEST_NUMBER must be a whole number, not {value!r}"
+
+
+def test_a_bad_number_in_the_environment_fails_loudly(tmp_path):
+    result = manage(production_env(tmp_path, SIDEWALK_OWNER_PERIOD_DAYS="twenty"), "check")
+    assert result.returncode != 0
+    assert "SIDEWALK_OWNER_PERIOD_DAYS must be a whole number, not 'twenty'" in result.stderr
+
+
 def test_production_settings_values(tmp_path):
     code = (
         "from django.conf import settings as s;"

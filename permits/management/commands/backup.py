@@ -1,9 +1,10 @@
 """manage.py backup --to DIR: the database and the uploads, with a manifest to check a restore against.
 
-On PostgreSQL: ``pg_dump --format=custom`` of the configured database (database.dump). The row counts of the manifest
+The database is dumped by django-dbbackup's connectors. On PostgreSQL: ``pg_dump --format=custom`` of the configured
+database (database.dump, dbbackup's PgDumpBinaryConnector). The row counts of the manifest
 are taken in the same REPEATABLE READ snapshot that pg_dump dumps (``pg_export_snapshot()`` / ``--snapshot``), so
 they describe exactly the dump even while the office keeps working. On SQLite: a copy through SQLite's online backup
-API (database.sqlite3), consistent while others write.
+API (database.sqlite3, dbbackup's SqliteBackupConnector), consistent while others write.
 
 Then MEDIA_ROOT as media.tar.gz. Uploads are only ever added under new generated names, so a tar taken after the
 snapshot holds every file the dump refers to.
@@ -20,12 +21,15 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import sqlite3
 import subprocess
 import tarfile
 from pathlib import Path
 
 import django
+from dbbackup.db.base import get_connector
+from dbbackup.db.exceptions import CommandConnectorError
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
@@ -35,6 +39,10 @@ PG_DUMP = "database.dump"
 SQLITE_COPY = "database.sqlite3"
 MEDIA_TAR = "media.tar.gz"
 FORMAT = 1
+CONNECTORS = {
+    "postgresql": "dbbackup.db.postgresql.PgDumpBinaryConnector",
+    "sqlite": "dbbackup.db.sqlite.SqliteBackupConnector",
+}
 
 
 def engine_of(connection) -> str:
@@ -43,6 +51,11 @@ def engine_of(connection) -> str:
     if connection.vendor == "sqlite":
         return "sqlite"
     raise CommandError(f"backup supports PostgreSQL and SQLite, not {connection.vendor}.")
+
+
+def connector_for(connection, engine: str):
+    """django-dbbackup's connector of this engine for `connection` (its own settings: DBBACKUP_CONNECTORS)."""
+    return get_connector(connection.alias, connector_path=CONNECTORS[engine])
 
 
 def row_counts(connection) -> dict[str, int]:
@@ -174,7 +187,6 @@ class Command(BaseCommand):
 
     def _dump_postgresql(self, connection, target: Path, versions: dict):
         versions["pg_dump"] = tool_version("pg_dump")
-        args, env = pg_environment(connection.settings_dict)
         with transaction.atomic(using=connection.alias):
             with connection.cursor() as cursor:
                 # The first statement of the transaction: the counts below and pg_dump see one snapshot.
@@ -184,29 +196,21 @@ class Command(BaseCommand):
             versions["postgresql_server"] = server_version
             counts = row_counts(connection)
             migrations = applied_migrations(connection)
-            command = [
-                "pg_dump",
-                *args,
-                "--format=custom",
-                "--no-owner",
-                "--no-privileges",
-                f"--snapshot={snapshot}",
-                f"--file={target / PG_DUMP}",
-                str(connection.settings_dict["NAME"]),
-            ]
-            result = subprocess.run(command, env=env, capture_output=True, text=True)
-            if result.returncode != 0:
-                raise CommandError(f"pg_dump failed (exit {result.returncode}): {result.stderr.strip()}")
+            connector = connector_for(connection, "postgresql")
+            connector.dump_suffix = f"--no-owner --no-privileges --snapshot={snapshot}"
+            try:
+                dump = connector.create_dump()  # pg_dump --format=custom, while this transaction holds the snapshot
+            except CommandConnectorError as error:
+                raise CommandError(f"pg_dump failed: {error}") from error
+            with dump, (target / PG_DUMP).open("wb") as out:
+                shutil.copyfileobj(dump, out)
         return [PG_DUMP], counts, migrations
 
     def _copy_sqlite(self, connection, target: Path, versions: dict):
         versions["sqlite"] = sqlite3.sqlite_version
-        connection.ensure_connection()
-        destination = sqlite3.connect(target / SQLITE_COPY)
-        try:
-            connection.connection.backup(destination)  # SQLite's online backup API: consistent while others write
-        finally:
-            destination.close()
+        dump = connector_for(connection, "sqlite").create_dump()  # the online backup API: consistent while others write
+        with dump, (target / SQLITE_COPY).open("wb") as out:
+            shutil.copyfileobj(dump, out)
         copy = sqlite3.connect(target / SQLITE_COPY)
         try:  # counted in the copy itself: exactly what was backed up
             tables = [

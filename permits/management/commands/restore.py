@@ -2,32 +2,33 @@
 
 Refused, before anything is written: a folder without a manifest, a file whose SHA-256 differs from the manifest's,
 a backup of another engine, a database that has any table (restore never mixes a backup into live data: create an
-empty database first), and a MEDIA_ROOT that holds files. Then pg_restore (one transaction, stopping at the first
-error) or, on SQLite, SQLite's backup API into the configured file; then the media. Last, every table's row count is
-compared with the manifest's; any difference is reported and the command exits non-zero.
+empty database first), and a MEDIA_ROOT that holds files. Then, through django-dbbackup's connectors, pg_restore (one
+transaction, stopping at the first error) or, on SQLite, the copy written as the configured file; then the media.
+Last, every table's row count is compared with the manifest's; any difference is reported and the command exits
+non-zero.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 import tarfile
 from pathlib import Path, PurePosixPath
 
+from dbbackup.db.exceptions import CommandConnectorError
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from permits import list_cache
+from permits import office_calendar
 from permits.management.commands.backup import (
     MANIFEST,
     MEDIA_TAR,
     PG_DUMP,
     SQLITE_COPY,
+    connector_for,
     engine_of,
     media_files,
-    pg_environment,
     row_counts,
     sha256,
 )
@@ -109,32 +110,22 @@ class Command(BaseCommand):
             )
 
         if engine == "postgresql":
-            args, env = pg_environment(connection.settings_dict)
             connection.close()
-            command = [
-                "pg_restore",
-                *args,
-                "--no-owner",
-                "--no-privileges",
-                "--single-transaction",
-                "--exit-on-error",
-                f"--dbname={name}",
-                str(folder / PG_DUMP),
-            ]
-            result = subprocess.run(command, env=env, capture_output=True, text=True)
-            if result.returncode != 0:
-                raise CommandError(f"pg_restore failed (exit {result.returncode}), nothing restored: {result.stderr}")
+            connector = connector_for(connection, "postgresql")
+            # Into an empty database: no --clean; one transaction, stopping at the first error.
+            connector.drop = connector.if_exists = False
+            connector.restore_suffix = ["--no-owner", "--no-privileges", "--exit-on-error"]
+            try:
+                with (folder / PG_DUMP).open("rb") as dump:
+                    connector.restore_dump(dump)
+            except CommandConnectorError as error:
+                raise CommandError(f"pg_restore failed, nothing restored: {error}") from error
         else:
             Path(name).parent.mkdir(parents=True, exist_ok=True)
-            backup_copy = sqlite3.connect(folder / SQLITE_COPY)
-            destination = sqlite3.connect(name)
-            try:
-                backup_copy.backup(destination)
-            finally:
-                destination.close()
-                backup_copy.close()
+            with (folder / SQLITE_COPY).open("rb") as dump:
+                connector_for(connection, "sqlite").restore_dump(dump)  # the copy, written as the database file
 
-        list_cache.bump()  # the rows came in outside Django's connections: no list keeps a table of the old ones
+        office_calendar.forget()  # the rows came in outside Django: no reading of the old calendar is kept
         restored_media = self._restore_media(folder / MEDIA_TAR, media_root)
 
         counts = row_counts(connection) if engine == "postgresql" else sqlite_counts(Path(name))

@@ -1,6 +1,8 @@
 """Seed a benchmark database at a given scale, through the project's own models, in bulk.
 
-    manage.py seed_bench --permits 100000        (on an empty, migrated database of its own)
+    python bench/seed.py --permits 100000        (on an empty, migrated database of its own; bench/run.py does)
+
+or, from code where Django is set up (the tests): `bench.seed.seed(permits=300)`.
 
 Permits of every type in every status with their timelines, payments, street openings with inspections, sidewalk
 permits, parcels, special charges (a tenth of them delinquent and ready for the tax roll, with their hearings),
@@ -11,22 +13,34 @@ It refuses a database that already has permits (seed once, reuse it).
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
+import sys
 import time
 from datetime import timedelta
 from decimal import Decimal
+from pathlib import Path
+from typing import TextIO
 
 from django.apps import apps
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
-from django.utils import timezone
 
-from bench.backlogs import bulk as _bulk
-from bench.backlogs import hearings_for, seed_backlogs
-from permits.ledger.models import SpecialCharge
-from permits.models import (
+if not apps.ready:  # run as a script: set Django up first (DJANGO_SETTINGS_MODULE as bench/run.py passes it)
+    import django
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "theresa_permits.settings")
+    django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.models import Group  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from bench.backlogs import bulk as _bulk  # noqa: E402
+from bench.backlogs import hearings_for, seed_backlogs  # noqa: E402
+from permits.ledger.models import SpecialCharge  # noqa: E402
+from permits.models import (  # noqa: E402
     Membership,
     NumberSequence,
     Organization,
@@ -38,7 +52,7 @@ from permits.models import (
     Status,
     Street,
 )
-from permits.roles import Role
+from permits.roles import Role  # noqa: E402
 
 CHUNK = 5000
 PASSWORD = "bench-password-1"  # the bench logs in with force_login; this is only for a person poking at the data
@@ -82,36 +96,36 @@ KIND_PREFIX = {
 SURNAMES = ["Brandt", "Schmidt", "Krueger", "Weber", "Hoffmann", "Becker", "Olson", "Nelson", "Meyer", "Wagner"]
 
 
-class Command(BaseCommand):
-    help = "Seed a benchmark database (its own, empty and migrated) with N permits and their records, in bulk."
+class SeedRefused(Exception):
+    pass
 
-    def add_arguments(self, parser):
-        parser.add_argument("--permits", type=int, default=1000)
-        parser.add_argument("--seed", type=int, default=13)
-        parser.add_argument(
-            "--more", default="", help="add another batch to a seeded database, its names and numbers tagged with this"
-        )
 
-    def handle(self, *args, permits: int, seed: int, more: str = "", **options):
-        self.tag = more
-        if Permit.objects.exists() and not more:
-            raise CommandError("This database already has permits: seed an empty one (the bench reuses it).")
-        rng = random.Random(seed)
-        started = time.monotonic()
-        with transaction.atomic():
-            self._seed(rng, permits)
-        with connection.cursor() as cursor:
-            if connection.vendor == "postgresql":
-                # VACUUM too, not only ANALYZE: a bulk load leaves the trigram (GIN) indexes' pending lists unmerged
-                # and no visibility map, and the planner then skips those indexes and prices index-only scans as
-                # heap reads (where autovacuum is off, as on this machine, nothing else would do it).
-                # Inside a transaction (a test seeding its own rows) VACUUM cannot run: ANALYZE alone there.
-                cursor.execute("ANALYZE" if connection.in_atomic_block else "VACUUM ANALYZE")
-        self.stdout.write(f"Seeded {permits} permits in {time.monotonic() - started:.1f} s.")
+def seed(*, permits: int = 1000, seed: int = 13, more: str = "", out: TextIO | None = None) -> None:
+    """Seed `permits` permits and their records; `more` adds another batch to a seeded database, its names and
+    numbers tagged with it. Refuses a database that already has permits otherwise (seed once, reuse it)."""
+    if Permit.objects.exists() and not more:
+        raise SeedRefused("This database already has permits: seed an empty one (the bench reuses it).")
+    seeder = _Seeder(tag=more, out=out or sys.stdout)
+    rng = random.Random(seed)
+    started = time.monotonic()
+    with transaction.atomic():
+        seeder._seed(rng, permits)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # VACUUM too, not only ANALYZE: a bulk load leaves the trigram (GIN) indexes' pending lists unmerged
+            # and no visibility map, and the planner then skips those indexes and prices index-only scans as
+            # heap reads (where autovacuum is off, as on this machine, nothing else would do it).
+            # Inside a transaction (a test seeding its own rows) VACUUM cannot run: ANALYZE alone there.
+            cursor.execute("ANALYZE" if connection.in_atomic_block else "VACUUM ANALYZE")
+    print(f"Seeded {permits} permits in {time.monotonic() - started:.1f} s.", file=seeder.out, flush=True)
+
+
+class _Seeder:
+    def __init__(self, *, tag: str, out: TextIO):
+        self.tag, self.out = tag, out
 
     def _say(self, what: str) -> None:
-        self.stdout.write(f"  {what}")
-        self.stdout.flush()
+        print(f"  {what}", file=self.out, flush=True)
 
     def _seed(self, rng: random.Random, n: int) -> None:
         User = get_user_model()
@@ -518,3 +532,21 @@ def _seed_board_matters(*, n: int, parcels: list, clerk, today, say) -> None:
         ],
     )
     say(f"{len(waivers)} sidewalk waivers and {len(grades)} grade applications waiting for the Board")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Seed a benchmark database (its own, empty and migrated).")
+    parser.add_argument("--permits", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--more", default="", help="add another batch to a seeded database, its names and numbers tagged with this"
+    )
+    args = parser.parse_args(argv)
+    try:
+        seed(permits=args.permits, seed=args.seed, more=args.more)
+    except SeedRefused as refused:
+        sys.exit(str(refused))
+
+
+if __name__ == "__main__":
+    main()
