@@ -1,5 +1,7 @@
 """The one audited state change for records other than permits (special charges, sidewalk orders, snow and rubbish
-cases, tax-roll batches). Permits change status only through permits.workflow.transition().
+cases, tax-roll batches, obstructions, Board waiver requests, grade applications, parcel link requests, renewal
+requests). Permits change status only through permits.workflow.transition(); tests/permits/test_status_writes_audited.py
+refuses any other status write.
 
 Like transition(): a conditional UPDATE (two clerks, or a clerk and a nightly job, cannot both move a record), and a
 StateChange row with who, when, from, to and why in the same transaction.
@@ -11,7 +13,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.utils import timezone
 
-from permits.errors import IllegalTransition
+from permits.errors import IllegalTransition, RulesBroken, Violation
 from permits.models import StateChange
 
 
@@ -22,10 +24,21 @@ def actor_label(user) -> str:
     return f"{full} ({user.username})" if full else user.username
 
 
-def change_state(record, *, to: str, from_states, by, reason: str = "", field: str = "status", **fields):
+def change_state(
+    record,
+    *,
+    to: str,
+    from_states,
+    by,
+    reason: str = "",
+    field: str = "status",
+    refusal: Violation | None = None,
+    **fields,
+):
     """Move `record` from one of `from_states` to `to` (its `field`), writing `fields` in the same UPDATE and a
     StateChange row. `by=None` is the system (a scheduled job). Raises IllegalTransition when the record is no longer
-    in one of `from_states` (someone else acted first, or it is frozen)."""
+    in one of `from_states` (someone else acted first, or it is frozen); with a `refusal`, RulesBroken([refusal])
+    instead, for the services whose pages show the refusal as a form error."""
     model = type(record)
     now = timezone.now()
     with transaction.atomic():
@@ -35,6 +48,8 @@ def change_state(record, *, to: str, from_states, by, reason: str = "", field: s
         )
         if updated != 1:
             record.refresh_from_db()
+            if refusal is not None:
+                raise RulesBroken([refusal])
             labels = dict(model._meta.get_field(field).choices or [])
             now_label = labels.get(getattr(record, field), getattr(record, field))
             raise IllegalTransition(

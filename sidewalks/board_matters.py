@@ -5,7 +5,7 @@ each; `decide` applies it through the sidewalks services."""
 
 from __future__ import annotations
 
-from permits.board.clauses import Clause
+from permits.board.clauses import Clause, citation
 from permits.board.matters import Matter
 
 
@@ -48,18 +48,26 @@ def _clause_of(request) -> str:
 def _decide_request(*, subject, motion, by) -> None:
     """A carried motion records the waiver (sidewalks.services.record_board_waiver, which checks the rule and the
     resolution number); a failed one denies the request."""
+    from permits.errors import Violation
+    from permits.state import change_state
     from sidewalks import services
     from sidewalks.models import WaiverRequest
 
+    S, cite = WaiverRequest.Status, citation(_clause_of(subject))
+    fields = {"decided_by_motion": motion}
     if motion.carried:
-        waiver = services.record_board_waiver(
+        fields["waiver"] = services.record_board_waiver(
             kind=subject.kind, parcel=subject.parcel, motion=motion, reason=subject.reason, by=by
         )
-        WaiverRequest.objects.filter(pk=subject.pk).update(
-            status=WaiverRequest.Status.WAIVED, waiver=waiver, decided_by_motion=motion
-        )
-    else:
-        WaiverRequest.objects.filter(pk=subject.pk).update(status=WaiverRequest.Status.DENIED, decided_by_motion=motion)
+    change_state(
+        subject,
+        to=S.WAIVED if motion.carried else S.DENIED,
+        from_states={S.PENDING},
+        by=by,
+        reason=f"{'Waived' if motion.carried else 'Denied'} by the Board's motion ({cite})",
+        refusal=Violation(None, "decided", cite, f"The waiver request was already decided ({cite})."),
+        **fields,
+    )
 
 
 def _orders_waiting():

@@ -20,6 +20,7 @@ from permits.board.clauses import Clause
 from permits.board.services import board_action_errors
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.roles import Role, has_role, roles_of
+from permits.state import change_state
 
 REGISTRAR = (Role.CLERK,)  # the Clerk-Treasurer keeps the registers
 READERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.BUILDING_INSPECTOR, Role.BOARD, Role.PRESIDENT)
@@ -216,13 +217,16 @@ def decide_sidewalk_grade(*, subject: GradeApplication, motion, by, description:
                 by=by,
                 today=motion.held_on,
             )
-        status = GradeApplication.Status.ESTABLISHED if motion.carried else GradeApplication.Status.DENIED
-        updated = GradeApplication.objects.filter(pk=subject.pk, status=GradeApplication.Status.PENDING).update(
-            status=status, decided_by=motion
+        S = GradeApplication.Status
+        change_state(
+            subject,
+            to=S.ESTABLISHED if motion.carried else S.DENIED,
+            from_states={S.PENDING},
+            by=by,
+            reason=f"{'Grade established' if motion.carried else 'Denied'} by the Board's motion (§ 303-1A(2))",
+            refusal=Violation(None, "decided", "§ 303-1A(2)", "The application was already decided."),
+            decided_by=motion,
         )
-        if not updated:
-            raise RulesBroken([Violation(None, "decided", "§ 303-1A(2)", "The application was already decided.")])
-    subject.refresh_from_db()
     return subject
 
 

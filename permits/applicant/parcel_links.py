@@ -19,6 +19,7 @@ from django.utils import timezone
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.models import Parcel, ParcelLinkRequest
 from permits.roles import Role, has_role
+from permits.state import change_state
 
 CITATION = "Wis. Stat. § 66.0627"  # the owner of record, whom the special charges and their notices concern
 TAX_BILL_NUMBER = re.compile(r"^[0-9A-Za-z][0-9A-Za-z./ -]{2,38}[0-9A-Za-z]$")
@@ -115,19 +116,23 @@ def _decide(link: ParcelLinkRequest, *, by, to: str, reason: str) -> ParcelLinkR
             "You may not decide parcel link requests (the Clerk-Treasurer does, who keeps the tax roll)."
         )
     now = timezone.now()
+    approved = to == ParcelLinkRequest.Status.APPROVED
     with transaction.atomic():
         # Conditional update: two clerks cannot both decide the same request.
-        done = ParcelLinkRequest.objects.filter(pk=link.pk, status=ParcelLinkRequest.Status.PENDING).update(
-            status=to, decided_at=now, decided_by=by, decision_reason=reason[:300]
+        change_state(
+            link,
+            to=to,
+            from_states={ParcelLinkRequest.Status.PENDING},
+            by=by,
+            reason=reason or ("Approved: the proof matches the owner of record" if approved else "Refused"),
+            refusal=Violation(None, "already_decided", CITATION, "This request was already decided; reload the page."),
+            decided_at=now,
+            decided_by=by,
+            decision_reason=reason[:300],
         )
-        if done != 1:
-            raise RulesBroken(
-                [Violation(None, "already_decided", CITATION, "This request was already decided; reload the page.")]
-            )
-        if to == ParcelLinkRequest.Status.APPROVED:
+        if approved:
             link.parcel.owners.add(link.user)
-        _tell(link, approved=to == ParcelLinkRequest.Status.APPROVED, reason=reason)
-    link.refresh_from_db()
+        _tell(link, approved=approved, reason=reason)
     return link
 
 

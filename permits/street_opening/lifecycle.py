@@ -22,6 +22,7 @@ from permits.access import require_role
 from permits.errors import RulesBroken, Violation, errors_only
 from permits.models import Permit, PermitKind, Status
 from permits.roles import Role
+from permits.state import change_state
 from permits.street_opening import rules as ordinance
 from permits.street_opening import validity
 from permits.street_opening.field import rules as field_rules
@@ -461,10 +462,17 @@ def refuse_renewal(*, permit: Permit, by, reason: str) -> RenewalRequest:
         request = so.renewal_requests.select_for_update().filter(state=RenewalRequest.State.PENDING).first()
         if request is None:
             raise RulesBroken(validity.no_request_violations())
-        RenewalRequest.objects.filter(pk=request.pk).update(
-            state=RenewalRequest.State.REFUSED, decided_by=by, decided_at=timezone.now(), decision_note=reason.strip()
+        change_state(
+            request,
+            field="state",
+            to=RenewalRequest.State.REFUSED,
+            from_states={RenewalRequest.State.PENDING},
+            by=by,
+            reason=f"Renewal refused (§ 303-4E): {reason.strip()}",
+            decided_by=by,
+            decided_at=timezone.now(),
+            decision_note=reason.strip(),
         )
-        request.refresh_from_db()
         services.record_event(permit, by=by, reason=f"Renewal refused (§ 303-4E): {reason.strip()}")
         _notify(permit, [permit.applicant.email], "street_opening_renewal_refused", {"reason": reason.strip()})
     return request

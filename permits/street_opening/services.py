@@ -24,6 +24,7 @@ from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
 from permits.fees import FeeNotConfigured
 from permits.models import Document, Organization, Parcel, Permit, PermitEvent, PermitKind, Status, Street
 from permits.roles import Role, has_role
+from permits.state import change_state
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import (
     AnnualBond,
@@ -859,7 +860,7 @@ def renew_street_opening(
     effect (the validity moves 30 days) once it is paid. Refused without a pending written request, and when it would
     carry the work into November 15 to April 1 without the Board's emergency determination (§ 303-5A); the insurance
     must stay in force through the renewed period (§ 303-4G)."""
-    from permits.street_opening import lifecycle
+    from permits.street_opening import lifecycle, validity
     from permits.street_opening.models import RenewalRequest
 
     require_role(by, *RENEWERS, action="renew street opening permits (§ 303-4E)")
@@ -902,8 +903,17 @@ def renew_street_opening(
                 note=note,
                 request=request,
             )
-            RenewalRequest.objects.filter(pk=request.pk).update(
-                state=RenewalRequest.State.GRANTED, decided_by=by, decided_at=now, decision_note=note
+            change_state(
+                request,
+                field="state",
+                to=RenewalRequest.State.GRANTED,
+                from_states={RenewalRequest.State.PENDING},
+                by=by,
+                reason=f"Renewal to {new_expiry:%B %-d, %Y} granted (§ 303-4E)",
+                refusal=validity.no_request_violations()[0],  # refused meanwhile
+                decided_by=by,
+                decided_at=now,
+                decision_note=note,
             )
             StreetOpening.objects.filter(pk=so.pk).update(work_begun_on=begun)
             fee = services.add_fee(

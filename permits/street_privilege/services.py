@@ -21,10 +21,11 @@ from permits import jobs, services, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
-from permits.errors import RulesBroken, Violation, raise_if_broken
+from permits.errors import IllegalTransition, RulesBroken, Violation, raise_if_broken
 from permits.fees import FeeNotConfigured
 from permits.models import Organization, Permit, PermitKind, Status, Street
 from permits.roles import Role, roles_of
+from permits.state import change_state
 from permits.street_privilege import rules
 from permits.street_privilege.models import (
     CostLine,
@@ -602,11 +603,16 @@ def give_obstruction_notice(*, obstruction: SidewalkObstruction, motion, by, tod
     _board_errors(motion, clause=Clause.PRIVILEGE_OBSTRUCTION_NOTICE, subject=obstruction, today=today)
     S = SidewalkObstruction.Status
     with transaction.atomic():
-        if not SidewalkObstruction.objects.filter(pk=obstruction.pk, status=S.REPORTED).update(
-            status=S.NOTICED, notice_motion=motion, noticed_at=timezone.now()
-        ):
-            _refuse(None, "not_reported", "§ 303-7F", "The notice was already given")
-        obstruction.refresh_from_db()
+        change_state(
+            obstruction,
+            to=S.NOTICED,
+            from_states={S.REPORTED},
+            by=by,
+            reason="Noticed by the Board's motion: to be removed within 24 hours (§ 303-7F)",
+            refusal=Violation(None, "not_reported", "§ 303-7F", "The notice was already given (§ 303-7F)"),
+            notice_motion=motion,
+            noticed_at=timezone.now(),
+        )
         permit = obstruction.privilege.permit
         services.notify_owner(
             obstruction.parcel,
@@ -622,10 +628,17 @@ def record_owner_removal(*, obstruction: SidewalkObstruction, by) -> SidewalkObs
     """§ 303-7F: the owner or occupant removed the obstruction: nothing is charged."""
     require_role(by, *OBSTRUCTION_REPORTERS, action="record sidewalk obstructions")
     S = SidewalkObstruction.Status
-    SidewalkObstruction.objects.filter(pk=obstruction.pk, status__in=[S.REPORTED, S.NOTICED]).update(
-        status=S.REMOVED_BY_OWNER, removed_at=timezone.now()
-    )
-    obstruction.refresh_from_db()
+    try:
+        change_state(
+            obstruction,
+            to=S.REMOVED_BY_OWNER,
+            from_states={S.REPORTED, S.NOTICED},
+            by=by,
+            reason="Removed by the owner or occupant: nothing is charged (§ 303-7F)",
+            removed_at=timezone.now(),
+        )
+    except IllegalTransition:  # already removed (by the owner or the Village): nothing to record
+        pass
     return obstruction
 
 
@@ -669,8 +682,15 @@ def record_village_removal(
             by=by,
             today=today,
         )
-        SidewalkObstruction.objects.filter(pk=locked.pk).update(
-            status=S.VILLAGE_REMOVED, removed_at=removed_at, cost=amount, charge=charge
+        change_state(
+            locked,
+            to=S.VILLAGE_REMOVED,
+            from_states={S.NOTICED},
+            by=by,
+            reason=f"Removed by the Village; ${amount} charged as {charge.number} (§ 303-7F)",
+            removed_at=removed_at,
+            cost=amount,
+            charge=charge,
         )
         services.record_event(
             locked.privilege.permit,

@@ -15,6 +15,7 @@ from obstructions.registers.models import Grade, GradeApplication
 from permits.board.clauses import Clause
 from permits.errors import RulesBroken
 from permits.models import Permit
+from permits.state import history_of
 from permits.street_opening import services as so
 from sidewalks import services as sidewalk_services
 from sidewalks.forms import SidewalkApplicationForm
@@ -144,6 +145,21 @@ def test_303_1a_2_a_failed_motion_denies_the_application_and_records_no_grade(cl
     services.decide_sidewalk_grade(subject=application, motion=motion, by=clerk)
     assert application.status == GradeApplication.Status.DENIED
     assert services.grade_in_force(street, "sidewalk") is None
+
+
+def test_303_1a_2_the_boards_decision_on_the_application_is_audited_and_made_once(clerk):
+    street = StreetFactory(name="Henni Street")
+    application = services.apply_for_sidewalk_grade(
+        street=street, parcel=ParcelFactory(street=street), owners="Olga Owner", by=clerk
+    )
+    services.decide_sidewalk_grade(subject=application, motion=grade_motion(subject=application), by=clerk)
+    (change,) = history_of(application)
+    assert (change.from_state, change.to_state, change.actor) == ("pending", "established", clerk)
+    denial = board_world.vote(clause=Clause.GRADE, ayes=1, nays=5, number="2026-41", held_on=date(2026, 5, 12))
+    with pytest.raises(RulesBroken) as broken:
+        services.decide_sidewalk_grade(subject=application, motion=denial, by=clerk)
+    assert [v.code for v in broken.value.violations] == ["decided"]
+    assert application.status == GradeApplication.Status.ESTABLISHED and len(history_of(application)) == 1
 
 
 def test_303_1a_2_an_application_on_a_street_with_no_grade_is_refused(clerk, bare, bare_parcel):

@@ -9,6 +9,7 @@ from django.urls import reverse
 from permits.applicant import parcel_links
 from permits.errors import RulesBroken
 from permits.models import ParcelLinkRequest
+from permits.state import history_of
 from tests.factories import ParcelFactory, UserFactory
 from tests.permits.ledger.conftest import make_charge
 from tests.upload_samples import PDF
@@ -138,6 +139,15 @@ def test_clerk_decides_from_the_queue(client, clerk, resident, lot):
     assert "Newcomer, Nora" in page and "2026-000700" in page
     client.post(reverse("permits:parcel_link_decide", args=[link.pk, "approve"]))
     assert lot.owners.filter(pk=resident.pk).exists()
+
+
+def test_the_clerks_decision_from_the_queue_is_audited(client, clerk, resident, lot):
+    link = ask(resident, lot, tax_bill_number="2026-000700")
+    client.force_login(clerk)
+    client.post(reverse("permits:parcel_link_decide", args=[link.pk, "approve"]))
+    client.post(reverse("permits:parcel_link_decide", args=[link.pk, "approve"]))  # already decided: refused
+    (change,) = history_of(link)
+    assert (change.from_state, change.to_state, change.actor) == ("pending", "approved", clerk)
 
 
 @pytest.mark.parametrize("who", ["dpw_director", "board_member", "resident"])

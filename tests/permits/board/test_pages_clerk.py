@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from permits.board import services
 from permits.board.models import AgendaItem, Designation, Meeting, Motion, Term
+from permits.state import history_of
 from sidewalks.models import BoardWaiver, WaiverRequest
 from tests.board_world import designate, seat_members, vote
 from tests.factories import ParcelFactory
@@ -127,6 +128,16 @@ def test_303_3d_8_c_waiver_vote_is_three_fourths_of_seven_seats_from_the_roster(
     request.refresh_from_db()
     assert request.status == status
     assert BoardWaiver.objects.filter(parcel=request.parcel).exists() == (outcome == "carried")
+
+
+@pytest.mark.parametrize("ayes, status", [(5, "denied"), (6, "waived")])
+def test_the_boards_decision_on_a_waiver_request_is_audited(client, clerk, ayes, status):
+    terms, item, request = _meeting_on_waiver(clerk)
+    client.force_login(clerk)
+    assert client.post(reverse("board:vote", args=[item.pk]), _vote_post(terms, ayes)).status_code == 302
+    (change,) = history_of(request)
+    assert (change.from_state, change.to_state, change.actor) == ("pending", status, clerk)
+    assert "§ 303-3D(8)(c)" in change.reason
 
 
 def test_303_3d_8_c_carried_waiver_without_a_resolution_number_stores_nothing(client, clerk):

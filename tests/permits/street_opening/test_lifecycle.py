@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 from permits import services
 from permits.errors import RulesBroken
 from permits.models import Notice, Permit, Status
+from permits.state import history_of
 from permits.street_opening import lifecycle, validity
 from permits.street_opening import services as so
 from permits.street_opening.field import services as field_work
@@ -487,6 +488,17 @@ def test_303_4E_refused_request_is_told_to_the_permittee(begun, contractor, dpw_
     lifecycle.refuse_renewal(permit=begun, by=dpw_director, reason="Work has stopped")
     assert "Work has stopped" in Notice.objects.get(template="street_opening_renewal_refused").body
     ask(begun, contractor)  # a new request may follow
+
+
+def test_303_4E_each_decision_on_a_renewal_request_is_audited(begun, contractor, clerk, dpw_director):
+    refused = ask(begun, contractor)
+    lifecycle.refuse_renewal(permit=begun, by=dpw_director, reason="Work has stopped")
+    granted = ask(begun, contractor)
+    so.renew_street_opening(permit=fresh(begun), by=clerk, today=date(2026, 6, 21))
+    for request, to, by in ((refused, "refused", dpw_director), (granted, "granted", clerk)):
+        (change,) = history_of(request)
+        assert (change.field, change.from_state, change.to_state, change.actor) == ("state", "pending", to, by)
+        assert "§ 303-4E" in change.reason
 
 
 def test_303_5A_renewal_into_november_15_refused_and_november_14_allowed(issued_on, contractor, fees):

@@ -16,6 +16,7 @@ from permits.ledger.models import SpecialCharge
 from permits.ledger.services import mark_delinquent_charges
 from permits.ledger.tax_roll import plan_roll
 from permits.models import Permit, Status
+from permits.state import history_of
 from permits.street_privilege import board_matters
 from permits.street_privilege import services as sp
 from permits.street_privilege.models import SidewalkObstruction, StreetPrivilege
@@ -198,6 +199,30 @@ def test_303_7f_a_removal_is_charged_once(world, abutting_parcel, building_inspe
     with pytest.raises(RulesBroken):
         sp.record_village_removal(obstruction=obstruction, by=clerk, cost=D("150.00"), removed_at=removed_at)
     assert SpecialCharge.objects.count() == 1
+
+
+def test_303_7f_each_change_of_an_obstruction_is_audited(world, abutting_parcel, building_inspector, clerk):
+    _, obstruction = _noticed_obstruction(world, abutting_parcel, building_inspector, clerk)
+    removed_at = obstruction.noticed_at + timedelta(hours=25)
+    sp.record_village_removal(obstruction=obstruction, by=clerk, cost=D("150.00"), removed_at=removed_at)
+    assert [(c.from_state, c.to_state, c.actor) for c in history_of(obstruction)] == [
+        ("reported", "noticed", clerk),
+        ("noticed", "village_removed", clerk),
+    ]
+    with pytest.raises(RulesBroken) as broken:  # the notice is given once
+        sp.give_obstruction_notice(obstruction=obstruction, motion=obstruction.notice_motion, by=clerk)
+    assert "not_reported" in {v.code for v in broken.value.violations}
+
+
+def test_303_7f_the_owners_removal_is_audited_once(world, abutting_parcel, building_inspector):
+    permit = world.walk("issued")
+    obstruction = sp.report_obstruction(permit=permit, parcel=abutting_parcel, description="x", by=building_inspector)
+    sp.record_owner_removal(obstruction=obstruction, by=building_inspector)
+    sp.record_owner_removal(obstruction=obstruction, by=building_inspector)  # already removed: nothing more
+    assert obstruction.status == SidewalkObstruction.Status.REMOVED_BY_OWNER
+    assert [(c.from_state, c.to_state, c.actor) for c in history_of(obstruction)] == [
+        ("reported", "removed_by_owner", building_inspector)
+    ]
 
 
 def test_303_7f_no_notice_without_a_board_motion(world, abutting_parcel, building_inspector, clerk):
