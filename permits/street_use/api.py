@@ -14,7 +14,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
 from permits.api import PermitEventSerializer
-from permits.api_errors import error_response, parse_each_field
+from permits.api_errors import error_response, parse_each_field, rules_broken_response
 from permits.api_parsers import API_PARSERS
 from permits.errors import RulesBroken
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
@@ -144,6 +144,6 @@ class StreetUseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         try:
             permit = services.apply_for_street_use(applicant=request.user, data=values, today=timezone.localdate())
         except RulesBroken as broken:
-            return error_response([v.as_dict() for v in broken.violations])
+            return rules_broken_response(broken)
         body = StreetUseSerializer(self.get_queryset().get(pk=permit.pk)).data
         return Response(body, status=status.HTTP_201_CREATED)
