@@ -3,6 +3,7 @@ special-charge ledger (permits.ledger.services.add_charge)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, time
 from decimal import Decimal, InvalidOperation
 
@@ -214,11 +215,12 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     stopped = running.stopped_at if running else None
     rule_errors = snow_rules.village_clearing_errors(stopped, at)
     if rule_errors and running is not None and running.pk != case.snowfall_id:
-        rule_errors = [
+        restarted = (
             f"A later snowfall stopped at {timezone.localtime(stopped):%B %-d, %Y %-I:%M %p} and restarted the "
-            f"owner's 24 hours (§ 303-8A). " + rule_errors[0]
-        ]
-    errors += [Violation("at", "owner_period_running", "§ 303-8B", message) for message in rule_errors]
+            "owner's 24 hours (§ 303-8A). "
+        )
+        rule_errors = [replace(rule_errors[0], message=restarted + rule_errors[0].message)]
+    errors += rule_errors
     if case.status != SnowCase.Status.OPEN:
         message = f"Case {case.number} is {case.get_status_display().lower()}."
         errors.append(Violation("status", "case_not_open", "§ 303-8B", message))
@@ -301,10 +303,7 @@ def serve_rubbish_notice(
         by, Clause.RUBBISH, on=timezone.localdate(served_at), action="serve rubbish notices"
     )
     deadline_at = deadline_at or served_at + snow_rules.RUBBISH_DEFAULT_PERIOD
-    errors = [
-        Violation("deadline_at", "deadline", "§ 303-2", message)
-        for message in snow_rules.rubbish_notice_errors(served_at, deadline_at)
-    ]
+    errors = snow_rules.rubbish_notice_errors(served_at, deadline_at)
     if not description.strip():
         errors.append(Violation("description", "required", "§ 303-2", "Describe the rubbish or dirt to be removed."))
     if not served_to.strip():

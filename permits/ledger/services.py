@@ -303,8 +303,7 @@ def record_charge_payment(
                 message += f" It was paid on receipt {receipt} (Wis. Stat. § 66.0627(2))."
             errors.append(Violation("amount", "nothing_due", "Wis. Stat. § 66.0627(2)", message))
         else:
-            problems = charge_rules.payment_errors(amount, charge.balance_due)
-            errors += [Violation("amount", "wrong_amount", "Wis. Stat. § 66.0627(2)", m) for m in problems]
+            errors += charge_rules.payment_errors(amount, charge.balance_due)
         if method in {ChargePayment.Method.CHECK, ChargePayment.Method.CARD} and not reference.strip():
             message = "A check number or card reference is required for a check or card payment."
             errors.append(Violation("reference", "reference_required", "", message))
