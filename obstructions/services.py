@@ -7,6 +7,7 @@ removal of an obstruction is billed through the core ledger (permits.ledger.serv
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 
@@ -17,7 +18,7 @@ from django.utils import timezone
 from obstructions import rules
 from obstructions.models import Case, CaseStep, StreetNumber
 from permits.access import require_role
-from permits.errors import raise_if_broken
+from permits.errors import RulesBroken, Violation, raise_if_broken, violations_of
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import add_charge
 from permits.models import Parcel, Permit
@@ -135,7 +136,8 @@ def _permit_exception(number: str, parcel: Parcel | None, day: date) -> list:
             )
     permit = Permit.objects.filter(number=number).first()
     if permit is None:
-        raise ValidationError({"excepting_permit": f"No permit numbered {number!r} (§ 303-6B)."})
+        message = f"No permit numbered {number!r} (§ 303-6B)."
+        raise RulesBroken.one("excepting_permit", "unknown_permit", "§ 303-6B", message)
     return rules.permit_exception_errors(
         permit_kind=permit.kind,
         permit_status=permit.status,
@@ -177,27 +179,29 @@ def open_case(
     is recorded and closed as excepted, with why."""
     _require_case_role(by, kind, "open enforcement cases")
     now = now or timezone.now()
-    errors = {}
+    errors = []
     if kind not in K.values:
-        errors["kind"] = "Choose the kind of case."
+        errors.append(Violation("kind", "unknown_kind", "", "Choose the kind of case."))
     if not what.strip():
-        errors["what"] = "Say what was seen: it is printed on the notice."
+        errors.append(Violation("what", "required", "", "Say what was seen: it is printed on the notice."))
     if seen_at is None or seen_at > now:
-        errors["seen_at"] = "When it was seen cannot be in the future."
+        errors.append(Violation("seen_at", "in_future", "", "When it was seen cannot be in the future."))
     parcel = parcel or find_parcel(address)
     if parcel is None:
-        errors["address"] = "No single parcel has this address: type it as on the tax roll (e.g. 102 Highland Avenue)."
+        message = "No single parcel has this address: type it as on the tax roll (e.g. 102 Highland Avenue)."
+        errors.append(Violation("address", "unknown_parcel", "", message))
     if kind == K.STREET_NUMBER and neglect_recorded_on is None:
-        errors["neglect_recorded_on"] = "Record the day the neglect was first seen (§ 303-14C)."
+        message = "Record the day the neglect was first seen (§ 303-14C)."
+        errors.append(Violation("neglect_recorded_on", "required", "§ 303-14C", message))
     if permission_from and permission_from not in {rules.OWNER, rules.OCCUPANT}:
-        errors["permission_from"] = "Permission is given by the owner or the occupant (§ 303-12)."
+        message = "Permission is given by the owner or the occupant (§ 303-12)."
+        errors.append(Violation("permission_from", "not_owner_or_occupant", "§ 303-12", message))
     if clear_width_feet is not None:
         try:
             clear_width_feet = Decimal(str(clear_width_feet)).quantize(Decimal("0.1"))
         except InvalidOperation:
-            errors["clear_width_feet"] = "Give the clear width in feet, like 3.5."
-    if errors:
-        raise ValidationError(errors)
+            errors.append(Violation("clear_width_feet", "not_a_number", "", "Give the clear width in feet, like 3.5."))
+    raise_if_broken(errors)
     findings = dict(
         excepting_permit=excepting_permit,
         is_fixture=is_fixture,
@@ -291,8 +295,8 @@ def add_photo(*, case: Case, upload, by, note: str = "") -> CaseStep:
     _require_case_role(by, case.kind, "add photos to enforcement cases")
     try:
         content_type, _extension = inspect_upload(upload)
-    except ValidationError as exc:
-        raise ValidationError({"photo": exc.messages}) from None
+    except ValidationError as exc:  # the upload check's own refusal, put on the photo
+        raise RulesBroken([replace(v, field="photo") for v in violations_of(exc)]) from None
     step = CaseStep(
         case=case,
         kind=CaseStep.Kind.PHOTO,
@@ -340,19 +344,21 @@ def serve_notice(
     violations = rules.recipient_errors(case.kind, served_to, case.section)
     if case.kind == K.STREET_NUMBER:
         violations += rules.number_notice_errors(case.neglect_recorded_on, timezone.localdate(served_at))
-    errors = {}
+    errors = []
     if case.parcel_id is None:
-        errors["served_to"] = "Match the case to a parcel first: the notice goes to its owner or occupant."
+        message = "Match the case to a parcel first: the notice goes to its owner or occupant."
+        errors.append(Violation("served_to", "no_parcel", "", message))
     if served_how not in Case.ServedHow.values:
-        errors["served_how"] = "Say how the notice was served."
+        errors.append(Violation("served_how", "required", "", "Say how the notice was served."))
     if served_at is None or served_at > now:
-        errors["served_at"] = "The notice's service time cannot be in the future: record it once served."
+        message = "The notice's service time cannot be in the future: record it once served."
+        errors.append(Violation("served_at", "in_future", "", message))
     elif served_at < case.seen_at:
-        errors["served_at"] = "The notice cannot be served before the obstruction was seen."
+        message = "The notice cannot be served before the obstruction was seen."
+        errors.append(Violation("served_at", "before_seen", "", message))
     if days is not None and not 1 <= days <= 90:
-        errors["days"] = "Give between 1 and 90 days."
-    if errors:
-        raise ValidationError(errors)
+        errors.append(Violation("days", "days_range", "", "Give between 1 and 90 days."))
+    raise_if_broken(errors)
     raise_if_broken(violations)
     parcel = case.parcel
     name = parcel.owner_name if served_to == rules.OWNER else f"Occupant, {parcel.site_address}"
@@ -393,11 +399,11 @@ def record_reinspection(*, case: Case, at: datetime, complied: bool, by, note: s
     """The official looks again: complied closes the case; not complied keeps it for removal or a referral."""
     _require_case_role(by, case.kind, "record re-inspections")
     if at is None or at > timezone.now():
-        raise ValidationError({"at": "The re-inspection time cannot be in the future."})
+        raise RulesBroken.one("at", "in_future", "", "The re-inspection time cannot be in the future.")
     if case.status != S.NOTICED:
-        raise ValidationError({"complied": "Re-inspect a case whose notice was served."})
+        raise RulesBroken.one("complied", "not_noticed", "", "Re-inspect a case whose notice was served.")
     if at < case.served_at:
-        raise ValidationError({"at": "The re-inspection cannot be before the notice was served."})
+        raise RulesBroken.one("at", "before_notice", "", "The re-inspection cannot be before the notice was served.")
     with transaction.atomic():
         _step(
             case,
@@ -424,23 +430,25 @@ def record_removal(*, case: Case, removed_at: datetime, cost, description: str, 
     (at served + 24h00 at the earliest), keeps the account of its expense, and the owner is billed through the ledger
     (payable 10 days from receipt; on the roll when unpaid 60 days after the costs, permits.ledger.rules)."""
     _require_case_role(by, case.kind, "record the Village's removal of obstructions")
-    errors = {}
+    errors = {}  # by field: the last problem found on a field is the one it shows
     if case.kind not in OBSTRUCTIONS:
-        errors["removed_at"] = "The Village's removal and its bill are for obstructions (§ 303-6F(1))."
+        message = "The Village's removal and its bill are for obstructions (§ 303-6F(1))."
+        errors["removed_at"] = Violation("removed_at", "not_an_obstruction", "§ 303-6F(1)", message)
     if case.status != S.NOTICED:
-        errors["removed_at"] = f"Case {case.number} is {case.get_status_display().lower()}: nothing to remove."
+        message = f"Case {case.number} is {case.get_status_display().lower()}: nothing to remove."
+        errors["removed_at"] = Violation("removed_at", "not_noticed", "§ 303-6F(1)", message)
     if removed_at is None or removed_at > timezone.now():
-        errors["removed_at"] = "The removal time cannot be in the future."
+        errors["removed_at"] = Violation("removed_at", "in_future", "", "The removal time cannot be in the future.")
     try:
         cost = Decimal(str(cost)).quantize(Decimal("0.01"))
         if cost < 0:
-            errors["cost"] = "The cost of the removal cannot be negative."
+            errors["cost"] = Violation("cost", "negative_cost", "", "The cost of the removal cannot be negative.")
     except (InvalidOperation, ValueError):
-        errors["cost"] = "Give the cost of the removal in dollars, like 185.00."
+        errors["cost"] = Violation("cost", "not_a_number", "", "Give the cost of the removal in dollars, like 185.00.")
     if not description.strip():
-        errors["description"] = "Say what the Village removed: it is printed on the bill and the tax roll."
-    if errors:
-        raise ValidationError(errors)
+        message = "Say what the Village removed: it is printed on the bill and the tax roll."
+        errors["description"] = Violation("description", "required", "", message)
+    raise_if_broken(errors.values())
     raise_if_broken(rules.removal_errors(case.served_at, removed_at))
     with transaction.atomic():
         change_state(
@@ -474,11 +482,10 @@ def refer_for_forfeiture(*, case: Case, referred_at: datetime, by, note: str = "
     after service (§ 303-14C)."""
     _require_case_role(by, case.kind, "refer cases for a forfeiture")
     if case.status != S.NOTICED:
-        raise ValidationError(
-            {"referred_on": f"Case {case.number} is {case.get_status_display().lower()}: serve the notice first."}
-        )
+        message = f"Case {case.number} is {case.get_status_display().lower()}: serve the notice first."
+        raise RulesBroken.one("referred_on", "not_noticed", "§ 1-5", message)
     if referred_at is None or referred_at > timezone.now():
-        raise ValidationError({"referred_on": "The referral time cannot be in the future."})
+        raise RulesBroken.one("referred_on", "in_future", "", "The referral time cannot be in the future.")
     if case.kind == K.STREET_NUMBER:
         violations = rules.number_referral_errors(timezone.localdate(case.served_at), timezone.localdate(referred_at))
     else:
@@ -500,7 +507,7 @@ def close_case(*, case: Case, by, reason: str) -> Case:
     """An official closes an open case as no violation (a complaint that was unfounded), saying why."""
     _require_case_role(by, case.kind, "close enforcement cases")
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the case is closed."})
+        raise RulesBroken.one("reason", "reason_required", "", "Say why the case is closed.")
     change_state(case, to=S.EXCEPTED, from_states={S.OPEN}, by=by, reason=reason.strip(), closed_at=timezone.now())
     return case
 
@@ -509,9 +516,9 @@ def match_case(*, case: Case, parcel: Parcel, kind: str, by) -> Case:
     """An official matches a public complaint to its parcel and the section it falls under, before the notice."""
     _require_case_role(by, kind, "match complaints to parcels")
     if case.status != S.OPEN:
-        raise ValidationError({"parcel": "Only an open case is matched."})
+        raise RulesBroken.one("parcel", "case_not_open", "", "Only an open case is matched.")
     if kind not in K.values:
-        raise ValidationError({"kind": "Choose the kind of case."})
+        raise RulesBroken.one("kind", "unknown_kind", "", "Choose the kind of case.")
     Case.objects.filter(pk=case.pk, status=S.OPEN).update(
         parcel=parcel, kind=kind, reported_address=parcel.site_address
     )
@@ -565,19 +572,20 @@ def assign_street_number(
     file in the clerk's office; a number is used once on a street."""
     require_role(by, Role.CLERK, action="assign official street numbers (the Clerk-Treasurer does, § 303-14A)")
     today = today or timezone.localdate()
-    errors = {}
+    errors = {}  # by field: the last problem found on a field is the one it shows
     if number is None or number < 1:
-        errors["number"] = "An official street number is a whole number from 1 (§ 303-14A)."
+        message = "An official street number is a whole number from 1 (§ 303-14A)."
+        errors["number"] = Violation("number", "not_a_number", "§ 303-14A", message)
     if not map_reference.strip():
-        errors["map_reference"] = (
-            "Name the sheet or grid of the street numbering map the number comes from (§ 303-14A)."
-        )
+        message = "Name the sheet or grid of the street numbering map the number comes from (§ 303-14A)."
+        errors["map_reference"] = Violation("map_reference", "required", "§ 303-14A", message)
     if number and StreetNumber.objects.filter(street=parcel.street, number=number, suffix=suffix.strip()).exists():
-        errors["number"] = f"{number}{suffix} {parcel.street.name} is already assigned (§ 303-14A)."
+        message = f"{number}{suffix} {parcel.street.name} is already assigned (§ 303-14A)."
+        errors["number"] = Violation("number", "number_taken", "§ 303-14A", message)
     if StreetNumber.objects.filter(parcel=parcel, building=building.strip()).exists():
-        errors["parcel"] = f"{parcel} already has an official number for its {building.strip().lower()} (§ 303-14A)."
-    if errors:
-        raise ValidationError(errors)
+        message = f"{parcel} already has an official number for its {building.strip().lower()} (§ 303-14A)."
+        errors["parcel"] = Violation("parcel", "building_numbered", "§ 303-14A", message)
+    raise_if_broken(errors.values())
     return StreetNumber.objects.create(
         parcel=parcel,
         building=building.strip(),

@@ -27,7 +27,7 @@ from obstructions.forms import (
 from obstructions.models import Case, StreetNumber
 from permits.access import require_staff
 from permits.client_ip import over_hourly_limit
-from permits.errors import IllegalTransition
+from permits.errors import IllegalTransition, RulesBroken
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
@@ -184,7 +184,8 @@ def _step_view(form_class, form_name, call, done_message):
 def _match(case, user, data):
     parcel = services.find_parcel(data["address"])
     if parcel is None:
-        raise ValidationError({"address": "No single parcel has this address: type it as on the tax roll."})
+        message = "No single parcel has this address: type it as on the tax roll."
+        raise RulesBroken.one("address", "unknown_parcel", "", message)
     services.match_case(case=case, parcel=parcel, kind=data["kind"], by=user)
 
 

@@ -6,11 +6,18 @@ from datetime import date
 
 from django.db.models import Q
 
+from permits.errors import Violation
 from permits.models import FeeItem
 
 
 class FeeNotConfigured(Exception):
-    pass
+    """A fee of the Chapter 167 schedule that a rule needs is not in force on the day."""
+
+    def violation(self, citation: str, *, field: str | None = None, note: str = "") -> Violation:
+        """The refusal of the application or act that needed the fee, citing the rule that charges it; `note` is
+        added to the message in parentheses (the section, or what it says)."""
+        message = f"{self} ({note})" if note else str(self)
+        return Violation(field, "fee_not_configured", citation, message)
 
 
 def fee_in_force(code: str, on: date) -> FeeItem:

@@ -1,7 +1,7 @@
 from django import forms
 from django.core.exceptions import ValidationError
 
-from permits.errors import RulesBroken
+from permits.errors import violations_of
 from permits.models import Document, Organization, Payment
 from permits.uploads import inspect_upload
 
@@ -103,15 +103,7 @@ def add_violations(form, violations, aliases: dict | None = None) -> None:
 
 
 def add_service_errors(form, error: ValidationError, aliases: dict | None = None) -> None:
-    """Put a service's ValidationError on the form: each message on the field it names (renamed through `aliases`
-    where the form calls it differently), or on the form as a whole when no field of the form matches."""
-    if isinstance(error, RulesBroken):
-        add_violations(form, error.violations, aliases)
-    elif hasattr(error, "error_dict"):
-        for field, messages in error.message_dict.items():
-            field = (aliases or {}).get(field, field)
-            for message in messages:
-                form.add_error(field if field in form.fields else None, message)
-    else:
-        for message in error.messages:
-            form.add_error(None, message)
+    """The one way a page shows a refusal on its form: every broken rule of a RulesBroken (or each message of a
+    plain ValidationError, read by `violations_of`) on the field it names, renamed through `aliases`, or on the
+    form as a whole when the form has no such field."""
+    add_violations(form, violations_of(error), aliases)

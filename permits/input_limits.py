@@ -18,6 +18,8 @@ from django.core.validators import MaxLengthValidator, MaxValueValidator
 from django.utils import timezone
 from rest_framework import serializers
 
+from permits.errors import Violation, field_error
+
 PLAUSIBLE_YEARS = 10
 MAX_DESCRIPTION = 2000
 MAX_NAME = 200
@@ -55,7 +57,7 @@ def check_plausible_date(value: date | None, label: str) -> None:
     day = value.date() if isinstance(value, datetime) else value
     earliest, latest = date_window()
     if not earliest <= day <= latest:
-        raise ValidationError(implausible_date_message(label), code="implausible_date")
+        raise field_error(Violation(None, "implausible_date", "", implausible_date_message(label)))
 
 
 def plausible_year(value, today: date | None = None) -> int | None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.dispatch import Signal
 from django.utils import timezone
 
 from permits.access import require_role
+from permits.errors import Violation, raise_if_broken
 from permits.models import Notice
 from permits.pdf import render_pdf
 from permits.roles import Role
@@ -42,22 +42,24 @@ def render_letters_pdf(notices) -> bytes:
     return render_pdf("pdf/letters.html", {"letters": list(notices), "printed_on": timezone.localdate()})
 
 
-def mailing_errors(notices: list[Notice], mailed_on: date | None, today: date) -> dict[str, str]:
+def mailing_errors(notices: list[Notice], mailed_on: date | None, today: date) -> list[Violation]:
     """A mailing date is a day that happened: not in the future, not before the letter was written."""
-    errors = {}
+    errors = []
     if not notices:
-        errors["letters"] = "Choose the letters that were mailed."
+        errors.append(Violation("letters", "required", "", "Choose the letters that were mailed."))
     if mailed_on is None:
-        errors["mailed_on"] = "Give the day the letters were mailed."
+        errors.append(Violation("mailed_on", "required", "", "Give the day the letters were mailed."))
     elif mailed_on > today:
-        errors["mailed_on"] = "The mailing date cannot be in the future: record it once the letters are mailed."
+        message = "The mailing date cannot be in the future: record it once the letters are mailed."
+        errors.append(Violation("mailed_on", "in_future", "", message))
     else:
         early = [n for n in notices if timezone.localdate(n.created_at) > mailed_on]
         if early:
-            errors["mailed_on"] = (
+            message = (
                 f"{len(early)} of the letters were written after {mailed_on:%B %-d, %Y}: they cannot have been "
                 "mailed that day."
             )
+            errors.append(Violation("mailed_on", "before_written", "", message))
     return errors
 
 
@@ -68,9 +70,7 @@ def record_mailing(*, notices, mailed_on: date | None, by, today: date | None = 
     require_role(by, Role.CLERK, action=MAILING_ACTION)
     today = today or timezone.localdate()
     chosen = [n for n in notices if n.channel == Notice.Channel.MAIL]
-    errors = mailing_errors(chosen, mailed_on, today)
-    if errors:
-        raise ValidationError(errors)
+    raise_if_broken(mailing_errors(chosen, mailed_on, today))
     done = 0
     with transaction.atomic():
         for notice in chosen:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connections, router, transaction
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from permits import workflow
-from permits.errors import RulesBroken, Violation
+from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import fee_in_force
 from permits.kinds import number_prefix
 from permits.models import Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
@@ -84,25 +84,28 @@ def record_payment(*, permit: Permit, amount: Decimal, method: str, reference: s
         raise PermissionDenied("Only the Clerk-Treasurer records payments (§ 303-4F(2)).")
     if isinstance(amount, float):
         raise TypeError("Money is Decimal, never float: pass Decimal('12.34') or the string '12.34'.")
-    errors = {}
+    errors = []
     try:
         amount = Decimal(str(amount).strip())
     except InvalidOperation:
-        raise ValidationError({"amount": "The amount must be a number of dollars and cents, like 75.00."}) from None
+        message = "The amount must be a number of dollars and cents, like 75.00."
+        raise RulesBroken.one("amount", "not_a_number", "", message) from None
     if not amount.is_finite():
-        errors["amount"] = "The amount must be a number of dollars and cents, like 75.00."
+        message = "The amount must be a number of dollars and cents, like 75.00."
+        errors.append(Violation("amount", "not_a_number", "", message))
     elif amount <= 0:
-        errors["amount"] = "The amount must be more than $0.00."
+        errors.append(Violation("amount", "not_positive", "", "The amount must be more than $0.00."))
     elif amount != amount.quantize(Decimal("0.01")):
-        errors["amount"] = "The amount must be in whole cents, like 75.00."
+        errors.append(Violation("amount", "fraction_of_cent", "", "The amount must be in whole cents, like 75.00."))
     elif amount >= Decimal("100000000"):
-        errors["amount"] = "The amount is too large."
+        errors.append(Violation("amount", "too_large", "", "The amount is too large."))
     if method not in Payment.Method.values:
-        errors["method"] = f"The method must be one of: {', '.join(Payment.Method.labels).lower()}."
+        message = f"The method must be one of: {', '.join(Payment.Method.labels).lower()}."
+        errors.append(Violation("method", "unknown_method", "", message))
     if method != Payment.Method.CASH and not reference.strip():
-        errors["reference"] = "A check number or card reference is required for a check or card payment."
-    if errors:
-        raise ValidationError(errors)
+        message = "A check number or card reference is required for a check or card payment."
+        errors.append(Violation("reference", "reference_required", "", message))
+    raise_if_broken(errors)
     reference = reference.strip()
     now = timezone.now()
     try:

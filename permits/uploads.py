@@ -25,6 +25,8 @@ import filetype
 from django.core.exceptions import ValidationError
 from PIL import Image, UnidentifiedImageError
 
+from permits.errors import Violation, field_error
+
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 ALLOWED_TYPES = {"application/pdf": "pdf", "image/jpeg": "jpg", "image/png": "png"}
 NAME_EXTENSIONS = {"pdf": {"pdf"}, "jpg": {"jpg", "jpeg"}, "png": {"png"}}
@@ -62,34 +64,32 @@ CITATION = "OWASP File Upload Cheat Sheet"
 
 
 def _refuse(message: str, code: str):
-    raise ValidationError(f"The uploaded file {message} ({CITATION}).", code=code)
+    raise field_error(Violation(None, code, CITATION, f"The uploaded file {message} ({CITATION})."))
 
 
 def inspect_upload(upload) -> tuple[str, str]:
     """Return (content_type, extension) of an allowed upload, or raise ValidationError naming the rule."""
     if upload.size > MAX_UPLOAD_BYTES:
-        raise ValidationError(
-            f"The file is {upload.size / 1024 / 1024:.1f} MB; uploads are limited to 10 MB.", code="too_large"
-        )
+        message = f"The file is {upload.size / 1024 / 1024:.1f} MB; uploads are limited to 10 MB."
+        raise field_error(Violation(None, "too_large", CITATION, message))
     if upload.size == 0:
-        raise ValidationError("The file is empty.", code="empty")
+        raise field_error(Violation(None, "empty", CITATION, "The file is empty."))
     upload.seek(0)
     content = upload.read(MAX_UPLOAD_BYTES + 1)
     upload.seek(0)
     kind = filetype.guess(content[:8192])
     mime = kind.mime if kind else None
     if mime not in ALLOWED_TYPES:
-        raise ValidationError(
-            "Only PDF, JPEG and PNG files are accepted, and this file's content is none of these.", code="bad_type"
-        )
+        message = "Only PDF, JPEG and PNG files are accepted, and this file's content is none of these."
+        raise field_error(Violation(None, "bad_type", CITATION, message))
     extension = ALLOWED_TYPES[mime]
     name_ext = upload.name.rsplit(".", 1)[-1].lower() if "." in upload.name else ""
     if name_ext not in NAME_EXTENSIONS[extension]:
-        raise ValidationError(
+        message = (
             f"The file is named .{name_ext or '(none)'} but its content is {extension.upper()}: rename it or upload "
-            "the right file.",
-            code="name_mismatch",
+            "the right file."
         )
+        raise field_error(Violation(None, "name_mismatch", CITATION, message))
     check_no_html(content)
     if extension == "pdf":
         check_pdf(content)

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from permits.admin.base import NoDeleteAdmin, ReadOnlyAdmin
+from permits.forms import add_violations
 from permits.roles import Role, has_role
 from sidewalks import services
 from sidewalks.models import (
@@ -71,8 +72,7 @@ class BoardWaiverForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         if data.get("kind") and data.get("motion"):
-            for field, message in services.waiver_errors(kind=data["kind"], motion=data["motion"]).items():
-                self.add_error(field if field in self.fields else None, message)
+            add_violations(self, services.waiver_errors(kind=data["kind"], motion=data["motion"]))
         return data
 
 

@@ -17,10 +17,9 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from permits.api.errors import citation_of, error_response, parse_each_field, violations_body
+from permits.api.errors import error_response, parse_each_field, rules_broken_response
 from permits.api.parsers import API_PARSERS
 from permits.api.shared import PermitEventSerializer
-from permits.errors import RulesBroken
 from permits.input_limits import MAX_DESCRIPTION, MAX_INT
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import Organization, Parcel, PermitKind
@@ -206,21 +205,8 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             permit = services.apply_for_sidewalk_permit(
                 applicant=request.user, parcel=parcel, organization=organization, today=today, **values
             )
-        except RulesBroken as exc:  # a rule only the service can check (no sidewalk fee in force, § 303-3C)
-            return Response(violations_body(exc.violations), status=status.HTTP_400_BAD_REQUEST)
-        except DjangoValidationError as exc:
-            return error_response(
-                [
-                    {
-                        "field": field if field != "__all__" else None,
-                        "code": "invalid",
-                        "citation": citation_of(m),
-                        "message": m,
-                    }
-                    for field, messages in exc.message_dict.items()
-                    for m in messages
-                ]
-            )
+        except DjangoValidationError as exc:  # a rule only the service can check (no sidewalk fee in force, § 303-3C)
+            return rules_broken_response(exc)
         except PermissionDenied as exc:
             return error_response(
                 [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(exc)}],

@@ -2,8 +2,8 @@
 orders under Wis. Stat. § 66.0907 (§ 303-3B(3)). Views, the admin, the API and the demo loader all call these.
 
 Each verb takes keyword-only arguments, checks who acts, asks sidewalks/ordinance.py for the rules, and writes
-in one transaction. Bad input raises ValidationError (field -> message citing the section; RulesBroken for the
-ordinance's rules) and stores nothing. Every change of an order's status goes through permits.state.change_state (a
+in one transaction. A refusal raises RulesBroken (each violation with its field, code and section) and stores
+nothing. Every change of an order's status goes through permits.state.change_state (a
 StateChange row citing the section; the order page shows the trail); IllegalTransition when the order is no longer in
 a status the change may leave (withdrawn meanwhile, adopted twice, another clerk acted first).
 """
@@ -14,7 +14,6 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -72,46 +71,46 @@ def cold_weather_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
 WAIVER_CITATIONS = {BoardWaiver.Kind.WIDTH_THICKNESS: "§ 303-3D(8)(c)", BoardWaiver.Kind.COLD_WEATHER: "§ 303-3D(9)"}
 
 
-def waiver_errors(*, kind: str, motion) -> dict[str, str]:
+def waiver_errors(*, kind: str, motion) -> list[Violation]:
     """What is wrong with a Board waiver: it is decided by a recorded motion that carried. A § 303-3D(8)(c) waiver
     needs three-fourths of the entire Board, counted against the seats on the roster on the meeting date (6 of 7,
     vacant seats included); a vote short of it is not a waiver. A § 303-3D(9) waiver, a majority of those present."""
     from permits.board.models import Motion
 
-    errors = {}
     if kind not in BoardWaiver.Kind.values:
-        errors["kind"] = "Choose the kind of waiver."
-        return errors
+        return [Violation("kind", "waiver_kind", "", "Choose the kind of waiver.")]
+    cited = WAIVER_CITATIONS[kind]
     if motion is None:
-        errors["motion"] = f"Name the Board's motion that adopted the waiver ({WAIVER_CITATIONS[kind]})."
-        return errors
+        return [Violation("motion", "no_motion", cited, f"Name the Board's motion that adopted the waiver ({cited}).")]
     if kind == BoardWaiver.Kind.WIDTH_THICKNESS and motion.rule != Motion.Rule.THREE_FOURTHS_ENTIRE:
-        errors["motion"] = (
+        message = (
             "A width and thickness waiver is adopted by three-fourths of the entire Board: the motion was not put to "
             "that vote (§ 303-3D(8)(c))."
         )
-    elif not motion.carried:
+        return [Violation("motion", "not_three_fourths_vote", cited, message)]
+    if not motion.carried:
         if kind == BoardWaiver.Kind.WIDTH_THICKNESS:
-            errors["motion"] = (
+            message = (
                 f"A three-fourths vote of the entire Board needs {motion.needed} ayes of the {motion.seats} seats on "
                 f"the roster on {motion.held_on:%B %-d, %Y}; {motion.ayes} is not enough (§ 303-3D(8)(c))."
             )
         else:
-            errors["motion"] = "The motion did not carry: it waived nothing (§ 303-3D(9))."
-    elif not motion.resolution_number:
-        errors["motion"] = "The motion has no resolution number: record it on the motion first."
-    elif BoardWaiver.objects.filter(motion=motion).exists():
-        errors["motion"] = f"Resolution {motion.resolution_number} is already recorded as a waiver."
-    return errors
+            message = "The motion did not carry: it waived nothing (§ 303-3D(9))."
+        return [Violation("motion", "motion_not_carried", cited, message)]
+    if not motion.resolution_number:
+        message = "The motion has no resolution number: record it on the motion first."
+        return [Violation("motion", "no_resolution_number", cited, message)]
+    if BoardWaiver.objects.filter(motion=motion).exists():
+        message = f"Resolution {motion.resolution_number} is already recorded as a waiver."
+        return [Violation("motion", "waiver_recorded", cited, message)]
+    return []
 
 
 def record_board_waiver(*, kind: str, parcel: Parcel, motion, reason: str = "", by) -> BoardWaiver:
     """Record a waiver the Board adopted by `motion` (§ 303-3D(8)(c), § 303-3D(9)). The vote, the seats and the
     date are the motion's, counted from the roster and the attendance (permits.board), never typed."""
     require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
-    errors = waiver_errors(kind=kind, motion=motion)
-    if errors:
-        raise ValidationError(errors)
+    raise_if_broken(waiver_errors(kind=kind, motion=motion))
     return BoardWaiver.objects.create(
         kind=kind,
         parcel=parcel,
@@ -132,13 +131,14 @@ def request_board_waiver(*, kind: str, parcel: Parcel, reason: str, by):
     from sidewalks.models import WaiverRequest
 
     require_role(by, Role.CLERK, action="put matters to the Board (the Clerk-Treasurer does)")
-    errors = {}
+    errors = []
     if kind not in BoardWaiver.Kind.values:
-        errors["kind"] = "Choose the kind of waiver (§ 303-3D(8)(c) or § 303-3D(9))."
+        message = "Choose the kind of waiver (§ 303-3D(8)(c) or § 303-3D(9))."
+        errors.append(Violation("kind", "waiver_kind", "", message))
     if not reason.strip():
-        errors["reason"] = f"Say why the waiver is asked ({WAIVER_CITATIONS.get(kind, '§ 303-3D')})."
-    if errors:
-        raise ValidationError(errors)
+        cited = WAIVER_CITATIONS.get(kind, "§ 303-3D")
+        errors.append(Violation("reason", "reason_required", cited, f"Say why the waiver is asked ({cited})."))
+    raise_if_broken(errors)
     return WaiverRequest.objects.create(kind=kind, parcel=parcel, reason=reason.strip(), requested_by=by)
 
 
@@ -232,7 +232,7 @@ def apply_for_sidewalk_permit(
         try:
             submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
         except FeeNotConfigured as error:  # rolls the whole application back: nothing is stored
-            raise RulesBroken([Violation(None, "fee_not_configured", "§ 303-3C", f"{error} (§ 303-3C)")]) from error
+            raise RulesBroken([error.violation("§ 303-3C", note="§ 303-3C")]) from error
     return permit
 
 
@@ -260,13 +260,13 @@ def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None, pour
     today = today or timezone.localdate()
     require_role(by, Role.CLERK, action="issue sidewalk permits (the Clerk-Treasurer does, § 303-3C)")
     if permit.kind != PermitKind.SIDEWALK:
-        raise ValidationError("This is not a sidewalk permit.")
+        raise RulesBroken.one(None, "not_sidewalk_permit", "", "This is not a sidewalk permit.")
     if permit.balance_due > 0:
-        raise ValidationError(
-            {
-                "amount": f"Record the fee payment of ${permit.balance_due} before issuing the permit "
-                "(§ 303-3C, Chapter 167)."
-            }
+        raise RulesBroken.one(
+            "amount",
+            "fee_unpaid",
+            "§ 303-3C",
+            f"Record the fee payment of ${permit.balance_due} before issuing the permit (§ 303-3C, Chapter 167).",
         )
     steps = {
         Status.SUBMITTED: (Status.UNDER_REVIEW, "Clerk reviewing the sidewalk application"),
@@ -274,7 +274,12 @@ def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None, pour
         Status.APPROVED: (Status.ISSUED, "Sidewalk permit issued by the Clerk-Treasurer (§ 303-3C)"),
     }
     if permit.status not in steps:
-        raise ValidationError(f"{permit.number} is {permit.get_status_display().lower()}; it cannot be issued.")
+        raise RulesBroken.one(
+            None,
+            "not_issuable",
+            "§ 303-3C",
+            f"{permit.number} is {permit.get_status_display().lower()}; it cannot be issued.",
+        )
     detail = permit.sidewalk
     with transaction.atomic():
         if pour_date is not None and pour_date != detail.pour_date:
@@ -402,7 +407,7 @@ def _stage_violations(*, permit: Permit, detail, stage: str, today: date, **m) -
         ]
     if stage == S.CURING:
         return ordinance.check_curing(m.get("curing_method", ""))
-    raise ValidationError({"stage": "Choose subgrade, forms, pour or curing."})
+    raise RulesBroken.one("stage", "unknown_stage", "", "Choose subgrade, forms, pour or curing.")
 
 
 def driveway_approach_violations(detail: SidewalkPermit, measured) -> list[Violation]:
@@ -473,8 +478,11 @@ def record_inspection(
         by, *INSPECTING_ROLES, action="inspect sidewalk work (DPW inspectors and the Director of Public Works do)"
     )
     if permit.status not in (Status.ISSUED, Status.ACTIVE):
-        raise ValidationError(
-            f"{permit.number} is {permit.get_status_display().lower()}: only issued work is inspected."
+        raise RulesBroken.one(
+            None,
+            "not_issued",
+            "§ 303-3C",
+            f"{permit.number} is {permit.get_status_display().lower()}: only issued work is inspected.",
         )
     inspected_at = inspected_at or timezone.now()
     today = timezone.localdate(inspected_at)
@@ -547,7 +555,8 @@ def complete_sidewalk_permit(*, permit: Permit, by, today: date | None = None) -
     )
     blockers = completion_blockers(permit)
     if blockers:
-        raise ValidationError("The permit stays open until every inspection has passed: " + "; ".join(blockers) + ".")
+        message = "The permit stays open until every inspection has passed: " + "; ".join(blockers) + "."
+        raise RulesBroken.one(None, "inspections_pending", "§ 303-3D", message)
     return workflow.transition(permit, Status.COMPLETED, by=by, reason="All sidewalk inspections passed", today=today)
 
 
@@ -580,14 +589,15 @@ def record_block(
     """Record (or re-measure) one block; § 303-3E(1) decides whether it is defective."""
     require_role(by, *SURVEYING_ROLES, action="survey sidewalks (DPW inspectors and the Director of Public Works do)")
     if survey.orders_proposed_on is not None:
-        raise ValidationError("Orders were already proposed from this survey: start a new survey to re-measure.")
+        message = "Orders were already proposed from this survey: start a new survey to re-measure."
+        raise RulesBroken.one(None, "orders_proposed", "§ 303-3E", message)
     measures = dict(
         vertical_inches=Decimal(vertical_inches or 0),
         horizontal_inches=Decimal(horizontal_inches or 0),
         deterioration_inches=Decimal(deterioration_inches or 0),
     )
     if any(v < 0 for v in measures.values()):
-        raise ValidationError("Measurements cannot be negative.")
+        raise RulesBroken.one(None, "negative_measurement", "", "Measurements cannot be negative.")
     defects = ordinance.block_defects(**measures)
     block, _ = SurveyBlock.objects.update_or_create(
         survey=survey,
@@ -687,10 +697,11 @@ def order_illegal_sidewalk(
         waived=width_waiver_for(parcel, today) is not None,
     )
     if ordinance.is_legal_sidewalk(violations):
-        raise ValidationError(
+        message = (
             "As measured, this walk meets § 303-3D(4) and § 303-3D(8): it is a legal sidewalk, so § 303-3F does not "
             "apply."
         )
+        raise RulesBroken.one(None, "legal_sidewalk", "§ 303-3F", message)
     width = max(Decimal(width_feet), ordinance.required_width_feet(land_use=parcel.land_use, work=ordinance.NEW))
     quantity = (Decimal(frontage_feet) * width).quantize(Decimal("0.1"))
     price = fee_in_force(REPLACE_FEE_CODE, today).amount
@@ -719,7 +730,8 @@ def adopt_orders(*, orders, resolution_number: str, adopted_on: date, by) -> int
     """§ 303-3B(3), § 303-3A: the Clerk-Treasurer records the Board's resolution adopting proposed orders."""
     require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
     if not resolution_number.strip():
-        raise ValidationError({"resolution_number": "Give the number of the Board's resolution (§ 303-3B(3))."})
+        message = "Give the number of the Board's resolution (§ 303-3B(3))."
+        raise RulesBroken.one("resolution_number", "resolution_required", "§ 303-3B(3)", message)
     done = 0
     number = resolution_number.strip()
     with transaction.atomic():  # all or none: an order adopted meanwhile (IllegalTransition) rolls the rest back
@@ -743,7 +755,8 @@ def serve_order(*, order: SidewalkOrder, method: str, served_on: date, proof: st
     require_role(by, Role.CLERK, action="record service of the Board's orders (the Clerk-Treasurer does)")
     raise_if_broken(ordinance.check_service(method=method, served_on=served_on, proof=proof))
     if order.adopted_on and served_on < order.adopted_on:
-        raise ValidationError({"served_on": "An order cannot be served before the Board adopted it."})
+        message = "An order cannot be served before the Board adopted it."
+        raise RulesBroken.one("served_on", "served_before_adopted", "Wis. Stat. § 66.0907", message)
     deadline = ordinance.owner_deadline(served_on, owner_period_days())
     with transaction.atomic():
         change_state(
@@ -776,13 +789,12 @@ def record_owner_work(*, order: SidewalkOrder, permit: Permit, by) -> SidewalkOr
     )
     errors = []
     if permit.kind != PermitKind.SIDEWALK or permit.parcel_id != order.parcel_id:
-        errors.append("The permit must be a sidewalk permit for the same parcel as the order.")
+        message = "The permit must be a sidewalk permit for the same parcel as the order."
+        errors.append(Violation("permit", "other_parcel_permit", "§ 303-3C", message))
     if permit.status not in (Status.COMPLETED, Status.CLOSED):
-        errors.append(
-            f"{permit.number} is {permit.get_status_display().lower()}: the work must be completed and inspected."
-        )
-    if errors:
-        raise ValidationError({"permit": errors})
+        message = f"{permit.number} is {permit.get_status_display().lower()}: the work must be completed and inspected."
+        errors.append(Violation("permit", "work_not_completed", "§ 303-3C", message))
+    raise_if_broken(errors)
     change_state(
         order,
         to=SidewalkOrder.Status.OWNER_DONE,
@@ -803,18 +815,18 @@ def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> Sid
         action="record the Village's work (the Director of Public Works or the Clerk-Treasurer does)",
     )
     cost = Decimal(str(cost))
-    errors = {}
+    errors = []
     if cost < 0:
-        errors["cost"] = "The cost cannot be negative."
+        errors.append(Violation("cost", "negative_cost", "", "The cost cannot be negative."))
     if order.status == SidewalkOrder.Status.SERVED and not ordinance.village_may_do_work(
         served_on=order.served_on, today=done_on, period_days=owner_period_days()
     ):
-        errors["done_on"] = (
+        message = (
             f"The owner may do the work until {order.owner_deadline:%B %-d, %Y}; the Village may do it only after "
             "that (Wis. Stat. § 66.0907)."
         )
-    if errors:
-        raise ValidationError(errors)
+        errors.append(Violation("done_on", "owner_period_running", "Wis. Stat. § 66.0907", message))
+    raise_if_broken(errors)
     cost = cost.quantize(Decimal("0.01"))
     change_state(
         order,
@@ -835,7 +847,8 @@ def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
     """The Board drops an order (not adopted, rescinded, or the walk was fixed otherwise); the reason is kept."""
     require_role(by, Role.CLERK, action="record the Board's decisions on sidewalk orders (the Clerk-Treasurer does)")
     if not reason.strip():
-        raise ValidationError({"reason": "Say why the order is withdrawn: it stays on the public record."})
+        message = "Say why the order is withdrawn: it stays on the public record."
+        raise RulesBroken.one("reason", "reason_required", "", message)
     S = SidewalkOrder.Status
     findings = f"{order.findings}\nWithdrawn: {reason.strip()}".strip()
     change_state(
@@ -861,7 +874,8 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
     with transaction.atomic():
         order = SidewalkOrder.objects.select_for_update().select_related("parcel").get(pk=order.pk)
         if order.status != SidewalkOrder.Status.VILLAGE_DONE:
-            raise ValidationError(f"Order {order.number} is {order.get_status_display().lower()}: nothing to charge.")
+            message = f"Order {order.number} is {order.get_status_display().lower()}: nothing to charge."
+            raise RulesBroken.one(None, "nothing_to_charge", "§ 303-3B(1)", message)
         amount = ordinance.owner_cost(order.village_cost, highland_theresa_project=order.highland_theresa_project)
         share = (
             "50% owner share, Highland Avenue / Theresa Lane project (§ 303-3B(2))"

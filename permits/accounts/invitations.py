@@ -17,11 +17,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from permits.errors import RulesBroken
 from permits.models import Membership, Organization
 from permits.models.core import Invitation
 
@@ -93,24 +94,27 @@ def pending(organization: Organization):
 def revoke(*, invitation: Invitation, by) -> None:
     _require_manager(invitation.organization, by)
     if invitation.accepted_at is not None:
-        raise ValidationError({"invitation": f"This invitation was already accepted ({CITATION})."})
+        message = f"This invitation was already accepted ({CITATION})."
+        raise RulesBroken.one("invitation", "already_accepted", CITATION, message)
     invitation.delete()
 
 
 def find(signed: str) -> Invitation:
-    """The invitation a link names. Raises ValidationError (with the reason) for a forged, expired, revoked or
+    """The invitation a link names. Raises RulesBroken (with the reason) for a forged, expired, revoked or
     already used link."""
     try:
         token = signing.loads(signed, salt=SALT, max_age=INVITATION_MAX_AGE)
     except signing.SignatureExpired:
         days = INVITATION_MAX_AGE.days
         message = f"This invitation link has expired (after {days} days): ask for a new one."
-        raise ValidationError({"invitation": message}) from None
+        raise RulesBroken.one("invitation", "expired", CITATION, message) from None
     except signing.BadSignature:
-        raise ValidationError({"invitation": "This invitation link is not valid: ask for a new one."}) from None
+        message = "This invitation link is not valid: ask for a new one."
+        raise RulesBroken.one("invitation", "invalid_link", CITATION, message) from None
     invitation = Invitation.objects.select_related("organization").filter(token=token).first()
     if invitation is None:
-        raise ValidationError({"invitation": "This invitation was withdrawn or replaced: ask for a new one."})
+        message = "This invitation was withdrawn or replaced: ask for a new one."
+        raise RulesBroken.one("invitation", "withdrawn", CITATION, message)
     return invitation
 
 
@@ -124,7 +128,7 @@ def user_may_accept(invitation: Invitation, user) -> bool:
 def accept(*, invitation: Invitation, user) -> Membership:
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.accepted_at is not None:
-        raise ValidationError({"invitation": "This invitation was already accepted."})
+        raise RulesBroken.one("invitation", "already_accepted", CITATION, "This invitation was already accepted.")
     if not user_may_accept(invitation, user):
         raise PermissionDenied(
             "This invitation was sent to another email address: log in with the account whose verified email it "

@@ -12,11 +12,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
 from permits.accounts import invitations
+from permits.errors import RulesBroken, violations_of
 from permits.models.core import Invitation
 
 
 def _invitation_error(request, error: ValidationError, status: int = 410):
-    message = " ".join(m for messages_ in error.message_dict.values() for m in messages_)
+    message = " ".join(v.message for v in violations_of(error))
     return render(request, "permits/invitation_accept.html", {"error": message}, status=status)
 
 
@@ -30,7 +31,12 @@ def invitation_accept(request, signed):
     if invitation.accepted_at is not None:
         if invitation.accepted_by_id == request.user.pk:
             return redirect("permits:organization", pk=invitation.organization_id)
-        return _invitation_error(request, ValidationError({"invitation": "This invitation was already accepted."}))
+        return _invitation_error(
+            request,
+            RulesBroken.one(
+                "invitation", "already_accepted", invitations.CITATION, "This invitation was already accepted."
+            ),
+        )
     may_accept = invitations.user_may_accept(invitation, request.user)
     if request.method == "POST":
         try:

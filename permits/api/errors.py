@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -12,15 +10,8 @@ from rest_framework.fields import SkipField
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from permits.errors import RulesBroken
+from permits.errors import citation_of, violations_of
 from permits.input_limits import surrogate_errors
-
-CITATION = re.compile(r"(?:Wis\. Stat\. )?§\s?\d+[-.]\d+[A-Z]?(?:\(\w+\))*")
-
-
-def citation_of(message: str) -> str:
-    match = CITATION.search(str(message))
-    return match.group(0) if match else ""
 
 
 def _flatten(detail, field: str | None = None):
@@ -41,13 +32,15 @@ def violations_body(violations) -> dict:
     return {"errors": [v.as_dict() for v in violations]}
 
 
+def rules_broken_response(error: DjangoValidationError) -> Response:
+    """The one way the API answers a refusal: 400 with every broken rule of a RulesBroken (or each message of a
+    plain ValidationError, read by `violations_of`) as {"field", "code", "citation", "message"}."""
+    return Response(violations_body(violations_of(error)), status=status.HTTP_400_BAD_REQUEST)
+
+
 def exception_handler(exc, context):
-    if isinstance(exc, RulesBroken):
-        return Response(violations_body(exc.violations), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(
-            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
-        )
+        return rules_broken_response(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     if isinstance(exc, PermissionDenied):

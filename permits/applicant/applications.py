@@ -3,10 +3,11 @@ admin and the API call these; the status changes go through workflow.transition(
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from permits import kinds, workflow
+from permits.errors import RulesBroken
 from permits.models import ApplicationDraft, Permit, PermitEvent, Status
 from permits.roles import is_village_staff
 
@@ -32,11 +33,12 @@ def request_information(*, permit: Permit, by, message: str):
         raise PermissionDenied("You may not ask applicants for information (Village staff do).")
     message = (message or "").strip()
     if not message:
-        raise ValidationError({"message": "Say what the applicant must add or correct."})
+        raise RulesBroken.one("message", "required", "", "Say what the applicant must add or correct.")
     if len(message) > 2000:
-        raise ValidationError({"message": "Keep the request under 2,000 characters."})
+        raise RulesBroken.one("message", "too_long", "", "Keep the request under 2,000 characters.")
     if permit.status not in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED):
-        raise ValidationError(f"{permit.number} is {permit.get_status_display().lower()}: nothing is pending on it.")
+        message = f"{permit.number} is {permit.get_status_display().lower()}: nothing is pending on it."
+        raise RulesBroken.one(None, "nothing_pending", "", message)
     record_event(permit, by=by, kind=PermitEvent.Kind.NOTE, reason=f"Information requested: {message}")
     return send_notice(
         permit,
@@ -60,10 +62,12 @@ def save_draft(*, applicant, kind: str, data: dict, draft: ApplicationDraft | No
     """Keep what the applicant typed so far, unchecked: the type's rules run when it is submitted. `data` is the
     form's fields (a QueryDict's lists are kept as lists)."""
     if kinds.registry().get(kind) is None:
-        raise ValidationError(f"There is no online application of kind {kind!r}.")
+        raise RulesBroken.one(None, "unknown_kind", "", f"There is no online application of kind {kind!r}.")
     cleaned = _clean_data(data)
     if len(repr(cleaned)) > MAX_DRAFT_BYTES:
-        raise ValidationError("The draft is too large to keep; shorten the longest answers.")
+        raise RulesBroken.one(
+            None, "draft_too_large", "", "The draft is too large to keep; shorten the longest answers."
+        )
     title = cleaned.get("location_description") or cleaned.get("work_description") or ""
     title = title.strip()[:200] if isinstance(title, str) else ""
     if draft is not None:
@@ -73,7 +77,8 @@ def save_draft(*, applicant, kind: str, data: dict, draft: ApplicationDraft | No
         draft.save(update_fields=["data", "title", "updated_at"])
         return draft
     if ApplicationDraft.objects.filter(applicant=applicant).count() >= MAX_DRAFTS:
-        raise ValidationError(f"You have {MAX_DRAFTS} drafts: submit or delete one before saving another.")
+        message = f"You have {MAX_DRAFTS} drafts: submit or delete one before saving another."
+        raise RulesBroken.one(None, "too_many_drafts", "", message)
     return ApplicationDraft.objects.create(applicant=applicant, kind=kind, data=cleaned, title=title)
 
 

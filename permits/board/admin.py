@@ -17,6 +17,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from permits.admin.base import NoDeleteAdmin, ReadOnlyInline
 from permits.board import services
 from permits.board.models import AgendaItem, Attendance, Designation, Meeting, Motion, Seat, Term, Vote
+from permits.errors import RulesBroken
 from permits.forms import add_service_errors
 from permits.roles import Role, has_role
 
@@ -249,7 +250,7 @@ class MotionForm(ServiceForm):
         ):
             for term in data.get(field) or ():
                 if term in votes:
-                    raise ValidationError({field: f"{term.name} voted twice."})
+                    raise RulesBroken.one(field, "voted_twice", "", f"{term.name} voted twice.")
                 votes[term] = choice
         return services.record_motion(
             item=data["item"],

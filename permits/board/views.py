@@ -21,6 +21,7 @@ from permits.board import forms, rules, services
 from permits.board.clauses import citation
 from permits.board.matters import Matter, facts_of, matter_for, matters
 from permits.board.models import AgendaItem, Designation, Meeting, Motion, Seat, Term
+from permits.errors import RulesBroken
 from permits.forms import add_service_errors
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
@@ -235,7 +236,7 @@ def meeting_act(request, pk, action):
         if action == "publish":
             form = extra["publish_form"] = forms.PublishForm(request.POST)
             if not form.is_valid():
-                raise ValidationError("Give the date the agenda was published.")
+                raise RulesBroken.one(None, "required", "", "Give the date the agenda was published.")
             services.publish_agenda(meeting=meeting, on=form.cleaned_data["agenda_published_on"], by=request.user)
             messages.success(request, "The agenda is published.")
         elif action == "attendance":
@@ -243,7 +244,7 @@ def meeting_act(request, pk, action):
                 request.POST, seated=services.members_on(meeting.held_on)
             )
             if not form.is_valid():
-                raise ValidationError("Tick the members present.")
+                raise RulesBroken.one(None, "required", "", "Tick the members present.")
             services.record_attendance(meeting=meeting, present=form.cleaned_data["present"], by=request.user)
             messages.success(request, "Attendance recorded.")
         elif action in ("up", "down"):

@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
+from permits.errors import Violation
+
 # --- Due dates, delinquency, installments (Wis. Stat. § 66.0627) ----------------------------------------------
 
 # § 66.0627(4): a special charge unpaid by the date the Board sets is delinquent. The Board of Theresa has not set a
@@ -32,17 +34,16 @@ def is_delinquent(due_on: date | None, today: date) -> bool:
     return due_on is not None and today > due_on
 
 
-def payment_errors(amount: Decimal, balance: Decimal) -> list[str]:
+def payment_errors(amount: Decimal, balance: Decimal) -> list[Violation]:
     """§ 66.0627(2): a special charge is not payable in installments: a payment settles the whole balance."""
     if amount <= 0:
-        return ["The amount must be more than $0.00."]
+        return [Violation("amount", "not_positive", "", "The amount must be more than $0.00.")]
     if amount != balance:
-        return [
-            (
-                f"A special charge is not payable in installments (Wis. Stat. § 66.0627(2)): the payment must be the "
-                f"full balance of ${balance}."
-            )
-        ]
+        message = (
+            f"A special charge is not payable in installments (Wis. Stat. § 66.0627(2)): the payment must be the "
+            f"full balance of ${balance}."
+        )
+        return [Violation("amount", "installment", "Wis. Stat. § 66.0627(2)", message)]
     return []
 
 

@@ -22,7 +22,7 @@ CONTRACT (other code relies on it; change it only together with its callers)
                      recorded as "pending": it is billed when a held hearing with timely notices covers it
                      (record_hearing bills it then, or the nightly bill_charges_after_hearings job).
         today        the service reads timezone.localdate() when not given
-    Raises django.core.exceptions.ValidationError (field -> message) for bad input, PermissionDenied for non-staff.
+    Raises permits.errors.RulesBroken (field, code, section, message) for bad input, PermissionDenied for non-staff.
 
     Every change of a charge's status goes through permits.state.change_state (a StateChange row: who, when, from,
     to, why; the charge page shows them); permits.errors.IllegalTransition when the charge changed meanwhile.
@@ -43,12 +43,12 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
 from django.contrib.contenttypes.models import ContentType
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from permits.access import require_role, require_staff
+from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
 from permits.roles import Role
@@ -78,26 +78,28 @@ def add_charge(
     today = today or timezone.localdate()
     if by is not None:
         require_staff(by, action="record special charges (Village staff record them)")
-    errors = {}
+    errors = []
     try:
         amount = Decimal(str(amount)).quantize(Decimal("0.01"))
     except (InvalidOperation, ValueError):
-        errors["amount"] = "The amount must be a number of dollars."
+        errors.append(Violation("amount", "not_a_number", "", "The amount must be a number of dollars."))
     else:
         if amount < 0:
-            errors["amount"] = "The amount of a special charge cannot be negative."
+            message = "The amount of a special charge cannot be negative."
+            errors.append(Violation("amount", "negative_amount", "", message))
     if source not in SpecialCharge.Source.values:
-        errors["source"] = f"Unknown source {source!r}."
+        errors.append(Violation("source", "unknown_source", "", f"Unknown source {source!r}."))
     if route not in SpecialCharge.Route.values:
-        errors["route"] = f"Unknown statutory route {route!r}."
+        errors.append(Violation("route", "unknown_route", "", f"Unknown statutory route {route!r}."))
     if not description.strip():
-        errors["description"] = "Say what the Village did: it is printed on the bill and the tax roll."
+        message = "Say what the Village did: it is printed on the bill and the tax roll."
+        errors.append(Violation("description", "required", "", message))
     elif len(description.strip()) > DESCRIPTION_MAX:
-        errors["description"] = f"Keep the description to {DESCRIPTION_MAX} characters: it is printed on the tax roll."
+        message = f"Keep the description to {DESCRIPTION_MAX} characters: it is printed on the tax roll."
+        errors.append(Violation("description", "too_long", "", message))
     if not citation.strip():
-        errors["citation"] = "Cite the section that authorises the charge."
-    if errors:
-        raise ValidationError(errors)
+        errors.append(Violation("citation", "required", "", "Cite the section that authorises the charge."))
+    raise_if_broken(errors)
     with transaction.atomic():
         charge = SpecialCharge(
             number=next_number("SC", today.year),
@@ -144,8 +146,14 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
     # § 66.0627(3)(b): a sidewalk-repair charge is billed only after a held hearing with timely notices covers it.
     problems = hearing_errors_for(charge, today)
     if problems:
-        raise ValidationError(
-            {"hearing": [f"Charge {charge.number} cannot be billed yet: {problem}" for problem in problems]}
+        raise RulesBroken(
+            Violation(
+                "hearing",
+                "no_hearing",
+                "Wis. Stat. § 66.0627(3)(b)",
+                f"Charge {charge.number} cannot be billed yet: {problem}",
+            )
+            for problem in problems
         )
     due_on = _bill_due_on(charge, today)
     with transaction.atomic():
@@ -198,13 +206,14 @@ def record_hearing(
 ) -> ChargeHearing:
     """Record the Board's § 66.0627(3)(b) hearing on the charges it covered."""
     require_role(by, Role.CLERK, action="record Board hearings (the Clerk-Treasurer records them)")
-    errors = {}
+    errors = []
     if published_on > hearing_on:
-        errors["published_on"] = "The notice cannot be published after the hearing (Wis. Stat. § 66.0627(3)(b))."
+        message = "The notice cannot be published after the hearing (Wis. Stat. § 66.0627(3)(b))."
+        errors.append(Violation("published_on", "published_after_hearing", "Wis. Stat. § 66.0627(3)(b)", message))
     if mailed_on > hearing_on:
-        errors["mailed_on"] = "The notice cannot be mailed after the hearing (Wis. Stat. § 66.0627(3)(b))."
-    if errors:
-        raise ValidationError(errors)
+        message = "The notice cannot be mailed after the hearing (Wis. Stat. § 66.0627(3)(b))."
+        errors.append(Violation("mailed_on", "mailed_after_hearing", "Wis. Stat. § 66.0627(3)(b)", message))
+    raise_if_broken(errors)
     with transaction.atomic():
         hearing = ChargeHearing.objects.create(
             hearing_on=hearing_on,
@@ -279,26 +288,26 @@ def record_charge_payment(
     try:
         amount = Decimal(str(amount))
     except (InvalidOperation, ValueError):
-        raise ValidationError({"amount": "The amount must be a number of dollars."}) from None
+        raise RulesBroken.one("amount", "not_a_number", "", "The amount must be a number of dollars.") from None
     now = timezone.now()
     with transaction.atomic():
         # Money is recorded once (Wis. Stat. § 66.0627(2)): lock the charge's row, then decide on the charge as it is
         # now, so simultaneous payments are decided one after the other and the later ones find nothing due.
         SpecialCharge.objects.select_for_update().filter(pk=charge.pk).values_list("pk", flat=True).first()
         charge.refresh_from_db()
-        errors = {}
+        errors = []
         if not charge.is_open or charge.status == S.PENDING:
-            errors["amount"] = f"Charge {charge.number} is {charge.get_status_display().lower()}: nothing is due."
+            message = f"Charge {charge.number} is {charge.get_status_display().lower()}: nothing is due."
             receipt = charge.payments.values_list("receipt_number", flat=True).first()
             if receipt:
-                errors["amount"] += f" It was paid on receipt {receipt} (Wis. Stat. § 66.0627(2))."
+                message += f" It was paid on receipt {receipt} (Wis. Stat. § 66.0627(2))."
+            errors.append(Violation("amount", "nothing_due", "Wis. Stat. § 66.0627(2)", message))
         else:
-            for message in charge_rules.payment_errors(amount, charge.balance_due):
-                errors["amount"] = message
+            errors += charge_rules.payment_errors(amount, charge.balance_due)
         if method in {ChargePayment.Method.CHECK, ChargePayment.Method.CARD} and not reference.strip():
-            errors["reference"] = "A check number or card reference is required for a check or card payment."
-        if errors:
-            raise ValidationError(errors)
+            message = "A check number or card reference is required for a check or card payment."
+            errors.append(Violation("reference", "reference_required", "", message))
+        raise_if_broken(errors)
         on_roll = charge.status in {S.CERTIFIED, S.ON_ROLL}
         receipt_number = next_number("RC", today.year)
         # A clerk and the nightly job (or two clerks) cannot both move it: IllegalTransition if it changed meanwhile.

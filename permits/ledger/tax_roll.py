@@ -18,7 +18,6 @@ from datetime import date
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery, Sum, Window
@@ -26,7 +25,7 @@ from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from permits.access import require_role
-from permits.errors import IllegalTransition
+from permits.errors import IllegalTransition, RulesBroken, Violation, raise_if_broken
 from permits.jobs import run_job
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine
@@ -51,6 +50,8 @@ CSV_COLUMNS = [
     "route_name",
 ]
 BUILD_JOB = "sidewalks.build_tax_roll"
+ROLL = "Wis. Stat. § 70.65"  # the clerk certifies the roll
+HEARING = "Wis. Stat. § 66.0627(3)(b)"  # a sidewalk-repair charge is on it only after its hearing
 
 
 class FrozenRoll(Exception):
@@ -432,16 +433,16 @@ def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> T
         lines = list(batch.lines.select_related("charge").prefetch_related("charge__hearings"))
         errors = []
         if batch.is_frozen:
-            errors.append(f"The {batch.year} roll is already certified.")
+            errors.append(Violation(None, "already_certified", ROLL, f"The {batch.year} roll is already certified."))
         if not lines:
-            errors.append("The roll has no charges: build it first.")
+            errors.append(Violation(None, "empty_roll", ROLL, "The roll has no charges: build it first."))
         for line in lines:
             if line.charge.status != S.DELINQUENT:
-                errors.append(f"{line.charge.number} is {line.charge.get_status_display().lower()}: rebuild the roll.")
+                message = f"{line.charge.number} is {line.charge.get_status_display().lower()}: rebuild the roll."
+                errors.append(Violation(None, "not_delinquent", ROLL, message))
             for reason in hearing_errors_for(line.charge, today):
-                errors.append(f"{line.charge.number}: {reason}")
-        if errors:
-            raise ValidationError(errors)
+                errors.append(Violation(None, "no_hearing", HEARING, f"{line.charge.number}: {reason}"))
+        raise_if_broken(errors)
         change_state(
             batch,
             field="state",
@@ -462,9 +463,8 @@ def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> T
                     reason=f"Certified to the {batch.year} tax roll (Wis. Stat. §§ 66.0627(4), 70.65)",
                 )
             except IllegalTransition as error:  # rolls the whole certification back
-                raise ValidationError(
-                    "A charge changed while certifying (paid meanwhile?): rebuild the roll and retry."
-                ) from error
+                message = "A charge changed while certifying (paid meanwhile?): rebuild the roll and retry."
+                raise RulesBroken.one(None, "charge_changed", ROLL, message) from error
         write_files(batch)
     return batch
 
@@ -477,7 +477,8 @@ def transfer_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> 
         # The batch row is locked: two clerks cannot both deliver it.
         locked = TaxRollBatch.objects.select_for_update().get(pk=batch.pk)
         if not locked.is_frozen or locked.transferred_on:
-            raise ValidationError("Only a certified roll not yet transferred can be transferred.")
+            message = "Only a certified roll not yet transferred can be transferred."
+            raise RulesBroken.one(None, "not_transferable", "Wis. Stat. § 74.03", message)
         # The batch stays certified (frozen); the delivery is on its trail, and each charge is now on the roll.
         change_state(
             locked,

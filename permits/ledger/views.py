@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from permits.access import require_role
-from permits.errors import IllegalTransition
+from permits.errors import IllegalTransition, violations_of
 from permits.forms import add_service_errors
 from permits.input_limits import plausible_year
 from permits.ledger import rules as charge_rules
@@ -37,9 +37,7 @@ PAGE_SIZE = 25
 
 
 def _error_messages(exc: ValidationError) -> list[str]:
-    if hasattr(exc, "message_dict"):
-        return [m for msgs in exc.message_dict.values() for m in msgs]
-    return list(exc.messages)
+    return [v.message for v in violations_of(exc)]
 
 
 def charges_visible_to(user) -> QuerySet[SpecialCharge]:

@@ -251,10 +251,7 @@ def _record_charge_payment(op: OnlinePayment) -> None:
         number=charge.number,
     )
     if not violations:
-        violations = [
-            rules.Violation("amount", "installment", "Wis. Stat. § 66.0627(2)", message)
-            for message in charge_rules.payment_errors(op.balance_amount, charge.balance_due)
-        ]
+        violations = charge_rules.payment_errors(op.balance_amount, charge.balance_due)
     raise_if_broken(violations)
     receipt_number = core.next_number("RC", today.year)
     change_state(

@@ -6,6 +6,7 @@ from datetime import date
 
 from django import forms
 
+from permits.errors import field_error
 from permits.reports import rules
 
 
@@ -32,5 +33,5 @@ class ReportFilterForm(forms.Form):
         if year is None:
             return self.today.year  # no year asked for: this year's report
         for violation in rules.year_violations(year, self.today):
-            raise forms.ValidationError(violation.message, code=violation.code)
+            raise field_error(violation)
         return year

@@ -15,7 +15,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from permits.api.errors import error_response, parse_each_field
+from permits.api.errors import error_response, parse_each_field, rules_broken_response
 from permits.api.parsers import API_PARSERS
 from permits.api.shared import PermitEventSerializer
 from permits.errors import RulesBroken
@@ -297,7 +297,7 @@ class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
                 applicant=request.user, organization=organization, data=values, today=today
             )
         except RulesBroken as broken:
-            return error_response([v.as_dict() for v in broken.violations])
+            return rules_broken_response(broken)
         except PermissionDenied as denied:
             return error_response(
                 [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(denied)}],

@@ -635,7 +635,7 @@ def apply_for_street_opening(
         try:
             services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
         except FeeNotConfigured as error:  # rolls the whole application back
-            raise RulesBroken([Violation(None, "fee_not_configured", "§ 303-4F(2)", str(error))]) from error
+            raise RulesBroken([error.violation("§ 303-4F(2)")]) from error
         if so.emergency:
             EmergencyReport.objects.filter(street=permit.street, permit__isnull=True, organization=organization).update(
                 permit=permit

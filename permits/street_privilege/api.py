@@ -11,7 +11,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from permits.api.errors import error_response, parse_each_field
+from permits.api.errors import error_response, parse_each_field, rules_broken_response
 from permits.api.parsers import API_PARSERS
 from permits.api.shared import PermitEventSerializer
 from permits.errors import RulesBroken
@@ -174,7 +174,7 @@ class StreetPrivilegeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
                 applicant=request.user, organization=organization, data=values
             )
         except RulesBroken as error:
-            return error_response([v.as_dict() for v in error.violations])
+            return rules_broken_response(error)
         except PermissionDenied as denied:
             return error_response(
                 [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(denied)}],

@@ -157,7 +157,7 @@ def apply_for_street_privilege(
         try:
             services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
         except FeeNotConfigured as error:  # rolls the whole application back
-            raise RulesBroken([Violation(None, "fee_not_configured", "§ 303-7C", str(error))]) from error
+            raise RulesBroken([error.violation("§ 303-7C")]) from error
     return permit
 
 

@@ -13,7 +13,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
-from permits.api.errors import error_response, parse_each_field
+from permits.api.errors import error_response, parse_each_field, rules_broken_response
 from permits.api.parsers import API_PARSERS
 from permits.api.shared import PermitEventSerializer
 from permits.errors import RulesBroken
@@ -144,6 +144,6 @@ class StreetUseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         try:
             permit = services.apply_for_street_use(applicant=request.user, data=values, today=timezone.localdate())
         except RulesBroken as broken:
-            return error_response([v.as_dict() for v in broken.violations])
+            return rules_broken_response(broken)
         body = StreetUseSerializer(self.get_queryset().get(pk=permit.pk)).data
         return Response(body, status=status.HTTP_201_CREATED)

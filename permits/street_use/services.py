@@ -92,7 +92,7 @@ def apply_for_street_use(*, applicant, data: dict, today: date | None = None) ->
         try:
             services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
         except FeeNotConfigured as error:  # rolls the whole application back
-            raise RulesBroken([Violation(None, "fee_not_configured", "§ 303-15E", str(error))]) from error
+            raise RulesBroken([error.violation("§ 303-15E")]) from error
     return permit
 
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from permits.access import get_permit_for, require_staff
 from permits.errors import RulesBroken
+from permits.forms import add_service_errors
 from permits.models import Street
 from permits.paging import CappedPaginator as Paginator
 from permits.streetmap import placement, selectors, services
@@ -221,8 +222,7 @@ def place(request, number):
                 segment_ids=[int(pk) for pk in form.cleaned_data["segments"]],
             )
         except RulesBroken as error:
-            for violation in error.violations:
-                form.add_error("geometry" if violation.field == "geometry" else None, violation.message)
+            add_service_errors(form, error)
         else:
             messages.success(request, f"{permit.number} is placed on the map.")
             return redirect("permits:detail", number=permit.number)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
+from permits.errors import Violation
+
 # --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
 
 OWNER_CLEARING_WINDOW = timedelta(hours=24)  # § 303-8A
@@ -51,18 +53,18 @@ def written_notice_required(unoccupied: bool) -> bool:
     return not unoccupied
 
 
-def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> list[str]:
+def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> list[Violation]:
     """§ 303-8B: the reasons the Village may not (yet) clear a walk at `at`."""
     if snow_stopped_at is None:
-        return ["Record the snowfall (when the snow stopped) before logging Village clearing (§ 303-8B)."]
+        message = "Record the snowfall (when the snow stopped) before logging Village clearing (§ 303-8B)."
+        return [Violation("at", "no_snowfall", "§ 303-8B", message)]
     if not village_may_clear(snow_stopped_at, at):
         hours = (at - snow_stopped_at).total_seconds() / 3600
-        return [
-            (
-                f"Only {hours:.1f} hours have passed since the snow stopped: the Village must wait at least 24 hours "
-                "before clearing (§ 303-8B)."
-            )
-        ]
+        message = (
+            f"Only {hours:.1f} hours have passed since the snow stopped: the Village must wait at least 24 hours "
+            "before clearing (§ 303-8B)."
+        )
+        return [Violation("at", "owner_period_running", "§ 303-8B", message)]
     return []
 
 
@@ -81,10 +83,17 @@ def hours_of_violation(snow_stopped_at: datetime, until: datetime) -> int:
 RUBBISH_DEFAULT_PERIOD = timedelta(hours=24)
 
 
-def rubbish_notice_errors(served_at: datetime, deadline_at: datetime) -> list[str]:
+def rubbish_notice_errors(served_at: datetime, deadline_at: datetime) -> list[Violation]:
     """§ 303-2: the notice gives the owner or occupant a time to remove the rubbish, after it is served."""
     if deadline_at <= served_at:
-        return ["The deadline must be after the notice is served (§ 303-2)."]
+        return [
+            Violation(
+                "deadline_at",
+                "deadline_not_after_service",
+                "§ 303-2",
+                "The deadline must be after the notice is served (§ 303-2).",
+            )
+        ]
     return []
 
 

@@ -3,16 +3,17 @@ special-charge ledger (permits.ledger.services.add_charge)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, time
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
+from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import add_charge
@@ -58,7 +59,8 @@ def record_snowfall(*, stopped_at: datetime, by, inches=None, notes: str = "") -
     """§ 303-8A: the DPW records when the snow ceased to fall; the owners' 24 hours run from then."""
     require_role(by, *DPW_ROLES, action="record snowfalls (DPW does, § 303-8A)")
     if stopped_at > timezone.now():
-        raise ValidationError({"stopped_at": "The time the snow stopped cannot be in the future (§ 303-8A)."})
+        message = "The time the snow stopped cannot be in the future (§ 303-8A)."
+        raise RulesBroken.one("stopped_at", "in_future", "§ 303-8A", message)
     return Snowfall.objects.create(stopped_at=stopped_at, inches=inches, notes=notes, recorded_by=by)
 
 
@@ -83,7 +85,7 @@ def report_snow_case(
     at = at or timezone.now()
     address = " ".join(address.split())
     if not address:
-        raise ValidationError({"address": "Give the address of the uncleared sidewalk."})
+        raise RulesBroken.one("address", "address_required", "§ 303-8A", "Give the address of the uncleared sidewalk.")
     staff = by is not None and is_village_staff(by)
     parcel = parcel or find_parcel(address)
     snowfall = snowfall_at(at)
@@ -153,7 +155,7 @@ def set_unoccupied(*, case: SnowCase, by, unoccupied: bool) -> SnowCase:
     require_role(by, *DPW_ROLES, action="flag a lot as unoccupied or abandoned (DPW does, § 303-8B)")
     with transaction.atomic():
         if SnowCase.objects.filter(pk=case.pk, status=SnowCase.Status.OPEN).update(unoccupied=unoccupied) != 1:
-            raise ValidationError({"unoccupied": f"Case {case.number} is no longer open."})
+            raise RulesBroken.one("unoccupied", "case_not_open", "§ 303-8B", f"Case {case.number} is no longer open.")
         case.refresh_from_db()
         if case.parcel_id is not None:
             _notify_owner(case)
@@ -181,7 +183,7 @@ def close_snow_case(*, case: SnowCase, by, status: str, at: datetime | None = No
     """The walk was found cleared by the owner, or the report dismissed: no charge."""
     require_role(by, *DPW_ROLES, action="close snow cases (DPW does)")
     if status not in {SnowCase.Status.OWNER_CLEARED, SnowCase.Status.DISMISSED}:
-        raise ValidationError({"status": "Close a case as cleared by the owner or dismissed."})
+        raise RulesBroken.one("status", "close_status", "", "Close a case as cleared by the owner or dismissed.")
     at = at or timezone.now()
     why = "Cleared by the owner (§ 303-8A): no charge" if status == SnowCase.Status.OWNER_CLEARED else "Dismissed"
     return change_state(
@@ -204,38 +206,42 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
     if case.snowfall_id is None:
         # The snowfall may have been recorded after the report came in: the one that had stopped by then.
         case.snowfall = snowfall_at(case.reported_at)
-    errors: dict[str, list[str]] = {}
+    errors: list[Violation] = []
     if case.parcel_id is None:
-        errors["parcel"] = ["Match the report to a parcel first: the charge is levied against it."]
+        message = "Match the report to a parcel first: the charge is levied against it."
+        errors.append(Violation("parcel", "no_parcel", "Wis. Stat. § 66.0627", message))
     # § 303-8A, § 303-8B: the 24 hours run from the snowfall the case is about, restarted by a later one.
     running = clock_snowfall(case, at) if case.snowfall_id else None
     stopped = running.stopped_at if running else None
     rule_errors = snow_rules.village_clearing_errors(stopped, at)
     if rule_errors and running is not None and running.pk != case.snowfall_id:
-        rule_errors = [
+        restarted = (
             f"A later snowfall stopped at {timezone.localtime(stopped):%B %-d, %Y %-I:%M %p} and restarted the "
-            f"owner's 24 hours (§ 303-8A). " + rule_errors[0]
-        ]
-    if rule_errors:
-        errors["at"] = rule_errors
+            "owner's 24 hours (§ 303-8A). "
+        )
+        rule_errors = [replace(rule_errors[0], message=restarted + rule_errors[0].message)]
+    errors += rule_errors
     if case.status != SnowCase.Status.OPEN:
-        errors["status"] = [f"Case {case.number} is {case.get_status_display().lower()}."]
+        message = f"Case {case.number} is {case.get_status_display().lower()}."
+        errors.append(Violation("status", "case_not_open", "§ 303-8B", message))
     if (
         case.parcel_id is not None
         and snow_rules.written_notice_required(case.unoccupied)
         and case.owner_notified_at is None
     ):
-        errors.setdefault("at", []).append(
+        message = (
             "The owner has not been given written notice yet: the letter is waiting to be mailed by the "
             "Clerk-Treasurer. The Village clears only after written notice is given (§ 303-8B)."
         )
+        errors.append(Violation("at", "no_written_notice", "§ 303-8B", message))
     day = timezone.localdate(at)
     try:
         fee = fee_in_force("snow_removal", day)
     except FeeNotConfigured as exc:
-        errors.setdefault("at", []).append(f"{exc} (§ 303-8B: the cost is as prescribed in Chapter 167, Fees)")
-    if errors:
-        raise ValidationError(errors)
+        errors.append(
+            exc.violation("§ 303-8B", field="at", note="§ 303-8B: the cost is as prescribed in Chapter 167, Fees")
+        )
+    raise_if_broken(errors)
     with transaction.atomic():  # IllegalTransition if another crew logged it meanwhile: one case, one charge
         change_state(
             case,
@@ -297,15 +303,12 @@ def serve_rubbish_notice(
         by, Clause.RUBBISH, on=timezone.localdate(served_at), action="serve rubbish notices"
     )
     deadline_at = deadline_at or served_at + snow_rules.RUBBISH_DEFAULT_PERIOD
-    errors = {}
-    for message in snow_rules.rubbish_notice_errors(served_at, deadline_at):
-        errors["deadline_at"] = message
+    errors = snow_rules.rubbish_notice_errors(served_at, deadline_at)
     if not description.strip():
-        errors["description"] = "Describe the rubbish or dirt to be removed."
+        errors.append(Violation("description", "required", "§ 303-2", "Describe the rubbish or dirt to be removed."))
     if not served_to.strip():
-        errors["served_to"] = "Name the owner or occupant notified."
-    if errors:
-        raise ValidationError(errors)
+        errors.append(Violation("served_to", "required", "§ 303-2", "Name the owner or occupant notified."))
+    raise_if_broken(errors)
     with transaction.atomic():
         case = RubbishCase.objects.create(
             number=next_number("RB", timezone.localdate(served_at).year),
@@ -339,22 +342,23 @@ def log_rubbish_removal(*, case: RubbishCase, cost, by, at: datetime | None = No
     spreads it on the tax roll as a special charge (Wis. Stat. § 66.0627)."""
     require_role(by, *DPW_ROLES, action="log Village rubbish removal (DPW does, § 303-2)")
     at = at or timezone.now()
-    errors = {}
+    errors = []
     try:
         cost = Decimal(str(cost)).quantize(Decimal("0.01"))
         if cost < 0:
-            errors["cost"] = "The cost cannot be negative."
+            errors.append(Violation("cost", "negative_cost", "", "The cost cannot be negative."))
     except (InvalidOperation, ValueError):
-        errors["cost"] = "The cost must be a number of dollars."
+        errors.append(Violation("cost", "not_a_number", "", "The cost must be a number of dollars."))
     if not snow_rules.village_may_remove_rubbish(case.deadline_at, at):
-        errors["at"] = (
+        message = (
             f"The owner or occupant has until {timezone.localtime(case.deadline_at):%B %-d, %Y %-I:%M %p} to remove "
             "it: the Village removes rubbish only after the notice's deadline (§ 303-2)."
         )
+        errors.append(Violation("at", "before_deadline", "§ 303-2", message))
     if case.status != RubbishCase.Status.NOTICED:
-        errors["status"] = f"Case {case.number} is {case.get_status_display().lower()}."
-    if errors:
-        raise ValidationError(errors)
+        message = f"Case {case.number} is {case.get_status_display().lower()}."
+        errors.append(Violation("status", "case_not_open", "§ 303-2", message))
+    raise_if_broken(errors)
     day = timezone.localdate(at)
     with transaction.atomic():  # IllegalTransition if it was closed meanwhile: one case, one charge
         change_state(

@@ -29,8 +29,8 @@ def test_303_6f_1_obstruction_bill_due_10_days_after_presumed_receipt():
 
 def test_66_0627_no_installments():
     assert rules.payment_errors(Decimal("75.00"), Decimal("75.00")) == []
-    [message] = rules.payment_errors(Decimal("74.99"), Decimal("75.00"))
-    assert "installments" in message and "§ 66.0627" in message
+    [violation] = rules.payment_errors(Decimal("74.99"), Decimal("75.00"))
+    assert "installments" in violation.message and violation.citation == "Wis. Stat. § 66.0627(2)"
     assert rules.payment_errors(Decimal(0), Decimal("75.00"))
 
 

@@ -26,8 +26,8 @@ def test_303_8a_corner_and_crosswalk_lots_clear_those_walks_too():
 def test_303_8b_23_hours_59_refused():
     at = STOPPED + timedelta(hours=23, minutes=59)
     assert not rules.village_may_clear(STOPPED, at)
-    [message] = rules.village_clearing_errors(STOPPED, at)
-    assert "§ 303-8B" in message
+    [violation] = rules.village_clearing_errors(STOPPED, at)
+    assert violation.citation == "§ 303-8B" and "§ 303-8B" in violation.message
 
 
 def test_303_8b_24_hours_00_allowed():
@@ -36,8 +36,8 @@ def test_303_8b_24_hours_00_allowed():
 
 
 def test_303_8b_no_snowfall_recorded_refused():
-    [message] = rules.village_clearing_errors(None, STOPPED)
-    assert "§ 303-8B" in message
+    [violation] = rules.village_clearing_errors(None, STOPPED)
+    assert violation.citation == "§ 303-8B" and "§ 303-8B" in violation.message
 
 
 def test_303_8c_no_offense_within_24_hours():
