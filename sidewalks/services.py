@@ -172,6 +172,20 @@ def application_violations(*, parcel: Parcel, today: date, **fields) -> list[Vio
     )
 
 
+def parcel_by_tax_key(tax_key: str) -> Parcel | None:
+    return Parcel.objects.select_related("street").filter(tax_key=tax_key.strip()).first()
+
+
+def filing_violations(values: dict, *, today: date) -> list[Violation]:
+    """The § 303-3 rules an application breaks, given as apply_for_sidewalk_permit's arguments (the API's fields):
+    none to check without its parcel."""
+    parcel = values.get("parcel")
+    if parcel is None:
+        return []
+    not_ruled = ("parcel", "organization", "frontage_feet", "driveway_length_feet", "work_description")
+    return application_violations(parcel=parcel, today=today, **{k: v for k, v in values.items() if k not in not_ruled})
+
+
 def apply_for_sidewalk_permit(
     *,
     applicant,
