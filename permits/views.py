@@ -10,7 +10,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import applications, invitations, kinds, permit_page, services
-from permits.access import get_permit_for
+from permits.access import get_permit_for, require_staff
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
 from permits.list_cache import cached_fragments, cached_parts
@@ -103,8 +103,7 @@ def my_applications(request):
 @login_required
 def office(request):
     """Village staff: every application, newest first, filterable by status and type."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     status = request.GET.get("status", "")
     if status not in Status.values:
         status = ""  # an unknown value is ignored, never echoed back into the page's links

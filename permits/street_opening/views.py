@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import applications, kinds, permit_page, services
-from permits.access import get_permit_for, require_role
+from permits.access import get_permit_for, require_role, require_staff
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.paging import CappedPaginator
@@ -124,8 +124,7 @@ def _manage_context(request, permit, **forms):
 @login_required
 def manage(request, number):
     """Village staff: the actions on one street opening, each calling one service."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_street_opening(request.user, number)
     return render(request, "permits/street_opening/manage.html", _manage_context(request, permit))
 
@@ -133,8 +132,7 @@ def manage(request, number):
 @login_required
 @require_POST
 def act(request, number, action):
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_street_opening(request.user, number)
     user = request.user
     reason_form = ReasonForm(request.POST)
@@ -286,8 +284,7 @@ def request_renewal(request, number):
 @require_POST
 def decide_renewal(request, number):
     """§ 303-4E: the Clerk-Treasurer or the DPW grants (adding the fee) or refuses the permittee's written request."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_street_opening(request.user, number)
     form = DecideRenewalForm(request.POST)
     if not form.is_valid():

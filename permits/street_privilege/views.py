@@ -13,14 +13,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import services
-from permits.access import get_permit_for, require_role
+from permits.access import get_permit_for, require_role, require_staff
 from permits.board.clauses import Clause
 from permits.board.models import Motion
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
-from permits.roles import Role, has_role, is_village_staff
+from permits.roles import Role, has_role
 from permits.street_privilege import services as sp_services
 from permits.street_privilege.forms import (
     BondForm,
@@ -136,8 +136,7 @@ def _manage_context(request, permit, **forms):
 @login_required
 def manage(request, number):
     """Village staff: the actions on one street privilege permit, each calling one service."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     return render(request, "permits/street_privilege/manage.html", _manage_context(request, permit))
 
@@ -203,8 +202,7 @@ def _apply_motion(sp, user, data):
 @login_required
 @require_POST
 def act(request, number, action):
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     data = {}
     if action in FORMS:
@@ -227,8 +225,7 @@ def act(request, number, action):
 @require_POST
 def obstruction(request, number):
     """§ 303-7F: report a sidewalk obstruction under the permit for the Board's notice."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     form = ObstructionForm(request.POST, street=permit.street)
     if not form.is_valid():
@@ -244,8 +241,7 @@ def obstruction(request, number):
 @login_required
 @require_POST
 def obstruction_removed(request, number, pk, by_whom):
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     item = get_object_or_404(SidewalkObstruction, pk=pk, privilege__permit=permit)
     if by_whom == "village":

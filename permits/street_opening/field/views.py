@@ -299,8 +299,9 @@ def defect_notice(request, number):
 @require_http_methods(["GET", "POST"])
 def village_repair(request, number, pk):
     """The DPW records the Village's repair of an uncorrected defect and bills it plus 20% (§ 303-4H(2))."""
-    if not has_role(request.user, *field_work.DEFECT_RECORDERS):
-        raise PermissionDenied
+    require_role(
+        request.user, *field_work.DEFECT_RECORDERS, action="record the Village's repair of a defect (§ 303-4H(2))"
+    )
     permit = _street_opening_for(request.user, number)
     notice = get_object_or_404(DefectNotice, pk=pk, permit=permit)
     form = VillageRepairForm(request.POST or None, initial={"repaired_on": timezone.localdate()})
