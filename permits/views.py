@@ -15,14 +15,11 @@ from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
 from permits.list_cache import cached_fragments, cached_parts
 from permits.models import Organization, Payment, Permit, Status
-from permits.paging import CappedPaginator as Paginator
-from permits.paging import page_keys_first
+from permits.paging import page_keys_first, page_of
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import list_rows, permits_visible_to
 from permits.workflow import is_applicant_side
-
-PAGE_SIZE = 25
 
 
 def permit_table(page, **context) -> str:
@@ -59,7 +56,7 @@ def my_applications(request):
         qs = permits_visible_to(request.user)
         if is_village_staff(request.user):
             qs = qs.filter(applicant=request.user)
-        page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
+        page = page_keys_first(list_rows(qs), request.GET.get("page"))
         return permit_table(page, caption="Your applications and permits", empty="You have no applications yet.")
 
     def build_links() -> str:
@@ -112,7 +109,7 @@ def office(request):
         qs = permits_visible_to(request.user).exclude(status=Status.DRAFT)
         if status:
             qs = qs.filter(status=status)
-        page = page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page"))
+        page = page_keys_first(list_rows(qs), request.GET.get("page"))
         query = f"status={status}" if status else ""
         return permit_table(page, caption="Applications", empty="No applications match.", query=query)
 
@@ -231,7 +228,7 @@ def organization(request, pk):
             messages.success(request, invitations.sent_message(form.cleaned_data["email"]))
             return redirect("permits:organization", pk=org.pk)
     members = org.memberships.select_related("user").order_by("user__email")
-    page = Paginator(members, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, members)
     pending = invitations.pending(org) if is_manager else []
     return render(
         request,

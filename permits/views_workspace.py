@@ -6,11 +6,8 @@ from django.utils import timezone
 
 from permits import kinds, search, workspace
 from permits.access import require_staff
-from permits.paging import SEARCH_PAGES
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import SEARCH_PAGES, page_of
 from permits.roles import roles_of
-
-SEARCH_PAGE_SIZE = 25
 
 
 @login_required
@@ -36,7 +33,7 @@ def search_page(request):
     context = {"q": q, "chosen": chosen, "sources": sources, "query": ""}
     if q and chosen is not None:
         # Its first SEARCH_PAGES pages, then more words (a common surname matches a share of every table, issue 13).
-        page = Paginator(chosen.find(q), SEARCH_PAGE_SIZE, max_pages=SEARCH_PAGES).get_page(request.GET.get("page"))
+        page = page_of(request, chosen.find(q), max_pages=SEARCH_PAGES)
         context.update(
             page=page,
             rows=[chosen.row(r) for r in page],

@@ -14,7 +14,7 @@ from permits import applications, kinds, permit_page, services
 from permits.access import get_permit_for, require_role, require_staff
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
-from permits.paging import CappedPaginator
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role, is_village_staff
@@ -310,15 +310,12 @@ def decide_renewal(request, number):
     return redirect("permits:street_opening_manage", number=permit.number)
 
 
-HELD_PAGE_SIZE = 25
-
-
 @login_required
 def held_approvals(request):
     """§ 303-4D: the DPW's queue of approvals held until their 30 days cover the planned work, soonest first."""
     require_role(request.user, *lifecycle.APPROVERS, Role.CLERK, action="see the held approvals")
     today = timezone.localdate()
-    page = CappedPaginator(lifecycle.held_approvals(), HELD_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, lifecycle.held_approvals())
     return render(request, "permits/street_opening/held_approvals.html", {"page": page, "today": today})
 
 

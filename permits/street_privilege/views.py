@@ -7,7 +7,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,6 +17,7 @@ from permits.board.clauses import Clause
 from permits.board.models import Motion
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role
@@ -41,7 +41,6 @@ from permits.street_privilege.models import Recommendation, SidewalkObstruction,
 from permits.workflow import is_applicant_side
 
 QUEUE_ROLES = (Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.CLERK, Role.BOARD, Role.PRESIDENT)
-QUEUE_PAGE_SIZE = 25
 PRIVILEGE_CLAUSES = (Clause.PRIVILEGE_BOND_WAIVER, Clause.MOVE_ROUTE, Clause.MOVE_DAY_AND_NIGHT)
 
 
@@ -291,7 +290,7 @@ def queue(request):
     qs = StreetPrivilege.objects.select_related("permit__street", "permit__applicant", "permit__organization")
     if status in Status.values:
         qs = qs.filter(permit__status=status)
-    page = Paginator(qs.order_by("-permit__created_at", "-pk"), QUEUE_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.order_by("-permit__created_at", "-pk"))
     return render(
         request,
         "permits/street_privilege/queue.html",

@@ -202,9 +202,9 @@ def test_my_applications_drafts_are_kept_as_data_with_this_requests_csrf_token(r
 
 def test_pages_are_kept_by_the_whole_page_parameter(client, clerk, monkeypatch):
     """?page=000000000001 and ?page=0000000000012 share their first 12 characters and are pages 1 and 12."""
-    from permits import views
+    from permits import paging
 
-    monkeypatch.setattr(views, "PAGE_SIZE", 1)
+    monkeypatch.setattr(paging, "PAGE_SIZE", 1)
     numbers = [permit_in(Status.SUBMITTED, number=f"SO-2026-P{i:04d}").number for i in range(13)]
     client.force_login(clerk)
     first = client.get(OFFICE, {"page": "000000000001"}).content.decode()

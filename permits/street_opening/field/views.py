@@ -16,8 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
-from permits.paging import MAX_PAGES
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import MAX_PAGES, PAGE_SIZE, page_of
 from permits.roles import has_role
 from permits.street_opening import lifecycle
 from permits.street_opening.field import rules as field_rules
@@ -33,8 +32,6 @@ from permits.street_opening.field.forms import (
     add_violations,
 )
 from permits.street_opening.field.models import DefectNotice, Inspection
-
-PAGE_SIZE = 20
 
 
 def _street_opening_for(user, number):
@@ -55,7 +52,7 @@ def inspections(request):
     _require_inspector(request.user)
     today = timezone.localdate()
     queue = field_work.InspectionQueue(today=today, count_at_most=PAGE_SIZE * MAX_PAGES + 1)
-    page = Paginator(queue, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, queue)
     return render(request, "permits/street_opening/field/inspections.html", {"page": page, "today": today})
 
 
@@ -64,9 +61,7 @@ def _permit_context(request, permit, **forms):
     is_permittee = field_work.may_act_as_permittee(user, permit)
     context = {
         "permit": permit,
-        "inspections": Paginator(permit.inspections.select_related("inspector", "photo"), PAGE_SIZE).get_page(
-            request.GET.get("page")
-        ),
+        "inspections": page_of(request, permit.inspections.select_related("inspector", "photo")),
         "notices": permit.permittee_notices.all(),
         "restoration": getattr(permit, "pavement_restoration", None),
         "guarantee": getattr(permit, "guarantee", None),
