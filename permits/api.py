@@ -3,7 +3,7 @@
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import filters, mixins, serializers, status, viewsets
 from rest_framework.response import Response
 
@@ -100,12 +100,18 @@ def organization_named(values: dict, user, *, default_to_first: bool = True) -> 
     return organization, []
 
 
-class ApplicationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """A permit type's applications: list and retrieve, and `create`, which applies and submits in one request. A
-    request that breaks rules gets HTTP 400 with every broken rule at once: each malformed field by its own error,
-    with the rules the well-formed fields break. A type names its serializers and fills in the three steps:
-    `resolve` (names to records), `check` (the filing rules, warnings included) and `apply` (its service)."""
+def application_schema(summary: str, *, request, created):
+    """The schema of a type's `create`: the application it takes, the permit it returns, the one error body."""
+    errors = OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}')
+    return extend_schema(summary=summary, request=request, responses={201: created, 400: errors})
 
+
+# A permit type's applications: list and retrieve, and `create`, which applies and submits in one request. A request
+# that breaks rules gets HTTP 400 with every broken rule at once: each malformed field by its own error, with the rules
+# the well-formed fields break. A type names its serializers and fills in the three steps: `resolve` (names to
+# records), `check` (the filing rules, warnings included) and `apply` (its service). (A comment, not a docstring: the
+# API docs would show it on every type's endpoints.)
+class ApplicationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     lookup_field = "number"
     parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
     create_serializer_class: type[serializers.Serializer]

@@ -10,10 +10,10 @@ mailing address is shown to Village staff only.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from permits.api import ApplicationViewSet, PermitEventSerializer, organization_named
+from permits.api import ApplicationViewSet, PermitEventSerializer, application_schema, organization_named
 from permits.input_limits import MAX_DESCRIPTION, MAX_INT
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import PermitKind
@@ -106,6 +106,11 @@ class SidewalkPermitListSerializer(SidewalkPermitSerializer):
 @extend_schema_view(
     list=extend_schema(summary="Your sidewalk permit applications (every one for Village staff)"),
     retrieve=extend_schema(summary="One sidewalk permit with its inspections and timeline"),
+    create=application_schema(
+        "Apply for a sidewalk permit (§ 303-3C)",
+        request=SidewalkPermitCreateSerializer,
+        created=SidewalkPermitSerializer,
+    ),
 )
 class SidewalkPermitViewSet(ApplicationViewSet):
     serializer_class = SidewalkPermitSerializer
@@ -128,14 +133,6 @@ class SidewalkPermitViewSet(ApplicationViewSet):
             return qs.prefetch_related("sidewalk_inspections")
         return qs.filter(sidewalk__isnull=False).prefetch_related("events", "sidewalk_inspections")
 
-    @extend_schema(
-        summary="Apply for a sidewalk permit (§ 303-3C)",
-        request=SidewalkPermitCreateSerializer,
-        responses={
-            201: SidewalkPermitSerializer,
-            400: OpenApiResponse(description="Every broken rule, with its citation"),
-        },
-    )
     def resolve(self, values, user):
         errors = []
         if "parcel" in values:

@@ -13,7 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from permits.api import ApplicationViewSet, PermitEventSerializer, organization_named, street_named
+from permits.api import ApplicationViewSet, PermitEventSerializer, application_schema, organization_named, street_named
 from permits.api_errors import error_response, parse_each_field
 from permits.input_limits import MAX_DESCRIPTION
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
@@ -204,6 +204,11 @@ class CreatedSerializer(StreetOpeningSerializer):
 @extend_schema_view(
     list=extend_schema(summary="Your street opening applications"),
     retrieve=extend_schema(summary="One street opening permit with its status and timeline"),
+    create=application_schema(
+        "Apply for a street opening permit (creates and submits it)",
+        request=StreetOpeningCreateSerializer,
+        created=CreatedSerializer,
+    ),
 )
 class StreetOpeningViewSet(ApplicationViewSet):
     serializer_class = StreetOpeningSerializer
@@ -228,14 +233,6 @@ class StreetOpeningViewSet(ApplicationViewSet):
             .order_by("-created_at")
         )
 
-    @extend_schema(
-        summary="Apply for a street opening permit (creates and submits it)",
-        request=StreetOpeningCreateSerializer,
-        responses={
-            201: CreatedSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-        },
-    )
     def resolve(self, values, user):
         errors = street_named(values, citation="§ 303-4B")
         if values.get("statement_undertakings") is None and (values.get("statement_signed_by") or "").strip():

@@ -6,10 +6,10 @@ functions and messages as the web form (services.check_application)."""
 from __future__ import annotations
 
 from django.db.models import Q
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from permits.api import ApplicationViewSet, PermitEventSerializer, organization_named, street_named
+from permits.api import ApplicationViewSet, PermitEventSerializer, application_schema, organization_named, street_named
 from permits.input_limits import MAX_DESCRIPTION
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import PermitKind
@@ -106,6 +106,11 @@ class StreetPrivilegeListSerializer(StreetPrivilegeSerializer):
 @extend_schema_view(
     list=extend_schema(summary="Your street privilege applications"),
     retrieve=extend_schema(summary="One street privilege permit with its status, timeline and end date"),
+    create=application_schema(
+        "Apply for a street privilege permit (creates and submits it)",
+        request=StreetPrivilegeCreateSerializer,
+        created=StreetPrivilegeSerializer,
+    ),
 )
 class StreetPrivilegeViewSet(ApplicationViewSet):
     serializer_class = StreetPrivilegeSerializer
@@ -121,14 +126,6 @@ class StreetPrivilegeViewSet(ApplicationViewSet):
             return qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs)).order_by("-created_at")
         return qs.prefetch_related("events").order_by("-created_at")
 
-    @extend_schema(
-        summary="Apply for a street privilege permit (creates and submits it)",
-        request=StreetPrivilegeCreateSerializer,
-        responses={
-            201: StreetPrivilegeSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-        },
-    )
     def resolve(self, values, user):
         errors = street_named(values, citation="§ 303-7A")
         values["organization"], more = organization_named(values, user)

@@ -8,10 +8,10 @@ messages as the web form (services.check_application).
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from permits.api import ApplicationViewSet, PermitEventSerializer, street_named
+from permits.api import ApplicationViewSet, PermitEventSerializer, application_schema, street_named
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
 from permits.models import PermitKind
 from permits.selectors import permits_visible_to
@@ -92,6 +92,11 @@ class StreetUseListSerializer(serializers.Serializer):
 @extend_schema_view(
     list=extend_schema(summary="Your street use applications"),
     retrieve=extend_schema(summary="One street use permit with its status, petition count and timeline"),
+    create=application_schema(
+        "Apply for a street use permit (creates and submits it)",
+        request=StreetUseCreateSerializer,
+        created=StreetUseSerializer,
+    ),
 )
 class StreetUseViewSet(ApplicationViewSet):
     serializer_class = StreetUseSerializer
@@ -105,14 +110,6 @@ class StreetUseViewSet(ApplicationViewSet):
             return qs.filter(applicant=user).order_by("-created_at")  # the caller's own
         return qs.prefetch_related("events").order_by("-created_at")
 
-    @extend_schema(
-        summary="Apply for a street use permit (creates and submits it)",
-        request=StreetUseCreateSerializer,
-        responses={
-            201: StreetUseSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-        },
-    )
     def resolve(self, values, user):
         return street_named(values, citation="§ 303-15B(5)")
 
