@@ -10,7 +10,7 @@ from permits.selectors import list_rows, permits_visible_to
 
 
 def _rows(qs) -> HttpResponse:
-    rows = page_keys_first(list_rows(qs), 25, 1).object_list
+    rows = page_keys_first(list_rows(qs), 1).object_list
     return HttpResponse("\n".join(f"{p.number}\t{p.status}\t{p.balance_due}" for p in rows), content_type="text/plain")
 
 

@@ -31,11 +31,9 @@ from permits.errors import IllegalTransition, RulesBroken
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
-from permits.paging import CappedPaginator as Paginator
-from permits.paging import page_keys_first
+from permits.paging import page_keys_first, page_of
 from permits.roles import Role, has_role
 
-PAGE_SIZE = 25
 COMPLAINTS_PER_HOUR = 5  # per address of the complainant, like the snow report
 STAFF_ACTION = "open the enforcement pages (Village staff do)"
 
@@ -88,7 +86,7 @@ def cases(request):
         qs = qs.filter(status__in=[Case.Status.OPEN, Case.Status.NOTICED]).order_by("-attention", "deadline_at", "pk")
     # The page's keys sorted from the cases alone, then those 25 joined to their parcels: joining first would
     # sort every parcel with its cases (measured: docs/bench/measurements.md).
-    page = page_keys_first(qs, PAGE_SIZE, request.GET.get("page"))
+    page = page_keys_first(qs, request.GET.get("page"))
     return render(
         request,
         "obstructions/cases.html",
@@ -270,7 +268,7 @@ def numbers(request):
                 messages.success(request, f"Official number {assigned} assigned (§ 303-14A).")
                 return redirect("obstructions:numbers")
     qs = StreetNumber.objects.select_related("parcel", "street", "assigned_by").order_by("street__name", "number", "pk")
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs)
     status = 400 if request.method == "POST" else 200
     return render(
         request, "obstructions/numbers.html", {"page": page, "form": form, "is_clerk": is_clerk}, status=status

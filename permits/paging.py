@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.utils.functional import cached_property
 from rest_framework.pagination import PageNumberPagination
 
+PAGE_SIZE = 25  # the rows on a page of every list (the API's pages: REST_FRAMEWORK["PAGE_SIZE"])
 MAX_PAGES = 40
 # A search's pages: its first four, then more words or a filter. A common surname matches a share of every parcel, so
 # counting all its matches (up to MAX_PAGES pages) grew with the data, and no clerk reads past the fourth page of one.
@@ -36,6 +37,12 @@ class CappedPaginator(Paginator):
         return min(found, limit)
 
 
+def page_of(request, object_list, *, per_page: int | None = None, param: str = "page", **kwargs):
+    """The page of `object_list` that the request's `?page=` asks for (the last one past the end), PAGE_SIZE rows,
+    capped at MAX_PAGES pages unless `max_pages` says otherwise."""
+    return CappedPaginator(object_list, per_page or PAGE_SIZE, **kwargs).get_page(request.GET.get(param))
+
+
 class CappedPageNumberPagination(PageNumberPagination):
     """The API's pages, capped the same way: `count` is at most 40 pages' worth (then filter or search)."""
 
@@ -48,7 +55,7 @@ def rows_in_key_order(queryset, keys) -> list:
     return [rows[pk] for pk in keys if pk in rows]
 
 
-def page_keys_first(queryset, per_page: int, number, *, rows=None, **kwargs):
+def page_keys_first(queryset, number, *, per_page: int | None = None, rows=None, **kwargs):
     """A capped page read in two steps: the page's primary keys first (the OFFSET walks the ordering's index and
     nothing else), then those rows with their joins, annotations and prefetches. The rows a deep page skips are never
     joined nor annotated (else a paid-total subquery runs for each of them).
@@ -56,6 +63,7 @@ def page_keys_first(queryset, per_page: int, number, *, rows=None, **kwargs):
     `rows`: where the second step reads the page's rows, when `queryset` is `rows` filtered further (a search): the
     keys already passed the filter, so it is not planned and run a third time (a search's condition can be thousands
     of ids long)."""
+    per_page = per_page or PAGE_SIZE
     keys = queryset.values_list("pk", flat=True)
     max_pages = kwargs.get("max_pages", MAX_PAGES)
     if max_pages is not None and per_page * max_pages <= FEW_KEYS:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
@@ -13,7 +15,7 @@ from django.utils import timezone
 
 from permits import workflow
 from permits.errors import RulesBroken, Violation, raise_if_broken
-from permits.fees import fee_in_force
+from permits.fees import FeeNotConfigured, fee_in_force
 from permits.kinds import number_prefix
 from permits.models import Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
 from permits.roles import Role, has_role
@@ -41,6 +43,44 @@ def create_permit(*, kind: str, applicant, organization=None, today: date | None
         raise PermissionDenied("You may apply for an organization only if you are on its staff.")
     number = next_number(number_prefix(kind), today.year)
     return Permit.objects.create(kind=kind, number=number, applicant=applicant, organization=organization, **fields)
+
+
+@dataclass(frozen=True)
+class Filing:
+    """How a type's applications are filed: their kind, and the fee charged at submission with the section that
+    charges it (cited when the fee is missing from the schedule)."""
+
+    kind: str
+    fee_code: str
+    fee_citation: str
+
+
+def apply_for(
+    filing: Filing,
+    *,
+    applicant,
+    rules: Callable[[], Iterable[Violation]],
+    detail: Callable[[Permit], object],
+    organization=None,
+    today: date | None = None,
+    **fields,
+) -> Permit:
+    """What every type's application does: the applicant may file for `organization` only as its staff, `rules()`
+    (the type's filing rules) refuse before anything is stored, then in one transaction the permit is numbered,
+    `detail(permit)` stores the type's own record, and the permit is submitted with the fee in force. All or nothing:
+    a caller that adds more in its own atomic block keeps it so."""
+    today = today or timezone.localdate()
+    if organization is not None and not organization.memberships.filter(user=applicant).exists():
+        raise PermissionDenied("You may apply for an organization only if you are on its staff.")
+    raise_if_broken(rules())
+    with transaction.atomic():
+        permit = create_permit(kind=filing.kind, applicant=applicant, organization=organization, today=today, **fields)
+        detail(permit)
+        try:
+            submit_permit(permit, by=applicant, fee_code=filing.fee_code, today=today)
+        except FeeNotConfigured as error:  # rolls the whole application back
+            raise RulesBroken([error.violation(filing.fee_citation, note=filing.fee_citation)]) from error
+    return permit
 
 
 def submit_permit(permit: Permit, *, by, fee_code: str, today: date | None = None) -> Permit:

@@ -8,20 +8,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import kinds, permit_page, services
-from permits.access import get_permit_for
+from permits.access import get_permit_for, require_staff
 from permits.accounts import invitations
 from permits.applicant import applications
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm
 from permits.models import Organization, Payment, Permit, Status
-from permits.paging import CappedPaginator as Paginator
-from permits.paging import page_keys_first
+from permits.paging import page_keys_first, page_of
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import list_rows, permits_visible_to
 from permits.workflow import is_applicant_side
-
-PAGE_SIZE = 25
 
 
 def home(request):
@@ -65,7 +62,7 @@ def my_applications(request):
             }
         )
     context = {
-        "page": page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page")),
+        "page": page_keys_first(list_rows(qs), request.GET.get("page")),
         "parcels": user.parcels.all(),
         "organizations": user.organizations.all(),
         "drafts": drafts,
@@ -77,8 +74,7 @@ def my_applications(request):
 @login_required
 def office(request):
     """Village staff: every application, newest first, filterable by status and type."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     status = request.GET.get("status", "")
     if status not in Status.values:
         status = ""  # an unknown value is ignored, never echoed back into the page's links
@@ -86,7 +82,7 @@ def office(request):
     if status:
         qs = qs.filter(status=status)
     context = {
-        "page": page_keys_first(list_rows(qs), PAGE_SIZE, request.GET.get("page")),
+        "page": page_keys_first(list_rows(qs), request.GET.get("page")),
         "query": f"status={status}" if status else "",
         "status": status,
         "statuses": Status.choices,
@@ -200,7 +196,7 @@ def organization(request, pk):
             messages.success(request, invitations.sent_message(form.cleaned_data["email"]))
             return redirect("permits:organization", pk=org.pk)
     members = org.memberships.select_related("user").order_by("user__email")
-    page = Paginator(members, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, members)
     pending = invitations.pending(org) if is_manager else []
     return render(
         request,

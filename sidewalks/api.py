@@ -10,19 +10,13 @@ mailing address is shown to Village staff only.
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
-from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.response import Response
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
 
-from permits.api.errors import error_response, parse_each_field, rules_broken_response
-from permits.api.parsers import API_PARSERS
-from permits.api.shared import PermitEventSerializer
+from permits.api.shared import ApplicationViewSet, PermitEventSerializer, application_schema, organization_named
 from permits.input_limits import MAX_DESCRIPTION, MAX_INT
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
-from permits.models import Organization, Parcel, PermitKind
+from permits.models import PermitKind
 from permits.paging import KeysFirstPagination
 from permits.selectors import permits_visible_to
 from sidewalks import services
@@ -109,22 +103,20 @@ class SidewalkPermitListSerializer(SidewalkPermitSerializer):
     timeline = None
 
 
-def parse_application(raw) -> tuple[dict, list[dict]]:
-    return parse_each_field(SidewalkPermitCreateSerializer(), raw)
-
-
 @extend_schema_view(
     list=extend_schema(summary="Your sidewalk permit applications (every one for Village staff)"),
     retrieve=extend_schema(summary="One sidewalk permit with its inspections and timeline"),
+    create=application_schema(
+        "Apply for a sidewalk permit (§ 303-3C)",
+        request=SidewalkPermitCreateSerializer,
+        created=SidewalkPermitSerializer,
+    ),
 )
-class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class SidewalkPermitViewSet(ApplicationViewSet):
     serializer_class = SidewalkPermitSerializer
-    lookup_field = "number"
+    list_serializer_class = SidewalkPermitListSerializer
+    create_serializer_class = SidewalkPermitCreateSerializer
     pagination_class = KeysFirstPagination
-    parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
-
-    def get_serializer_class(self):
-        return SidewalkPermitListSerializer if self.action == "list" else SidewalkPermitSerializer
 
     def get_queryset(self):
         qs = (
@@ -141,76 +133,19 @@ class SidewalkPermitViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
             return qs.prefetch_related("sidewalk_inspections")
         return qs.filter(sidewalk__isnull=False).prefetch_related("events", "sidewalk_inspections")
 
-    @extend_schema(
-        summary="Apply for a sidewalk permit (§ 303-3C)",
-        request=SidewalkPermitCreateSerializer,
-        responses={
-            201: SidewalkPermitSerializer,
-            400: OpenApiResponse(description="Every broken rule, with its citation"),
-        },
-    )
-    def create(self, request):
-        today = timezone.localdate()
-        if not hasattr(request.data, "get"):
-            return error_response(
-                [
-                    {
-                        "field": None,
-                        "code": "invalid",
-                        "citation": "",
-                        "message": "Send the application as a JSON object.",
-                    }
-                ]
-            )
-        values, errors = parse_application(request.data)
-        parcel = None
+    def resolve(self, values, user):
+        errors = []
         if "parcel" in values:
-            parcel = Parcel.objects.select_related("street").filter(tax_key=values["parcel"].strip()).first()
-            if parcel is None:
-                errors.append(
-                    {
-                        "field": "parcel",
-                        "code": "unknown_parcel",
-                        "citation": "",
-                        "message": f"No parcel has the tax key number {values['parcel'].strip()}.",
-                    }
-                )
-        wanted = (values.pop("organization", "") or "").strip()
-        organization = None
-        if wanted:
-            organization = Organization.objects.filter(memberships__user=request.user, name__iexact=wanted).first()
-            if organization is None:
-                errors.append(
-                    {
-                        "field": "organization",
-                        "code": "not_a_member",
-                        "citation": "",
-                        "message": "You are not on the staff of that organization.",
-                    }
-                )
-        if parcel is not None:
-            rule_fields = {
-                k: v
-                for k, v in values.items()
-                if k not in ("parcel", "frontage_feet", "driveway_length_feet", "work_description")
-            }
-            for v in services.application_violations(parcel=parcel, today=today, **rule_fields):
-                # A field that was malformed is reported once, by its own error.
-                if not any(e["field"] == v.field for e in errors):
-                    errors.append({"field": v.field, "code": v.code, "citation": v.citation, "message": v.message})
-        if errors:
-            return error_response(errors)
-        values.pop("parcel")
-        try:
-            permit = services.apply_for_sidewalk_permit(
-                applicant=request.user, parcel=parcel, organization=organization, today=today, **values
-            )
-        except DjangoValidationError as exc:  # a rule only the service can check (no sidewalk fee in force, § 303-3C)
-            return rules_broken_response(exc)
-        except PermissionDenied as exc:
-            return error_response(
-                [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(exc)}],
-                status.HTTP_403_FORBIDDEN,
-            )
-        permit = self.get_queryset().get(pk=permit.pk)
-        return Response(SidewalkPermitSerializer(permit).data, status=status.HTTP_201_CREATED)
+            tax_key = values["parcel"].strip()
+            values["parcel"] = services.parcel_by_tax_key(tax_key)
+            if values["parcel"] is None:
+                message = f"No parcel has the tax key number {tax_key}."
+                errors.append({"field": "parcel", "code": "unknown_parcel", "citation": "", "message": message})
+        values["organization"], more = organization_named(values, user, default_to_first=False)
+        return errors + more
+
+    def check(self, values, *, user, today, now):
+        return services.filing_violations(values, today=today)
+
+    def apply(self, values, *, user, today):
+        return services.apply_for_sidewalk_permit(applicant=user, today=today, **values)

@@ -21,16 +21,17 @@ from django.utils import timezone
 from permits import street_work, workflow
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation, raise_if_broken
-from permits.fees import FeeNotConfigured, fee_in_force
+from permits.fees import fee_in_force
 from permits.models import Parcel, Permit, PermitKind, Status
 from permits.roles import Role
-from permits.services import create_permit, next_number, record_event, send_notice, submit_permit
+from permits.services import Filing, apply_for, next_number, record_event, send_notice
 from permits.state import change_state
 from sidewalks import rules as ordinance
 from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
 from sidewalks.models.sidewalk import Work
 
 FEE_CODE = "sidewalk"  # § 303-3C: "The fee charged for such permits shall be as prescribed in Chapter 167, Fees."
+FILING = Filing(PermitKind.SIDEWALK, FEE_CODE, "§ 303-3C")
 REPLACE_FEE_CODE = "sidewalk_replace_sqft"
 REPAIR_FEE_CODE = "sidewalk_repair_block"
 INSPECTING_ROLES = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)
@@ -171,6 +172,20 @@ def application_violations(*, parcel: Parcel, today: date, **fields) -> list[Vio
     )
 
 
+def parcel_by_tax_key(tax_key: str) -> Parcel | None:
+    return Parcel.objects.select_related("street").filter(tax_key=tax_key.strip()).first()
+
+
+def filing_violations(values: dict, *, today: date) -> list[Violation]:
+    """The § 303-3 rules an application breaks, given as apply_for_sidewalk_permit's arguments (the API's fields):
+    none to check without its parcel."""
+    parcel = values.get("parcel")
+    if parcel is None:
+        return []
+    not_ruled = ("parcel", "organization", "frontage_feet", "driveway_length_feet", "work_description")
+    return application_violations(parcel=parcel, today=today, **{k: v for k, v in values.items() if k not in not_ruled})
+
+
 def apply_for_sidewalk_permit(
     *,
     applicant,
@@ -207,21 +222,9 @@ def apply_for_sidewalk_permit(
         pour_date=pour_date,
         village_contract=village_contract,
     )
-    # § 303-10: what the application shows is checked; a refused vault is never stored, so it is not a column.
-    raise_if_broken(application_violations(parcel=parcel, today=today, vault_or_cistern=vault_or_cistern, **fields))
-    with transaction.atomic():
-        permit = create_permit(
-            kind=PermitKind.SIDEWALK,
-            applicant=applicant,
-            organization=organization,
-            today=today,
-            parcel=parcel,
-            street=parcel.street,
-            location_description=f"Sidewalk in front of {parcel.site_address} ({frontage_feet} ft of frontage)",
-            work_description=work_description or Work(work).label,
-            start_date=pour_date,
-        )
-        SidewalkPermit.objects.create(
+
+    def detail(permit: Permit) -> SidewalkPermit:
+        return SidewalkPermit.objects.create(
             permit=permit,
             parcel=parcel,
             frontage_feet=frontage_feet,
@@ -229,11 +232,21 @@ def apply_for_sidewalk_permit(
             waiver=width_waiver_for(parcel, today),
             **fields,
         )
-        try:
-            submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
-        except FeeNotConfigured as error:  # rolls the whole application back: nothing is stored
-            raise RulesBroken([error.violation("§ 303-3C", note="§ 303-3C")]) from error
-    return permit
+
+    return apply_for(
+        FILING,
+        applicant=applicant,
+        organization=organization,
+        today=today,
+        # § 303-10: what the application shows is checked; a refused vault is never stored, so it is not a column.
+        rules=lambda: application_violations(parcel=parcel, today=today, vault_or_cistern=vault_or_cistern, **fields),
+        detail=detail,
+        parcel=parcel,
+        street=parcel.street,
+        location_description=f"Sidewalk in front of {parcel.site_address} ({frontage_feet} ft of frontage)",
+        work_description=work_description or dict(Work.choices).get(work, ""),
+        start_date=pour_date,
+    )
 
 
 def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[Violation]:

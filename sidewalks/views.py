@@ -22,7 +22,7 @@ from permits.errors import IllegalTransition
 from permits.forms import PaymentForm, add_service_errors
 from permits.ledger.history import trail
 from permits.models import Parcel, PermitKind, Status
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import record_payment
@@ -30,9 +30,6 @@ from permits.text_search import matching
 from permits.workflow import is_applicant_side
 from sidewalks import forms, services
 from sidewalks.models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey
-
-PAGE_SIZE = 25
-
 
 SURVEY_ACTION = "survey sidewalks (DPW inspectors and the Director of Public Works do, § 303-3E)"
 ALIASES = {"service_method": "method", "service_proof": "proof"}
@@ -223,7 +220,7 @@ def to_inspect(request):
         .select_related("permit", "parcel", "permit__organization", "permit__applicant")
         .order_by("pour_date", "permit__number")
     )
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs)
     return render(request, "sidewalks/to_inspect.html", {"page": page})
 
 
@@ -262,7 +259,7 @@ def search_parcels(text: str):
 @login_required
 def parcel_search(request):
     q = request.GET.get("q", "")
-    page = Paginator(search_parcels(q), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, search_parcels(q))
     return render(request, "sidewalks/parcel_search.html", {"q": q, "page": page})
 
 
@@ -284,7 +281,7 @@ def surveys(request):
         block_count=Count("blocks", distinct=True),
         defective_count=Count("blocks", filter=Q(blocks__defective=True), distinct=True),
     )
-    page = Paginator(qs.order_by("-surveyed_on", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.order_by("-surveyed_on", "-pk"))
     return render(
         request,
         "sidewalks/surveys.html",
@@ -321,7 +318,7 @@ def survey(request, pk):
             street=survey.street, initial={"parcel": request.GET["parcel"], "block_number": request.GET.get("next", 1)}
         )
     blocks = survey.blocks.select_related("parcel").order_by("parcel__site_address", "block_number")
-    page = Paginator(blocks, 50).get_page(request.GET.get("page"))
+    page = page_of(request, blocks, per_page=50)
     context = {
         "survey": survey,
         "form": form,
@@ -377,7 +374,7 @@ def orders(request):
         qs = qs.filter(status=status)
     if request.GET.get("survey", "").isdigit():
         qs = qs.filter(survey_id=request.GET["survey"])
-    page = Paginator(qs.order_by("-created_at", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.order_by("-created_at", "-pk"))
     context = {
         "page": page,
         "form": form,

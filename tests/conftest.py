@@ -76,39 +76,23 @@ def staff_user(username: str, role: Role):
     return user
 
 
-@pytest.fixture
-def clerk(db):
-    return staff_user("clerk", Role.CLERK)
+def _staff_fixture(username: str, role: Role):
+    """A fixture for a staff member holding `role` (the personas every test module shares)."""
+
+    @pytest.fixture
+    def staff(db):
+        return staff_user(username, role)
+
+    return staff
 
 
-@pytest.fixture
-def dpw_director(db):
-    return staff_user("dpw", Role.DPW_DIRECTOR)
-
-
-@pytest.fixture
-def inspector(db):
-    return staff_user("inspector", Role.DPW_INSPECTOR)
-
-
-@pytest.fixture
-def building_inspector(db):
-    return staff_user("building", Role.BUILDING_INSPECTOR)
-
-
-@pytest.fixture
-def police_chief(db):
-    return staff_user("police", Role.POLICE_CHIEF)
-
-
-@pytest.fixture
-def board_member(db):
-    return staff_user("board", Role.BOARD)
-
-
-@pytest.fixture
-def president(db):
-    return staff_user("president", Role.PRESIDENT)
+clerk = _staff_fixture("clerk", Role.CLERK)
+dpw_director = _staff_fixture("dpw", Role.DPW_DIRECTOR)
+inspector = _staff_fixture("inspector", Role.DPW_INSPECTOR)
+building_inspector = _staff_fixture("building", Role.BUILDING_INSPECTOR)
+police_chief = _staff_fixture("police", Role.POLICE_CHIEF)
+board_member = _staff_fixture("board", Role.BOARD)
+president = _staff_fixture("president", Role.PRESIDENT)
 
 
 @pytest.fixture

@@ -19,10 +19,8 @@ from obstructions.registers.forms import GradeAlterationForm, GradeForm, HigherS
 from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest
 from permits.forms import add_service_errors
 from permits.input_limits import plausible_year
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_of
 from permits.roles import Role, has_role
-
-PAGE_SIZE = 25
 
 
 def _require_reader(user) -> None:
@@ -54,7 +52,7 @@ def grades(request):
     qs = Grade.objects.select_related("street", "authorized_by").order_by("street__name", "way", "-in_force", "-pk")
     if q:
         qs = qs.filter(street__name__icontains=q)
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs)
     return render(
         request,
         "obstructions/registers/grades.html",
@@ -80,7 +78,7 @@ def higher_standards(request):
                 messages.success(request, f"Recorded: {standard}. Sidewalk applications there are held to it.")
                 return redirect("obstructions:registers:higher_standards")
     qs = HigherStandard.objects.select_related("street", "parcel").order_by("street__name", "-adopted_on", "-pk")
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs)
     return render(request, "obstructions/registers/higher_standards.html", {"page": page, "form": form})
 
 
@@ -111,7 +109,7 @@ def improvements(request):
                 )
                 return redirect(f"{request.path}?year={received.consideration_year}")
     year = _year(request)
-    page = Paginator(services.improvement_list(year), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, services.improvement_list(year))
     years = (
         ImprovementRequest.objects.values("consideration_year")
         .annotate(n=Count("pk"))

@@ -1,9 +1,16 @@
 """The API's shared parts: the permit read serializers every permit type reuses, and the caller's permits."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import filters, serializers, viewsets
+from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import filters, mixins, serializers, status, viewsets
+from rest_framework.response import Response
 
-from permits.models import Parcel, Permit, PermitEvent
+from permits.api.errors import error_response, parse_each_field, rules_broken_response
+from permits.api.parsers import API_PARSERS
+from permits.errors import Violation
+from permits.models import Organization, Parcel, Permit, PermitEvent, Street
 from permits.paging import KeysFirstPagination
 from permits.roles import is_village_staff
 from permits.selectors import permits_visible_to
@@ -66,6 +73,88 @@ class PermitViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         qs = permits_visible_to(self.request.user).order_by("-created_at", "-pk")  # permit_created_at_idx
         return qs if self.action == "list" else qs.prefetch_related("events")
+
+
+def street_named(values: dict, *, citation: str) -> list[dict]:
+    """Put the Street the application names in `values["street"]` (None when it names none): an unknown name is an
+    error citing the type's section."""
+    name = (values.get("street") or "").strip()
+    values["street"] = street = Street.objects.filter(name__iexact=name).first() if name else None
+    if name and street is None:
+        message = f"No street named {name!r} in the Village's street list ({citation})"
+        return [{"field": "street", "code": "unknown_street", "citation": citation, "message": message}]
+    return []
+
+
+def organization_named(values: dict, user, *, default_to_first: bool = True) -> tuple[Organization | None, list[dict]]:
+    """The organization the application is filed for, by name, among the caller's own; none named, the caller's first
+    (or none, `default_to_first=False`). Taken out of `values`."""
+    orgs = Organization.objects.filter(memberships__user=user)
+    wanted = (values.pop("organization", "") or "").strip()
+    if not wanted:
+        return (orgs.order_by("pk").first() if default_to_first else None), []
+    organization = orgs.filter(name__iexact=wanted).first()
+    if organization is None:
+        message = "You are not on the staff of that organization"
+        return None, [{"field": "organization", "code": "not_a_member", "citation": "", "message": message}]
+    return organization, []
+
+
+def application_schema(summary: str, *, request, created):
+    """The schema of a type's `create`: the application it takes, the permit it returns, the one error body."""
+    errors = OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}')
+    return extend_schema(summary=summary, request=request, responses={201: created, 400: errors})
+
+
+# A permit type's applications: list and retrieve, and `create`, which applies and submits in one request. A request
+# that breaks rules gets HTTP 400 with every broken rule at once: each malformed field by its own error, with the rules
+# the well-formed fields break. A type names its serializers and fills in the three steps: `resolve` (names to
+# records), `check` (the filing rules, warnings included) and `apply` (its service). (A comment, not a docstring: the
+# API docs would show it on every type's endpoints.)
+class ApplicationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    lookup_field = "number"
+    parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
+    create_serializer_class: type[serializers.Serializer]
+    list_serializer_class: type[serializers.Serializer]
+    created_with_warnings = False  # the created permit's body lists the warnings given at filing
+
+    def get_serializer_class(self):
+        return self.list_serializer_class if self.action == "list" else self.serializer_class
+
+    def resolve(self, values: dict, user) -> list[dict]:
+        """Turn the names the request gives into records, in `values`; the errors of names that match none."""
+        return []
+
+    def check(self, values: dict, *, user, today, now) -> list[Violation]:
+        raise NotImplementedError
+
+    def apply(self, values: dict, *, user, today) -> Permit:
+        raise NotImplementedError
+
+    def create(self, request):
+        now = timezone.now()
+        today = timezone.localdate(now)
+        values, errors = parse_each_field(self.create_serializer_class(), request.data)
+        if errors and not hasattr(request.data, "get"):
+            return error_response(errors)  # not an object: there are no fields to check
+        errors += self.resolve(values, request.user)
+        checked = self.check(values, user=request.user, today=today, now=now)
+        if errors:
+            malformed = {e["field"] for e in errors}
+            return error_response(errors + [v.as_dict() for v in checked if not v.warning and v.field not in malformed])
+        try:
+            permit = self.apply(values, user=request.user, today=today)
+        except DjangoValidationError as refused:  # RulesBroken, or a check only the service makes
+            return rules_broken_response(refused)
+        except PermissionDenied as denied:
+            return error_response(
+                [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(denied)}],
+                status.HTTP_403_FORBIDDEN,
+            )
+        body = self.serializer_class(self.get_queryset().get(pk=permit.pk)).data
+        if self.created_with_warnings:
+            body["warnings"] = [v.as_dict() for v in checked if v.warning]
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class ParcelSerializer(serializers.ModelSerializer):

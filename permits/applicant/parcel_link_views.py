@@ -13,11 +13,9 @@ from permits.access import require_role
 from permits.applicant import parcel_links
 from permits.forms import add_service_errors
 from permits.models import Parcel, ParcelLinkRequest
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_of
 from permits.roles import Role
 from permits.uploads import inspect_upload
-
-PAGE_SIZE = 25
 
 
 class LinkRequestForm(forms.Form):
@@ -116,7 +114,7 @@ def link_requests(request):
     """The Clerk-Treasurer's queue: open requests, oldest first, with their proof and the owner of record."""
     require_role(request.user, Role.CLERK, action="decide parcel link requests (the Clerk-Treasurer does)")
     qs = ParcelLinkRequest.objects.select_related("user", "parcel").filter(status=ParcelLinkRequest.Status.PENDING)
-    page = Paginator(qs.order_by("requested_at", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.order_by("requested_at", "pk"))
     return render(request, "permits/parcel_link_requests.html", {"page": page})
 
 

@@ -23,12 +23,10 @@ from permits.board.matters import Matter, facts_of, matter_for, matters
 from permits.board.models import AgendaItem, Designation, Meeting, Motion, Seat, Term
 from permits.errors import RulesBroken
 from permits.forms import add_service_errors
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role
 from permits.workspace.sources import capped_counts
-
-PAGE_SIZE = 10
 
 
 @login_required
@@ -41,7 +39,7 @@ def board(request):
     meetings = Meeting.objects.prefetch_related(
         Prefetch("items__motions", queryset=Motion.objects.order_by("pk")), "items"
     ).order_by("-held_on", "-pk")
-    page = Paginator(meetings, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, meetings)
     count = len(seats)
     return render(
         request,
@@ -130,7 +128,7 @@ def queue(request):
         matter = next((m for m in matters() if m.key == key), None)
         if matter is None:
             raise Http404("No such matter")
-        page = Paginator(matter.waiting(), PAGE_SIZE).get_page(request.GET.get("page"))
+        page = page_of(request, matter.waiting())
         context.update(
             matter=matter,
             page=page,
@@ -178,11 +176,11 @@ def meetings(request):
             meeting = services.schedule_meeting(by=request.user, **form.cleaned_data)
             messages.success(request, f"Scheduled the {meeting}.")
             return redirect("board:meeting", pk=meeting.pk)
-    page = Paginator(Meeting.objects.annotate(item_count=Count("items")).order_by("-held_on", "-pk"), PAGE_SIZE)
+    page = page_of(request, Meeting.objects.annotate(item_count=Count("items")).order_by("-held_on", "-pk"))
     return render(
         request,
         "permits/board/meetings.html",
-        {"page": page.get_page(request.GET.get("page")), "form": form, "is_clerk": is_clerk},
+        {"page": page, "form": form, "is_clerk": is_clerk},
     )
 
 
@@ -375,7 +373,7 @@ def designations(request):
         request,
         "permits/board/designations.html",
         {
-            "page": Paginator(qs, PAGE_SIZE * 2).get_page(request.GET.get("page")),
+            "page": page_of(request, qs),
             "form": form,
             "end_form": forms.EndDesignationForm(),
             "is_clerk": is_clerk,

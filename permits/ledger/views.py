@@ -26,14 +26,12 @@ from permits.ledger.forms import BuildRollForm, BulkHearingForm, ChargePaymentFo
 from permits.ledger.history import trail
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch
 from permits.models import JobRun, Parcel
-from permits.paging import MAX_PAGES, SEARCH_PAGES, page_keys_first
+from permits.paging import MAX_PAGES, PAGE_SIZE, SEARCH_PAGES, page_keys_first, page_of
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
 from permits.text_search import SEARCH_IDS_INLINE, matching, remembered_ids
-
-PAGE_SIZE = 25
 
 
 def _error_messages(exc: ValidationError) -> list[str]:
@@ -101,7 +99,6 @@ def charges(request):
     # match of a common surname grows with the parcels); the page's rows are read by key from the visible charges.
     page = page_keys_first(
         qs.order_by("-incurred_on", "-pk"),
-        PAGE_SIZE,
         request.GET.get("page"),
         rows=visible,
         max_pages=SEARCH_PAGES if q else MAX_PAGES,
@@ -130,7 +127,7 @@ def parcel_charges(request, tax_key):
     """Everything owed on a parcel and why, with the work records it came from."""
     parcel = _parcel_for(request.user, tax_key)
     qs = charges_visible_to(request.user).filter(parcel=parcel).order_by("-incurred_on", "-pk")
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs)
     open_total = qs.exclude(status__in=[SpecialCharge.Status.PAID, SpecialCharge.Status.PAID_ON_ROLL]).aggregate(
         total=Sum("amount")
     )["total"]
@@ -283,7 +280,7 @@ def hearings(request):
     ids = list(qs.order_by().values_list("pk", flat=True)[: cap + 1])
     if len(ids) <= cap:
         qs = qs.filter(pk__in=ids)
-    page = Paginator(qs.order_by("parcel__tax_key", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.order_by("parcel__tax_key", "pk"))
     selected = set(request.POST.getlist("charges")) if request.method == "POST" else set()
     return render(
         request,
@@ -350,7 +347,7 @@ def charge_receipt_pdf(request, number, receipt_number):
 @login_required
 def tax_rolls(request):
     require_role(request.user, Role.CLERK, action="open the tax roll (the Clerk-Treasurer keeps it)")
-    page = Paginator(tax_roll.batches_with_totals().order_by("-year"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, tax_roll.batches_with_totals().order_by("-year"))
     from django.utils import timezone
 
     form = BuildRollForm(initial={"year": timezone.localdate().year})

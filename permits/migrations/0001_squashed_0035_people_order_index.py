@@ -98,7 +98,7 @@ def seed_seats(apps, schema_editor):
         Seat.objects.get_or_create(number=number, defaults={"office": office, "established_on": BEFORE_ANY_RECORD})
 
 
-# PostgreSQL only: trigram indexes for the "contains" searches of the office and the admin (issue 13). Each is on
+# PostgreSQL only: trigram indexes for the "contains" searches of the office and the admin. Each is on
 # UPPER(col::text), the expression Django's icontains compares, so the planner can use it.
 TRIGRAM_INDEXES = [
     ("permit_number_trgm", "permits_permit", "number"),
@@ -128,7 +128,7 @@ def drop_trigram_indexes(apps, schema_editor):
         schema_editor.execute(f"DROP INDEX IF EXISTS {name}")
 
 
-# PostgreSQL only: the trigram indexes the searches still lacked after 0016 (issue 13), each on UPPER(col::text), the
+# PostgreSQL only: the trigram indexes the searches still lacked after 0016, each on UPPER(col::text), the
 # expression Django's icontains and iexact compare (a gin_trgm_ops index serves LIKE and, since PostgreSQL 14, =).
 # With them every column a search box reads (permits.text_search) is found through an index.
 MORE_TRIGRAM_INDEXES = [
@@ -141,7 +141,7 @@ MORE_TRIGRAM_INDEXES = [
 ]
 
 
-# PostgreSQL only: the inspector's list reads the open street openings a page at a time in number order (issue 13).
+# PostgreSQL only: the inspector's list reads the open street openings a page at a time in number order.
 OPEN_STREET_OPENINGS = (
     "CREATE INDEX IF NOT EXISTS permit_open_street_opening_number ON permits_permit (number) "
     "WHERE kind = 'street_opening' AND status IN ('issued', 'active')"

@@ -9,7 +9,6 @@ from datetime import date
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,10 +27,10 @@ from permits.online_payments import services
 from permits.online_payments import settlement as settlement_service
 from permits.online_payments.forms import ReceiptRefundForm, ReconcileForm, RefundForm
 from permits.online_payments.models import OnlinePayment, SettlementDay
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.roles import Role
 
-PAGE_SIZE = 25
 CLERK_ONLY = "open the Clerk-Treasurer's payment pages"
 
 
@@ -196,7 +195,7 @@ def office_list(request):
     outcome = request.GET.get("outcome", "")
     if outcome in OnlinePayment.Outcome.values:
         qs = qs.filter(outcome=outcome)
-    page = Paginator(qs.order_by("-created", "-pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.order_by("-created", "-pk"))
     held = OnlinePayment.objects.filter(outcome=OnlinePayment.Outcome.HELD).count()
     return render(
         request,
@@ -255,9 +254,7 @@ def _day(value: str) -> date:
 @login_required
 def settlements(request):
     require_role(request.user, Role.CLERK, action=CLERK_ONLY)
-    page = Paginator(SettlementDay.objects.select_related("reconciled_by").order_by("-day"), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = page_of(request, SettlementDay.objects.select_related("reconciled_by").order_by("-day"))
     return render(request, "permits/online_payments/settlements.html", {"page": page, "today": timezone.localdate()})
 
 
@@ -278,7 +275,7 @@ def settlement(request, day):
     record = SettlementDay.objects.filter(day=day).first()
     if record is None or not record.reconciled_at:
         record = settlement_service.build_settlement(day)
-    receipts = Paginator(settlement_service.receipts_of(day), 50).get_page(request.GET.get("page"))
+    receipts = page_of(request, settlement_service.receipts_of(day), per_page=50)
     return render(
         request,
         "permits/online_payments/settlement.html",

@@ -7,22 +7,24 @@ each with its citation: the same rule functions and messages as the web form.
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from permits.api.errors import error_response, parse_each_field, rules_broken_response
-from permits.api.parsers import API_PARSERS
-from permits.api.shared import PermitEventSerializer
-from permits.errors import RulesBroken
+from permits.api.errors import error_response, parse_each_field
+from permits.api.shared import (
+    ApplicationViewSet,
+    PermitEventSerializer,
+    application_schema,
+    organization_named,
+    street_named,
+)
 from permits.input_limits import MAX_DESCRIPTION
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
-from permits.models import Organization, PermitKind, Street
+from permits.models import PermitKind
 from permits.selectors import organization_ids_of, permits_visible_to
 from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
@@ -205,52 +207,20 @@ class CreatedSerializer(StreetOpeningSerializer):
     warnings = serializers.ListField(child=serializers.DictField(), read_only=True)
 
 
-def parse_application(raw) -> tuple[dict, list[dict]]:
-    return parse_each_field(StreetOpeningCreateSerializer(), raw)
-
-
-def _resolve(values: dict, user) -> tuple[dict, Organization | None, list[dict]]:
-    errors = []
-    name = (values.get("street") or "").strip()
-    street = Street.objects.filter(name__iexact=name).first() if name else None
-    if name and street is None:
-        errors.append(
-            {
-                "field": "street",
-                "code": "unknown_street",
-                "citation": "§ 303-4B",
-                "message": f"No street named {name!r} in the Village's street list (§ 303-4B)",
-            }
-        )
-    values = {**values, "street": street}
-    if values.get("statement_undertakings") is None and (values.get("statement_signed_by") or "").strip():
-        values["statement_undertakings"] = list(ordinance.UNDERTAKINGS)
-    orgs = Organization.objects.filter(memberships__user=user)
-    wanted = (values.pop("organization", "") or "").strip()
-    organization = orgs.filter(name__iexact=wanted).first() if wanted else orgs.order_by("pk").first()
-    if wanted and organization is None:
-        errors.append(
-            {
-                "field": "organization",
-                "code": "not_a_member",
-                "citation": "",
-                "message": "You are not on the staff of that organization",
-            }
-        )
-    return values, organization, errors
-
-
 @extend_schema_view(
     list=extend_schema(summary="Your street opening applications"),
     retrieve=extend_schema(summary="One street opening permit with its status and timeline"),
+    create=application_schema(
+        "Apply for a street opening permit (creates and submits it)",
+        request=StreetOpeningCreateSerializer,
+        created=CreatedSerializer,
+    ),
 )
-class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class StreetOpeningViewSet(ApplicationViewSet):
     serializer_class = StreetOpeningSerializer
-    parser_classes = API_PARSERS  # one JSON object of bounded depth (OWASP ASVS V13.1.1)
-    lookup_field = "number"
-
-    def get_serializer_class(self):
-        return StreetOpeningListSerializer if self.action == "list" else StreetOpeningSerializer
+    list_serializer_class = StreetOpeningListSerializer
+    create_serializer_class = StreetOpeningCreateSerializer
+    created_with_warnings = True
 
     def get_queryset(self):
         user = self.request.user
@@ -269,43 +239,21 @@ class StreetOpeningViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vie
             .order_by("-created_at")
         )
 
-    @extend_schema(
-        summary="Apply for a street opening permit (creates and submits it)",
-        request=StreetOpeningCreateSerializer,
-        responses={
-            201: CreatedSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-        },
-    )
-    def create(self, request):
-        now = timezone.now()
-        today = timezone.localdate(now)
-        values, errors = parse_application(request.data)
-        if errors and not isinstance(request.data, dict) and not hasattr(request.data, "getlist"):
-            return error_response(errors)  # not an object: there are no fields to check
-        values, organization, more = _resolve(values, request.user)
-        errors += more
-        checked = so_services.check_application(
-            values, applicant=request.user, organization=organization, today=today, now=now
-        )
-        if errors:
-            # A malformed field stops the service; still report every rule the well-formed fields break.
-            malformed = {e["field"] for e in errors}
-            return error_response(errors + [v.as_dict() for v in checked.errors if v.field not in malformed])
-        try:
-            permit = so_services.apply_for_street_opening(
-                applicant=request.user, organization=organization, data=values, today=today
-            )
-        except RulesBroken as broken:
-            return rules_broken_response(broken)
-        except PermissionDenied as denied:
-            return error_response(
-                [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(denied)}],
-                status.HTTP_403_FORBIDDEN,
-            )
-        body = StreetOpeningSerializer(self.get_queryset().get(pk=permit.pk)).data
-        body["warnings"] = [w.as_dict() for w in checked.warnings]
-        return Response(body, status=status.HTTP_201_CREATED)
+    def resolve(self, values, user):
+        errors = street_named(values, citation="§ 303-4B")
+        if values.get("statement_undertakings") is None and (values.get("statement_signed_by") or "").strip():
+            values["statement_undertakings"] = list(ordinance.UNDERTAKINGS)
+        values["organization"], more = organization_named(values, user)
+        return errors + more
+
+    def check(self, values, *, user, today, now):
+        organization = values.get("organization")
+        checked = so_services.check_application(values, applicant=user, organization=organization, today=today, now=now)
+        return checked.errors + checked.warnings
+
+    def apply(self, values, *, user, today):
+        organization = values.pop("organization")
+        return so_services.apply_for_street_opening(applicant=user, organization=organization, data=values, today=today)
 
     @extend_schema(
         summary="Ask in writing for a thirty-day renewal (§ 303-4E)",

@@ -21,7 +21,6 @@ from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
-from permits.fees import FeeNotConfigured
 from permits.models import Document, Organization, Parcel, Permit, PermitEvent, PermitKind, Status, Street
 from permits.roles import Role, has_role
 from permits.state import change_state
@@ -40,6 +39,7 @@ from permits.street_opening.models import (
 )
 
 FEE_CODE = "street_opening"
+FILING = services.Filing(PermitKind.STREET_OPENING, FEE_CODE, "§ 303-4F(2)")
 RENEWAL_FEE_CODE = "street_opening_renewal"
 
 REVIEWERS = (Role.CLERK, Role.DPW_DIRECTOR)  # § 303-4B: the clerk or the DPW decides completeness
@@ -576,26 +576,17 @@ def apply_for_street_opening(
     """Create and submit a street opening application (§ 303-4B), running every rule; all or nothing."""
     now = timezone.now()
     today = today or timezone.localdate(now)
-    if organization is not None and not organization.memberships.filter(user=applicant).exists():
-        raise PermissionDenied("You may apply for an organization only if you are on its staff.")
     data = dict(data)
     if data.get("emergency") and not data.get("emergency_began_on"):
         data["emergency_began_on"] = today
-    checked = check_application(data, applicant=applicant, organization=organization, today=today, now=now)
-    if checked.errors:
-        raise RulesBroken(checked.errors)
-    with transaction.atomic():
-        permit = services.create_permit(
-            kind=PermitKind.STREET_OPENING,
-            applicant=applicant,
-            organization=organization,
-            today=today,
-            street=data["street"],
-            location_description=data["location_description"],
-            work_description=data["work_description"],
-            start_date=data["start_date"],
-            end_date=data["end_date"],
-        )
+    checked = None
+
+    def check() -> list:
+        nonlocal checked
+        checked = check_application(data, applicant=applicant, organization=organization, today=today, now=now)
+        return checked.errors
+
+    def detail(permit: Permit) -> StreetOpening:
         so = StreetOpening.objects.create(
             permit=permit,
             method=data["method"],
@@ -632,10 +623,23 @@ def apply_for_street_opening(
                 legal_start=data.get("diggers_hotline_legal_start"),
                 now=now,
             )
-        try:
-            services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
-        except FeeNotConfigured as error:  # rolls the whole application back
-            raise RulesBroken([error.violation("§ 303-4F(2)")]) from error
+        return so
+
+    with transaction.atomic():  # what follows the submission is part of the application: all or nothing
+        permit = services.apply_for(
+            FILING,
+            applicant=applicant,
+            organization=organization,
+            today=today,
+            rules=check,
+            detail=detail,
+            street=data.get("street"),
+            location_description=data.get("location_description"),
+            work_description=data.get("work_description"),
+            start_date=data.get("start_date"),
+            end_date=data.get("end_date"),
+        )
+        so = permit.street_opening
         if so.emergency:
             EmergencyReport.objects.filter(street=permit.street, permit__isnull=True, organization=organization).update(
                 permit=permit

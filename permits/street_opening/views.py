@@ -11,11 +11,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import kinds, permit_page, services
-from permits.access import get_permit_for, require_role
+from permits.access import get_permit_for, require_role, require_staff
 from permits.applicant import applications
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
-from permits.paging import CappedPaginator
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role, is_village_staff
@@ -125,8 +125,7 @@ def _manage_context(request, permit, **forms):
 @login_required
 def manage(request, number):
     """Village staff: the actions on one street opening, each calling one service."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_street_opening(request.user, number)
     return render(request, "permits/street_opening/manage.html", _manage_context(request, permit))
 
@@ -134,8 +133,7 @@ def manage(request, number):
 @login_required
 @require_POST
 def act(request, number, action):
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_street_opening(request.user, number)
     user = request.user
     reason_form = ReasonForm(request.POST)
@@ -287,8 +285,7 @@ def request_renewal(request, number):
 @require_POST
 def decide_renewal(request, number):
     """§ 303-4E: the Clerk-Treasurer or the DPW grants (adding the fee) or refuses the permittee's written request."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_street_opening(request.user, number)
     form = DecideRenewalForm(request.POST)
     if not form.is_valid():
@@ -314,15 +311,12 @@ def decide_renewal(request, number):
     return redirect("permits:street_opening_manage", number=permit.number)
 
 
-HELD_PAGE_SIZE = 25
-
-
 @login_required
 def held_approvals(request):
     """§ 303-4D: the DPW's queue of approvals held until their 30 days cover the planned work, soonest first."""
     require_role(request.user, *lifecycle.APPROVERS, Role.CLERK, action="see the held approvals")
     today = timezone.localdate()
-    page = CappedPaginator(lifecycle.held_approvals(), HELD_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, lifecycle.held_approvals())
     return render(request, "permits/street_opening/held_approvals.html", {"page": page, "today": today})
 
 

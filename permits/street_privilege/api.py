@@ -5,19 +5,20 @@ functions and messages as the web form (services.check_application)."""
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.response import Response
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
 
-from permits.api.errors import error_response, parse_each_field, rules_broken_response
-from permits.api.parsers import API_PARSERS
-from permits.api.shared import PermitEventSerializer
-from permits.errors import RulesBroken
+from permits.api.shared import (
+    ApplicationViewSet,
+    PermitEventSerializer,
+    application_schema,
+    organization_named,
+    street_named,
+)
 from permits.input_limits import MAX_DESCRIPTION
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
-from permits.models import Organization, PermitKind, Street
+from permits.models import PermitKind
 from permits.selectors import organization_ids_of, permits_visible_to
 from permits.street_privilege import services as sp_services
 from permits.street_privilege.models import Purpose
@@ -108,41 +109,19 @@ class StreetPrivilegeListSerializer(StreetPrivilegeSerializer):
     timeline = None
 
 
-def _resolve(values: dict, user) -> tuple[dict, Organization | None, list[dict]]:
-    errors = []
-    name = (values.get("street") or "").strip()
-    street = Street.objects.filter(name__iexact=name).first() if name else None
-    if name and street is None:
-        errors.append(
-            {
-                "field": "street",
-                "code": "unknown_street",
-                "citation": "§ 303-7A",
-                "message": f"No street named {name!r} in the Village's street list (§ 303-7A)",
-            }
-        )
-    values = {**values, "street": street}
-    orgs = Organization.objects.filter(memberships__user=user)
-    wanted = (values.pop("organization", "") or "").strip()
-    organization = orgs.filter(name__iexact=wanted).first() if wanted else orgs.order_by("pk").first()
-    if wanted and organization is None:
-        errors.append(
-            {"field": "organization", "code": "not_a_member", "citation": "", "message": "You are not on its staff"}
-        )
-    return values, organization, errors
-
-
 @extend_schema_view(
     list=extend_schema(summary="Your street privilege applications"),
     retrieve=extend_schema(summary="One street privilege permit with its status, timeline and end date"),
+    create=application_schema(
+        "Apply for a street privilege permit (creates and submits it)",
+        request=StreetPrivilegeCreateSerializer,
+        created=StreetPrivilegeSerializer,
+    ),
 )
-class StreetPrivilegeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class StreetPrivilegeViewSet(ApplicationViewSet):
     serializer_class = StreetPrivilegeSerializer
-    parser_classes = API_PARSERS
-    lookup_field = "number"
-
-    def get_serializer_class(self):
-        return StreetPrivilegeListSerializer if self.action == "list" else StreetPrivilegeSerializer
+    list_serializer_class = StreetPrivilegeListSerializer
+    create_serializer_class = StreetPrivilegeCreateSerializer
 
     def get_queryset(self):
         user = self.request.user
@@ -153,32 +132,14 @@ class StreetPrivilegeViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, v
             return qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs)).order_by("-created_at")
         return qs.prefetch_related("events").order_by("-created_at")
 
-    @extend_schema(
-        summary="Apply for a street privilege permit (creates and submits it)",
-        request=StreetPrivilegeCreateSerializer,
-        responses={
-            201: StreetPrivilegeSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-        },
-    )
-    def create(self, request):
-        values, errors = parse_each_field(StreetPrivilegeCreateSerializer(), request.data)
-        values, organization, more = _resolve(values, request.user)
-        errors += more
-        malformed = {e["field"] for e in errors}
-        broken = [v.as_dict() for v in sp_services.check_application(values) if v.field not in malformed]
-        if errors or broken:
-            return error_response(errors + broken)
-        try:
-            permit = sp_services.apply_for_street_privilege(
-                applicant=request.user, organization=organization, data=values
-            )
-        except RulesBroken as error:
-            return rules_broken_response(error)
-        except PermissionDenied as denied:
-            return error_response(
-                [{"field": "organization", "code": "permission_denied", "citation": "", "message": str(denied)}],
-                status.HTTP_403_FORBIDDEN,
-            )
-        body = StreetPrivilegeSerializer(self.get_queryset().get(pk=permit.pk)).data
-        return Response(body, status=status.HTTP_201_CREATED)
+    def resolve(self, values, user):
+        errors = street_named(values, citation="§ 303-7A")
+        values["organization"], more = organization_named(values, user)
+        return errors + more
+
+    def check(self, values, *, user, today, now):
+        return sp_services.check_application(values)
+
+    def apply(self, values, *, user, today):
+        organization = values.pop("organization")
+        return sp_services.apply_for_street_privilege(applicant=user, organization=organization, data=values)

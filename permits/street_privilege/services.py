@@ -22,7 +22,6 @@ from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.errors import IllegalTransition, RulesBroken, Violation, raise_if_broken
-from permits.fees import FeeNotConfigured
 from permits.models import Organization, Permit, PermitKind, Status, Street
 from permits.roles import Role, roles_of
 from permits.state import change_state
@@ -37,6 +36,7 @@ from permits.street_privilege.models import (
 )
 
 FEE_CODE = "street_privilege"  # Chapter 167, charged at submission (§ 303-7C)
+FILING = services.Filing(PermitKind.STREET_PRIVILEGE, FEE_CODE, "§ 303-7C")
 
 INSPECTORS = (Role.BUILDING_INSPECTOR,)  # § 303-7A: the Building Inspector grants, issues, sets an earlier end
 BOND_SETTERS = (Role.DPW_DIRECTOR,)  # § 303-7B: "an amount determined by the Director of Public Works"
@@ -115,26 +115,11 @@ def apply_for_street_privilege(
     *, applicant, data: dict, organization: Organization | None = None, today: date | None = None
 ) -> Permit:
     """§ 303-7A: a builder, contractor or house mover files (and submits) an application; all or nothing."""
-    today = today or timezone.localdate()
-    if organization is not None and not organization.memberships.filter(user=applicant).exists():
-        raise PermissionDenied("You may apply for an organization only if you are on its staff.")
-    raise_if_broken(check_application(data))
     is_move = data["purpose"] == Purpose.MOVE_BUILDING
     sidewalk = bool(data.get("sidewalk_occupied"))
-    with transaction.atomic():
-        street = data["street"] if isinstance(data["street"], Street) else Street.objects.get(name=data["street"])
-        permit = services.create_permit(
-            kind=PermitKind.STREET_PRIVILEGE,
-            applicant=applicant,
-            organization=organization,
-            today=today,
-            street=street,
-            location_description=data["location_description"].strip(),
-            work_description=dict(Purpose.choices)[data["purpose"]],
-            start_date=data["start_date"],
-            end_date=data["end_date"],
-        )
-        StreetPrivilege.objects.create(
+
+    def detail(permit: Permit) -> StreetPrivilege:
+        return StreetPrivilege.objects.create(
             permit=permit,
             purpose=data["purpose"],
             building_permit_number=(data.get("building_permit_number") or "").strip(),
@@ -154,11 +139,23 @@ def apply_for_street_privilege(
             overnight_at_intersection_or_hydrant=bool(data.get("overnight_at_intersection_or_hydrant")),
             day_and_night_requested=bool(data.get("day_and_night_requested")) and is_move,
         )
-        try:
-            services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
-        except FeeNotConfigured as error:  # rolls the whole application back
-            raise RulesBroken([error.violation("§ 303-7C")]) from error
-    return permit
+
+    street = data.get("street")
+    if street and not isinstance(street, Street):  # the shell and the demo name it
+        street = Street.objects.get(name=street)
+    return services.apply_for(
+        FILING,
+        applicant=applicant,
+        organization=organization,
+        today=today,
+        rules=lambda: check_application(data),
+        detail=detail,
+        street=street,
+        location_description=(data.get("location_description") or "").strip(),
+        work_description=dict(Purpose.choices).get(data.get("purpose"), ""),
+        start_date=data.get("start_date"),
+        end_date=data.get("end_date"),
+    )
 
 
 def _staff_emails(role: str) -> list[str]:

@@ -7,20 +7,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import services
-from permits.access import get_permit_for, require_role
+from permits.access import get_permit_for, require_role, require_staff
 from permits.board.clauses import Clause
 from permits.board.models import Motion
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
-from permits.roles import Role, has_role, is_village_staff
+from permits.roles import Role, has_role
 from permits.street_privilege import services as sp_services
 from permits.street_privilege.forms import (
     BondForm,
@@ -41,7 +41,6 @@ from permits.street_privilege.models import Recommendation, SidewalkObstruction,
 from permits.workflow import is_applicant_side
 
 QUEUE_ROLES = (Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.CLERK, Role.BOARD, Role.PRESIDENT)
-QUEUE_PAGE_SIZE = 25
 PRIVILEGE_CLAUSES = (Clause.PRIVILEGE_BOND_WAIVER, Clause.MOVE_ROUTE, Clause.MOVE_DAY_AND_NIGHT)
 
 
@@ -136,8 +135,7 @@ def _manage_context(request, permit, **forms):
 @login_required
 def manage(request, number):
     """Village staff: the actions on one street privilege permit, each calling one service."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     return render(request, "permits/street_privilege/manage.html", _manage_context(request, permit))
 
@@ -203,8 +201,7 @@ def _apply_motion(sp, user, data):
 @login_required
 @require_POST
 def act(request, number, action):
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     data = {}
     if action in FORMS:
@@ -227,8 +224,7 @@ def act(request, number, action):
 @require_POST
 def obstruction(request, number):
     """§ 303-7F: report a sidewalk obstruction under the permit for the Board's notice."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     form = ObstructionForm(request.POST, street=permit.street)
     if not form.is_valid():
@@ -244,8 +240,7 @@ def obstruction(request, number):
 @login_required
 @require_POST
 def obstruction_removed(request, number, pk, by_whom):
-    if not is_village_staff(request.user):
-        raise PermissionDenied
+    require_staff(request.user)
     permit = _get_privilege(request.user, number)
     item = get_object_or_404(SidewalkObstruction, pk=pk, privilege__permit=permit)
     if by_whom == "village":
@@ -295,7 +290,7 @@ def queue(request):
     qs = StreetPrivilege.objects.select_related("permit__street", "permit__applicant", "permit__organization")
     if status in Status.values:
         qs = qs.filter(permit__status=status)
-    page = Paginator(qs.order_by("-permit__created_at", "-pk"), QUEUE_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.order_by("-permit__created_at", "-pk"))
     return render(
         request,
         "permits/street_privilege/queue.html",

@@ -8,17 +8,12 @@ messages as the web form (services.check_application).
 
 from __future__ import annotations
 
-from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.response import Response
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
 
-from permits.api.errors import error_response, parse_each_field, rules_broken_response
-from permits.api.parsers import API_PARSERS
-from permits.api.shared import PermitEventSerializer
-from permits.errors import RulesBroken
+from permits.api.shared import ApplicationViewSet, PermitEventSerializer, application_schema, street_named
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
-from permits.models import PermitKind, Street
+from permits.models import PermitKind
 from permits.selectors import permits_visible_to
 from permits.street_use import services
 
@@ -97,14 +92,16 @@ class StreetUseListSerializer(serializers.Serializer):
 @extend_schema_view(
     list=extend_schema(summary="Your street use applications"),
     retrieve=extend_schema(summary="One street use permit with its status, petition count and timeline"),
+    create=application_schema(
+        "Apply for a street use permit (creates and submits it)",
+        request=StreetUseCreateSerializer,
+        created=StreetUseSerializer,
+    ),
 )
-class StreetUseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class StreetUseViewSet(ApplicationViewSet):
     serializer_class = StreetUseSerializer
-    parser_classes = API_PARSERS
-    lookup_field = "number"
-
-    def get_serializer_class(self):
-        return StreetUseListSerializer if self.action == "list" else StreetUseSerializer
+    list_serializer_class = StreetUseListSerializer
+    create_serializer_class = StreetUseCreateSerializer
 
     def get_queryset(self):
         user = self.request.user
@@ -113,37 +110,11 @@ class StreetUseViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             return qs.filter(applicant=user).order_by("-created_at")  # the caller's own
         return qs.prefetch_related("events").order_by("-created_at")
 
-    @extend_schema(
-        summary="Apply for a street use permit (creates and submits it)",
-        request=StreetUseCreateSerializer,
-        responses={
-            201: StreetUseSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-        },
-    )
-    def create(self, request):
-        values, errors = parse_each_field(StreetUseCreateSerializer(), request.data)
-        if errors and not hasattr(request.data, "get"):
-            return error_response(errors)
-        name = (values.get("street") or "").strip()
-        street = Street.objects.filter(name__iexact=name).first() if name else None
-        if name and street is None:
-            errors.append(
-                {
-                    "field": "street",
-                    "code": "unknown_street",
-                    "citation": "§ 303-15B(5)",
-                    "message": f"No street named {name!r} in the Village's street list (§ 303-15B(5))",
-                }
-            )
-        values["street"] = street
-        checked = services.check_application(values)
-        if errors:
-            malformed = {e["field"] for e in errors}
-            return error_response(errors + [v.as_dict() for v in checked if v.field not in malformed])
-        try:
-            permit = services.apply_for_street_use(applicant=request.user, data=values, today=timezone.localdate())
-        except RulesBroken as broken:
-            return rules_broken_response(broken)
-        body = StreetUseSerializer(self.get_queryset().get(pk=permit.pk)).data
-        return Response(body, status=status.HTTP_201_CREATED)
+    def resolve(self, values, user):
+        return street_named(values, citation="§ 303-15B(5)")
+
+    def check(self, values, *, user, today, now):
+        return services.check_application(values)
+
+    def apply(self, values, *, user, today):
+        return services.apply_for_street_use(applicant=user, data=values, today=today)

@@ -20,7 +20,6 @@ from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.board.models import AgendaItem, Meeting, Motion
 from permits.errors import RulesBroken, Violation
-from permits.fees import FeeNotConfigured
 from permits.models import Document, Parcel, Permit, PermitKind, Status
 from permits.roles import Role
 from permits.street_use import rules
@@ -28,6 +27,7 @@ from permits.street_use.models import BoardAppearance, PetitionSignature, Regist
 from permits.streetmap.placement import address_number
 
 FEE_CODE = "street_use"  # § 303-15E: the Chapter 167 fee
+FILING = services.Filing(PermitKind.STREET_USE, FEE_CODE, "§ 303-15E")
 CLERKS = (Role.CLERK,)  # § 303-15B, F: the Clerk-Treasurer's form, petition and register
 TERMINATORS = (Role.PRESIDENT, Role.POLICE_CHIEF)  # § 303-15H: the Village President or a law enforcement officer
 SIGN_SALT = "permits.street_use.petition-signature"
@@ -59,22 +59,9 @@ def check_application(data: dict) -> list[Violation]:
 def apply_for_street_use(*, applicant, data: dict, today: date | None = None) -> Permit:
     """Create and submit a street use application (§ 303-15B) with its Chapter 167 fee (§ 303-15E); all or nothing.
     `data["street"]` is a Street; `data["segments"]` (optional) the street segments of the petition's area."""
-    today = today or timezone.localdate()
-    errors = check_application(data)
-    if errors:
-        raise RulesBroken(errors)
-    starts_at, ends_at = data["starts_at"], data["ends_at"]
-    with transaction.atomic():
-        permit = services.create_permit(
-            kind=PermitKind.STREET_USE,
-            applicant=applicant,
-            today=today,
-            street=data["street"],
-            location_description=data["portion_description"].strip(),
-            work_description=data["proposed_use"].strip(),
-            start_date=timezone.localdate(starts_at),
-            end_date=timezone.localdate(ends_at),
-        )
+    starts_at, ends_at = data.get("starts_at"), data.get("ends_at")
+
+    def detail(permit: Permit) -> StreetUse:
         street_use = StreetUse.objects.create(
             permit=permit,
             **{f: (data.get(f) or "").strip() for f in _TEXT_FIELDS},
@@ -89,11 +76,20 @@ def apply_for_street_use(*, applicant, data: dict, today: date | None = None) ->
                 [Violation("segments", "segment_off_street", "§ 303-15F", "The petition's area is on the street used")]
             )
         street_use.segments.set(segments)
-        try:
-            services.submit_permit(permit, by=applicant, fee_code=FEE_CODE, today=today)
-        except FeeNotConfigured as error:  # rolls the whole application back
-            raise RulesBroken([error.violation("§ 303-15E")]) from error
-    return permit
+        return street_use
+
+    return services.apply_for(
+        FILING,
+        applicant=applicant,
+        today=today,
+        rules=lambda: check_application(data),
+        detail=detail,
+        street=data.get("street"),
+        location_description=(data.get("portion_description") or "").strip(),
+        work_description=(data.get("proposed_use") or "").strip(),
+        start_date=timezone.localdate(starts_at) if starts_at else None,
+        end_date=timezone.localdate(ends_at) if ends_at else None,
+    )
 
 
 _TEXT_FIELDS = (

@@ -15,7 +15,7 @@ from permits.board.models import Motion
 from permits.errors import RulesBroken
 from permits.forms import add_violations
 from permits.models import Permit, PermitKind, Status
-from permits.paging import CappedPaginator
+from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role
@@ -30,8 +30,6 @@ from permits.street_use.forms import (
     StreetUseForm,
     TerminateForm,
 )
-
-PAGE_SIZE = 25
 
 
 def _get_street_use(user, number) -> Permit:
@@ -231,7 +229,7 @@ def in_progress(request):
         .select_related("street", "street_use")
         .order_by("street_use__starts_at", "pk")
     )
-    page = CappedPaginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs)
     return render(request, "permits/street_use/in_progress.html", {"page": page, "now": now})
 
 

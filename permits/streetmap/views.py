@@ -22,13 +22,11 @@ from permits.access import get_permit_for, require_staff
 from permits.errors import RulesBroken
 from permits.forms import add_service_errors
 from permits.models import Street
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_of
 from permits.streetmap import placement, selectors, services
 from permits.streetmap.feeds import blds, ical, wzdx
 from permits.streetmap.forms import ConflictReviewForm, MapFilterForm, PlaceForm, SubscribeForm
 from permits.streetmap.models import CalendarToken, StreetSubscription
-
-PAGE_SIZE = 25
 
 
 def _filtered(request):
@@ -61,7 +59,7 @@ def public_map(request, list_only: bool = False):
     form, today, qs = _filtered(request)
     # The page's ids first (a narrow sort of the public permits, counted up to the cap), then those rows with their
     # joins: sorting the joined rows of every public permit was the page's cost at 100,000 permits.
-    page = Paginator(qs.values_list("pk", flat=True), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs.values_list("pk", flat=True))
     permits = list(qs.filter(pk__in=list(page.object_list)))
     query = _query_without_page(request)
     week_start = today - timedelta(days=today.weekday())

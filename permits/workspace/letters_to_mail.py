@@ -8,7 +8,6 @@ from datetime import date
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -17,9 +16,8 @@ from django.views.decorators.http import require_http_methods
 from permits import letters
 from permits.access import require_role
 from permits.models import Notice
+from permits.paging import page_of
 from permits.roles import Role
-
-PAGE_SIZE = 25
 
 
 def _pdf(pdf: bytes, filename: str) -> HttpResponse:
@@ -58,10 +56,8 @@ def letters_page(request):
                     "given as of that day.",
                 )
                 return redirect("permits:letters")
-    page = Paginator(letters.letters_to_mail(), PAGE_SIZE).get_page(request.GET.get("page"))
-    mailed = Paginator(letters.mailed_letters().select_related("mailed_by"), PAGE_SIZE).get_page(
-        request.GET.get("mailed_page")
-    )
+    page = page_of(request, letters.letters_to_mail())
+    mailed = page_of(request, letters.mailed_letters().select_related("mailed_by"), param="mailed_page")
     return render(
         request,
         "permits/letters.html",

@@ -1,25 +1,21 @@
 """Each role's start page (permits.workspace.sources) and the staff search box (permits.workspace.search)."""
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.shortcuts import render
 from django.utils import timezone
 
 from permits import kinds
-from permits.paging import SEARCH_PAGES
-from permits.paging import CappedPaginator as Paginator
-from permits.roles import is_village_staff, roles_of
+from permits.access import require_staff
+from permits.paging import SEARCH_PAGES, page_of
+from permits.roles import roles_of
 from permits.workspace import search
 from permits.workspace import sources as workspace
-
-SEARCH_PAGE_SIZE = 25
 
 
 @login_required
 def workspace_page(request):
     """Village staff other than the clerk: what waits on my roles today, oldest first, and what I did lately."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied("You may not open the Village staff's work list: it is for Village staff.")
+    require_staff(request.user, action="open the Village staff's work list: it is for Village staff")
     context = {
         "boxes": workspace.work_for(request.user, today=timezone.localdate()),
         "recent": workspace.recent_actions(request.user),
@@ -32,15 +28,14 @@ def workspace_page(request):
 @login_required
 def search_page(request):
     """Staff: find a permit, parcel, person, company, charge or case by number, address, tax key, name or company."""
-    if not is_village_staff(request.user):
-        raise PermissionDenied("You may not search the Village's records: search is for Village staff.")
+    require_staff(request.user, action="search the Village's records: search is for Village staff")
     q = search.clean_query(request.GET.get("q", ""))
     sources = search.sources_for(request.user)
     chosen = next((s for s in sources if s.key == request.GET.get("in", "")), None)
     context = {"q": q, "chosen": chosen, "sources": sources, "query": ""}
     if q and chosen is not None:
         # Its first SEARCH_PAGES pages, then more words (a common surname matches a share of every table).
-        page = Paginator(chosen.find(q), SEARCH_PAGE_SIZE, max_pages=SEARCH_PAGES).get_page(request.GET.get("page"))
+        page = page_of(request, chosen.find(q), max_pages=SEARCH_PAGES)
         context.update(
             page=page,
             rows=[chosen.row(r) for r in page],

@@ -17,7 +17,7 @@ from permits.errors import IllegalTransition
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import page_of
 from permits.roles import Role, has_role, is_village_staff
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
 from sidewalks.snow import rules as snow_rules
@@ -34,7 +34,6 @@ from sidewalks.snow.forms import (
     UnoccupiedForm,
 )
 
-PAGE_SIZE = 25
 REPORTS_PER_HOUR = 5  # per address of the reporter: the public form is not a way to flood the DPW
 
 
@@ -100,7 +99,7 @@ def snow_office(request):
                 messages.success(request, f"Case {case.number} opened.")
                 return redirect(case)
     cases = SnowCase.objects.filter(status=SnowCase.Status.OPEN).select_related("parcel", "snowfall")
-    page = Paginator(cases.order_by("reported_at"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, cases.order_by("reported_at"))
     now = timezone.now()
     latest = snow.snowfall_at(now)  # one query for every row: the later snowfall that restarts the 24 hours
     rows = [(case, _clock(case, now, latest=latest)) for case in page]
@@ -141,9 +140,7 @@ def snowfall_detail(request, pk):
     snowfall = Snowfall.objects.filter(pk=pk).first()
     if snowfall is None:
         raise Http404
-    page = Paginator(snowfall.cases.select_related("parcel").order_by("reported_at"), PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    page = page_of(request, snowfall.cases.select_related("parcel").order_by("reported_at"))
     return render(request, "sidewalks/snowfall_detail.html", {"snowfall": snowfall, "page": page})
 
 
@@ -286,7 +283,7 @@ def rubbish_cases(request):
                 messages.success(request, f"Notice {case.number} recorded.")
                 return redirect(case)
     qs = RubbishCase.objects.select_related("parcel").order_by("-served_at")
-    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, qs)
     return render(
         request,
         "sidewalks/rubbish_cases.html",

@@ -16,8 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
 from permits.models import PermitKind, Status
-from permits.paging import MAX_PAGES
-from permits.paging import CappedPaginator as Paginator
+from permits.paging import MAX_PAGES, PAGE_SIZE, page_of
 from permits.roles import has_role
 from permits.street_opening import lifecycle
 from permits.street_opening.field import rules as field_rules
@@ -33,8 +32,6 @@ from permits.street_opening.field.forms import (
     add_violations,
 )
 from permits.street_opening.field.models import DefectNotice, Inspection
-
-PAGE_SIZE = 20
 
 
 def _street_opening_for(user, number):
@@ -55,7 +52,7 @@ def inspections(request):
     _require_inspector(request.user)
     today = timezone.localdate()
     queue = field_work.InspectionQueue(today=today, count_at_most=PAGE_SIZE * MAX_PAGES + 1)
-    page = Paginator(queue, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = page_of(request, queue)
     return render(request, "permits/street_opening/field/inspections.html", {"page": page, "today": today})
 
 
@@ -64,9 +61,7 @@ def _permit_context(request, permit, **forms):
     is_permittee = field_work.may_act_as_permittee(user, permit)
     context = {
         "permit": permit,
-        "inspections": Paginator(permit.inspections.select_related("inspector", "photo"), PAGE_SIZE).get_page(
-            request.GET.get("page")
-        ),
+        "inspections": page_of(request, permit.inspections.select_related("inspector", "photo")),
         "notices": permit.permittee_notices.all(),
         "restoration": getattr(permit, "pavement_restoration", None),
         "guarantee": getattr(permit, "guarantee", None),
@@ -299,8 +294,9 @@ def defect_notice(request, number):
 @require_http_methods(["GET", "POST"])
 def village_repair(request, number, pk):
     """The DPW records the Village's repair of an uncorrected defect and bills it plus 20% (§ 303-4H(2))."""
-    if not has_role(request.user, *field_work.DEFECT_RECORDERS):
-        raise PermissionDenied
+    require_role(
+        request.user, *field_work.DEFECT_RECORDERS, action="record the Village's repair of a defect (§ 303-4H(2))"
+    )
     permit = _street_opening_for(request.user, number)
     notice = get_object_or_404(DefectNotice, pk=pk, permit=permit)
     form = VillageRepairForm(request.POST or None, initial={"repaired_on": timezone.localdate()})

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from permits.board import services
 from permits.board.models import AgendaItem, Designation, Meeting, Motion, Term
+from permits.paging import PAGE_SIZE
 from permits.state import history_of
 from sidewalks.models import BoardWaiver, WaiverRequest
 from tests.board_world import designate, seat_members, vote
@@ -356,7 +357,7 @@ def test_queue_shows_a_page_of_each_matter_and_its_own_page_has_the_rest(client,
     _waiver_request(clerk)
     with django_assert_max_num_queries(15) as few:
         client.get(reverse("board:queue"))
-    for _ in range(views.QUEUE_ROWS + views.PAGE_SIZE):
+    for _ in range(2 * PAGE_SIZE):  # three pages of the matter
         _waiver_request(clerk)
     with django_assert_max_num_queries(len(few.captured_queries)):
         page = client.get(reverse("board:queue")).content.decode()
@@ -367,5 +368,5 @@ def test_queue_shows_a_page_of_each_matter_and_its_own_page_has_the_rest(client,
     )
     with django_assert_max_num_queries(len(few.captured_queries) + 1):  # the page's (capped) count
         second = client.get(reverse("board:queue"), {"matter": key, "page": 2}).content.decode()
-    assert "Page 2 of 3" in second and second.count("Add to the agenda<span") == views.PAGE_SIZE
+    assert "Page 2 of 3" in second and second.count("Add to the agenda<span") == PAGE_SIZE
     assert client.get(reverse("board:queue"), {"matter": "no|such"}).status_code == 404

@@ -47,10 +47,10 @@ def test_a_charge_search_lists_its_first_pages_then_asks_for_more_words(client, 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from permits.ledger import views
+    from permits import paging
     from permits.paging import SEARCH_PAGES
 
-    monkeypatch.setattr(views, "PAGE_SIZE", 2)
+    monkeypatch.setattr(paging, "PAGE_SIZE", 2)
     brandts = [make_charge(ParcelFactory(owner_name="Olga Brandt"), by=clerk) for _ in range(2 * SEARCH_PAGES + 1)]
     make_charge(ParcelFactory(owner_name="Someone Else"), by=clerk)
     client.force_login(clerk)

@@ -130,10 +130,10 @@ def test_search_one_source_is_paginated_and_its_queries_do_not_grow(client, cler
 def test_search_one_source_lists_its_first_pages_then_asks_for_more_words(client, clerk, monkeypatch):
     """A source's own page counts as far as SEARCH_PAGES pages (a surname a tenth of the parcels bear would
     make the count grow with the data), then says more match; a deeper page number shows the last counted page."""
+    from permits import paging
     from permits.paging import SEARCH_PAGES
-    from permits.workspace import views as views_workspace
 
-    monkeypatch.setattr(views_workspace, "SEARCH_PAGE_SIZE", 2)
+    monkeypatch.setattr(paging, "PAGE_SIZE", 2)
     for _ in range(2 * SEARCH_PAGES + 1):
         Permit.objects.filter(pk=PermitFactory(location_description="Elm").pk).update(status=Status.SUBMITTED)
     client.force_login(clerk)

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from permits.models import Status
+from permits.paging import PAGE_SIZE
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import Guarantee, Inspection, PermitteeNotice
 from tests.permits.street_opening.conftest import complete_work
@@ -48,12 +49,12 @@ def test_inspector_list_query_count_does_not_grow_with_rows(
 
 
 def test_inspector_list_is_paginated(client, inspector, make_issued):
-    for _ in range(21):
+    for _ in range(PAGE_SIZE + 1):
         make_issued()
     client.force_login(inspector)
     page1 = client.get(_list_url()).content.decode()
     page2 = client.get(_list_url() + "?page=2").content.decode()
-    assert page1.count("Inspect SO-") == 20 and page2.count("Inspect SO-") == 1
+    assert page1.count("Inspect SO-") == PAGE_SIZE and page2.count("Inspect SO-") == 1
     assert "Page 1 of 2" in page1
 
 
