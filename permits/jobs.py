@@ -26,7 +26,7 @@ def start_job(name: str) -> JobRun:
 
 def fail_job(run: JobRun, error: BaseException) -> None:
     JobRun.objects.filter(pk=run.pk).update(
-        state=JobRun.State.FAILED, finished_at=timezone.now(), message=repr(error)[:2000]
+        state=JobRun.State.FAILED, finished_at=timezone.now(), message=(str(error) or repr(error))[:2000]
     )
 
 
@@ -36,15 +36,33 @@ def finish_job(run: JobRun, *, total: int, done: int, message: str = "") -> None
     )
 
 
-def run_job(name: str, service, **kwargs) -> dict:
-    """Run `service(**kwargs)`, which returns (items considered, items done), as a recorded JobRun."""
+class Progress:
+    """What a long job tells its run while it works, for the page that shows it: the items it will consider, and the
+    items done so far (written in the job's transaction: a worker killed mid-job leaves the count it committed)."""
+
+    def __init__(self, run: JobRun):
+        self.run = run
+
+    def total(self, items: int) -> None:
+        JobRun.objects.filter(pk=self.run.pk).update(items_total=items)
+
+    def done(self, items: int) -> None:
+        JobRun.objects.filter(pk=self.run.pk).update(items_done=items)
+
+
+def run_job(name: str, service, *, progress: bool = False, **kwargs) -> dict:
+    """Run `service(**kwargs)`, which returns (items considered, items done) or (considered, done, message), as a
+    recorded JobRun; with `progress=True` it is also given `progress`, a Progress. Whatever stops it (an error, the
+    worker shutting down) marks the run failed with the reason; it is never left running."""
     run = start_job(name)
     try:
-        total, done = service(**kwargs)
-    except Exception as error:
+        if progress:
+            kwargs["progress"] = Progress(run)
+        total, done, *message = service(**kwargs)
+    except BaseException as error:
         fail_job(run, error)
         raise
-    finish_job(run, total=total, done=done)
+    finish_job(run, total=total, done=done, message=message[0] if message else "")
     return {"job_run": run.pk, "items_total": total, "items_done": done}
 
 

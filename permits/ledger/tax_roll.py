@@ -27,11 +27,10 @@ from django.utils import timezone
 
 from permits.access import require_role
 from permits.errors import IllegalTransition
-from permits.jobs import start_job
+from permits.jobs import run_job
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine
 from permits.ledger.services import hearing_errors_for
-from permits.models import JobRun
 from permits.paging import MAX_PAGES
 from permits.pdf import render_pdf
 from permits.roles import Role
@@ -219,62 +218,59 @@ def build_tax_roll(
             f"The {year} roll was certified on {timezone.localdate(batch.certified_at):%B %-d, %Y}; "
             "it is frozen and is not rebuilt."
         )
-    run = start_job(BUILD_JOB)
-    try:
-        fingerprint = roll_inputs_fingerprint(batch, year=year, today=today)
-        if fingerprint == batch.inputs_fingerprint and batch.csv_file:
-            # Nothing the build reads has changed since the last build: nothing to write (issue 13).
-            lines = batch.lines.count()
-            TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(built_at=timezone.now())
-            JobRun.objects.filter(pk=run.pk).update(
-                state=JobRun.State.FINISHED,
-                finished_at=timezone.now(),
-                items_total=lines,
-                items_done=lines,
-                message=f"{lines} charges on the {year} roll; nothing changed since the last build.",
-            )
-            batch.refresh_from_db()
-            return batch
-        plan = plan_roll(year=year, today=today)
-        JobRun.objects.filter(pk=run.pk).update(items_total=len(plan.eligible))
-        eligible_ids = {c.pk for c in plan.eligible}
-        # Charges no longer eligible (paid, held back) leave this draft roll.
-        removed, _ = (
-            TaxRollLine.objects.filter(batch=batch, batch__state=TaxRollBatch.State.DRAFT)
-            .exclude(charge_id__in=eligible_ids)
-            .delete()
-        )
-        written = changed = 0
-        for start in range(0, len(plan.eligible), chunk_size):
-            with transaction.atomic():
-                # Lock the batch row for the chunk: a certification (which locks it too) cannot interleave.
-                if TaxRollBatch.objects.select_for_update().get(pk=batch.pk).is_frozen:
-                    raise FrozenRoll(f"The {year} roll was certified while it was being built; the build stopped.")
-                chunk = plan.eligible[start : start + chunk_size]
-                changed += _write_lines(batch, chunk)
-                for _charge in chunk:
-                    written += 1
-                    if on_line is not None:
-                        on_line(written)
-                JobRun.objects.filter(pk=run.pk).update(items_done=written)
-            if chunk_pause:
-                time.sleep(chunk_pause)
-        if changed or removed or not batch.csv_file:  # (a pending PDF is already queued)
-            write_csv(batch)
-            queue_roll_pdf(batch)
-        TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(
-            built_at=timezone.now(), inputs_fingerprint=roll_inputs_fingerprint(batch, year=year, today=today)
-        )
-        JobRun.objects.filter(pk=run.pk).update(
-            state=JobRun.State.FINISHED,
-            finished_at=timezone.now(),
-            message=f"{written} charges on the {year} roll; {len(plan.held_back)} held back.",
-        )
-    except BaseException as exc:
-        JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FAILED, finished_at=timezone.now(), message=str(exc))
-        raise
+    run_job(
+        BUILD_JOB,
+        _build,
+        progress=True,
+        batch=batch,
+        year=year,
+        today=today,
+        chunk_size=chunk_size,
+        on_line=on_line,
+        chunk_pause=chunk_pause,
+    )
     batch.refresh_from_db()
     return batch
+
+
+def _build(*, progress, batch, year, today, chunk_size, on_line, chunk_pause) -> tuple[int, int, str]:
+    fingerprint = roll_inputs_fingerprint(batch, year=year, today=today)
+    if fingerprint == batch.inputs_fingerprint and batch.csv_file:
+        # Nothing the build reads has changed since the last build: nothing to write.
+        lines = batch.lines.count()
+        TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(built_at=timezone.now())
+        return lines, lines, f"{lines} charges on the {year} roll; nothing changed since the last build."
+    plan = plan_roll(year=year, today=today)
+    progress.total(len(plan.eligible))
+    eligible_ids = {c.pk for c in plan.eligible}
+    # Charges no longer eligible (paid, held back) leave this draft roll.
+    removed, _ = (
+        TaxRollLine.objects.filter(batch=batch, batch__state=TaxRollBatch.State.DRAFT)
+        .exclude(charge_id__in=eligible_ids)
+        .delete()
+    )
+    written = changed = 0
+    for start in range(0, len(plan.eligible), chunk_size):
+        with transaction.atomic():
+            # Lock the batch row for the chunk: a certification (which locks it too) cannot interleave.
+            if TaxRollBatch.objects.select_for_update().get(pk=batch.pk).is_frozen:
+                raise FrozenRoll(f"The {year} roll was certified while it was being built; the build stopped.")
+            chunk = plan.eligible[start : start + chunk_size]
+            changed += _write_lines(batch, chunk)
+            for _charge in chunk:
+                written += 1
+                if on_line is not None:
+                    on_line(written)
+            progress.done(written)
+        if chunk_pause:
+            time.sleep(chunk_pause)
+    if changed or removed or not batch.csv_file:  # (a pending PDF is already queued)
+        write_csv(batch)
+        queue_roll_pdf(batch)
+    TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(
+        built_at=timezone.now(), inputs_fingerprint=roll_inputs_fingerprint(batch, year=year, today=today)
+    )
+    return len(plan.eligible), written, f"{written} charges on the {year} roll; {len(plan.held_back)} held back."
 
 
 LINE_FIELDS = ["batch_id", "tax_key", "owner", "source", "description", "amount", "citation"]
@@ -408,21 +404,15 @@ def queue_roll_pdf(batch: TaxRollBatch) -> None:
 
 def write_roll_pdf(batch: TaxRollBatch) -> None:
     """Render the roll's PDF and keep it in storage: the worker's job (a JobRun with the lines as its items)."""
-    run = start_job(PDF_JOB)
-    try:
-        lines = batch.lines.count()
-        JobRun.objects.filter(pk=run.pk).update(items_total=lines)
-        _save(batch, "pdf_file", f"special-charges-{batch.year}.pdf", render_roll_pdf(batch))
-        JobRun.objects.filter(pk=run.pk).update(
-            state=JobRun.State.FINISHED,
-            finished_at=timezone.now(),
-            items_done=lines,
-            message=f"The {batch.year} roll's PDF ({lines} lines) is ready.",
-        )
-    except BaseException as exc:
-        JobRun.objects.filter(pk=run.pk).update(state=JobRun.State.FAILED, finished_at=timezone.now(), message=str(exc))
-        raise
+    run_job(PDF_JOB, _render_and_keep_pdf, progress=True, batch=batch)
     batch.refresh_from_db()
+
+
+def _render_and_keep_pdf(*, progress, batch: TaxRollBatch) -> tuple[int, int, str]:
+    lines = batch.lines.count()
+    progress.total(lines)
+    _save(batch, "pdf_file", f"special-charges-{batch.year}.pdf", render_roll_pdf(batch))
+    return lines, lines, f"The {batch.year} roll's PDF ({lines} lines) is ready."
 
 
 def write_files(batch: TaxRollBatch) -> None:

@@ -21,7 +21,7 @@ class CostLineInline(ReadOnlyInline):
     fields = readonly_fields = ["description", "amount", "added_by", "added_at"]
 
 
-def _run(modeladmin, request, queryset, verb, call):
+def _act_on_each(modeladmin, request, queryset, verb, call):
     done = 0
     for sp in queryset.select_related("permit"):
         try:
@@ -36,12 +36,14 @@ def _run(modeladmin, request, queryset, verb, call):
 
 @admin.action(description="Request the advisory recommendations (start review, § 303-7A)")
 def begin_review(modeladmin, request, queryset):
-    _run(modeladmin, request, queryset, "taken up", lambda p, u: sp_services.begin_review(permit=p, by=u))
+    _act_on_each(modeladmin, request, queryset, "taken up", lambda p, u: sp_services.begin_review(permit=p, by=u))
 
 
 @admin.action(description="Issue (§ 303-7A; refused until recommendations, bond and fee are in)")
 def issue(modeladmin, request, queryset):
-    _run(modeladmin, request, queryset, "issued", lambda p, u: sp_services.issue_street_privilege(permit=p, by=u))
+    _act_on_each(
+        modeladmin, request, queryset, "issued", lambda p, u: sp_services.issue_street_privilege(permit=p, by=u)
+    )
 
 
 @admin.register(StreetPrivilege)

@@ -33,3 +33,28 @@ def test_a_run_left_running_by_a_stopped_worker_is_marked_interrupted_by_the_nex
     jobs.run_job("test.interrupted", lambda: (0, 0))
     stale.refresh_from_db()
     assert stale.state == JobRun.State.FAILED and "Interrupted" in stale.message
+
+
+def test_a_long_job_reports_its_progress_and_its_message():
+    seen = {}
+
+    def long_job(*, progress, items):
+        progress.total(len(items))
+        progress.done(1)
+        seen["midway"] = JobRun.objects.values_list("state", "items_total", "items_done").get()
+        return len(items), 2, "2 of 3 written"
+
+    result = jobs.run_job("test.progress", long_job, progress=True, items=[1, 2, 3])
+    assert seen["midway"] == (JobRun.State.RUNNING, 3, 1)
+    run = JobRun.objects.get(pk=result["job_run"])
+    assert (run.state, run.items_total, run.items_done, run.message) == (JobRun.State.FINISHED, 3, 2, "2 of 3 written")
+
+
+def test_a_job_stopped_by_the_worker_shutting_down_is_marked_failed():
+    def stopped():
+        raise KeyboardInterrupt("worker shutting down")
+
+    with pytest.raises(KeyboardInterrupt):
+        jobs.run_job("test.stopped", stopped)
+    run = JobRun.objects.get(name="test.stopped")
+    assert run.state == JobRun.State.FAILED and run.message == "worker shutting down"
