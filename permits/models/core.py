@@ -556,7 +556,8 @@ class JobRun(models.Model):
 
 class StateChange(models.Model):
     """The audit row of a state change of a record other than a permit (a special charge, a sidewalk order, a snow or
-    rubbish case, a tax-roll batch): who, when, from, to and why. Written only by permits.state.change_state."""
+    rubbish case, a tax-roll batch, an obstruction, a request the Board or the clerk decides): who, when, from, to
+    and why. Written only by permits.state.change_state."""
 
     record_type = models.ForeignKey(ContentType, on_delete=models.PROTECT, related_name="+")
     record_id = models.PositiveBigIntegerField()
