@@ -11,12 +11,18 @@ from permits.board import services
 from permits.board.matters import matter_for, matters
 from permits.errors import RulesBroken
 from permits.street_opening import services as so
-from permits.street_opening.models import AnnualBond, StreetImprovement
+from permits.street_opening.models import StreetImprovement
 from sidewalks import services as sidewalk_services
 from sidewalks.models import SidewalkOrder
 from tests.board_world import seat_members
 from tests.factories import ParcelFactory, StreetFactory
-from tests.permits.street_opening.conftest import CHICAGO, file_certificate, valid_data
+from tests.permits.street_opening.conftest import (
+    CHICAGO,
+    DECEMBER_1,
+    annual_bond,
+    file_december_emergency,
+    valid_data,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -92,29 +98,11 @@ def test_303_3b_3_a_failed_motion_leaves_the_order_proposed(proposed_order, cler
 def winter_emergency(contractor, contractor_org, clerk):
     from permits.models import Organization
 
+    annual_bond(contractor_org, clerk)
     contractor_org.utility_facilities = [Organization.Facility.SEWER]  # § 303-5H: a utility may claim an emergency
     contractor_org.save(update_fields=["utility_facilities"])
-    street = StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2026,
-        surety="Badger Surety",
-        amount=25000,
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
-    with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO), tick=False):
-        data = valid_data(
-            street,
-            emergency=True,
-            emergency_began_on=date(2026, 12, 1),
-            start_date=date(2026, 12, 1),
-            end_date=date(2026, 12, 3),
-            diggers_hotline_requested_at=datetime(2026, 12, 1, 7, 0, tzinfo=CHICAGO),
-        )
-        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
-        file_certificate(permit, contractor)
-    return permit
+    with time_machine.travel(DECEMBER_1, tick=False):
+        return file_december_emergency(StreetFactory(name="Henni Street"), contractor, contractor_org)
 
 
 def test_303_5a_a_winter_emergency_waits_and_a_carried_motion_determines_it(winter_emergency, clerk):
@@ -132,14 +120,7 @@ def test_303_5i_a_repaved_street_opening_waits_and_a_carried_motion_grants_the_e
     contractor, contractor_org, clerk
 ):
     street = StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2026,
-        surety="S",
-        amount=25000,
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
+    annual_bond(contractor_org, clerk)
     StreetImprovement.objects.create(
         street=street,
         description="Mill and overlay",
@@ -288,14 +269,7 @@ def test_303_5i_the_waiting_exceptions_are_the_moratorium_days(
     from permits.street_opening import rules
 
     street = StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2026,
-        surety="S",
-        amount=25000,
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
+    annual_bond(contractor_org, clerk)
     with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
         permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
     Permit.objects.filter(pk=permit.pk).update(start_date=start, end_date=end)

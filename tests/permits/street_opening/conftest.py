@@ -64,8 +64,13 @@ def contractor_owns_a_utility(contractor_org):
 
 @pytest.fixture
 def bond(contractor_org, clerk):
+    return annual_bond(contractor_org, clerk)
+
+
+def annual_bond(organization, clerk) -> AnnualBond:
+    """The organization's annual bond for 2026 (§ 303-4D), recorded by the clerk."""
     return AnnualBond.objects.create(
-        organization=contractor_org,
+        organization=organization,
         year=2026,
         surety="Badger Surety",
         amount=25000,
@@ -86,6 +91,25 @@ def file_certificate(permit, by):
         by=by,
         upload=SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf"),
     )
+
+
+DECEMBER_1 = datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO)  # the frozen-ground season (§ 303-5A)
+
+
+def file_december_emergency(street, contractor, contractor_org):
+    """A utility's emergency opening begun and filed on December 1, 2026, with its insurance certificate (§ 303-5H);
+    called while the clock stands at DECEMBER_1."""
+    data = valid_data(
+        street,
+        emergency=True,
+        emergency_began_on=date(2026, 12, 1),
+        start_date=date(2026, 12, 1),
+        end_date=date(2026, 12, 3),
+        diggers_hotline_requested_at=datetime(2026, 12, 1, 7, 0, tzinfo=CHICAGO),
+    )
+    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
+    file_certificate(permit, contractor)
+    return permit
 
 
 @pytest.fixture

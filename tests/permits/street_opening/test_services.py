@@ -15,7 +15,13 @@ from permits.street_opening import services as so
 from permits.street_opening.models import ApplicantRevocation, EmergencyReport, StreetImprovement, StreetOpening
 from permits.workflow import IllegalTransition
 from tests.factories import ParcelFactory, UserFactory
-from tests.permits.street_opening.conftest import CHICAGO, file_certificate, valid_data
+from tests.permits.street_opening.conftest import (
+    CHICAGO,
+    DECEMBER_1,
+    file_certificate,
+    file_december_emergency,
+    valid_data,
+)
 from tests.upload_samples import PDF
 
 pytestmark = pytest.mark.django_db
@@ -222,34 +228,15 @@ def test_303_4h_3_per_permit_bond_uploaded_allows_approval(
 
 @pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
 def test_303_5a_winter_emergency_needs_a_determination_before_approval(
-    street, contractor, contractor_org, clerk, dpw_director, board_member
+    street, contractor, contractor_org, clerk, dpw_director, board_member, bond
 ):
     from tests.board_world import designate
 
     designate("303-5A", user=board_member, starts_on=date(2026, 11, 1))
     import time_machine
 
-    from permits.street_opening.models import AnnualBond
-
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2026,
-        surety="S",
-        amount=1000,
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
-    with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO), tick=False):
-        data = valid_data(
-            street,
-            emergency=True,
-            emergency_began_on=date(2026, 12, 1),
-            start_date=date(2026, 12, 1),
-            end_date=date(2026, 12, 3),
-            diggers_hotline_requested_at=datetime(2026, 12, 1, 7, 0, tzinfo=CHICAGO),
-        )
-        permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
-        file_certificate(permit, contractor)
+    with time_machine.travel(DECEMBER_1, tick=False):
+        permit = file_december_emergency(street, contractor, contractor_org)
         so.begin_review(permit=permit, by=clerk)
         with pytest.raises(so.RulesBroken) as error:
             so.approve_street_opening(permit=permit, by=dpw_director)
