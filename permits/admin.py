@@ -21,12 +21,10 @@ from permits import (
 )
 from permits.admin_base import NoDeleteAdmin, lock_history_forms
 from permits.admin_edits import PermitEditForm, changes_of, record_edit
-from permits.board import admin as board_admin  # noqa: F401  (the Village Board's roster, meetings, designations)
 from permits.errors import RulesBroken
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.forms import PaymentForm, add_service_errors
-from permits.kinds import import_type_modules
-from permits.ledger import admin as ledger_admin  # noqa: F401  (the core ledger's back office)
+from permits.kinds import discover
 from permits.models import (
     Document,
     FeeItem,
@@ -42,12 +40,10 @@ from permits.models import (
     Street,
 )
 from permits.office_calendar_admin import OrganizationUtilityForm  # also registers the office-closure calendar
-from permits.online_payments import admin as online_payments_admin  # noqa: F401  (online card payments)
 from permits.paging import CappedPaginator, KeysFirstPaginator
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total
-from permits.streetmap import admin as streetmap_admin  # noqa: F401  (segments, conflict margin)
 from permits.text_search import matching
 
 INLINE_ROWS = 50  # the latest rows an inline shows (issue 13: a 1,000-event timeline made 1,017 queries, 1.56 MB)
@@ -470,7 +466,7 @@ class JobRunAdmin(admin.ModelAdmin):
         return False
 
 
-# Each permit type's back office, from the registry.
-import_type_modules("admin")
+# Each part's back office, from the registry.
+discover("admin")
 # No history form saves a past version back (OWASP ASVS V4.1.3): every admin with field history, types' included.
 lock_history_forms(admin.site)

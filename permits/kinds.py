@@ -1,13 +1,27 @@
-"""The permit-type registry: one plain record per street permit type of Chapter 303.
+"""The registry: one list of the project's parts, one discovery function, one plain record per street permit type.
 
-The core never imports a permit type by name except through `TYPE_PACKAGES` below. The apply chooser, the "which
-permit?" guide, the office page, the permit page, the API router, the demo loader, the admin, the Celery task
-discovery, the expiry job and `workflow.transition()` all read the records.
+`PACKAGES` lists every part: the permit types and the other parts (the Board, the ledger, online payments, the street
+map, the enforcement cases). The core never names a part otherwise, by import or by string: it asks `discover(name)`
+for the `<part>.<name>` module of every part that has one. A permit type is a part whose `kind.py` holds a
+`PERMIT_TYPE` record; the apply chooser, the "which permit?" guide, the office page, the permit page, the API router,
+the demo loader, the admin and its role permissions, the expiry job and `workflow.transition()` all read the records.
 
-Adding a permit type (see the README, "How it is built"):
-1. copy a sibling package (`permits/street_opening/`): models.py rules.py services.py forms.py views.py urls.py
-   api.py admin.py tasks.py demo.py and kind.py, whose `PERMIT_TYPE` is the record;
-2. add the package to `TYPE_PACKAGES` (the one line of the core it touches);
+The modules a part may have, each read by one core module:
+    kind.py             PERMIT_TYPE                       permits.kinds.registry()
+    models.py admin.py  (loaded for their side effects)   permits.models, permits.admin
+    tasks.py            Celery tasks                      theresa_permits.celery
+    board_matters.py    MATTERS                           permits.board.matters
+    search_sources.py   SEARCH_SOURCES                    permits.search
+    work_sources.py     WORK_SOURCES                      permits.workspace
+    street_work_checks.py  work_violations(...), load_demo()  permits.street_work
+    report_sources.py   OPEN_CASES, INSPECTIONS           permits.reports.queries
+    admin_roles.py      ADMIN_ROLES (a part with no PERMIT_TYPE)  permits.role_permissions
+    demo.py             DEMO_LOADERS (a part with no PERMIT_TYPE)  load_demo
+
+Adding a permit type (docs/explanation/adding-a-type.md):
+1. copy a sibling package (`permits/street_use/` is the smallest): kind.py models.py rules.py services.py forms.py
+   views.py urls.py api.py admin.py demo.py board_matters.py, with `PERMIT_TYPE` in kind.py;
+2. add the package to `PACKAGES` (the one line of the core it touches);
 3. write its rules first, with their boundary tests, then its hooks (what blocks a transition, what it stamps).
 """
 
@@ -20,13 +34,19 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
-# The permit types this Village runs online, one package each. Sidewalk permits live in the sidewalks app with the
-# rest of § 303-3 (surveys, Board orders).
-TYPE_PACKAGES: tuple[str, ...] = (
+# Every part, in the order the pages list what they bring: the permit types this Village runs online first (sidewalk
+# permits live in the sidewalks app with the rest of § 303-3: surveys, Board orders), then the other parts.
+PACKAGES: tuple[str, ...] = (
     "permits.street_opening",
     "sidewalks",
     "permits.street_use",
     "permits.street_privilege",
+    "permits.board",
+    "permits.ledger",
+    "permits.online_payments",
+    "permits.streetmap",
+    "obstructions",
+    "obstructions.registers",
 )
 
 APPLICANT = "applicant"  # in an authority table: the applicant or a member of its organization
@@ -87,6 +107,15 @@ class PermitType:
     page_context: Callable[..., dict] | None = None
     pdf_url: str | None = None
     fix_link: Callable[..., tuple[str, str] | None] | None = None
+    # What a permit's `kind` is called in lists and reports ("Street use (block party, event)"); "" reads the title.
+    label: str = ""
+    # Which staff roles see the type's models in the back office: "app_label.modelname" -> role names
+    # (permits.role_permissions; the Clerk-Treasurer sees every model).
+    admin_roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.label:
+            object.__setattr__(self, "label", self.title)
 
 
 # Types of the design card not yet online: the guide and the chooser send applicants to the Village office.
@@ -114,20 +143,25 @@ CORE_WORK_QUEUES: tuple[WorkQueue, ...] = (
 )
 
 
-def import_type_modules(module: str) -> list:
-    """Import `<package>.<module>` of every registered type that has one (models, admin, tasks...)."""
+def discover(module: str) -> list:
+    """Import `<package>.<module>` of every part of PACKAGES that has one, in the order of PACKAGES."""
     found = []
-    for package in TYPE_PACKAGES:
+    for package in PACKAGES:
         name = f"{package}.{module}"
         if find_spec(name) is not None:
             found.append(import_module(name))
     return found
 
 
+def type_packages() -> tuple[str, ...]:
+    """The parts that are permit types: those whose `kind.py` has a PERMIT_TYPE."""
+    return tuple(m.__name__.rpartition(".")[0] for m in discover("kind") if hasattr(m, "PERMIT_TYPE"))
+
+
 @cache
 def registry() -> dict[str, PermitType]:
-    """kind -> record, for the types online, in the order of TYPE_PACKAGES."""
-    types = [m.PERMIT_TYPE for m in import_type_modules("kind")]
+    """kind -> record, for the types online, in the order of PACKAGES."""
+    types = [m.PERMIT_TYPE for m in discover("kind") if hasattr(m, "PERMIT_TYPE")]
     return {t.kind: t for t in types}
 
 
@@ -193,4 +227,6 @@ def api_routes() -> list[ApiRoute]:
 
 
 def demo_loaders() -> list[Callable[[], None]]:
-    return [loader for t in online_types() for loader in t.demo_loaders]
+    """Each permit type's demo loaders (its record), then the other parts' (`DEMO_LOADERS` of their demo.py)."""
+    types = [loader for t in online_types() for loader in t.demo_loaders]
+    return types + [loader for m in discover("demo") for loader in getattr(m, "DEMO_LOADERS", ())]

@@ -13,7 +13,6 @@ rules, no authority and no timeline entry).
 
 from permits.roles import Role
 
-APPS = ("permits", "sidewalks", "obstructions")
 # Public records are never deleted (Wis. Stat. § 19.21): reference records (fees, streets, parcels, organizations,
 # bonds, Board decisions) are ended, not deleted. Only a person's membership of an organization may be removed.
 DELETABLE = {"delete_membership"}
@@ -63,7 +62,7 @@ BOARD_RECORDS = {
 # The enforcement cases (obstructions/): "any Village enforcement official" works them (§ 303-6D/E/F).
 ENFORCEMENT = {"case", "casestep", "streetnumber"}
 
-# role -> models (lower-case model names) it may view in the back office; None means every model of APPS.
+# role -> models (lower-case model names) it may view in the back office; None means every model of app_labels().
 VIEW: dict[Role, set[str] | None] = {
     Role.CLERK: None,
     Role.DPW_DIRECTOR: PERMIT_RECORDS
@@ -93,6 +92,15 @@ CHANGE: dict[Role, set[str] | None] = {
     Role.DPW_DIRECTOR: {"permit", "street", "parcel", "emergencyreport", "streetimprovement"}
     | {"streetsegment", "conflictmargin"},
 }
+
+
+def app_labels() -> set[str]:
+    """The apps whose models the roles see: the core's and every part's (permits.kinds.PACKAGES)."""
+    from django.apps import apps
+
+    from permits import kinds
+
+    return {"permits"} | {apps.get_containing_app_config(p).label for p in kinds.PACKAGES}
 
 
 def _base_model(codename: str) -> tuple[str, str]:
@@ -135,7 +143,7 @@ def sync_role_permissions(sender=None, **kwargs):
         return
     from django.contrib.auth.models import Group, Permission
 
-    perms = list(Permission.objects.filter(content_type__app_label__in=APPS).select_related("content_type"))
+    perms = list(Permission.objects.filter(content_type__app_label__in=app_labels()).select_related("content_type"))
     for role in Role:
         group, _ = Group.objects.get_or_create(name=role.value)
         group.permissions.set(permissions_of(role, perms))

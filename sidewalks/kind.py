@@ -11,6 +11,7 @@ DPW = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 PERMIT_TYPE = PermitType(
     kind=PermitKind.SIDEWALK,
     title="Sidewalk permit",
+    label="Sidewalk construction or repair",
     citation="§ 303-3C",
     who_needs_it="You will lay, remove, replace or repair a public sidewalk. Apply at least three days before the "
     "work (not needed under a contract with the Village).",

@@ -9,6 +9,7 @@ from permits.street_opening.field import demo as field_demo
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_OPENING,
     title="Street opening or excavation permit",
+    label="Street opening or excavation",
     citation="§ 303-4",
     who_needs_it="You will dig in, tunnel under or open a street, alley, sidewalk, terrace or Village easement: "
     "utility lines, sewer or water laterals, any trench in the right-of-way. Not needed for work the Village does "

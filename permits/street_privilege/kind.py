@@ -8,6 +8,7 @@ from permits.street_privilege import api, demo, services, urls, workflow
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_PRIVILEGE,
     title="Street privilege permit",
+    label="Street privilege (moving a building, construction materials)",
     citation="§ 303-7",
     pdf_url="permits:street_privilege_pdf",
     who_needs_it="You will move a building along a street, or keep construction materials on a street or sidewalk "

@@ -8,6 +8,7 @@ from permits.street_use import api, demo, services, urls, workflow
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_USE,
     title="Street use permit",
+    label="Street use (block party, event)",
     citation="§ 303-15",
     pdf_url="permits:street_use_pdf",
     who_needs_it="You want to close part of a street for a block party or event (up to three days), with a "
