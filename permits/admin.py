@@ -24,7 +24,7 @@ from permits.admin_edits import PermitEditForm, changes_of, record_edit
 from permits.errors import RulesBroken
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.forms import PaymentForm, add_service_errors
-from permits.kinds import discover
+from permits.kinds import discover, kind_choices
 from permits.models import (
     Document,
     FeeItem,
@@ -145,11 +145,24 @@ def _transition_action(target: str, label: str):
     return action
 
 
+class PermitKindFilter(admin.SimpleListFilter):
+    """The permit types of the registry (Permit.kind has no choices of its own)."""
+
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return kind_choices()
+
+    def queryset(self, request, queryset):
+        return queryset.filter(kind=self.value()) if self.value() else queryset
+
+
 @admin.register(Permit)
 class PermitAdmin(SimpleHistoryAdmin):
     list_display = [
         "number",
-        "kind",
+        "kind_display",
         "status",
         "applicant_name",
         "street",
@@ -157,7 +170,7 @@ class PermitAdmin(SimpleHistoryAdmin):
         "submitted_at",
         "balance",
     ]
-    list_filter = ["kind", "status", ("submitted_at", admin.DateFieldListFilter), "expires_on"]
+    list_filter = [PermitKindFilter, "status", ("submitted_at", admin.DateFieldListFilter), "expires_on"]
     search_fields = [
         "number",
         "location_description",
@@ -178,7 +191,7 @@ class PermitAdmin(SimpleHistoryAdmin):
     show_full_result_count = False  # no second whole-table count on a search (issue 13)
     readonly_fields = [
         "number",
-        "kind",
+        "kind_display",
         "status",
         "applicant",
         "organization",
@@ -230,6 +243,10 @@ class PermitAdmin(SimpleHistoryAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # public records (Wis. Stat. § 19.21): never deleted
+
+    @admin.display(description="Kind", ordering="kind")
+    def kind_display(self, obj):
+        return obj.get_kind_display()
 
     @admin.display(description="Applicant", ordering="applicant__last_name")
     def applicant_name(self, obj):

@@ -34,6 +34,8 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
+from permits.roles import Role
+
 # Every part, in the order the pages list what they bring: the permit types this Village runs online first (sidewalk
 # permits live in the sidewalks app with the rest of § 303-3: surveys, Board orders), then the other parts.
 PACKAGES: tuple[str, ...] = (
@@ -50,6 +52,16 @@ PACKAGES: tuple[str, ...] = (
 )
 
 APPLICANT = "applicant"  # in an authority table: the applicant or a member of its organization
+# In an `admin_roles` table: the staff roles that see every permit in the back office (the Clerk-Treasurer sees every
+# model without being listed).
+PERMIT_READERS = (
+    Role.DPW_DIRECTOR,
+    Role.DPW_INSPECTOR,
+    Role.BUILDING_INSPECTOR,
+    Role.POLICE_CHIEF,
+    Role.BOARD,
+    Role.PRESIDENT,
+)
 
 
 @dataclass(frozen=True)
@@ -112,6 +124,8 @@ class PermitType:
     # Which staff roles see the type's models in the back office: "app_label.modelname" -> role names
     # (permits.role_permissions; the Clerk-Treasurer sees every model).
     admin_roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Which of those roles may also change and add them ("app_label.modelname" -> role names).
+    admin_editors: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self):
         if not self.label:
@@ -181,6 +195,28 @@ def get_type(kind: str) -> PermitType | None:
     if found is not None:
         return found
     return next((t for t in OFFICE_ONLY_TYPES if t.kind == kind), None)
+
+
+def validate_kind(value: str) -> None:
+    """A permit's `kind` names a type of the registry (Permit.kind's validator: forms, the admin, the API, the
+    services; no database needed)."""
+    from django.core.exceptions import ValidationError
+
+    if get_type(value) is None:
+        raise ValidationError(
+            "%(kind)s is not a registered permit type.", code="unknown_permit_type", params={"kind": repr(value)}
+        )
+
+
+def kind_label(kind: str) -> str:
+    """What a permit of `kind` is called in lists, notices and reports: its record's label."""
+    permit_type = get_type(kind)
+    return permit_type.label if permit_type is not None else kind
+
+
+def kind_choices() -> list[tuple[str, str]]:
+    """(kind, label) of every permit type, for the filters of lists and reports."""
+    return [(t.kind, t.label) for t in all_types()]
 
 
 def number_prefix(kind: str) -> str:

@@ -5,6 +5,20 @@ from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_use import api, demo, services, urls, workflow
 
+# Who sees the type's models in the back office besides the Clerk-Treasurer (permits.role_permissions): the
+# application by whoever sees permits (the register and the petition's signatures stay the clerk's).
+ADMIN_ROLES = {
+    "permits.streetuse": (
+        Role.DPW_DIRECTOR,
+        Role.DPW_INSPECTOR,
+        Role.BUILDING_INSPECTOR,
+        Role.POLICE_CHIEF,
+        Role.BOARD,
+        Role.PRESIDENT,
+    ),
+    "permits.boardappearance": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),  # § 303-15C: who appeared
+}
+
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_USE,
     title="Street use permit",
@@ -30,4 +44,5 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("street-use-permits", api.StreetUseViewSet, "street-use-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    admin_roles=ADMIN_ROLES,
 )

@@ -171,3 +171,20 @@ def test_the_admin_refuses_exactly_what_the_type_refuses(client, kind, source, t
             event = PermitEvent.objects.filter(permit=permit).latest("at")
             assert (event.from_status, event.to_status, event.actor_id) == (source, target, user.pk)
         client.logout()
+
+
+def test_a_permits_kind_is_checked_against_the_registry_not_an_enum():
+    from django.core.exceptions import ValidationError
+
+    for permit_type in TYPES:
+        kinds.validate_kind(permit_type.kind)
+    with pytest.raises(ValidationError) as refused:
+        kinds.validate_kind("hot_air_balloon")
+    assert refused.value.error_list[0].code == "unknown_permit_type"
+    assert Permit._meta.get_field("kind").choices is None  # a new type alters no table
+
+
+@pytest.mark.django_db
+def test_a_permits_label_is_its_records_label():
+    for permit_type in TYPES:
+        assert PermitFactory.build(kind=permit_type.kind).get_kind_display() == permit_type.label
