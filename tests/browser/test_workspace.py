@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -25,13 +25,6 @@ START_HEADING = {
 
 @pytest.fixture
 def demo(settings):
-    from importlib import import_module
-
-    from django.apps import apps
-
-    # A transactional test's flush empties the fee schedule the migration seeded; the demo's applications need it.
-    for migration in ("permits.migrations.0003_placeholder_fees", "sidewalks.migrations.0003_sidewalk_unit_price_fees"):
-        import_module(migration).seed(apps, None)
     settings.DEMO_PASSWORD = "correct-horse-battery"
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 

@@ -88,7 +88,7 @@ def test_every_kind_of_write_shows_on_the_next_look(client, clerk, how):
     assert expected in client.get(OFFICE).content.decode()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_write_bumps_again_when_its_transaction_commits():
     permit = permit_in(Status.SUBMITTED)
     before = list_cache.current_version()
@@ -226,7 +226,7 @@ def test_the_lists_keys_name_the_database_so_two_villages_can_share_one_redis():
         assert project.CACHES["lists"]["KEY_PREFIX"] == project.LISTS_CACHE_PREFIX
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_kept_lists_are_read_without_a_transaction(client, clerk, resident, monkeypatch):
     """Issue 13's load test: a read-only page kept in the cache has no BEGIN and COMMIT around it (two round trips
     of a page that is otherwise three queries); every other page keeps ATOMIC_REQUESTS."""

@@ -44,7 +44,7 @@ def scratch(tmp_path):
                 cursor.execute(f'DROP DATABASE IF EXISTS "{settings["NAME"]}"')
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_charge_recorded_before_the_move_is_the_same_row_after_it(scratch):
     executor = MigrationExecutor(scratch)
     executor.migrate(BEFORE)
