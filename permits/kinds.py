@@ -14,6 +14,7 @@ The modules a part may have, each read by one core module:
     search_sources.py   SEARCH_SOURCES                    permits.search
     work_sources.py     WORK_SOURCES                      permits.workspace
     street_work_checks.py  work_violations(...), load_demo()  permits.street_work
+    authorizations.py   materials_authorizations_on(...)  permits.street_work
     report_sources.py   OPEN_CASES, INSPECTIONS           permits.reports.queries
     admin_roles.py      ADMIN_ROLES (a part with no PERMIT_TYPE)  permits.role_permissions
     demo.py             DEMO_LOADERS (a part with no PERMIT_TYPE)  load_demo
@@ -21,7 +22,7 @@ The modules a part may have, each read by one core module:
 Adding a permit type (docs/explanation/adding-a-type.md):
 1. copy a sibling package (`permits/street_use/` is the smallest): kind.py models.py rules.py services.py forms.py
    views.py urls.py api.py admin.py demo.py board_matters.py, with `PERMIT_TYPE` in kind.py;
-2. add the package to `PACKAGES` (the one line of the core it touches);
+2. add the package to `PACKAGES` (the one line of the core it touches: tests/permits/test_new_type_experiment.py);
 3. write its rules first, with their boundary tests, then its hooks (what blocks a transition, what it stamps).
 """
 
