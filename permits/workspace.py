@@ -3,9 +3,9 @@
 A work source is one plain record: a title, the roles whose work it is, and a function that returns the waiting rows
 oldest first. The core's sources are below. A part (a permit type, or the enforcement cases past their deadline)
 adds its own in a `work_sources.py` module of its package (a tuple `WORK_SOURCES`, found through
-permits.kinds.discover). The start page counts every source in
-one query, each count capped at COUNT_CAP ("100+": the count stops early, served by an index, at any size), and
-reads the first rows of each source that has any: one query per source with work, however many rows wait.
+permits.kinds.discover). The start page counts every source in one query, each count capped at COUNT_CAP ("100+":
+the count stops early, served by an index, at any size), and reads the first rows of each source that has any: one
+query per source with work, however many rows wait.
 """
 
 from __future__ import annotations
