@@ -93,3 +93,7 @@ def load() -> None:
             number = int(parcel.site_address.split()[0]) if parcel.site_address.split()[0].isdigit() else None
             if number:
                 services.assign_street_number(parcel=parcel, number=number, map_reference="Sheet 1", by=clerk)
+
+
+# manage.py load_demo (permits.kinds.demo_loaders): enforcement cases and street numbers (§§ 303-6 to 303-14).
+DEMO_LOADERS = (load,)

@@ -6,7 +6,7 @@ from django import forms
 
 from obstructions import rules
 from obstructions.models import Case
-from sidewalks.snow.forms import DATE_WIDGET, DATETIME_WIDGET, SnowReportForm
+from permits.public_forms import DATE_WIDGET, DATETIME_WIDGET, PublicReportForm
 
 DETAIL_CHOICES = (
     [("", "(not needed for this kind of case)")]
@@ -184,7 +184,7 @@ class MatchForm(forms.Form):
     kind = forms.ChoiceField(choices=Case.Kind.choices, label="What kind of case")
 
 
-class ComplaintForm(SnowReportForm):
+class ComplaintForm(PublicReportForm):
     """The public complaint form (no login), with the snow report's sum and honeypot."""
 
     address = forms.CharField(

@@ -25,7 +25,7 @@ from permits.models import Parcel, Permit
 from permits.roles import Role, has_role
 from permits.services import next_number, send_notice
 from permits.state import actor_label, change_state
-from permits.street_privilege.authorizations import materials_authorizations_on
+from permits.street_work import materials_authorizations_on
 from permits.uploads import inspect_upload
 
 K, S = Case.Kind, Case.Status

@@ -1,13 +1,28 @@
-"""The permit-type registry: one plain record per street permit type of Chapter 303.
+"""The registry: one list of the project's parts, one discovery function, one plain record per street permit type.
 
-The core never imports a permit type by name except through `TYPE_PACKAGES` below. The apply chooser, the "which
-permit?" guide, the office page, the permit page, the API router, the demo loader, the admin, the Celery task
-discovery, the expiry job and `workflow.transition()` all read the records.
+`PACKAGES` lists every part: the permit types and the other parts (the Board, the ledger, online payments, the street
+map, the enforcement cases). The core never names a part otherwise, by import or by string: it asks `discover(name)`
+for the `<part>.<name>` module of every part that has one. A permit type is a part whose `kind.py` holds a
+`PERMIT_TYPE` record; the apply chooser, the "which permit?" guide, the office page, the permit page, the API router,
+the demo loader, the admin and its role permissions, the expiry job and `workflow.transition()` all read the records.
 
-Adding a permit type (docs/explanation/registry.md):
-1. copy a sibling package (`permits/street_opening/`): models.py rules.py services.py forms.py views.py urls.py
-   api.py admin.py tasks.py demo.py and kind.py, whose `PERMIT_TYPE` is the record;
-2. add the package to `TYPE_PACKAGES` (the one line of the core it touches);
+The modules a part may have, each read by one core module:
+    kind.py             PERMIT_TYPE                       permits.kinds.registry()
+    models.py admin.py  (loaded for their side effects)   permits.models, permits.admin.core
+    tasks.py            Celery tasks                      theresa_permits.celery
+    board_matters.py    MATTERS                           permits.board.matters
+    search_sources.py   SEARCH_SOURCES                    permits.workspace.search
+    work_sources.py     WORK_SOURCES                      permits.workspace.sources
+    street_work_checks.py  work_violations(...), load_demo()  permits.street_work
+    authorizations.py   materials_authorizations_on(...)  permits.street_work
+    report_sources.py   OPEN_CASES, INSPECTIONS           permits.reports.queries
+    admin_roles.py      ADMIN_ROLES (a part with no PERMIT_TYPE)  permits.role_permissions
+    demo.py             DEMO_LOADERS (a part with no PERMIT_TYPE)  load_demo
+
+Adding a permit type (docs/explanation/adding-a-type.md):
+1. copy a sibling package (`permits/street_use/` is the smallest): kind.py models.py rules.py services.py forms.py
+   views.py urls.py api.py admin.py demo.py board_matters.py, with `PERMIT_TYPE` in kind.py;
+2. add the package to `PACKAGES` (the one line of the core it touches: tests/permits/test_new_type_experiment.py);
 3. write its rules first, with their boundary tests, then its hooks (what blocks a transition, what it stamps).
 """
 
@@ -20,16 +35,34 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
-# The permit types this Village runs online, one package each. Sidewalk permits live in the sidewalks app with the
-# rest of § 303-3 (surveys, Board orders).
-TYPE_PACKAGES: tuple[str, ...] = (
+from permits.roles import Role
+
+# Every part, in the order the pages list what they bring: the permit types this Village runs online first (sidewalk
+# permits live in the sidewalks app with the rest of § 303-3: surveys, Board orders), then the other parts.
+PACKAGES: tuple[str, ...] = (
     "permits.street_opening",
     "sidewalks",
     "permits.street_use",
     "permits.street_privilege",
+    "permits.board",
+    "permits.ledger",
+    "permits.online_payments",
+    "permits.streetmap",
+    "obstructions",
+    "obstructions.registers",
 )
 
 APPLICANT = "applicant"  # in an authority table: the applicant or a member of its organization
+# In an `admin_roles` table: the staff roles that see every permit in the back office (the Clerk-Treasurer sees every
+# model without being listed).
+PERMIT_READERS = (
+    Role.DPW_DIRECTOR,
+    Role.DPW_INSPECTOR,
+    Role.BUILDING_INSPECTOR,
+    Role.POLICE_CHIEF,
+    Role.BOARD,
+    Role.PRESIDENT,
+)
 
 
 @dataclass(frozen=True)
@@ -87,6 +120,17 @@ class PermitType:
     page_context: Callable[..., dict] | None = None
     pdf_url: str | None = None
     fix_link: Callable[..., tuple[str, str] | None] | None = None
+    # What a permit's `kind` is called in lists and reports ("Street use (block party, event)"); "" reads the title.
+    label: str = ""
+    # Which staff roles see the type's models in the back office: "app_label.modelname" -> role names
+    # (permits.role_permissions; the Clerk-Treasurer sees every model).
+    admin_roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Which of those roles may also change and add them ("app_label.modelname" -> role names).
+    admin_editors: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.label:
+            object.__setattr__(self, "label", self.title)
 
 
 # Types of the design card not yet online: the guide and the chooser send applicants to the Village office.
@@ -114,20 +158,25 @@ CORE_WORK_QUEUES: tuple[WorkQueue, ...] = (
 )
 
 
-def import_type_modules(module: str) -> list:
-    """Import `<package>.<module>` of every registered type that has one (models, admin, tasks...)."""
+def discover(module: str) -> list:
+    """Import `<package>.<module>` of every part of PACKAGES that has one, in the order of PACKAGES."""
     found = []
-    for package in TYPE_PACKAGES:
+    for package in PACKAGES:
         name = f"{package}.{module}"
         if find_spec(name) is not None:
             found.append(import_module(name))
     return found
 
 
+def type_packages() -> tuple[str, ...]:
+    """The parts that are permit types: those whose `kind.py` has a PERMIT_TYPE."""
+    return tuple(m.__name__.rpartition(".")[0] for m in discover("kind") if hasattr(m, "PERMIT_TYPE"))
+
+
 @cache
 def registry() -> dict[str, PermitType]:
-    """kind -> record, for the types online, in the order of TYPE_PACKAGES."""
-    types = [m.PERMIT_TYPE for m in import_type_modules("kind")]
+    """kind -> record, for the types online, in the order of PACKAGES."""
+    types = [m.PERMIT_TYPE for m in discover("kind") if hasattr(m, "PERMIT_TYPE")]
     return {t.kind: t for t in types}
 
 
@@ -147,6 +196,28 @@ def get_type(kind: str) -> PermitType | None:
     if found is not None:
         return found
     return next((t for t in OFFICE_ONLY_TYPES if t.kind == kind), None)
+
+
+def validate_kind(value: str) -> None:
+    """A permit's `kind` names a type of the registry (Permit.kind's validator: forms, the admin, the API, the
+    services; no database needed)."""
+    from django.core.exceptions import ValidationError
+
+    if get_type(value) is None:
+        raise ValidationError(
+            "%(kind)s is not a registered permit type.", code="unknown_permit_type", params={"kind": repr(value)}
+        )
+
+
+def kind_label(kind: str) -> str:
+    """What a permit of `kind` is called in lists, notices and reports: its record's label."""
+    permit_type = get_type(kind)
+    return permit_type.label if permit_type is not None else kind
+
+
+def kind_choices() -> list[tuple[str, str]]:
+    """(kind, label) of every permit type, for the filters of lists and reports."""
+    return [(t.kind, t.label) for t in all_types()]
 
 
 def number_prefix(kind: str) -> str:
@@ -193,4 +264,6 @@ def api_routes() -> list[ApiRoute]:
 
 
 def demo_loaders() -> list[Callable[[], None]]:
-    return [loader for t in online_types() for loader in t.demo_loaders]
+    """Each permit type's demo loaders (its record), then the other parts' (`DEMO_LOADERS` of their demo.py)."""
+    types = [loader for t in online_types() for loader in t.demo_loaders]
+    return types + [loader for m in discover("demo") for loader in getattr(m, "DEMO_LOADERS", ())]

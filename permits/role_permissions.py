@@ -13,86 +13,78 @@ rules, no authority and no timeline entry).
 
 from permits.roles import Role
 
-APPS = ("permits", "sidewalks", "obstructions")
 # Public records are never deleted (Wis. Stat. § 19.21): reference records (fees, streets, parcels, organizations,
 # bonds, Board decisions) are ended, not deleted. Only a person's membership of an organization may be removed.
 DELETABLE = {"delete_membership"}
 
+# The core's models (app label `permits`) each role sees; a part's models come from the part (its PermitType record's
+# `admin_roles`, or the `ADMIN_ROLES` of its admin_roles.py when it is not a permit type).
 # Records behind a permit's own page: whoever sees permits sees these (its timeline, documents, street).
-PERMIT_RECORDS = {
-    "permit",
-    "permitevent",
-    "document",
-    "street",
-    "streetopening",
-    "diggersticket",
-    "renewal",
-    "renewalrequest",
-    "streetuse",  # § 303-15: the application (the register and the petition's signatures stay the clerk's)
-    # Street privilege permits (permits/street_privilege): the application, its recommendations and cost lines.
-    "streetprivilege",
-    "recommendation",
-    "costline",
-}
-SIDEWALK_PERMITS = {"sidewalkpermit", "sidewalkinspection"}
-FIELD_RECORDS = {"inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"}
-SIDEWALK_WORK = {"sidewalksurvey", "surveyblock", "sidewalkorder", "snowfall", "snowcase", "rubbishcase"}
+PERMIT_RECORDS = {"permit", "permitevent", "document", "street"}
 # The street map (permits/streetmap): segments, placements, the DPW's conflict margin and its conflict reviews.
 STREET_MAP = {"streetsegment", "placement", "conflictmargin", "conflictreview"}
-BOARD_RECORDS = {
-    "streetimprovement",
-    "emergencydetermination",
-    "moratoriumexception",
-    "applicantrevocation",
-    "emergencyreport",
-    "boardwaiver",
-    # The Village Board's record (permits.board): the clerk keeps it; members and the DPW read it.
-    "seat",
-    "term",
-    "meeting",
-    "attendance",
-    "agendaitem",
-    "motion",
-    "vote",
-    "designation",
-    "bondamount",
-    "boardappearance",  # § 303-15C: who appeared for a street use permit
-    "sidewalkobstruction",  # § 303-7F: the Board's notice to the adjoining owner
-}
+# The Village Board's record (permits.board): the clerk keeps it; members and the DPW read it.
+BOARD_RECORDS = {"seat", "term", "meeting", "attendance", "agendaitem", "motion", "vote", "designation"}
 
-# The enforcement cases (obstructions/): "any Village enforcement official" works them (§ 303-6D/E/F).
-ENFORCEMENT = {"case", "casestep", "streetnumber"}
-
-# role -> models (lower-case model names) it may view in the back office; None means every model of APPS.
+# role -> core models (lower-case model names) it may view in the back office; None means every model of
+# app_labels(), the parts' included.
 VIEW: dict[Role, set[str] | None] = {
     Role.CLERK: None,
     Role.DPW_DIRECTOR: PERMIT_RECORDS
-    | SIDEWALK_PERMITS
-    | FIELD_RECORDS
-    | SIDEWALK_WORK
     | BOARD_RECORDS
-    | {"parcel", "organization", "feeitem", "annualbond", "specialcharge"}
-    | STREET_MAP
-    | ENFORCEMENT,
-    Role.DPW_INSPECTOR: PERMIT_RECORDS
-    | SIDEWALK_PERMITS
-    | FIELD_RECORDS
-    | SIDEWALK_WORK
-    | {"emergencyreport"}
-    | ENFORCEMENT,
-    Role.BUILDING_INSPECTOR: PERMIT_RECORDS | SIDEWALK_PERMITS | ENFORCEMENT,
-    Role.POLICE_CHIEF: PERMIT_RECORDS | {"sidewalkpermit", "emergencyreport", "snowfall", "snowcase"} | ENFORCEMENT,
-    Role.BOARD: PERMIT_RECORDS | {"sidewalkpermit", "sidewalksurvey", "sidewalkorder", "chargehearing"} | BOARD_RECORDS,
-    Role.PRESIDENT: PERMIT_RECORDS
-    | {"sidewalkpermit", "sidewalksurvey", "sidewalkorder", "chargehearing"}
-    | BOARD_RECORDS,
+    | {"parcel", "organization", "feeitem", "specialcharge"}
+    | STREET_MAP,
+    Role.DPW_INSPECTOR: PERMIT_RECORDS,
+    Role.BUILDING_INSPECTOR: PERMIT_RECORDS,
+    Role.POLICE_CHIEF: PERMIT_RECORDS,
+    Role.BOARD: PERMIT_RECORDS | {"chargehearing"} | BOARD_RECORDS,
+    Role.PRESIDENT: PERMIT_RECORDS | {"chargehearing"} | BOARD_RECORDS,
 }
-# role -> models it may change (and add) in the back office; None means every model it may view.
+# role -> core models it may change (and add) in the back office; None means every model it may view.
 CHANGE: dict[Role, set[str] | None] = {
     Role.CLERK: None,
-    Role.DPW_DIRECTOR: {"permit", "street", "parcel", "emergencyreport", "streetimprovement"}
-    | {"streetsegment", "conflictmargin"},
+    Role.DPW_DIRECTOR: {"permit", "street", "parcel", "streetsegment", "conflictmargin"},
 }
+
+
+def part_roles(attribute: str) -> dict[str, tuple[str, ...]]:
+    """Model label ("app_label.modelname") -> roles, of every part: `attribute` ("admin_roles" or "admin_editors")
+    of each permit type's record, and the same name in upper case in the other parts' admin_roles.py."""
+    from permits import kinds
+
+    found: dict[str, tuple[str, ...]] = {}
+    for permit_type in kinds.online_types():
+        found.update(getattr(permit_type, attribute))
+    for module in kinds.discover("admin_roles"):
+        found.update(getattr(module, attribute.upper(), {}))
+    return found
+
+
+def _labels(role: Role, core: dict[Role, set[str] | None], attribute: str) -> set[str] | None:
+    names = core.get(role, set())
+    if names is None:
+        return None
+    parts = {label for label, roles in part_roles(attribute).items() if role in roles}
+    return {f"permits.{name}" for name in names} | parts
+
+
+def visible_models(role: Role) -> set[str] | None:
+    """The "app_label.modelname" of every model `role` may view in the back office; None: every model."""
+    return _labels(role, VIEW, "admin_roles")
+
+
+def changeable_models(role: Role) -> set[str] | None:
+    """The models `role` may change and add; None: every model it may view."""
+    return _labels(role, CHANGE, "admin_editors")
+
+
+def app_labels() -> set[str]:
+    """The apps whose models the roles see: the core's and every part's (permits.kinds.PACKAGES)."""
+    from django.apps import apps
+
+    from permits import kinds
+
+    return {"permits"} | {apps.get_containing_app_config(p).label for p in kinds.PACKAGES}
 
 
 def _base_model(codename: str) -> tuple[str, str]:
@@ -102,10 +94,11 @@ def _base_model(codename: str) -> tuple[str, str]:
 
 def permissions_of(role: Role, perms) -> list:
     """The permissions (of `perms`) a role's group holds."""
-    view, change = VIEW.get(role, set()), CHANGE.get(role, set())
+    view, change = visible_models(role), changeable_models(role)
     wanted = []
     for perm in perms:
-        action, model = _base_model(perm.codename)
+        action, name = _base_model(perm.codename)
+        model = f"{perm.content_type.app_label}.{name}"
         is_history = perm.codename.partition("_")[2].startswith("historical")
         visible = view is None or model in view
         if not visible:
@@ -135,7 +128,7 @@ def sync_role_permissions(sender=None, **kwargs):
         return
     from django.contrib.auth.models import Group, Permission
 
-    perms = list(Permission.objects.filter(content_type__app_label__in=APPS).select_related("content_type"))
+    perms = list(Permission.objects.filter(content_type__app_label__in=app_labels()).select_related("content_type"))
     for role in Role:
         group, _ = Group.objects.get_or_create(name=role.value)
         group.permissions.set(permissions_of(role, perms))

@@ -16,7 +16,7 @@ from django.utils import timezone
 from permits import workflow
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import FeeNotConfigured, fee_in_force
-from permits.kinds import number_prefix
+from permits.kinds import number_prefix, validate_kind
 from permits.models import Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
 from permits.roles import Role, has_role
 from permits.uploads import inspect_upload
@@ -39,6 +39,7 @@ def next_number(prefix: str, year: int) -> str:
 def create_permit(*, kind: str, applicant, organization=None, today: date | None = None, **fields) -> Permit:
     """A new draft application with its number."""
     today = today or timezone.localdate()
+    validate_kind(kind)
     if organization is not None and not organization.memberships.filter(user=applicant).exists():
         raise PermissionDenied("You may apply for an organization only if you are on its staff.")
     number = next_number(number_prefix(kind), today.year)

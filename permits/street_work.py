@@ -2,7 +2,7 @@
 registers decide them (the Clerk-Treasurer's grade register and the Board's higher sidewalk standards:
 obstructions/registers, § 303-1A(1), § 303-3D(11)).
 
-The core imports those apps only through CHECK_MODULES below (like permits.board.matters): each module has
+Each part that keeps such a register has a `street_work_checks.py` module (found through permits.kinds.discover) with
 `work_violations(*, kind, street, parcel, today, fields, emergency) -> list[Violation]`. The sidewalk and street
 opening services call `work_violations` from the one check their form, API and service share.
 """
@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from datetime import date
 from functools import cache
-from importlib import import_module
-from importlib.util import find_spec
 
-CHECK_MODULES: tuple[str, ...] = ("obstructions.registers.checks",)
+from permits import kinds
 
 
 @cache
 def _modules():
-    return tuple(import_module(name) for name in CHECK_MODULES if find_spec(name) is not None)
+    return tuple(kinds.discover("street_work_checks"))
 
 
 def work_violations(*, kind: str, street, today: date, parcel=None, fields: dict | None = None, emergency=False):
@@ -30,6 +28,15 @@ def work_violations(*, kind: str, street, today: date, parcel=None, fields: dict
             kind=kind, street=street, parcel=parcel, today=today, fields=fields or {}, emergency=emergency
         )
     return found
+
+
+def materials_authorizations_on(*, street_id: int, day: date) -> list:
+    """§ 303-6B(2): the authorizations to keep building materials on `street_id` on `day`, from every part that
+    grants them (an `authorizations.py` with the same function: the street privilege permits), for the obstruction
+    cases (§ 303-6A: outside their limits or past their period, materials are an obstruction)."""
+    return [
+        a for m in kinds.discover("authorizations") for a in m.materials_authorizations_on(street_id=street_id, day=day)
+    ]
 
 
 def load_demo() -> None:

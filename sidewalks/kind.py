@@ -9,9 +9,30 @@ from sidewalks.snow import demo as snow_demo
 
 DPW = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 
+# Who sees the app's models in the back office besides the Clerk-Treasurer (permits.role_permissions).
+ADMIN_ROLES = {
+    "sidewalks.sidewalkpermit": (
+        Role.DPW_DIRECTOR,
+        Role.DPW_INSPECTOR,
+        Role.BUILDING_INSPECTOR,
+        Role.POLICE_CHIEF,
+        Role.BOARD,
+        Role.PRESIDENT,
+    ),
+    "sidewalks.sidewalkinspection": (*DPW, Role.BUILDING_INSPECTOR),
+    "sidewalks.sidewalksurvey": (*DPW, Role.BOARD, Role.PRESIDENT),
+    "sidewalks.sidewalkorder": (*DPW, Role.BOARD, Role.PRESIDENT),
+    "sidewalks.surveyblock": DPW,
+    "sidewalks.snowfall": (*DPW, Role.POLICE_CHIEF),
+    "sidewalks.snowcase": (*DPW, Role.POLICE_CHIEF),
+    "sidewalks.rubbishcase": DPW,
+    "sidewalks.boardwaiver": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),
+}
+
 PERMIT_TYPE = PermitType(
     kind=PermitKind.SIDEWALK,
     title="Sidewalk permit",
+    label="Sidewalk construction or repair",
     citation="§ 303-3C",
     who_needs_it="You will lay, remove, replace or repair a public sidewalk. Apply at least three days before the "
     "work (not needed under a contract with the Village).",
@@ -38,4 +59,5 @@ PERMIT_TYPE = PermitType(
     page_template="sidewalks/permit.html",
     page_context=views.page_context,
     pdf_url="sidewalks:permit_pdf",
+    admin_roles=ADMIN_ROLES,
 )

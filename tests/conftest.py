@@ -1,6 +1,9 @@
-"""Personas and test-wide settings. Browser-test set-up lives in tests/browser/conftest.py."""
+"""Personas and test-wide settings. Browser-test set-up lives in tests/browser/conftest.py.
 
-from importlib import import_module
+A test that commits (django_db(transaction=True)) empties the database when it ends; it also says
+serialized_rollback=True, so the rows the data migrations seeded (fees, staff groups, the site's name) are put back
+before it starts, from the copy Django keeps of the freshly migrated database.
+"""
 
 import pytest
 from django.contrib.auth.models import Group
@@ -28,20 +31,6 @@ def _postgresql_flush_deletes_rows():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
         yield
-
-
-@pytest.fixture(autouse=True)
-def _transactional_tests_have_the_named_site(request):
-    """A transactional test's flush runs post_migrate, which gives back the staff groups and Django's "example.com"
-    Site, not the site the migration named (account emails say "Theresa Permits"). Name it again; the other rows the
-    data migrations seed (fees) each test that needs them seeds itself."""
-    marker = request.node.get_closest_marker("django_db")
-    if marker is None or not marker.kwargs.get("transaction"):
-        return
-    request.getfixturevalue("transactional_db")
-    from django.apps import apps
-
-    import_module("permits.migrations.0001_squashed_0035_people_order_index").name_the_site(apps, None)
 
 
 @pytest.fixture(autouse=True)
@@ -144,8 +133,8 @@ def _mark_worker_tests_in_junit(request, record_property):
 def real_worker(django_db_setup, django_db_blocker):
     """A real Celery worker thread consuming from Redis (production mode only: REDIS_URL set).
 
-    Tests using it need @pytest.mark.worker and @pytest.mark.django_db(transaction=True): the worker thread sees
-    only committed rows. Call task.delay(...).get(timeout=30) to wait for it.
+    Tests using it need @pytest.mark.worker and @pytest.mark.django_db(transaction=True, serialized_rollback=True):
+    the worker thread sees only committed rows. Call task.delay(...).get(timeout=30) to wait for it.
     """
     import os
 

@@ -26,7 +26,7 @@ from permits.street_opening.models import StreetOpening
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
-pytestmark = [pytest.mark.scale_out, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.scale_out, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "theresa_permits.settings")
 app = Celery("theresa_permits")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# The core ledger's tasks and each permit type's (the packages of permits.kinds), found once Django is ready.
+# Every part's tasks (the packages of permits.kinds), found once Django is ready.
 app.autodiscover_tasks(lambda: _task_packages())
 
 
 def _task_packages() -> list[str]:
-    from permits.kinds import TYPE_PACKAGES
+    from permits.kinds import PACKAGES
 
-    return ["permits.ledger", "permits.online_payments", "permits.streetmap", *TYPE_PACKAGES]
+    return list(PACKAGES)

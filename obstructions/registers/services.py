@@ -1,5 +1,5 @@
 """The registers' verbs (keyword-only, in a transaction, the one path for pages, admin, demo and shell) and the
-selectors the sidewalk and street opening rules read (obstructions.registers.checks).
+selectors the sidewalk and street opening rules read (obstructions.registers.street_work_checks).
 
 Only the Clerk-Treasurer records in the registers (§ 303-1A(1) "recorded by the Village Clerk-Treasurer in his
 office"; § 303-1B; § 303-11). Every verb stores nothing when a rule refuses (RulesBroken, each violation citing its

@@ -23,8 +23,7 @@ from permits.board import admin as board_admin  # noqa: F401  (the Village Board
 from permits.errors import RulesBroken
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.forms import PaymentForm, add_service_errors
-from permits.kinds import import_type_modules
-from permits.ledger import admin as ledger_admin  # noqa: F401  (the core ledger's back office)
+from permits.kinds import discover, kind_choices
 from permits.models import (
     Document,
     FeeItem,
@@ -44,7 +43,6 @@ from permits.paging import CappedPaginator, KeysFirstPaginator
 from permits.parcel_import import import_parcels
 from permits.roles import Role, has_role
 from permits.selectors import with_paid_total
-from permits.streetmap import admin as streetmap_admin  # noqa: F401  (segments, conflict margin)
 from permits.text_search import matching
 
 INLINE_ROWS = 50  # the latest rows an inline shows: a permit's timeline may hold 1,000 events
@@ -146,11 +144,24 @@ def _transition_action(target: str, label: str):
     return action
 
 
+class PermitKindFilter(admin.SimpleListFilter):
+    """The permit types of the registry (Permit.kind has no choices of its own)."""
+
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return kind_choices()
+
+    def queryset(self, request, queryset):
+        return queryset.filter(kind=self.value()) if self.value() else queryset
+
+
 @admin.register(Permit)
 class PermitAdmin(SimpleHistoryAdmin):
     list_display = [
         "number",
-        "kind",
+        "kind_display",
         "status",
         "applicant_name",
         "street",
@@ -158,7 +169,7 @@ class PermitAdmin(SimpleHistoryAdmin):
         "submitted_at",
         "balance",
     ]
-    list_filter = ["kind", "status", ("submitted_at", admin.DateFieldListFilter), "expires_on"]
+    list_filter = [PermitKindFilter, "status", ("submitted_at", admin.DateFieldListFilter), "expires_on"]
     search_fields = [
         "number",
         "location_description",
@@ -179,7 +190,7 @@ class PermitAdmin(SimpleHistoryAdmin):
     show_full_result_count = False  # no second whole-table count on a search
     readonly_fields = [
         "number",
-        "kind",
+        "kind_display",
         "status",
         "applicant",
         "organization",
@@ -231,6 +242,10 @@ class PermitAdmin(SimpleHistoryAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # public records (Wis. Stat. § 19.21): never deleted
+
+    @admin.display(description="Kind", ordering="kind")
+    def kind_display(self, obj):
+        return obj.get_kind_display()
 
     @admin.display(description="Applicant", ordering="applicant__last_name")
     def applicant_name(self, obj):
@@ -467,7 +482,7 @@ class JobRunAdmin(admin.ModelAdmin):
         return False
 
 
-# Each permit type's back office, from the registry.
-import_type_modules("admin")
+# Each part's back office, from the registry.
+discover("admin")
 # No history form saves a past version back (OWASP ASVS V4.1.3): every admin with field history, types' included.
 lock_history_forms(admin.site)

@@ -1,8 +1,8 @@
 """What waits for the Village Board: one plain record per kind of matter the Board decides, read by the clerk's
 Board queue, the agenda builder, the agenda packet and the vote recorder.
 
-Each app that brings matters to the Board lists them in a `board_matters.py` module of its own (a tuple `MATTERS`),
-and its dotted path goes in `MATTER_MODULES` below. When the clerk records the Board's motion on an agenda item whose
+Each part that brings matters to the Board lists them in a `board_matters.py` module of its own (a tuple `MATTERS`),
+found through permits.kinds.discover. When the clerk records the Board's motion on an agenda item whose
 subject is a matter, the matter's `decide` applies the result to the subject (granted, denied, waived, adopted).
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
-from importlib import import_module
-from importlib.util import find_spec
+
+from permits import kinds
 
 
 @dataclass(frozen=True)
@@ -40,24 +40,10 @@ class Matter:
         return f"{self.clause}|{self.model}"
 
 
-# The modules that list matters for the Board (each has a MATTERS tuple).
-MATTER_MODULES: tuple[str, ...] = (
-    "sidewalks.board_matters",
-    "permits.street_opening.board_matters",
-    "permits.ledger.board_matters",
-    "permits.street_use.board_matters",
-    "permits.street_privilege.board_matters",
-    "obstructions.registers.board_matters",  # § 303-1A(2) sidewalk grade applications
-)
-
-
 @cache
 def matters() -> tuple[Matter, ...]:
-    found: list[Matter] = []
-    for name in MATTER_MODULES:
-        if find_spec(name) is not None:
-            found.extend(import_module(name).MATTERS)
-    return tuple(found)
+    """Every part's matters (`<part>.board_matters.MATTERS`), in the order of the registry's parts."""
+    return tuple(m for module in kinds.discover("board_matters") for m in module.MATTERS)
 
 
 def matter_for(clause: str, model: str) -> Matter | None:

@@ -25,11 +25,7 @@ from django.db.models.functions import Coalesce, Rank
 from django.utils import timezone
 
 from permits.access import require_role
-<<<<<<< HEAD
 from permits.errors import IllegalTransition, RulesBroken, Violation, raise_if_broken
-=======
-from permits.errors import IllegalTransition
->>>>>>> audit
 from permits.jobs import run_job
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine

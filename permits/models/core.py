@@ -15,6 +15,8 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
+from permits.kinds import kind_label, validate_kind
+
 # --- People and organizations ---------------------------------------------------------------------------------
 
 
@@ -159,6 +161,10 @@ class FeeItem(models.Model):
 
 
 class PermitKind(models.TextChoices):
+    """The `kind` values of the first four permit types, for their own packages' code and the migrations that name
+    them. Permit.kind is checked against the registry (permits.kinds), not these choices: a new type adds no value
+    here, and its label is its record's."""
+
     STREET_OPENING = "street_opening", "Street opening or excavation"
     SIDEWALK = "sidewalk", "Sidewalk construction or repair"
     STREET_PRIVILEGE = "street_privilege", "Street privilege (moving a building, construction materials)"
@@ -242,7 +248,7 @@ IN_EFFECT_UNTIL = Coalesce("end_date", "expires_on", Value(date.max))
 
 class Permit(StatusGuardedModel):
     number = models.CharField(max_length=20, unique=True, editable=False)
-    kind = models.CharField(max_length=30, choices=PermitKind.choices)
+    kind = models.CharField(max_length=30, validators=[validate_kind])  # a type of the registry (permits.kinds)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT, editable=False)
     applicant = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="permits")
     organization = models.ForeignKey(
@@ -318,6 +324,10 @@ class Permit(StatusGuardedModel):
 
     def get_public_url(self) -> str:
         return reverse("permits:public_status", args=[self.public_token])
+
+    def get_kind_display(self) -> str:
+        """What the permit's type is called: its registry record's label."""
+        return kind_label(self.kind)
 
     @property
     def amount_paid(self) -> Decimal:

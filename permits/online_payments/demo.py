@@ -123,3 +123,8 @@ def _snow_charge_to_pay_online():
         by=clerk,
         today=today,
     )
+
+
+# manage.py load_demo, after the permit types' loaders (permits.kinds.demo_loaders): a held card payment for the clerk,
+# today's settlement.
+DEMO_LOADERS = (load_demo,)

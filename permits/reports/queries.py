@@ -4,18 +4,20 @@ permits and at 100,000.
 
 Each function returns plain rows (dicts) for the view, the CSV and the PDF; `permits.reports.tables` lays them out.
 
-Open cases come from a plain hook list, OPEN_CASE_SOURCES: each entry is a function (today) -> a grouped queryset of
-the columns (case_source, band, cases, amount), built with grouped_by_age. The enforcement cases of § 303-6
-(obstructions/) plug in by appending theirs.
+Open cases and inspections come from the parts that keep them: each part's `report_sources.py` (found through
+permits.kinds.discover) may have `OPEN_CASES`, functions (today) -> a grouped queryset of the columns (case_source,
+band, cases, amount) built with grouped_by_age, and `INSPECTIONS`, InspectionSource records whose `made` is built with
+grouped_by_month.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from functools import cache
 
-from django.apps import apps
 from django.db.models import (
     Case,
     CharField,
@@ -34,8 +36,9 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce, Concat, NullIf, TruncDate, TruncMonth
 from django.utils import timezone
 
+from permits import kinds
 from permits.ledger.models import ChargePayment, SpecialCharge, TaxRollBatch, TaxRollLine
-from permits.models import FeeItem, Payment, Permit, PermitKind
+from permits.models import FeeItem, Payment, Permit
 from permits.reports import rules
 
 ZERO = Decimal("0.00")
@@ -105,7 +108,7 @@ def fee_item_names(codes: set[str]) -> dict[str, str]:
     """What each fee item is called: the fee schedule's name (latest period), a special charge's source, or a permit
     type's name; one query for the fee schedule."""
     names = {f"special_charge_{value}": f"Special charge: {label}" for value, label in SpecialCharge.Source.choices}
-    names.update({value: label for value, label in PermitKind.choices})
+    names.update({t.kind: t.label for t in kinds.all_types()})
     wanted = [code for code in codes if code not in names]
     if wanted:
         for code, name in (
@@ -162,38 +165,37 @@ def _days(wait) -> int:
 # --- Inspections passed and failed --------------------------------------------------------------------------------
 
 
-def inspections_by_month(year: int, kind: str | None = None) -> list[dict]:
-    """Inspections made in `year` by permit type, inspection (street opening) or stage (sidewalk) and month, passed
-    and failed: one UNION ALL of the two inspection tables' grouped statements."""
-    Inspection = apps.get_model("permits", "Inspection")  # read by label: the core names no permit type
-    SidewalkInspection = apps.get_model("sidewalks", "SidewalkInspection")
+@dataclass(frozen=True)
+class InspectionSource:
+    """The inspections of one permit type, for the report of inspections passed and failed."""
 
+    kind: str  # the permit type inspected
+    # (start, end) -> the inspections made in [start, end), grouped by grouped_by_month
+    made: Callable[[datetime, datetime], QuerySet]
+    labels: Callable[[], dict[str, str]]  # () -> what each inspection (or stage) is called, with its section
+
+
+def grouped_by_month(qs: QuerySet, permit_type: str, *, what: str, at: str, passed: Q, failed: Q) -> QuerySet:
+    """The one shape every inspection source gives: (permit_type, what, month, passed, failed), grouped in the
+    database."""
+    return (
+        qs.order_by()
+        .annotate(permit_type=Value(permit_type, output_field=CharField()), what=F(what), month=TruncMonth(at))
+        .values("permit_type", "what", "month")
+        .annotate(passed=Count("id", filter=passed), failed=Count("id", filter=failed))
+    )
+
+
+@cache
+def inspection_sources() -> tuple[InspectionSource, ...]:
+    return tuple(s for module in kinds.discover("report_sources") for s in getattr(module, "INSPECTIONS", ()))
+
+
+def inspections_by_month(year: int, kind: str | None = None) -> list[dict]:
+    """Inspections made in `year` by permit type, inspection (or stage) and month, passed and failed: one UNION ALL
+    of each inspected type's grouped statement."""
     start, end = year_bounds(year)
-    parts = []
-    if kind in (None, "", PermitKind.STREET_OPENING):
-        parts.append(
-            Inspection.objects.filter(at__gte=start, at__lt=end)
-            .order_by()
-            .annotate(
-                permit_type=Value(PermitKind.STREET_OPENING.value, output_field=CharField()),
-                what=F("kind"),
-                month=TruncMonth("at"),
-            )
-            .values("permit_type", "what", "month")
-            .annotate(passed=Count("id", filter=Q(result="pass")), failed=Count("id", filter=Q(result="fail")))
-        )
-    if kind in (None, "", PermitKind.SIDEWALK):
-        parts.append(
-            SidewalkInspection.objects.filter(inspected_at__gte=start, inspected_at__lt=end)
-            .order_by()
-            .annotate(
-                permit_type=Value(PermitKind.SIDEWALK.value, output_field=CharField()),
-                what=F("stage"),
-                month=TruncMonth("inspected_at"),
-            )
-            .values("permit_type", "what", "month")
-            .annotate(passed=Count("id", filter=Q(result="passed")), failed=Count("id", filter=Q(result="failed")))
-        )
+    parts = [s.made(start, end) for s in inspection_sources() if kind in (None, "", s.kind)]
     if not parts:
         return []
     union = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
@@ -202,18 +204,10 @@ def inspections_by_month(year: int, kind: str | None = None) -> list[dict]:
     return rows
 
 
-INSPECTION_LABELS: dict[str, str] = {}
-
-
+@cache
 def inspection_labels() -> dict[str, str]:
     """What each inspection kind and sidewalk stage is called, with its section."""
-    if not INSPECTION_LABELS:
-        Inspection = apps.get_model("permits", "Inspection")  # read by label: the core names no permit type
-        SidewalkInspection = apps.get_model("sidewalks", "SidewalkInspection")
-
-        INSPECTION_LABELS.update(dict(Inspection.Kind.choices))
-        INSPECTION_LABELS.update(dict(SidewalkInspection.Stage.choices))
-    return INSPECTION_LABELS
+    return {what: label for source in inspection_sources() for what, label in source.labels().items()}
 
 
 # --- Open cases and charges by age --------------------------------------------------------------------------------
@@ -248,87 +242,16 @@ def grouped_by_age(qs: QuerySet, source: str, field: str, today: date, *, instan
     )
 
 
-def open_snow_cases(today: date) -> QuerySet:
-    """§ 303-8: walks reported uncleared that nobody has cleared or dismissed yet, by days since the report."""
-    SnowCase = apps.get_model("sidewalks", "SnowCase")  # read by label: the core names no permit type
-
-    return grouped_by_age(
-        SnowCase.objects.filter(status=SnowCase.Status.OPEN),
-        "Snow and ice cases (§ 303-8)",
-        "reported_at",
-        today,
-        instant=True,
-    )
-
-
-def open_rubbish_cases(today: date) -> QuerySet:
-    """§ 303-2: rubbish or dirt noticed and not yet removed, by days since the notice was served."""
-    RubbishCase = apps.get_model("sidewalks", "RubbishCase")  # read by label: the core names no permit type
-
-    return grouped_by_age(
-        RubbishCase.objects.filter(status=RubbishCase.Status.NOTICED),
-        "Rubbish and dirt cases (§ 303-2)",
-        "served_at",
-        today,
-        instant=True,
-    )
-
-
-def open_sidewalk_orders(today: date) -> QuerySet:
-    """§ 303-3: Board sidewalk orders not yet done, charged or withdrawn, by days since the order was proposed, with
-    their estimated cost."""
-    SidewalkOrder = apps.get_model("sidewalks", "SidewalkOrder")  # read by label: the core names no permit type
-
-    closed = [SidewalkOrder.Status.OWNER_DONE, SidewalkOrder.Status.CHARGED, SidewalkOrder.Status.WITHDRAWN]
-    return grouped_by_age(
-        SidewalkOrder.objects.exclude(status__in=closed),
-        "Sidewalk orders (§ 303-3)",
-        "created_at",
-        today,
-        instant=True,
-        amount="estimated_cost",
-    )
-
-
-def open_special_charges(today: date) -> QuerySet:
-    """Wis. Stat. § 66.0627: special charges not paid (billed, delinquent, certified or on the roll, or awaiting their
-    hearing), by days since billed (since incurred when not billed yet), with their amounts."""
-    paid = [SpecialCharge.Status.PAID, SpecialCharge.Status.PAID_ON_ROLL]
-    qs = SpecialCharge.objects.exclude(status__in=paid).annotate(
-        opened_on=Coalesce("billed_on", "incurred_on", output_field=DateField())
-    )
-    return grouped_by_age(
-        qs, "Special charges unpaid (Wis. Stat. § 66.0627)", "opened_on", today, instant=False, amount="amount"
-    )
-
-
-def open_enforcement_cases(today: date) -> QuerySet:
-    """§ 303-6, 9, 12, 13, 14: enforcement cases not yet closed (open or noticed), by days since opened."""
-    EnforcementCase = apps.get_model("obstructions", "Case")  # read by label: the core names no app by import
-
-    return grouped_by_age(
-        EnforcementCase.objects.filter(status__in=["open", "noticed"]),
-        "Enforcement cases (§ 303-6, 9, 12, 13, 14)",
-        "opened_at",
-        today,
-        instant=True,
-    )
-
-
-# The merger (and each new enforcement path) appends its own: a function (today) -> grouped_by_age(...).
-OPEN_CASE_SOURCES: list[Callable[[date], QuerySet]] = [
-    open_snow_cases,
-    open_rubbish_cases,
-    open_sidewalk_orders,
-    open_special_charges,
-    open_enforcement_cases,
-]
+@cache
+def open_case_sources() -> tuple[Callable[[date], QuerySet], ...]:
+    """Every part's open-case sources (`<part>.report_sources.OPEN_CASES`), in the order of the registry."""
+    return tuple(f for module in kinds.discover("report_sources") for f in getattr(module, "OPEN_CASES", ()))
 
 
 def open_cases_by_age(today: date) -> list[dict]:
     """Every open case and unpaid charge as of `today`, by source and age band: one UNION ALL of each source's
     grouped statement."""
-    parts = [source(today) for source in OPEN_CASE_SOURCES]
+    parts = [source(today) for source in open_case_sources()]
     if not parts:
         return []
     union = parts[0].union(*parts[1:], all=True) if len(parts) > 1 else parts[0]
@@ -357,7 +280,9 @@ def tax_roll_summary(year: int) -> tuple[TaxRollBatch | None, list[dict]]:
 
 
 __all__ = [
-    "OPEN_CASE_SOURCES",
+    "InspectionSource",
+    "grouped_by_month",
+    "open_case_sources",
     "fees_collected",
     "grouped_by_age",
     "inspections_by_month",

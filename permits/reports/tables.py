@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from permits.models import PermitKind, Status
+from permits import kinds
+from permits.models import Status
 from permits.reports import queries, rules
 from permits.reports.charts import Chart, bar_chart, format_value
 
@@ -73,7 +74,8 @@ def format_cell(value) -> str:
 
 
 def _kind_label(kind: str) -> str:
-    return dict(PermitKind.choices).get(kind, kind)
+    permit_type = kinds.get_type(kind)
+    return permit_type.label if permit_type else kind
 
 
 def _period(year: int, kind: str | None) -> str:
@@ -304,12 +306,11 @@ REPORTS: dict[str, ReportSpec] = {
 }
 assert tuple(REPORTS) == rules.REPORT_SLUGS  # the registry and the readers' table list the same reports
 
-INSPECTED_KINDS = [
-    (PermitKind.STREET_OPENING.value, PermitKind.STREET_OPENING.label),
-    (PermitKind.SIDEWALK.value, PermitKind.SIDEWALK.label),
-]
-
 
 def kind_choices(slug: str) -> list[tuple[str, str]]:
-    """The types a report may be narrowed to (inspections exist for street openings and sidewalks only)."""
-    return INSPECTED_KINDS if slug == "inspections" else list(PermitKind.choices)
+    """The types a report may be narrowed to (inspections only to the types that have inspections)."""
+    every = [(t.kind, t.label) for t in kinds.all_types()]
+    if slug == "inspections":
+        inspected = {s.kind for s in queries.inspection_sources()}
+        return [(kind, label) for kind, label in every if kind in inspected]
+    return every

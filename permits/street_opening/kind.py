@@ -1,14 +1,38 @@
 """The street opening permit in the registry (permits.kinds): § 303-4, § 303-5 and § 303-1C."""
 
-from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_opening import api, demo, right_of_way, services, street_map_demo, urls, workflow
 from permits.street_opening.field import demo as field_demo
 
+# Who sees the type's models in the back office besides the Clerk-Treasurer (permits.role_permissions): the permit and
+# its renewals by whoever sees permits; the field records by the DPW; the Board's decisions by the Board and the DPW.
+FIELD = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
+BOARD = (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT)
+ADMIN_ROLES = {
+    "permits.streetopening": PERMIT_READERS,
+    "permits.diggersticket": PERMIT_READERS,
+    "permits.renewalrequest": PERMIT_READERS,
+    "permits.renewal": PERMIT_READERS,
+    "permits.inspection": FIELD,
+    "permits.permitteenotice": FIELD,
+    "permits.pavementrestoration": FIELD,
+    "permits.guarantee": FIELD,
+    "permits.defectnotice": FIELD,
+    "permits.annualbond": (Role.DPW_DIRECTOR,),
+    "permits.bondamount": BOARD,
+    "permits.emergencydetermination": BOARD,
+    "permits.streetimprovement": BOARD,
+    "permits.moratoriumexception": BOARD,
+    "permits.applicantrevocation": BOARD,
+    "permits.emergencyreport": (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.POLICE_CHIEF, Role.BOARD, Role.PRESIDENT),
+}
+
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_OPENING,
     title="Street opening or excavation permit",
+    label="Street opening or excavation",
     citation="§ 303-4",
     who_needs_it="You will dig in, tunnel under or open a street, alley, sidewalk, terrace or Village easement: "
     "utility lines, sewer or water laterals, any trench in the right-of-way. Not needed for work the Village does "
@@ -41,4 +65,6 @@ PERMIT_TYPE = PermitType(
     right_of_way=right_of_way.RIGHT_OF_WAY,
     pdf_url="permits:street_opening_pdf",
     fix_link=workflow.fix_link,
+    admin_roles=ADMIN_ROLES,
+    admin_editors={"permits.emergencyreport": (Role.DPW_DIRECTOR,), "permits.streetimprovement": (Role.DPW_DIRECTOR,)},
 )

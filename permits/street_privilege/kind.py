@@ -1,13 +1,24 @@
 """The street privilege permit in the registry (permits.kinds): § 303-7, § 303-6B(2), Wis. Stat. § 66.0425."""
 
-from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_privilege import api, demo, services, urls, workflow
 
+# Who sees the type's models in the back office besides the Clerk-Treasurer (permits.role_permissions): the
+# application, its recommendations and cost lines by whoever sees permits.
+ADMIN_ROLES = {
+    "permits.streetprivilege": PERMIT_READERS,
+    "permits.recommendation": PERMIT_READERS,
+    "permits.costline": PERMIT_READERS,
+    # § 303-7F: the Board's notice to the adjoining owner
+    "permits.sidewalkobstruction": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),
+}
+
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_PRIVILEGE,
     title="Street privilege permit",
+    label="Street privilege (moving a building, construction materials)",
     citation="§ 303-7",
     pdf_url="permits:street_privilege_pdf",
     who_needs_it="You will move a building along a street, or keep construction materials on a street or sidewalk "
@@ -30,4 +41,5 @@ PERMIT_TYPE = PermitType(
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
     stamps=workflow.stamps,
+    admin_roles=ADMIN_ROLES,
 )

@@ -5,9 +5,24 @@ from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_use import api, demo, services, urls, workflow
 
+# Who sees the type's models in the back office besides the Clerk-Treasurer (permits.role_permissions): the
+# application by whoever sees permits (the register and the petition's signatures stay the clerk's).
+ADMIN_ROLES = {
+    "permits.streetuse": (
+        Role.DPW_DIRECTOR,
+        Role.DPW_INSPECTOR,
+        Role.BUILDING_INSPECTOR,
+        Role.POLICE_CHIEF,
+        Role.BOARD,
+        Role.PRESIDENT,
+    ),
+    "permits.boardappearance": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),  # § 303-15C: who appeared
+}
+
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_USE,
     title="Street use permit",
+    label="Street use (block party, event)",
     citation="§ 303-15",
     pdf_url="permits:street_use_pdf",
     who_needs_it="You want to close part of a street for a block party or event (up to three days), with a "
@@ -29,4 +44,5 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("street-use-permits", api.StreetUseViewSet, "street-use-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    admin_roles=ADMIN_ROLES,
 )

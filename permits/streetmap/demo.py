@@ -118,3 +118,8 @@ def load_highland_week() -> list[str]:
 
 def load() -> dict:
     return {"segments": load_segments(), "highland": load_highland_week()}
+
+
+# manage.py load_demo (permits.kinds.demo_loaders): street segments and this week on Highland Avenue, after the
+# permit types.
+DEMO_LOADERS = (load,)

@@ -2,8 +2,8 @@
 key, name or company, from every staff page.
 
 A search source is one plain record: a title, the roles that may search it, the fields it matches and how a found
-record is shown. The core's sources are below; an app adds its own in a `search_sources.py` module with a tuple
-`SEARCH_SOURCES` whose dotted path goes in `SEARCH_SOURCE_MODULES` (the obstructions cases). Identifiers (numbers, tax
+record is shown. The core's sources are below; a part adds its own in a `search_sources.py` module with a tuple
+`SEARCH_SOURCES`, found through permits.kinds.discover. Identifiers (numbers, tax
 keys, emails) match anywhere in them (icontains); words (names, addresses, descriptions) match word by word in
 production, each word typed the start of a word of one of the fields (PostgreSQL), by icontains on SQLite. Each table
 is searched through its trigram indexes and matched by id (permits.text_search). Every source is a few
@@ -16,8 +16,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
 from django.db import connection
@@ -25,13 +23,13 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.http import urlencode
 
+from permits import kinds
 from permits.roles import STAFF_ROLES, Role, has_role
 from permits.text_search import SEARCH_IDS_INLINE, any_of, ids_fetched_together, remembered_ids
 
 MAX_QUERY = 100  # characters kept of what was typed (permits.input_limits keeps every text input bounded)
 FEW_IDS = SEARCH_IDS_INLINE  # on the page that searches every source at once: see search_all
 ROWS_PER_SOURCE = 5  # on the page that searches every source at once; a source's own page is paginated
-SEARCH_SOURCE_MODULES: tuple[str, ...] = ("sidewalks.search_sources", "obstructions.search_sources")
 
 
 @dataclass(frozen=True)
@@ -217,11 +215,9 @@ CORE_SEARCH_SOURCES: tuple[SearchSource, ...] = (
 
 @cache
 def search_sources() -> tuple[SearchSource, ...]:
-    found = list(CORE_SEARCH_SOURCES)
-    for name in SEARCH_SOURCE_MODULES:
-        if find_spec(name) is not None:
-            found.extend(import_module(name).SEARCH_SOURCES)
-    return tuple(found)
+    """The core's sources, then each part's (`<part>.search_sources.SEARCH_SOURCES`)."""
+    parts = [s for module in kinds.discover("search_sources") for s in module.SEARCH_SOURCES]
+    return (*CORE_SEARCH_SOURCES, *parts)
 
 
 def sources_for(user) -> list[SearchSource]:

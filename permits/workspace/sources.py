@@ -1,11 +1,11 @@
 """Each role's start page: what waits on *that* role, oldest first, each row one click from its action.
 
 A work source is one plain record: a title, the roles whose work it is, and a function that returns the waiting rows
-oldest first. The core's sources are below. A permit type adds its own in a `work_sources.py` module of its package
-(a tuple `WORK_SOURCES`, found through permits.kinds); an app that is not a permit type (obstructions' cases past
-their deadline) puts the dotted path of its module in `WORK_SOURCE_MODULES`. The start page counts every source in
-one query, each count capped at COUNT_CAP ("100+": the count stops early, served by an index, at any size), and
-reads the first rows of each source that has any: one query per source with work, however many rows wait.
+oldest first. The core's sources are below. A part (a permit type, or the enforcement cases past their deadline)
+adds its own in a `work_sources.py` module of its package (a tuple `WORK_SOURCES`, found through
+permits.kinds.discover). The start page counts every source in one query, each count capped at COUNT_CAP ("100+":
+the count stops early, served by an index, at any size), and reads the first rows of each source that has any: one
+query per source with work, however many rows wait.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
 from django.core.exceptions import EmptyResultSet
@@ -92,10 +90,6 @@ def capped_counts(querysets: list[QuerySet], cap: int) -> list[int]:
     with connections[querysets[0].db].cursor() as cursor:
         cursor.execute("SELECT " + ", ".join(parts), params)
         return [int(n) for n in cursor.fetchone()]
-
-
-# Apps that are not permit types and bring work of their own (obstructions: "cases past their deadline").
-WORK_SOURCE_MODULES: tuple[str, ...] = ("obstructions.work_sources",)
 
 
 def _permit_row(action: str, when: str) -> Callable[[Any], WorkRow]:
@@ -302,14 +296,9 @@ CORE_WORK_SOURCES: tuple[WorkSource, ...] = (
 
 @cache
 def work_sources() -> tuple[WorkSource, ...]:
-    """The core's sources, then each permit type's (`<package>.work_sources`), then WORK_SOURCE_MODULES'."""
-    found = list(CORE_WORK_SOURCES)
-    for module in kinds.import_type_modules("work_sources"):
-        found.extend(module.WORK_SOURCES)
-    for name in WORK_SOURCE_MODULES:
-        if find_spec(name) is not None:
-            found.extend(import_module(name).WORK_SOURCES)
-    return tuple(found)
+    """The core's sources, then each part's (`<part>.work_sources.WORK_SOURCES`), in the order of the registry."""
+    parts = [s for module in kinds.discover("work_sources") for s in module.WORK_SOURCES]
+    return (*CORE_WORK_SOURCES, *parts)
 
 
 def sources_for(user) -> list[WorkSource]:

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
 PASSWORD = "a-long-Unusual-passphrase-7"

@@ -18,7 +18,7 @@ from tests.factories import FeeItemFactory, ParcelFactory, StreetFactory
 from tests.permits.street_opening.conftest import valid_data
 from tests.upload_samples import PDF
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 CHICAGO = ZoneInfo("America/Chicago")
 
 

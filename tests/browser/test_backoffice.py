@@ -8,7 +8,7 @@ from tests.upload_samples import PDF
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.django_db(transaction=True),
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
 

@@ -16,7 +16,7 @@ from sidewalks.models import BoardWaiver, WaiverRequest
 from tests.board_world import seat_members
 from tests.factories import ParcelFactory, UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def test_clerk_builds_an_agenda_and_records_a_three_fourths_waiver_vote(page, live_server, axe_check, login):

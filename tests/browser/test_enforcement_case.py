@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.conftest import staff_user
 from tests.factories import ParcelFactory, StreetFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
 
 

@@ -10,7 +10,7 @@ from tests.conftest import staff_user
 from tests.factories import OrganizationFactory, PermitFactory, UserFactory
 from tests.permits.street_opening.field.conftest import add_detail, issue
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
 
 

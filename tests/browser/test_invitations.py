@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from permits.models import Membership, Notice
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def test_owasp_v2_1_a_manager_invites_and_the_colleague_accepts(page, live_server, login, axe_check, contractor):

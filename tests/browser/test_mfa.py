@@ -10,9 +10,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-# No serialized_rollback: after another file's flush, post_migrate has already recreated the staff groups, and
-# restoring the serialized copy on top of them failed with "UNIQUE constraint failed: auth_group.name".
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def authenticator_code(secret: str) -> str:

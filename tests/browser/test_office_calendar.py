@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from permits.business_days import is_business_day, next_business_day
 from permits.models import OfficeClosure
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def test_clerk_edits_the_office_closure_calendar(page, live_server, axe_check, login, clerk):

@@ -19,7 +19,7 @@ from permits.services import record_payment
 from tests.factories import ParcelFactory
 from tests.permits.conftest import permit_in
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ from permits.roles import Role
 from tests import board_world
 from tests.factories import ParcelFactory, StreetFactory, UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def _staff(username, role):

@@ -14,7 +14,7 @@ from permits.street_opening.field.models import Inspection
 from tests.factories import PermitFactory, UserFactory
 from tests.permits.reports.conftest import charge, paid_charge, paid_permit
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
 
 

@@ -17,7 +17,7 @@ from permits.roles import Role
 from sidewalks.models import SidewalkOrder
 from tests.factories import OrganizationFactory, ParcelFactory, StreetFactory, UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
 
 

@@ -24,7 +24,7 @@ from permits.roles import Role
 from sidewalks.models import SnowCase, Snowfall
 from tests.factories import ParcelFactory, StreetFactory, UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
 
 

@@ -13,7 +13,7 @@ from permits.streetmap.services import recompute_adjoining
 from tests.factories import OrganizationFactory, StreetFactory
 from tests.permits.streetmap.conftest import opening, segment
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 @pytest.fixture

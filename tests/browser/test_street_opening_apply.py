@@ -15,7 +15,7 @@ from permits.street_opening.models import AnnualBond
 from tests.factories import FeeItemFactory, StreetFactory
 from tests.upload_samples import PDF
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def sign_in(page, live_server, username):

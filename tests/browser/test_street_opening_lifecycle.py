@@ -23,7 +23,7 @@ from tests.browser.test_street_opening_apply import fill_application, log_out, s
 from tests.factories import FeeItemFactory, StreetFactory
 from tests.upload_samples import PDF
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 CHICAGO = ZoneInfo("America/Chicago")
 
 

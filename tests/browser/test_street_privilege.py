@@ -15,7 +15,7 @@ from permits.models import Permit, Status
 from permits.street_privilege import services as sp
 from tests.factories import FeeItemFactory, StreetFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def sign_in(page, live_server, username):

@@ -24,7 +24,7 @@ from permits.streetmap.models import StreetSegment
 from tests.board_world import seat_members
 from tests.factories import FeeItemFactory, ParcelFactory, StreetFactory, UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def sign_in(page, live_server, username):

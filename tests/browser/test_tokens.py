@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 from rest_framework.authtoken.models import Token
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def test_owasp_v3_5_a_resident_creates_sees_and_revokes_an_api_token(page, live_server, login, axe_check, resident):

@@ -13,7 +13,7 @@ from permits.roles import Role
 from tests.board_world import designate, seat_members
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def test_clerk_records_a_vote_and_reads_the_board_page(page, live_server, axe_check, login):

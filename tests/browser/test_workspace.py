@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -25,13 +25,6 @@ START_HEADING = {
 
 @pytest.fixture
 def demo(settings):
-    from importlib import import_module
-
-    from django.apps import apps
-
-    # A transactional test's flush empties the fee schedule the migration seeded; the demo's applications need it.
-    import_module("permits.migrations.0001_squashed_0035_people_order_index").seed_placeholder_fees(apps, None)
-    import_module("sidewalks.migrations.0001_squashed_0012_list_indexes").seed_unit_prices(apps, None)
     settings.DEMO_PASSWORD = "correct-horse-battery"
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 

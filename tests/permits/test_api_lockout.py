@@ -7,7 +7,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 URL = "/api/v1/auth/token/"
 GOOD = "correct-horse-battery"

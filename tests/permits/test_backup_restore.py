@@ -24,7 +24,7 @@ from permits.models import Payment, PermitEvent, StateChange
 from tests.upload_samples import PDF as PLAIN_PDF
 
 # Committed rows (pg_dump is another process); the fee schedule and groups from the data migrations kept.
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 BASE_DIR = Path(settings.BASE_DIR)
 AUDIT_MODELS = [PermitEvent, StateChange, Payment]
@@ -34,19 +34,6 @@ LATEST_EVENTS = (
 )
 
 
-def _put_back_the_fee_schedule() -> None:
-    """An earlier transactional test's flush empties the tables its data migrations seeded: seed the fees again."""
-    from importlib import import_module
-
-    from django.apps import apps
-
-    from permits.models import FeeItem
-
-    if not FeeItem.objects.exists():
-        import_module("permits.migrations.0001_squashed_0035_people_order_index").seed_placeholder_fees(apps, None)
-        import_module("sidewalks.migrations.0001_squashed_0012_list_indexes").seed_unit_prices(apps, None)
-
-
 @pytest.fixture
 def demo_data(monkeypatch):
     """The demo village (permits.demo.load_demo and every type's loader, through `manage.py load_demo`), with the
@@ -54,7 +41,6 @@ def demo_data(monkeypatch):
     from permits.street_opening import demo
 
     monkeypatch.setattr(demo, "CERTIFICATE", PLAIN_PDF)
-    _put_back_the_fee_schedule()
     call_command("load_demo", stdout=io.StringIO())
     assert PermitEvent.objects.exists() and Payment.objects.exists() and StateChange.objects.exists()
     media = Path(settings.MEDIA_ROOT)

@@ -269,7 +269,7 @@ def at_once(n, work):
 
 
 @on_postgresql
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_303_4f2_eight_simultaneous_payments_of_the_fee_record_it_once(clerk):
     permit = owing()
     results, errors = at_once(8, lambda: pay(Permit.objects.get(pk=permit.pk), "50.00", clerk))
@@ -279,7 +279,7 @@ def test_303_4f2_eight_simultaneous_payments_of_the_fee_record_it_once(clerk):
 
 
 @on_postgresql
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_303_4f2_eight_simultaneous_submissions_of_the_same_check_give_one_receipt(clerk):
     permit = owing()
     results, errors = at_once(
@@ -291,7 +291,7 @@ def test_303_4f2_eight_simultaneous_submissions_of_the_same_check_give_one_recei
 
 
 @on_postgresql
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_66_0627_2_eight_simultaneous_payments_of_a_charge_record_it_once(clerk):
     charge = make_charge(ParcelFactory(), by=clerk)
     results, errors = at_once(

@@ -80,7 +80,7 @@ def test_create_permit_refuses_an_organization_the_applicant_is_not_on(resident,
     assert not Permit.objects.exists()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_concurrent_numbers_are_distinct_on_postgresql():
     if connection.vendor != "postgresql":
         pytest.skip("row locking is only meaningful on PostgreSQL (run with DATABASE_URL=postgres://...)")
@@ -112,7 +112,7 @@ def test_concurrent_numbers_are_distinct_on_postgresql():
     assert sorted(results) == [f"SO-2026-{n:04d}" for n in range(1, threads_count * per_thread + 1)]
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_concurrent_create_permit_gives_distinct_numbers_on_postgresql():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL")

@@ -6,7 +6,7 @@ from permits.tasks import deliver_notice
 
 
 @pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_notice_is_delivered_once_by_a_real_worker(real_worker):
     notice = Notice.objects.create(to="owner@example.com", subject="Hello", body="Body", template="t")
     assert deliver_notice.delay(notice.pk).get(timeout=30) is True

@@ -1,5 +1,5 @@
-"""The matter modules (permits.board.matters.MATTER_MODULES): what each lists as waiting for the Board, and how the
-recorded motion on it flows back to the subject through services.decide_item."""
+"""The matter modules (each part's board_matters.py, found by permits.kinds.discover): what each lists as waiting for
+the Board, and how the recorded motion on it flows back to the subject through services.decide_item."""
 
 from datetime import date, datetime, timedelta
 from decimal import Decimal

@@ -21,7 +21,7 @@ from permits.models import JobRun
 from tests.factories import ParcelFactory
 from tests.permits.ledger.conftest import LATE, make_charge
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 YEAR = 2026
 
 

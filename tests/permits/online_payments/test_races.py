@@ -11,7 +11,7 @@ from permits.online_payments.models import OnlinePayment
 from tests.permits.online_payments.conftest import BASE
 from tests.permits.test_money_once import at_once, on_postgresql
 
-pytestmark = [on_postgresql, pytest.mark.django_db(transaction=True)]
+pytestmark = [on_postgresql, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
 def deliver(op_pk):

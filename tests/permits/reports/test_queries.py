@@ -214,7 +214,7 @@ def test_open_rubbish_case_counts_until_removed(dpw_director):
     assert _bands(queries.open_cases_by_age(TODAY), "Rubbish") == {}
 
 
-def test_open_cases_take_a_new_source_from_the_hook_list(monkeypatch):
+def test_open_cases_take_a_new_source_from_a_part(monkeypatch):
     def open_test_cases(today):
         return queries.grouped_by_age(
             SpecialCharge.objects.filter(source="obstruction_removal"),
@@ -225,7 +225,8 @@ def test_open_cases_take_a_new_source_from_the_hook_list(monkeypatch):
             amount="amount",
         )
 
-    monkeypatch.setattr(queries, "OPEN_CASE_SOURCES", [*queries.OPEN_CASE_SOURCES, open_test_cases])
+    every = queries.open_case_sources()
+    monkeypatch.setattr(queries, "open_case_sources", lambda: (*every, open_test_cases))
     charge(billed_on=TODAY, source=SpecialCharge.Source.OBSTRUCTION_REMOVAL)
     rows = queries.open_cases_by_age(TODAY)
     assert _bands(rows, "Obstructions") == {"0–30 days": 1}

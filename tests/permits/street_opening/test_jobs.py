@@ -89,7 +89,7 @@ def test_jobs_are_on_the_beat_schedule(settings):
 
 
 @pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_expire_job_on_a_real_worker_is_idempotent(
     real_worker, street, contractor, contractor_org, clerk, dpw_director
 ):

@@ -163,7 +163,7 @@ def test_303_4e_the_database_refuses_renewing_one_period_twice(issued_permit, cl
 
 
 @on_postgresql
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_303_4e_eight_simultaneous_renewals_renew_once(issued_permit, clerk):
     fee_before = issued_permit.fee_amount
     barrier = threading.Barrier(8)

@@ -104,7 +104,7 @@ def test_field_jobs_are_on_the_beat_schedule_and_registered():
 
 
 @pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_pavement_overdue_job_on_a_real_worker_flags_once(real_worker, contractor, contractor_org):
     from tests.factories import PermitFactory
 
@@ -117,7 +117,7 @@ def test_pavement_overdue_job_on_a_real_worker_flags_once(real_worker, contracto
 
 
 @pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @pytest.mark.usefixtures("board_designations")
 def test_defect_job_on_a_real_worker_revokes_once(real_worker, make_issued, contractor, contractor_org, dpw_director):
     from permits.street_opening.models import ApplicantRevocation
