@@ -201,12 +201,10 @@ def get_type(kind: str) -> PermitType | None:
 def validate_kind(value: str) -> None:
     """A permit's `kind` names a type of the registry (Permit.kind's validator: forms, the admin, the API, the
     services; no database needed)."""
-    from django.core.exceptions import ValidationError
+    from permits.errors import Violation, field_error
 
     if get_type(value) is None:
-        raise ValidationError(
-            "%(kind)s is not a registered permit type.", code="unknown_permit_type", params={"kind": repr(value)}
-        )
+        raise field_error(Violation("kind", "unknown_permit_type", "", f"{value!r} is not a registered permit type."))
 
 
 def kind_label(kind: str) -> str:

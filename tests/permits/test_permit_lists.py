@@ -82,9 +82,9 @@ def test_the_office_list_filters_by_status(client, clerk):
 
 
 def test_the_office_list_pages_carry_the_filter(client, clerk, monkeypatch):
-    from permits import views
+    from permits import paging
 
-    monkeypatch.setattr(views, "PAGE_SIZE", 1)
+    monkeypatch.setattr(paging, "PAGE_SIZE", 1)
     numbers = [permit_in(Status.SUBMITTED, number=f"SO-2026-P{i:04d}").number for i in range(3)]
     client.force_login(clerk)
     first = client.get(OFFICE, {"status": "submitted"}).content.decode()
@@ -118,7 +118,7 @@ def test_my_applications_drafts_carry_this_requests_csrf_token(resident):
     assert "Kept draft" not in client.get(MINE).content.decode()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_the_lists_are_read_without_a_transaction(client, clerk, resident, monkeypatch):
     """A read-only list has no BEGIN and COMMIT around it; every other page keeps ATOMIC_REQUESTS."""
     from permits import permit_page, views
