@@ -7,11 +7,12 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help demo test test-browser lint fmt docs bench migrate run clean
+.PHONY: help demo test test-all test-browser lint fmt docs bench migrate run clean
 
 help:
 	@echo "make demo          venv, install, migrate, demo data, serve on http://$(HOST):$(PORT)"
-	@echo "make test          venv, install, the whole suite (browser tests skip loudly without /usr/bin/chromium)"
+	@echo "make test          venv, install, the suite but the few multi-second tests (browser tests skip loudly without /usr/bin/chromium)"
+	@echo "make test-all      the whole suite, the slow tests too (as CI runs it)"
 	@echo "make test-browser  only the browser tests"
 	@echo "make lint          ruff check and ruff format --check (as CI runs them)"
 	@echo "make fmt           ruff format and the safe ruff fixes"
@@ -35,8 +36,14 @@ demo: migrate
 # The suite split over the machine's cores (pytest-xdist): each worker its own test database and, in production mode,
 # its own Redis database (theresa_permits/settings.py). TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= auto
+# The few tests marked slow (several seconds each: whole-demo walks, 4x-rows query checks, backups) are left to
+# `make test-all` and CI, so that `make test` stays a few minutes on a 2-core laptop. TEST_MARKERS= runs them too.
+TEST_MARKERS ?= not slow
 
 test: $(STAMP)
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "$(TEST_MARKERS)" $(PYTEST_ARGS)
+
+test-all: $(STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 test-browser: $(STAMP)
