@@ -2,7 +2,7 @@
 
 A test that commits (django_db(transaction=True)) empties the database when it ends; it also says
 serialized_rollback=True, so the rows the data migrations seeded (fees, staff groups, the site's name) are put back
-before it starts, from the copy Django keeps of the freshly migrated database.
+before it starts and after it ends, from the copy Django keeps of the freshly migrated database.
 """
 
 import pytest
@@ -31,6 +31,24 @@ def _postgresql_flush_deletes_rows():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
         yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A test that commits ends with a flush that leaves the database empty; put the migrated rows back at once, so a
+    test after it that reaches the database only through request.getfixturevalue (pytest-django orders it with the
+    tests that use no database, after the transactional ones) still finds the staff groups and the fees."""
+    yield
+    marker = item.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("serialized_rollback"):
+        return
+    from django.db import connection
+    from pytest_django.plugin import blocking_manager_key
+
+    contents = getattr(connection, "_test_serialized_contents", None)
+    if contents:
+        with item.config.stash[blocking_manager_key].unblock():
+            connection.creation.deserialize_db_from_string(contents)
 
 
 @pytest.fixture(autouse=True)
