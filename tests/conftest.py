@@ -33,19 +33,46 @@ def _postgresql_flush_deletes_rows():
         yield
 
 
+_SERIALIZED = {}  # the migrated database's rows as Django serialized them when it built the test database
+
+
+def _serialized_contents():
+    """The copy Django keeps on the connection, kept here too: a test that makes Django open a new connection object
+    (a restore into another database, a settings override of DATABASES) leaves the next ones without it, and a
+    serialized_rollback with no copy silently restores nothing."""
+    from django.db import connection
+
+    contents = getattr(connection, "_test_serialized_contents", None)
+    if contents:
+        _SERIALIZED["default"] = contents
+    elif "default" in _SERIALIZED:
+        connection._test_serialized_contents = _SERIALIZED["default"]
+    return _SERIALIZED.get("default")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    marker = item.get_closest_marker("django_db")
+    if marker is not None and marker.kwargs.get("serialized_rollback"):
+        _serialized_contents()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """A test that commits ends with a flush that leaves the database empty; put the migrated rows back at once, so a
     test after it that reaches the database only through request.getfixturevalue (pytest-django orders it with the
     tests that use no database, after the transactional ones) still finds the staff groups and the fees."""
-    yield
     marker = item.get_closest_marker("django_db")
-    if marker is None or not marker.kwargs.get("serialized_rollback"):
+    serialized = marker is not None and marker.kwargs.get("serialized_rollback")
+    if serialized:
+        _serialized_contents()  # before the flush, which must not send post_migrate (it would recreate the groups)
+    yield
+    if not serialized or nextitem is None:  # the last test: the session's teardown has dropped the database
         return
     from django.db import connection
     from pytest_django.plugin import blocking_manager_key
 
-    contents = getattr(connection, "_test_serialized_contents", None)
+    contents = _serialized_contents()
     if contents:
         with item.config.stash[blocking_manager_key].unblock():
             connection.creation.deserialize_db_from_string(contents)

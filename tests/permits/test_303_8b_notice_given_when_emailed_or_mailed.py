@@ -159,6 +159,7 @@ def test_303_8b_letters_page_and_pdfs_are_the_clerks(client, request, no_email, 
         assert client.get(url).status_code in (403, 404)
 
 
+@pytest.mark.slow
 def test_303_8b_clerk_prints_one_letter_and_the_batch_and_records_the_mailing(client, no_email, clerk):
     make_charge(no_email, by=clerk, today=BILLED)
     make_charge(ParcelFactory(owner_email="", owner_name="Second, Sam"), by=clerk, today=BILLED)

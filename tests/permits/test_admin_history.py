@@ -85,6 +85,7 @@ def test_asvs_v4_1_3_no_role_rewrites_a_record_through_the_history_form(who, wor
     assert {"Permit", "FeeItem", "StreetOpening", "AnnualBond", "Parcel"} <= set(checked)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", WHO, ids=str)
 def test_asvs_v4_1_3_history_stays_readable_to_those_who_may_view_the_record(who, world, client):
     user = world[who]

@@ -121,6 +121,7 @@ def test_no_role_may_change_or_add_history_rows():
         assert not {c for c in codenames if c.split("_", 1)[1].startswith("historical") and not c.startswith("view_")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role", list(Role), ids=lambda r: r.name)
 def test_asvs_v4_1_3_every_visible_model_opens_for_its_role(role, client, world):
     """What a role sees it can open: the list and a record's page answer 200 (inlines it may not read are left

@@ -75,6 +75,7 @@ def source_audit():
 # --- SQLite: the backup API copy and the media -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="the SQLite backup; the PostgreSQL one is below")
 def test_sqlite_backup_and_restore_into_an_empty_file_keeps_every_row_and_upload(demo_data, tmp_path):
     backup_dir = tmp_path / "backup"
@@ -108,6 +109,7 @@ def test_sqlite_backup_and_restore_into_an_empty_file_keeps_every_row_and_upload
     assert "is not empty" in again.stderr and "restore only into an empty database" in again.stderr
 
 
+@pytest.mark.slow
 def test_restore_refuses_a_damaged_backup_before_writing_anything(demo_data, tmp_path):
     backup_dir = tmp_path / "backup"
     call_command("backup", to=str(backup_dir), stdout=io.StringIO())
@@ -129,6 +131,7 @@ def test_backup_refuses_a_folder_that_is_not_empty(demo_data, tmp_path):
         call_command("backup", to=str(tmp_path / "old"), stdout=io.StringIO())
 
 
+@pytest.mark.slow
 def test_restore_refuses_a_media_root_that_holds_files(demo_data, tmp_path):
     backup_dir = tmp_path / "backup"
     call_command("backup", to=str(backup_dir), stdout=io.StringIO())

@@ -90,6 +90,7 @@ def test_demo_password_comes_from_the_argument_or_settings(settings):
     assert get_user_model().objects.get(username="clerk").check_password("from-settings-456")
 
 
+@pytest.mark.slow
 def test_load_demo_command_prints_the_accounts(capsys):
     call_command("load_demo")
     call_command("load_demo")
@@ -98,6 +99,7 @@ def test_load_demo_command_prints_the_accounts(capsys):
     assert Parcel.objects.count() == 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("clock", ["00:05", "07:29", "07:31", "23:55"])
 def test_the_demo_loads_at_any_hour_of_the_village_day(clock):
     """The street map's emergency openings gave their locate request as 7:30 a.m. today, which the § 182.0175 rule

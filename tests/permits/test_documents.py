@@ -110,6 +110,7 @@ def test_10_mb_plus_one_byte_refused(client, contractor, permit, settings):
     assert stored_files(settings) == []
 
 
+@pytest.mark.slow
 def test_exactly_10_mb_accepted(client, contractor, permit, settings):
     client.force_login(contractor)
     content = PDF + b"\0" * (MAX_UPLOAD_BYTES - len(PDF))

@@ -43,6 +43,7 @@ def counts(client) -> dict[str, tuple[int, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_every_list_the_bench_measures_runs_the_same_queries_with_four_times_the_rows(client):
     # Enough rows that every list and every section of a page has some (an empty section runs no query: 60 permits
     # made no street use event under way), then four times as many.

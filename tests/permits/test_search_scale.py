@@ -134,6 +134,7 @@ def _grow(n):
         ("clerk", "permits:search", {"q": "Brandt", "in": "charges"}),
     ],
 )
+@pytest.mark.slow
 def test_a_search_makes_the_same_queries_however_many_rows_match(
     client, clerk, who, url, params, django_assert_max_num_queries
 ):

@@ -37,6 +37,7 @@ def manage(env, *args):
     )
 
 
+@pytest.mark.slow
 def test_check_deploy_passes_with_production_settings(tmp_path):
     result = manage(production_env(tmp_path), "check", "--deploy", "--fail-level", "WARNING")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -85,6 +86,7 @@ def test_a_bad_number_in_the_environment_fails_loudly(tmp_path):
     assert "SIDEWALK_OWNER_PERIOD_DAYS must be a whole number, not 'twenty'" in result.stderr
 
 
+@pytest.mark.slow
 def test_production_settings_values(tmp_path):
     code = (
         "from django.conf import settings as s;"

@@ -21,6 +21,7 @@ def test_demo_loader_makes_permits_a_survey_and_orders_and_is_idempotent():
     assert counts() == first
 
 
+@pytest.mark.slow
 def test_demo_inspections_passed_because_the_permit_was_obtained_three_days_before(db):
     """§ 303-3C in the demo: the half-inspected permit was issued three days before the work the inspector saw."""
     from django.core.management import call_command

@@ -219,6 +219,7 @@ def test_draft_count_is_limited(resident):
 # --- The permit PDF ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_303_3c_issued_sidewalk_permit_has_its_pdf_on_the_page(client, contractor, issued):
     client.force_login(contractor)
     url = reverse("sidewalks:permit_pdf", args=[issued.number])

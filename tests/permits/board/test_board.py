@@ -210,6 +210,7 @@ def test_require_board_or_designee_accepts_the_boards_own_motion_recorded_by_the
     assert codes(error) == {"future_motion"}
 
 
+@pytest.mark.slow
 def test_the_demo_board_has_seven_seats_a_past_meeting_and_designations_in_force(db):
     from django.core.management import call_command
 

@@ -32,6 +32,7 @@ def test_the_public_does_not_open_the_board_staff_page(client, persona, request)
     assert client.get(reverse("board:board")).status_code == 403
 
 
+@pytest.mark.slow
 def test_board_page_queries_do_not_grow_with_meetings(client, clerk, django_assert_max_num_queries):
     client.force_login(clerk)
     for day in (1, 2):

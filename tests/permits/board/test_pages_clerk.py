@@ -98,6 +98,7 @@ def test_19_84_an_empty_agenda_is_not_published(clerk):
         services.publish_agenda(meeting=meeting, on=DAY, by=clerk)
 
 
+@pytest.mark.slow
 def test_packet_is_a_pdf_with_the_items_facts(client, clerk):
     _terms, item, _request = _meeting_on_waiver(clerk)
     client.force_login(clerk)
@@ -256,6 +257,7 @@ def test_clerk_board_and_president_read_the_board_pages(client, persona, name, r
     assert client.get(reverse(name)).status_code == 200
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("persona", ["board_member", "president"])
 def test_board_and_president_read_a_meeting_its_vote_page_and_packet(client, clerk, persona, request):
     _terms, item, _request = _meeting_on_waiver(clerk)
@@ -316,6 +318,7 @@ def test_queue_and_meeting_queries_do_not_grow_with_rows(client, clerk, django_a
         assert client.get(reverse("board:meeting", args=[meeting.pk])).status_code == 200
 
 
+@pytest.mark.slow
 def test_demo_has_a_board_a_past_meeting_with_votes_and_a_waiver_waiting(client):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -346,6 +349,7 @@ def test_a_matter_left_on_a_locked_agenda_waits_again(client, clerk):
     assert "On the agenda of the" not in page and "Add to the agenda" in page
 
 
+@pytest.mark.slow
 def test_queue_shows_a_page_of_each_matter_and_its_own_page_has_the_rest(client, clerk, django_assert_max_num_queries):
     """The queue reads QUEUE_ROWS of a matter (counted, with the others, in one query); the matter's page
     is paged. Rows grow, the queries do not."""

@@ -106,6 +106,7 @@ def test_hearings_page_anonymous_goes_to_login(client):
     assert response.status_code == 302 and "login" in response["Location"]
 
 
+@pytest.mark.slow
 def test_hearings_page_is_paginated_and_queries_do_not_grow(client, clerk, django_assert_max_num_queries):
     client.force_login(clerk)
 

@@ -26,6 +26,7 @@ def _fresh_cache():
 # --- Charges: clerk and owner ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_charges_deep_page_joins_and_annotates_only_its_own_rows(client, clerk):
     """The parcel join and the paid-total subquery ran for every row a deep page skipped; the page's keys
     are read first, then its rows."""
@@ -136,6 +137,7 @@ def test_outsider_gets_404_and_anonymous_goes_to_login(client, outsider, parcel,
     assert client.get(reverse("ledger:parcel_charges", args=[parcel.tax_key])).status_code == 404
 
 
+@pytest.mark.slow
 def test_bill_pdf(client, resident, parcel, clerk):
     charge = make_charge(parcel, by=clerk)
     client.force_login(resident)
@@ -167,6 +169,7 @@ def test_resident_cannot_record_a_payment(client, resident, parcel, clerk):
 # --- Tax roll (clerk) ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_clerk_builds_certifies_and_downloads_the_roll(
     client, clerk, parcel, django_capture_on_commit_callbacks, monkeypatch
 ):
@@ -376,6 +379,7 @@ def test_draft_download_leaves_out_a_charge_paid_since_the_build(client, clerk, 
     assert client.get(reverse("ledger:tax_roll_file", args=[2026, "xls"])).status_code == 404
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("board_designations")
 def test_rubbish_and_snowfall_lists_queries_do_not_grow(client, inspector, dpw_director, django_assert_max_num_queries):
     snowfall = snow.record_snowfall(stopped_at=timezone.now() - timedelta(hours=5), by=dpw_director)

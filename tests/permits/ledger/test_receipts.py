@@ -20,6 +20,7 @@ def receipt_url(payment):
     return reverse("ledger:charge_receipt_pdf", args=[payment.charge.number, payment.receipt_number])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("persona", ["clerk", "resident"])
 def test_clerk_and_owner_get_the_receipt_pdf(client, request, payment, persona):
     client.force_login(request.getfixturevalue(persona))

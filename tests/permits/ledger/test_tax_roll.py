@@ -222,6 +222,7 @@ def test_csv_columns_and_formula_escaping(clerk):
     assert rows[1][4] == "75.00"
 
 
+@pytest.mark.slow
 def test_pdf_has_the_certification_block(parcel, clerk):
     make_delinquent(parcel, by=clerk)
     batch = build_tax_roll(year=2026, today=LATE)
@@ -232,6 +233,7 @@ def test_pdf_has_the_certification_block(parcel, clerk):
     assert batch.pdf_file.name.endswith("special-charges-2026.pdf")
 
 
+@pytest.mark.slow
 def test_build_tax_roll_command_prints_where_the_files_are(parcel, clerk, capsys):
     make_delinquent(parcel, by=clerk)
     call_command("build_tax_roll", "--year", "2026")

@@ -43,6 +43,7 @@ def roll_page(client, **query):
     return client.get(reverse("ledger:tax_roll", args=[2026]), query)
 
 
+@pytest.mark.slow
 def test_tax_roll_page_queries_do_not_grow_with_many_lines_and_many_held_back_charges(
     client, clerk, django_assert_max_num_queries
 ):
@@ -126,6 +127,7 @@ def test_tax_rolls_list_shows_each_rolls_count_and_total_in_fixed_queries(client
         assert len(client.get(reverse("ledger:tax_rolls")).context["page"]) == 3
 
 
+@pytest.mark.slow
 def test_tax_roll_pages_keep_roll_order_when_lines_share_a_tax_key_across_a_page_break(client, clerk):
     """The page's lines are read from its first and last tax keys: a parcel with several charges straddling
     a page break still shows each line once, in tax key then charge number order, as the CSV lists them."""

@@ -73,6 +73,7 @@ def post_webhook(client, payload, signature):
     )
 
 
+@pytest.mark.slow
 def test_303_4f_2_signed_webhook_records_the_payment_once_when_delivered_twice(client, stripe_payment, owing):
     payload = completed_event(stripe_payment)
     assert post_webhook(client, payload, signed(payload)).status_code == 200
@@ -103,6 +104,7 @@ def test_303_4f_2_payload_changed_after_signing_is_refused(client, stripe_paymen
 # --- Pages ---------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_contractor_pays_through_the_pages_with_the_test_provider(client, owing, contractor):
     client.force_login(contractor)
     page = client.get(reverse("online_payments:pay_permit", args=[owing.number]))

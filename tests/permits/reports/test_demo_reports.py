@@ -10,6 +10,7 @@ from permits.reports import rules
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_each_demo_account_opens_the_reports_it_may_read_and_no_other(client):
     load_demo(password="demo-password-123")
     users = get_user_model().objects

@@ -153,6 +153,7 @@ def test_open_cases_page_counts_today_by_age(client, clerk):
     assert ["Special charges unpaid (Wis. Stat. § 66.0627)", "1", "1", "0", "0", "2", "150.00"] in rows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_report_downloads_as_a_pdf(client, clerk, slug):
     paid_permit(clerk, "50.00", at(date(2026, 3, 2)))
@@ -213,6 +214,7 @@ def _world(clerk, inspector, n):
         charge(billed_on=TODAY - timedelta(days=i * 7))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_a_report_costs_the_same_queries_for_one_record_and_for_forty(
     client, clerk, inspector, slug, django_assert_max_num_queries

@@ -533,6 +533,7 @@ def test_303_4E_api_written_request(begun, contractor, spring):
     assert created.status_code == 201 and created.json()["state"] == "pending"
 
 
+@pytest.mark.slow
 def test_demo_shows_a_held_approval_a_pending_renewal_request_and_a_completion_request(db):
     import io
 

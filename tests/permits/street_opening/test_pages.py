@@ -189,6 +189,7 @@ def test_refused_approval_lists_every_reason_on_the_page(
     assert "Diggers Hotline ticket is required" in text and "(§ 303-4H(3))" in text
 
 
+@pytest.mark.slow
 def test_permit_pdf_has_number_dates_conditions_notices_and_status_link(issued, client, contractor, settings):
     settings.SITE_URL = "https://permits.theresa.example"
     client.force_login(contractor)

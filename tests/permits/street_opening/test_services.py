@@ -541,6 +541,7 @@ def test_303_4h_2_revocations_are_lifted_on_the_anniversary(application, dpw_dir
     assert so.lift_ended_revocations(today=date(2027, 5, 4)) == (0, 0)
 
 
+@pytest.mark.slow
 def test_demo_loader_is_idempotent(db):
     from django.core.management import call_command
 

@@ -8,6 +8,7 @@ from permits.models import Permit, PermitKind, Status
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.slow
 def test_demo_has_a_petition_in_progress_and_a_granted_permit(settings):
     from django.core.management import call_command
 

@@ -58,6 +58,7 @@ def demo(db):
     call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 
 
+@pytest.mark.slow
 def test_issue15_each_demo_account_lands_on_its_start_page_and_every_link_there_answers_200(demo, client):
     assert set(LANDS_ON) == set(USERNAMES)
     broken = []

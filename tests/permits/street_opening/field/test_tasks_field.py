@@ -139,6 +139,7 @@ def test_defect_job_on_a_real_worker_revokes_once(real_worker, make_issued, cont
     assert ApplicantRevocation.objects.filter(organization=contractor_org).count() == 1
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_demo_loader_is_idempotent():
     from permits.demo import load_demo

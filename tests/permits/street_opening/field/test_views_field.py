@@ -48,6 +48,7 @@ def test_inspector_list_query_count_does_not_grow_with_rows(
     assert response.content.decode().count("Inspect SO-") == 9
 
 
+@pytest.mark.slow
 def test_inspector_list_is_paginated(client, inspector, make_issued):
     for _ in range(PAGE_SIZE + 1):
         make_issued()
