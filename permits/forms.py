@@ -77,8 +77,7 @@ class PaymentForm(forms.ModelForm):
 
 class AddMemberForm(forms.Form):
     """A manager invites a staff member by email (permits/accounts/invitations.py). It never says whether the email
-    has an
-    account or is already on the staff (OWASP ASVS V2.1, account enumeration): the answer is always the same."""
+    has an account or is already on the staff (OWASP ASVS V2.1, account enumeration): the answer is always the same."""
 
     email = forms.EmailField(
         label="Email of the person to invite",
