@@ -50,6 +50,31 @@ def _serialized_contents():
     return _SERIALIZED.get("default")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _serialized_copy_on_every_connection():
+    """Django reads the copy from the connection object when a serialized test starts and ends; hand it to whatever
+    object that is by then (the live server's start may have given the test a new one)."""
+    from django.test.testcases import TransactionTestCase
+
+    setup, teardown = TransactionTestCase._fixture_setup.__func__, TransactionTestCase._fixture_teardown
+
+    @classmethod
+    def _fixture_setup(cls):
+        if cls.serialized_rollback:
+            _serialized_contents()
+        return setup(cls)
+
+    def _fixture_teardown(self):
+        if self.serialized_rollback:
+            _serialized_contents()
+        return teardown(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TransactionTestCase, "_fixture_setup", _fixture_setup)
+        patch.setattr(TransactionTestCase, "_fixture_teardown", _fixture_teardown)
+        yield
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     marker = item.get_closest_marker("django_db")

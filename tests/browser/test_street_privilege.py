@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from permits import services
 from permits.models import Permit, Status
 from permits.street_privilege import services as sp
-from tests.factories import FeeItemFactory, StreetFactory
+from tests.factories import StreetFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -32,8 +32,7 @@ def log_out(page):
 
 @pytest.fixture(autouse=True)
 def village(db):
-    """Transactional tests flush the seeded fee rows: put the Chapter 167 fee back, and the street."""
-    FeeItemFactory(code="street_privilege", name="Street privilege permit", amount=Decimal("60.00"))
+    """The street of the journey (the fee is the schedule's seeded $50.00, put back by serialized_rollback)."""
     return StreetFactory(name="Main Street")
 
 
@@ -189,7 +188,7 @@ def test_chief_of_police_recommends_adds_the_escort_and_revokes(
     expect(page.get_by_text("Cost added (§ 303-7C).")).to_be_visible()
     axe_check(page, "village actions (recommended, cost added)")
     permit.refresh_from_db()
-    assert permit.fee_amount == Decimal("140.00")
+    assert permit.fee_amount == Decimal("130.00")  # the $50.00 fee and the $80.00 cost
 
     other = sp.apply_for_street_privilege(
         applicant=contractor,
