@@ -94,6 +94,9 @@ def pytest_runtest_teardown(item, nextitem):
     yield
     if not serialized or nextitem is None:  # the last test: the session's teardown has dropped the database
         return
+    following = nextitem.get_closest_marker("django_db")
+    if following is not None and following.kwargs.get("serialized_rollback"):
+        return  # the next test puts the rows back itself, as it starts
     from django.db import connection
     from pytest_django.plugin import blocking_manager_key
 
