@@ -139,9 +139,10 @@ class ApplicationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, views
             return error_response(errors)  # not an object: there are no fields to check
         errors += self.resolve(values, request.user)
         checked = self.check(values, user=request.user, today=today, now=now)
-        if errors:
+        broken = [v for v in checked if not v.warning]
+        if errors or broken:  # every broken rule at once, before the service stores anything
             malformed = {e["field"] for e in errors}
-            return error_response(errors + [v.as_dict() for v in checked if not v.warning and v.field not in malformed])
+            return error_response(errors + [v.as_dict() for v in broken if v.field not in malformed])
         try:
             permit = self.apply(values, user=request.user, today=today)
         except DjangoValidationError as refused:  # RulesBroken, or a check only the service makes

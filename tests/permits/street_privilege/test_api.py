@@ -125,3 +125,12 @@ def test_list_query_count_is_constant_in_rows(api, world, main_street, django_as
         world.apply(materials_data(main_street, location_description=f"At {300 + n} Main Street"))
     with django_assert_max_num_queries(8):
         assert api.get(URL).json()["count"] == 6
+
+
+def test_an_empty_form_body_is_every_missing_field_not_a_500(api):
+    """schemathesis: an empty multipart body. Each rule the missing fields break comes back at once."""
+    response = api.post(URL, data=b"--b--\r\n", content_type="multipart/form-data; boundary=b")
+    assert response.status_code == 400
+    fields = {e["field"] for e in response.json()["errors"]}
+    assert {"purpose", "street"} <= fields
+    assert not Permit.objects.exists()
