@@ -7,7 +7,7 @@ import simple_history.models
 from django.conf import settings
 from django.db import migrations, models
 
-# Issue 13: the enforcement cases in the staff search (obstructions/search_sources.py) found through trigram indexes
+# The enforcement cases in the staff search (obstructions/search_sources.py) found through trigram indexes
 # (PostgreSQL only; each on UPPER(col::text), the expression Django's icontains compares, as permits 0016 and 0028),
 # and listed newest first from an index of that order.
 TRIGRAM_INDEXES = [
