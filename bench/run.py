@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = str(ROOT / ".venv/bin/python")
 PG = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 NAMES = {1000: "theresa_bench_1k", 100000: "theresa_bench_100k"}
+REDIS_DBS = {1000: 14, 100000: 15}
 
 # Budgets, measured on this machine.
 MAX_LIST_QUERIES = 15
@@ -40,6 +41,8 @@ def env_for(scale: int) -> dict:
     return {
         **os.environ,
         "DATABASE_URL": f"{PG}/{NAMES[scale]}",
+        # Production mode has the shared cache: the permit lists' kept tables are on only there.
+        "REDIS_URL": os.environ.get("BENCH_REDIS", f"redis://127.0.0.1:6379/{REDIS_DBS[scale]}"),
         "DJANGO_SETTINGS_MODULE": "bench.settings",
         "PYTHONPATH": str(ROOT),
     }

@@ -56,35 +56,21 @@ from permits.roles import Role  # noqa: E402
 
 CHUNK = 5000
 PASSWORD = "bench-password-1"  # the bench logs in with force_login; this is only for a person poking at the data
-# The path each status took (the timeline of a permit in that status).
+# The path each status took (the timeline of a permit in that status): the issued ones along one road.
+_TO_ISSUED = [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED]
 PATHS = {
     Status.DRAFT: [],
     Status.SUBMITTED: [Status.SUBMITTED],
     Status.UNDER_REVIEW: [Status.SUBMITTED, Status.UNDER_REVIEW],
     Status.APPROVED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED],
-    Status.ISSUED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED],
-    Status.ACTIVE: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.ACTIVE],
-    Status.COMPLETED: [
-        Status.SUBMITTED,
-        Status.UNDER_REVIEW,
-        Status.APPROVED,
-        Status.ISSUED,
-        Status.ACTIVE,
-        Status.COMPLETED,
-    ],
-    Status.CLOSED: [
-        Status.SUBMITTED,
-        Status.UNDER_REVIEW,
-        Status.APPROVED,
-        Status.ISSUED,
-        Status.ACTIVE,
-        Status.COMPLETED,
-        Status.CLOSED,
-    ],
+    Status.ISSUED: _TO_ISSUED,
+    Status.ACTIVE: [*_TO_ISSUED, Status.ACTIVE],
+    Status.COMPLETED: [*_TO_ISSUED, Status.ACTIVE, Status.COMPLETED],
+    Status.CLOSED: [*_TO_ISSUED, Status.ACTIVE, Status.COMPLETED, Status.CLOSED],
     Status.DENIED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.DENIED],
     Status.WITHDRAWN: [Status.SUBMITTED, Status.WITHDRAWN],
-    Status.EXPIRED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.EXPIRED],
-    Status.REVOKED: [Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.REVOKED],
+    Status.EXPIRED: [*_TO_ISSUED, Status.EXPIRED],
+    Status.REVOKED: [*_TO_ISSUED, Status.REVOKED],
 }
 PAID_STATUSES = {Status.ISSUED, Status.ACTIVE, Status.COMPLETED, Status.CLOSED, Status.EXPIRED, Status.REVOKED}
 KIND_PREFIX = {
@@ -141,6 +127,16 @@ class _Seeder:
         probe.set_password(PASSWORD)
         hashed = probe.password
 
+        def bench_user(username: str, first_name: str):
+            """One of the bench's many people (bulk-created: every one shares the hashed password)."""
+            return User(
+                username=username,
+                email=f"{username}@bench.example",
+                first_name=first_name,
+                last_name=rng.choice(SURNAMES),
+                password=hashed,
+            )
+
         # Staff: one per role, and the bench's clerk (a superuser-free clerk, as the office list runs for one).
         staff = {}
         for role in Role:
@@ -172,37 +168,12 @@ class _Seeder:
                 for i in range(n_orgs)
             ],
         )
-        org_users = _bulk(
-            User,
-            [
-                User(
-                    username=f"org{t}{i:05d}-{j}",
-                    email=f"org{t}{i:05d}-{j}@bench.example",
-                    first_name="Pat",
-                    last_name=rng.choice(SURNAMES),
-                    password=hashed,
-                )
-                for i in range(n_orgs)
-                for j in range(2)
-            ],
-        )
+        org_users = _bulk(User, [bench_user(f"org{t}{i:05d}-{j}", "Pat") for i in range(n_orgs) for j in range(2)])
         _bulk(
             Membership,
             [Membership(user=u, organization=orgs[k // 2], is_manager=k % 2 == 0) for k, u in enumerate(org_users)],
         )
-        residents = _bulk(
-            User,
-            [
-                User(
-                    username=f"resident{t}{i:06d}",
-                    email=f"resident{t}{i:06d}@bench.example",
-                    first_name="Sam",
-                    last_name=rng.choice(SURNAMES),
-                    password=hashed,
-                )
-                for i in range(max(n // 10, 10))
-            ],
-        )
+        residents = _bulk(User, [bench_user(f"resident{t}{i:06d}", "Sam") for i in range(max(n // 10, 10))])
         self._say(f"{len(orgs)} organizations, {len(org_users) + len(residents)} users")
 
         streets = _bulk(Street, [Street(name=f"Bench Street {t}{i:03d}") for i in range(max(n // 2500, 40))])

@@ -13,6 +13,7 @@ from django.utils import timezone
 from obstructions import services
 from obstructions.models import Case, StreetNumber
 from permits.models import Parcel
+from permits.time import hours_later
 
 DEMO_WHAT = "Demo: sandwich-board sign and a bench on the sidewalk"
 
@@ -68,12 +69,12 @@ def load() -> None:
         seen_at=seen,
         by=inspector,
     )
-    services.serve_notice(
-        case=removed, served_to="occupant", served_how="posted", served_at=seen + timedelta(minutes=30), by=inspector
-    )
+    # The 24 hours are counted hours (§ 990.001(4)(a), permits.time): a Sunday between does not count.
+    served_at = seen + timedelta(minutes=30)
+    services.serve_notice(case=removed, served_to="occupant", served_how="posted", served_at=served_at, by=inspector)
     services.record_removal(
         case=removed,
-        removed_at=seen + timedelta(days=1, hours=1),
+        removed_at=min(hours_later(served_at, 25), now),
         cost="185.00",
         description="Pallets of bricks hauled to the DPW yard",
         by=inspector,

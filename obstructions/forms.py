@@ -6,6 +6,7 @@ from django import forms
 
 from obstructions import rules
 from obstructions.models import Case
+from permits.forms import yes_or_no
 from permits.public_forms import DATE_WIDGET, DATETIME_WIDGET, PublicReportForm
 
 DETAIL_CHOICES = (
@@ -148,9 +149,7 @@ class ServeNoticeForm(forms.Form):
 
 class ReinspectionForm(forms.Form):
     at = forms.DateTimeField(label="Re-inspected at", widget=DATETIME_WIDGET)
-    complied = forms.TypedChoiceField(
-        choices=[("yes", "Complied"), ("no", "Not complied")], coerce=lambda v: v == "yes", label="Result"
-    )
+    complied = yes_or_no("Result", yes="Complied", no="Not complied", widget=forms.Select)
     note = forms.CharField(max_length=400, required=False, label="Note (optional)")
 
 

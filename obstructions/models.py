@@ -12,7 +12,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.urls import reverse
 
 from obstructions.registers.models import (  # noqa: F401  (the Clerk-Treasurer's registers, one app)
     Grade,
@@ -21,9 +20,10 @@ from obstructions.registers.models import (  # noqa: F401  (the Clerk-Treasurer'
     ImprovementRequest,
 )
 from permits.models import Parcel, Street
+from permits.models.shared_fields import NumberedRecord
 
 
-class Case(models.Model):
+class Case(NumberedRecord):
     class Kind(models.TextChoices):
         OBSTRUCTION_SIDEWALK = "obstruction_sidewalk", "Sidewalk obstruction or encroachment (§ 303-6D)"
         OBSTRUCTION_STREET = "obstruction_street", "Street, alley or public-ground obstruction (§ 303-6E)"
@@ -56,7 +56,8 @@ class Case(models.Model):
         NOTICE_DUE = "notice_due", "20 days of neglect have run: serve the notice (§ 303-14C)"
         REFERRAL_DUE = "referral_due", "10 days after service have run: refer or close (§ 303-14C)"
 
-    number = models.CharField(max_length=20, unique=True, editable=False)
+    detail_url_name = "obstructions:case"
+
     kind = models.CharField(max_length=30, choices=Kind.choices)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.OPEN, editable=False)
     attention = models.CharField(max_length=20, choices=Attention.choices, blank=True, default="", editable=False)
@@ -119,9 +120,6 @@ class Case(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}: {self.reported_address}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("obstructions:case", args=[self.number])
 
     @property
     def section(self) -> str:

@@ -7,10 +7,11 @@ docstring begins with its section; the message a person reads cites it too. Serv
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from decimal import Decimal
 
 from permits.errors import Violation
+from permits.time import first_day_after, hours_later
 
 # --- Who the notice goes to -------------------------------------------------------------------------------------
 
@@ -47,12 +48,13 @@ def recipient_errors(kind: str, recipient: str, citation: str) -> list[Violation
 
 # --- § 303-6: the 24 hours and the Village's removal -----------------------------------------------------------
 
-REMOVAL_PERIOD = timedelta(hours=24)  # § 303-6D, § 303-6E
+REMOVAL_HOURS = 24  # § 303-6D, § 303-6E
 
 
 def removal_deadline(served_at: datetime) -> datetime:
-    """§ 303-6D / § 303-6E: the obstruction is to be removed within 24 hours of the written notice being served."""
-    return served_at + REMOVAL_PERIOD
+    """§ 303-6D / § 303-6E: the obstruction is to be removed within 24 hours of the written notice being served,
+    counted as Wis. Stat. § 990.001(4)(a) counts hours: Sundays and legal holidays are excluded (permits.time)."""
+    return hours_later(served_at, REMOVAL_HOURS)
 
 
 def village_may_remove(served_at: datetime, at: datetime) -> bool:
@@ -405,15 +407,17 @@ AFTER_SERVICE_DAYS = 10  # § 303-14C
 
 def number_notice_from(neglect_recorded_on: date) -> date:
     """§ 303-14C: the Village serves its notice after 20 days of neglect. The day the neglect is first recorded is
-    day 0 and the 20 days run through the 20th day after it (recorded May 1: they run through May 21), so the notice
-    may be served from the 21st day after (May 22)."""
-    return neglect_recorded_on + timedelta(days=NEGLECT_DAYS + 1)
+    excluded and the 20 days run through the 20th day after it (recorded May 1: they run through May 21), so the
+    notice may be served from the day after (May 22); a 20th day on a Sunday or legal holiday moves to the next
+    secular day (Wis. Stat. § 990.001(4), permits.time)."""
+    return first_day_after(neglect_recorded_on, NEGLECT_DAYS)
 
 
 def number_referral_from(served_on: date) -> date:
     """§ 303-14C: neglected for 10 days after service, the owner may be referred for a forfeiture (Chapter 1, § 1-5).
-    Served May 22, the 10 days run through June 1; the referral may be made from June 2."""
-    return served_on + timedelta(days=AFTER_SERVICE_DAYS + 1)
+    Served May 22, the 10 days run through June 1; the referral may be made from June 2 (a 10th day on a Sunday or
+    legal holiday moves to the next secular day: Wis. Stat. § 990.001(4))."""
+    return first_day_after(served_on, AFTER_SERVICE_DAYS)
 
 
 def number_notice_errors(neglect_recorded_on: date | None, served_on: date) -> list[Violation]:

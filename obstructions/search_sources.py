@@ -1,7 +1,7 @@
 """The enforcement cases (§ 303-6, 9, 12, 13, 14) in the staff search box (permits.workspace.search)."""
 
 from permits.roles import STAFF_ROLES
-from permits.workspace.search import Hit, SearchSource
+from permits.workspace.search import Hit, SearchSource, numbered_hit
 
 
 def _cases():
@@ -11,11 +11,7 @@ def _cases():
 
 
 def _case_hit(case) -> Hit:
-    return Hit(
-        f"{case.number}: {case.get_kind_display()}",
-        f"{case.get_status_display()}, {case.reported_address}",
-        case.get_absolute_url(),
-    )
+    return numbered_hit(case, case.get_kind_display(), case.reported_address)
 
 
 SEARCH_SOURCES = (

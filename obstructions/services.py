@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from obstructions import rules
 from obstructions.models import Case, CaseStep, StreetNumber
+from permits import time as law_time
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation, raise_if_broken, violations_of
 from permits.ledger.models import SpecialCharge
@@ -321,10 +322,11 @@ def notice_deadline(case: Case, served_at: datetime, days: int | None) -> dateti
         return rules.removal_deadline(served_at)
     served_on = timezone.localdate(served_at)
     if case.kind == K.STREET_NUMBER:
-        last_day = rules.number_referral_from(served_on) - timedelta(days=1)
+        first_late_day = rules.number_referral_from(served_on)
     else:
-        last_day = served_on + timedelta(days=days or DEFAULT_NOTICE_DAYS)
-    return timezone.make_aware(datetime.combine(last_day + timedelta(days=1), time.min))
+        # Wis. Stat. § 990.001(4): a last day on a Sunday or legal holiday moves to the next secular day.
+        first_late_day = law_time.first_day_after(served_on, days or DEFAULT_NOTICE_DAYS)
+    return timezone.make_aware(datetime.combine(first_late_day, time.min))
 
 
 def serve_notice(

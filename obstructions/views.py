@@ -26,12 +26,12 @@ from obstructions.forms import (
 )
 from obstructions.models import Case, StreetNumber
 from permits.access import require_staff
-from permits.client_ip import over_hourly_limit
 from permits.errors import IllegalTransition, RulesBroken
 from permits.forms import add_service_errors
 from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
 from permits.paging import page_keys_first, page_of
+from permits.public_forms import report_page
 from permits.roles import Role, has_role
 
 COMPLAINTS_PER_HOUR = 5  # per address of the complainant, like the snow report
@@ -47,24 +47,20 @@ def _now_initial() -> dict:
 
 def complaint(request):
     """Anyone may report an obstructed sidewalk, street or drain (§ 303-6, § 303-13): no login, a sum for robots."""
-    if request.method == "POST":
-        form = ComplaintForm(request.POST)
-        if over_hourly_limit(request, "obstructions:complaint", COMPLAINTS_PER_HOUR):
-            form.is_valid()
-            form.add_error(
-                None, "Too many reports from your connection in the last hour: please call the Village Hall."
-            )
-            return render(request, "obstructions/complaint.html", {"form": form}, status=429)
-        if form.is_valid():
-            case = services.report_case(
-                address=form.cleaned_data["address"],
-                what=form.cleaned_data["details"],
-                contact=form.cleaned_data["contact"],
-            )
-            request.session["complaint_number"] = case.number
-            return redirect("obstructions:complaint_thanks")
-        return render(request, "obstructions/complaint.html", {"form": form}, status=400)
-    return render(request, "obstructions/complaint.html", {"form": ComplaintForm()})
+
+    def submit(data):
+        case = services.report_case(address=data["address"], what=data["details"], contact=data["contact"])
+        request.session["complaint_number"] = case.number
+        return redirect("obstructions:complaint_thanks")
+
+    return report_page(
+        request,
+        ComplaintForm,
+        template="obstructions/complaint.html",
+        limit_group="obstructions:complaint",
+        per_hour=COMPLAINTS_PER_HOUR,
+        submit=submit,
+    )
 
 
 def complaint_thanks(request):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from obstructions.services import NUMBER_CASE_ROLES
-from permits.workspace.sources import WorkRow, WorkSource
+from permits.workspace.sources import WorkRow, WorkSource, numbered_row
 
 
 def _needing_attention(user, today: date):
@@ -23,12 +23,8 @@ def _needing_attention(user, today: date):
 
 
 def _case_row(case) -> WorkRow:
-    return WorkRow(
-        f"{case.number}: {case.reported_address} ({case.get_attention_display()})",
-        case.deadline_at or case.opened_at,
-        case.get_absolute_url(),
-        "Open",
-    )
+    since = case.deadline_at or case.opened_at
+    return numbered_row(case, f"{case.reported_address} ({case.get_attention_display()})", since)
 
 
 WORK_SOURCES = (

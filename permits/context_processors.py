@@ -30,6 +30,7 @@ NAV_URL_NAMES = (
     "permits:apply",
     "permits:my_applications",
     "permits:office",
+    "permits:rules",
     "permits:search",
     "permits:start",
     "permits:tokens",

@@ -155,3 +155,22 @@ def _demo_parcel_link(users) -> None:
     ParcelLinkRequest.objects.create(
         user=users["utility"], parcel=parcel, tax_bill_number="2025-004417", note="My home; the bill is in my name."
     )
+
+
+def special_charge(parcel, source: str, amount, description: str, citation: str, *, by, incurred_on):
+    """A Wis. Stat. § 66.0627 special charge on the parcel, as the other demos bill one: incurred and added on
+    `incurred_on`."""
+    from permits.ledger.models import SpecialCharge
+    from permits.ledger.services import add_charge
+
+    return add_charge(
+        parcel=parcel,
+        source=source,
+        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
+        amount=amount,
+        incurred_on=incurred_on,
+        description=description,
+        citation=citation,
+        by=by,
+        today=incurred_on,
+    )

@@ -93,6 +93,17 @@ class AddMemberForm(forms.Form):
         return self.cleaned_data["email"].strip().lower()
 
 
+def yes_or_no(label: str, *, yes: str, no: str, **options) -> forms.TypedChoiceField:
+    """A question answered "yes" or "no" (labelled `yes` and `no`, in that order), cleaned to True or False; shown as
+    radio buttons unless `options` names another widget."""
+    options.setdefault("widget", forms.RadioSelect)
+    return forms.TypedChoiceField(label=label, choices=[("yes", yes), ("no", no)], coerce=_is_yes, **options)
+
+
+def _is_yes(value: str) -> bool:
+    return value == "yes"
+
+
 def add_violations(form, violations, aliases: dict | None = None) -> None:
     """Each broken rule (a Violation) as an error on its field (renamed through `aliases` where the form calls it
     differently), or on the whole form when the form has no such field; the message cites the section."""
@@ -106,3 +117,16 @@ def add_service_errors(form, error: ValidationError, aliases: dict | None = None
     plain ValidationError, read by `violations_of`) on the field it names, renamed through `aliases`, or on the
     form as a whole when the form has no such field."""
     add_violations(form, violations_of(error), aliases)
+
+
+def service_result(form, call, aliases: dict | None = None):
+    """A bound form handed to its service: what `call(**form.cleaned_data)` returns when the form is valid and the
+    service accepts it; None when the form is invalid or the service refused (its refusal is then on the form, as
+    add_service_errors puts it)."""
+    if not form.is_valid():
+        return None
+    try:
+        return call(**form.cleaned_data)
+    except ValidationError as error:
+        add_service_errors(form, error, aliases)
+        return None

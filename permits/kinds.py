@@ -16,6 +16,7 @@ The modules a part may have, each read by one core module:
     street_work_checks.py  work_violations(...), load_demo()  permits.street_work
     authorizations.py   materials_authorizations_on(...)  permits.street_work
     report_sources.py   OPEN_CASES, INSPECTIONS           permits.reports.queries
+    readings.py         READINGS                          permits.readings (the public rules page)
     admin_roles.py      ADMIN_ROLES (a part with no PERMIT_TYPE)  permits.role_permissions
     demo.py             DEMO_LOADERS (a part with no PERMIT_TYPE)  load_demo
 

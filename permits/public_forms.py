@@ -1,5 +1,5 @@
 """What every public form without a login shares (the snow report, the obstruction complaint): a small sum and a
-honeypot to keep robots out, and the date widgets of the report pages."""
+honeypot to keep robots out, a few reports an hour from one connection, and the date widgets of the report pages."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ import random
 
 from django import forms
 from django.core import signing
+from django.shortcuts import render
+
+from permits.client_ip import over_hourly_limit
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 DATE_WIDGET = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -69,3 +72,18 @@ class PublicReportForm(forms.Form):
         elif data.get("answer") is not None and data["answer"] != sum(self.question):
             self.add_error("answer", "That is not the right sum: please try again.")
         return data
+
+
+def report_page(request, form_class, *, template: str, limit_group: str, per_hour: int, submit):
+    """A public report page: the blank form; a post past `per_hour` reports from its connection refused (429);
+    a valid one handed to `submit(cleaned_data)`, which files it and returns the redirect to the thanks page."""
+    if request.method != "POST":
+        return render(request, template, {"form": form_class()})
+    form = form_class(request.POST)
+    if over_hourly_limit(request, limit_group, per_hour):
+        form.is_valid()
+        form.add_error(None, "Too many reports from your connection in the last hour: please call the Village Hall.")
+        return render(request, template, {"form": form}, status=429)
+    if form.is_valid():
+        return submit(form.cleaned_data)
+    return render(request, template, {"form": form}, status=400)

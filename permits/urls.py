@@ -3,6 +3,7 @@ from django.urls import include, path
 from permits import kinds, views
 from permits.applicant import parcel_link_views
 from permits.applicant import views as applicant_views
+from permits.rules_page import rules_page
 from permits.workspace import letters_to_mail
 from permits.workspace import views as workspace_views
 
@@ -17,6 +18,7 @@ urlpatterns = [
     path("permits/<str:number>/documents/<int:pk>/", views.document, name="document"),
     path("receipts/<str:receipt_number>.pdf", views.receipt_pdf, name="receipt_pdf"),
     path("status/<uuid:token>/", views.public_status, name="public_status"),
+    path("rules/", rules_page, name="rules"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
     path("account/", include("permits.accounts.urls")),
     # Written notices by mail (permits/letters.py): print, mail, record the mailing date.

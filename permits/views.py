@@ -4,10 +4,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from permits import kinds, permit_page, services
+from permits import kept_lists, kinds, permit_page, services
 from permits.access import get_permit_for, require_staff
 from permits.accounts import invitations
 from permits.applicant import applications
@@ -46,9 +47,24 @@ def apply(request):
 @login_required
 def my_applications(request):
     user = request.user
-    qs = permits_visible_to(user)
-    if is_village_staff(user):
-        qs = qs.filter(applicant=user)
+    staff = is_village_staff(user)
+
+    def page():
+        qs = permits_visible_to(user)
+        return page_keys_first(list_rows(qs.filter(applicant=user) if staff else qs), number)
+
+    number = kept_lists.page_number(request.GET.get("page"))
+    links, table = kept_lists.kept(
+        kept_lists.ROW_TABLES + kept_lists.LINK_TABLES,
+        {
+            ("links", user.pk): lambda: render_to_string(
+                "permits/_my_links.html", {"parcels": user.parcels.all(), "organizations": user.organizations.all()}
+            ),
+            ("mine", user.pk, staff, number): kept_lists.table_part(
+                page, caption="Your applications and permits", empty="You have no applications yet."
+            ),
+        },
+    )
     drafts = []
     for draft in user.drafts.all()[: applications.MAX_DRAFTS]:
         permit_type = kinds.get_type(draft.kind)
@@ -61,13 +77,7 @@ def my_applications(request):
                 "url": kinds.apply_url_for(permit_type) if permit_type else None,
             }
         )
-    context = {
-        "page": page_keys_first(list_rows(qs), request.GET.get("page")),
-        "parcels": user.parcels.all(),
-        "organizations": user.organizations.all(),
-        "drafts": drafts,
-    }
-    return render(request, "permits/my_applications.html", context)
+    return render(request, "permits/my_applications.html", {"links": links, "table": table, "drafts": drafts})
 
 
 @transaction.non_atomic_requests  # read only, as my_applications
@@ -81,9 +91,23 @@ def office(request):
     qs = permits_visible_to(request.user).exclude(status=Status.DRAFT)
     if status:
         qs = qs.filter(status=status)
+    query = f"status={status}" if status else ""
+    number = kept_lists.page_number(request.GET.get("page"))
+    # Every member of the staff sees every permit: one kept table for all of them.
+    (table,) = kept_lists.kept(
+        kept_lists.ROW_TABLES,
+        {
+            ("office", status, number): kept_lists.table_part(
+                lambda: page_keys_first(list_rows(qs), number),
+                query=query,
+                caption="Applications",
+                empty="No applications match.",
+            )
+        },
+    )
     context = {
-        "page": page_keys_first(list_rows(qs), request.GET.get("page")),
-        "query": f"status={status}" if status else "",
+        "table": table,
+        "query": query,
         "status": status,
         "statuses": Status.choices,
         "queues": kinds.work_queues_for(request.user),

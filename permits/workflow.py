@@ -120,39 +120,50 @@ def transition(permit: Permit, to: str, *, by, reason: str = "", today=None, ext
         raise IllegalTransition(f"You may not mark {permit.number} {to.label.lower()}.")
     now = timezone.now()
     today = today or timezone.localdate()
-    permit_type = kinds.get_type(permit.kind)
     old = permit.status
     with transaction.atomic():
         broken = blockers_for(permit, to, today=today)
         if broken:
             raise RulesBroken(broken)
-        changes = {"status": to}
-        if permit_type is not None and permit_type.stamps is not None:
-            changes.update(permit_type.stamps(permit, to, today=today))
-        changes.update(extra or {})
+        changes = _changes_for(permit, to, today=today, extra=extra)
         if to == Status.SUBMITTED:
             changes["submitted_at"] = now
-        stamp = DATE_STAMPS.get(to)
-        if stamp:
-            changes[stamp] = today
         updated = Permit.objects.filter(pk=permit.pk, status=old).update(**changes)
         if updated != 1:
             raise IllegalTransition(f"{permit.number} was changed by someone else just now; reload and try again.")
-        PermitEvent.objects.create(
-            permit=permit,
-            kind=PermitEvent.Kind.TRANSITION,
-            from_status=old,
-            to_status=to,
-            actor=by,
-            actor_label=actor_label(by),
-            at=now,
-            reason=reason,
-        )
+        _event(permit, old, to, by=by, at=now, reason=reason).save(force_insert=True)
         notices.notify_step(permit, to=to, by=by, reason=reason)  # the applicant is told of each step
     for field, value in changes.items():
         setattr(permit, field, value)
     permit._loaded_status = permit.status
     return permit
+
+
+def _changes_for(permit: Permit, to: Status, *, today, extra: dict | None = None) -> dict:
+    """The fields a step to `to` writes: the status, the type's stamps, `extra`, and the day the status is reached."""
+    permit_type = kinds.get_type(permit.kind)
+    changes = {"status": to}
+    if permit_type is not None and permit_type.stamps is not None:
+        changes.update(permit_type.stamps(permit, to, today=today))
+    changes.update(extra or {})
+    stamp = DATE_STAMPS.get(to)
+    if stamp:
+        changes[stamp] = today
+    return changes
+
+
+def _event(permit: Permit, old: str, to: Status, *, by, at, reason: str) -> PermitEvent:
+    """The timeline's row for one step (not yet saved)."""
+    return PermitEvent(
+        permit=permit,
+        kind=PermitEvent.Kind.TRANSITION,
+        from_status=old,
+        to_status=to,
+        actor=by,
+        actor_label=actor_label(by),
+        at=at,
+        reason=reason,
+    )
 
 
 def transition_many(
@@ -192,13 +203,7 @@ def transition_many(
             for permit in rows:
                 if not may_transition(by, permit, to) or blockers_for(permit, to, today=today):
                     continue
-                permit_type = kinds.get_type(permit.kind)
-                changes = {"status": to}
-                if permit_type is not None and permit_type.stamps is not None:
-                    changes.update(permit_type.stamps(permit, to, today=today))
-                stamp = DATE_STAMPS.get(to)
-                if stamp:
-                    changes[stamp] = today
+                changes = _changes_for(permit, to, today=today)
                 key = (permit.status, tuple(sorted(changes.items())))
                 groups.setdefault(key, []).append(permit)
             events = []
@@ -207,18 +212,7 @@ def transition_many(
                 if updated != len(members):  # cannot happen under the row locks; refuse rather than guess
                     raise IllegalTransition("Permits changed while a job was changing them; run it again.")
                 for permit in members:
-                    events.append(
-                        PermitEvent(
-                            permit=permit,
-                            kind=PermitEvent.Kind.TRANSITION,
-                            from_status=old,
-                            to_status=to,
-                            actor=by,
-                            actor_label=actor_label(by),
-                            at=now,
-                            reason=reason_for(permit),
-                        )
-                    )
+                    events.append(_event(permit, old, to, by=by, at=now, reason=reason_for(permit)))
                     for field, value in changes:  # as transition() leaves its permit
                         setattr(permit, field, value)
                     permit._loaded_status = permit.status

@@ -10,15 +10,19 @@ mailing address is shown to Village staff only.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from permits.api.shared import ApplicationViewSet, PermitEventSerializer, application_schema, organization_named
+from permits.api.shared import (
+    ApplicationViewSet,
+    PermitEventSerializer,
+    application_views,
+    organization_field,
+    organization_named,
+)
 from permits.input_limits import MAX_DESCRIPTION, MAX_INT
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import PermitKind
 from permits.paging import KeysFirstPagination
-from permits.selectors import permits_visible_to
 from sidewalks import services
 from sidewalks.models.sidewalk import Material, Work
 
@@ -50,12 +54,8 @@ class SidewalkPermitCreateSerializer(serializers.Serializer):
         default=False, help_text="The work includes a vault or cistern under the sidewalk (prohibited: § 303-10)"
     )
     work_description = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
-    organization = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=200,
-        help_text="Company name, if you apply for a company you are on the staff of",
+    organization = organization_field(
+        default="", help_text="Company name, if you apply for a company you are on the staff of"
     )
 
 
@@ -103,28 +103,20 @@ class SidewalkPermitListSerializer(SidewalkPermitSerializer):
     timeline = None
 
 
-@extend_schema_view(
-    list=extend_schema(summary="Your sidewalk permit applications (every one for Village staff)"),
-    retrieve=extend_schema(summary="One sidewalk permit with its inspections and timeline"),
-    create=application_schema(
-        "Apply for a sidewalk permit (§ 303-3C)",
-        request=SidewalkPermitCreateSerializer,
-        created=SidewalkPermitSerializer,
-    ),
+@application_views(
+    listed="Your sidewalk permit applications (every one for Village staff)",
+    shown="One sidewalk permit with its inspections and timeline",
+    applied="Apply for a sidewalk permit (§ 303-3C)",
 )
 class SidewalkPermitViewSet(ApplicationViewSet):
+    kind = PermitKind.SIDEWALK
     serializer_class = SidewalkPermitSerializer
     list_serializer_class = SidewalkPermitListSerializer
     create_serializer_class = SidewalkPermitCreateSerializer
     pagination_class = KeysFirstPagination
 
     def get_queryset(self):
-        qs = (
-            permits_visible_to(self.request.user)
-            .filter(kind=PermitKind.SIDEWALK)
-            .select_related("sidewalk__parcel")
-            .order_by("-created_at", "-pk")
-        )
+        qs = self.permits_of_kind().select_related("sidewalk__parcel").order_by("-created_at", "-pk")
         if self.action == "list":
             # No timeline in the list, and no join to the sidewalk details to count the pages: a sidewalk permit has
             # its details from the moment it is created (services.apply_for_sidewalk_permit writes both in one

@@ -102,24 +102,23 @@ def _decide_order(*, subject, motion, by) -> None:
         )
 
 
+def _waiver_matter(clause: str, title: str, kind: str) -> Matter:
+    """The waiver requests of one kind, each put to the Board from the waiver request page."""
+    return Matter(
+        clause=clause,
+        title=title,
+        model="sidewalks.WaiverRequest",
+        waiting=_requests(kind),
+        facts=_request_facts,
+        decide=_decide_request,
+        new_url="sidewalks:waiver_request",
+    )
+
+
 MATTERS = (
-    Matter(
-        clause=Clause.SIDEWALK_WAIVER,
-        title="Sidewalk width and thickness waivers (§ 303-3D(8)(c))",
-        model="sidewalks.WaiverRequest",
-        waiting=_requests("width_thickness"),
-        facts=_request_facts,
-        decide=_decide_request,
-        new_url="sidewalks:waiver_request",
-    ),
-    Matter(
-        clause=Clause.COLD_POUR_WAIVER,
-        title="Cold-weather pour waivers for emergency replacements (§ 303-3D(9))",
-        model="sidewalks.WaiverRequest",
-        waiting=_requests("cold_weather"),
-        facts=_request_facts,
-        decide=_decide_request,
-        new_url="sidewalks:waiver_request",
+    _waiver_matter(Clause.SIDEWALK_WAIVER, "Sidewalk width and thickness waivers (§ 303-3D(8)(c))", "width_thickness"),
+    _waiver_matter(
+        Clause.COLD_POUR_WAIVER, "Cold-weather pour waivers for emergency replacements (§ 303-3D(9))", "cold_weather"
     ),
     Matter(
         clause=Clause.SIDEWALK_ORDER,

@@ -1,7 +1,7 @@
 """The sidewalk permit in the registry (permits.kinds): § 303-3C and § 303-3D. The sidewalks app's other work
 (surveys and Board orders, snow and ice, rubbish) shows on the office page through this record's work queues."""
 
-from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from sidewalks import api, demo, right_of_way, services, views, workflow
@@ -11,14 +11,7 @@ DPW = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 
 # Who sees the app's models in the back office besides the Clerk-Treasurer (permits.role_permissions).
 ADMIN_ROLES = {
-    "sidewalks.sidewalkpermit": (
-        Role.DPW_DIRECTOR,
-        Role.DPW_INSPECTOR,
-        Role.BUILDING_INSPECTOR,
-        Role.POLICE_CHIEF,
-        Role.BOARD,
-        Role.PRESIDENT,
-    ),
+    "sidewalks.sidewalkpermit": PERMIT_READERS,
     "sidewalks.sidewalkinspection": (*DPW, Role.BUILDING_INSPECTOR),
     "sidewalks.sidewalksurvey": (*DPW, Role.BOARD, Role.PRESIDENT),
     "sidewalks.sidewalkorder": (*DPW, Role.BOARD, Role.PRESIDENT),

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from permits.board import rules as board_rules
 from permits.errors import Violation
+from permits.time import last_day
 
 
 def _d(value) -> Decimal:
@@ -625,9 +626,11 @@ SERVICE_METHODS = ("personal", "certified_mail", "registered_mail", "publication
 def owner_deadline(served_on: date, period_days: int = OWNER_WORK_PERIOD_DAYS) -> date:
     """Wis. Stat. § 66.0907: the last day the owner may do the ordered work: `period_days` days after service.
 
-    Calendar days, counted from the day after service (day 1) so the last day is service + 20.
+    Counted as Wis. Stat. § 990.001(4) counts days (permits.time): from the day after service (day 1), so the last
+    day is service + 20, moved to the next secular day when it is a Sunday or legal holiday (the Village may then
+    start on the day after that, not on the Monday the owner still has).
     """
-    return served_on + timedelta(days=period_days)
+    return last_day(served_on, period_days)
 
 
 def village_may_do_work(*, served_on: date | None, today: date, period_days: int = OWNER_WORK_PERIOD_DAYS) -> bool:

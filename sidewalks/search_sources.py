@@ -1,7 +1,7 @@
 """Snow and ice (§ 303-8) and rubbish (§ 303-2) cases in the staff search box (permits.workspace.search)."""
 
 from permits.roles import STAFF_ROLES
-from permits.workspace.search import Hit, SearchSource
+from permits.workspace.search import Hit, SearchSource, numbered_hit
 
 
 def _snow_cases():
@@ -11,9 +11,7 @@ def _snow_cases():
 
 
 def _snow_hit(case) -> Hit:
-    return Hit(
-        f"{case.number}: snow and ice", f"{case.get_status_display()}, {case.reported_address}", case.get_absolute_url()
-    )
+    return numbered_hit(case, "snow and ice", case.reported_address)
 
 
 def _rubbish_cases():
@@ -23,9 +21,7 @@ def _rubbish_cases():
 
 
 def _rubbish_hit(case) -> Hit:
-    return Hit(
-        f"{case.number}: rubbish", f"{case.get_status_display()}, {case.parcel.site_address}", case.get_absolute_url()
-    )
+    return numbered_hit(case, "rubbish", case.parcel.site_address)
 
 
 SEARCH_SOURCES = (

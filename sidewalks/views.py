@@ -4,6 +4,7 @@ surveys and the Board's orders. Views are thin: fetch through an access helper, 
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,11 +20,12 @@ from permits import kinds, permit_page, workflow
 from permits.access import get_permit_for, require_role, require_staff
 from permits.applicant import applications
 from permits.errors import IllegalTransition
-from permits.forms import PaymentForm, add_service_errors
+from permits.forms import PaymentForm, add_service_errors, service_result
 from permits.ledger.history import trail
 from permits.models import Parcel, PermitKind, Status
 from permits.paging import page_of
 from permits.pdf import render_pdf
+from permits.posting import form_page
 from permits.roles import Role, has_role, is_village_staff
 from permits.services import record_payment
 from permits.text_search import matching
@@ -73,7 +75,7 @@ def apply(request):
         "draft": draft,
         "fee": permit_page.fee_preview(kinds.get_type(PermitKind.SIDEWALK), today=today),
     }
-    return render(request, "sidewalks/apply.html", context, status=400 if form.errors else 200)
+    return form_page(request, "sidewalks/apply.html", context)
 
 
 def page_context(request, permit) -> dict:
@@ -131,14 +133,10 @@ def record_fee_payment(request, number):
     permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
     require_role(request.user, Role.CLERK, action="record fee payments (the Clerk-Treasurer does)")
     form = PaymentForm(request.POST)
-    if form.is_valid():
-        try:
-            payment = record_payment(permit=permit, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            _form_errors(form, error)
-        else:
-            messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
-            return redirect("sidewalks:permit", number)
+    payment = service_result(form, partial(record_payment, permit=permit, by=request.user), ALIASES)
+    if payment is not None:
+        messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
+        return redirect("sidewalks:permit", number)
     return render(request, "sidewalks/permit.html", _permit_context(request, permit, payment_form=form), status=400)
 
 
@@ -282,12 +280,7 @@ def surveys(request):
         defective_count=Count("blocks", filter=Q(blocks__defective=True), distinct=True),
     )
     page = page_of(request, qs.order_by("-surveyed_on", "-pk"))
-    return render(
-        request,
-        "sidewalks/surveys.html",
-        {"page": page, "form": form, "may_survey": may_survey},
-        status=400 if form.errors else 200,
-    )
+    return form_page(request, "sidewalks/surveys.html", {"page": page, "form": form, "may_survey": may_survey})
 
 
 @login_required
@@ -302,17 +295,11 @@ def survey(request, pk):
         require_role(request.user, *services.SURVEYING_ROLES, action=SURVEY_ACTION)
         if survey.orders_proposed_on is not None:
             raise PermissionDenied("You may not re-measure a survey whose orders were proposed: start a new survey.")
-        if form.is_valid():
-            try:
-                block = services.record_block(survey=survey, by=request.user, **form.cleaned_data)
-            except ValidationError as error:
-                _form_errors(form, error)
-            else:
-                verdict = f"defective: {block.defects}" if block.defective else "not defective"
-                messages.success(
-                    request, f"{block.parcel.site_address} block {block.block_number} recorded, {verdict}."
-                )
-                return redirect(f"{survey.get_absolute_url()}?parcel={block.parcel_id}&next={block.block_number + 1}")
+        block = service_result(form, partial(services.record_block, survey=survey, by=request.user), ALIASES)
+        if block is not None:
+            verdict = f"defective: {block.defects}" if block.defective else "not defective"
+            messages.success(request, f"{block.parcel.site_address} block {block.block_number} recorded, {verdict}.")
+            return redirect(f"{survey.get_absolute_url()}?parcel={block.parcel_id}&next={block.block_number + 1}")
     elif request.GET.get("parcel"):
         form = forms.BlockForm(
             street=survey.street, initial={"parcel": request.GET["parcel"], "block_number": request.GET.get("next", 1)}
@@ -328,7 +315,7 @@ def survey(request, pk):
         "may_propose": has_role(request.user, *services.SURVEYING_ROLES, Role.CLERK)
         and survey.orders_proposed_on is None,
     }
-    return render(request, "sidewalks/survey.html", context, status=400 if form.errors else 200)
+    return form_page(request, "sidewalks/survey.html", context)
 
 
 @login_required
@@ -383,7 +370,7 @@ def orders(request):
         "statuses": SidewalkOrder.Status.choices,
         "query": f"status={status}" if status else "",
     }
-    return render(request, "sidewalks/orders.html", context, status=400 if form.errors else 200)
+    return form_page(request, "sidewalks/orders.html", context)
 
 
 @login_required
@@ -397,15 +384,12 @@ def order_illegal(request):
         action="propose sidewalk orders (DPW or the Clerk-Treasurer does, § 303-3F)",
     )
     form = forms.IllegalSidewalkForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            order = services.order_illegal_sidewalk(by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            _form_errors(form, error)
-        else:
+    if request.method == "POST":
+        order = service_result(form, partial(services.order_illegal_sidewalk, by=request.user), ALIASES)
+        if order is not None:
             messages.success(request, f"Order {order.number} proposed: replace the walk (§ 303-3F).")
             return redirect(order)
-    return render(request, "sidewalks/order_illegal.html", {"form": form}, status=400 if form.errors else 200)
+    return form_page(request, "sidewalks/order_illegal.html", {"form": form})
 
 
 ORDER_ACTIONS = {

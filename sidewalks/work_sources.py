@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from permits.models import Status
 from permits.roles import Role
-from permits.workspace.sources import WorkRow, WorkSource
+from permits.workspace.sources import WorkRow, WorkSource, numbered_row
 from sidewalks.services import INSPECTING_ROLES
 
 
@@ -25,12 +25,7 @@ def _sidewalk_inspections_due(user, today: date):
 
 
 def _sidewalk_row(sidewalk) -> WorkRow:
-    return WorkRow(
-        f"{sidewalk.permit.number}: {sidewalk.parcel.site_address}",
-        sidewalk.pour_date,
-        sidewalk.permit.get_absolute_url(),
-        "Inspect",
-    )
+    return numbered_row(sidewalk.permit, sidewalk.parcel.site_address, sidewalk.pour_date, "Inspect")
 
 
 def _open_snow_cases(user, today: date):
@@ -41,7 +36,7 @@ def _open_snow_cases(user, today: date):
 
 
 def _snow_row(case) -> WorkRow:
-    return WorkRow(f"{case.number}: {case.reported_address}", case.reported_at, case.get_absolute_url(), "Open")
+    return numbered_row(case, case.reported_address, case.reported_at)
 
 
 def _rubbish_past_deadline(user, today: date):

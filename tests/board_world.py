@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from permits.board import demo as board_demo
 from permits.board import services
-from permits.board.clauses import Clause
 from permits.board.models import Motion, Seat, Term, Vote
 from permits.roles import Role
 from tests.factories import UserFactory
@@ -87,15 +87,9 @@ def designate(
     )
 
 
-# What the code hard-coded before the Board's designations were data: the offices these tests act as.
-FORMER_DESIGNEES = [
-    (Clause.WINTER_EMERGENCY, Role.DPW_DIRECTOR),
-    (Clause.MORATORIUM_EXCEPTION, Role.DPW_DIRECTOR),
-    (Clause.DEFECT_FINDING, Role.DPW_DIRECTOR),
-    (Clause.RUBBISH, Role.DPW_DIRECTOR),
-    (Clause.RUBBISH, Role.DPW_INSPECTOR),
-    (Clause.RUBBISH, Role.CLERK),
-]
+# What the code hard-coded before the Board's designations were data, the offices these tests act as: the same
+# designations the demo Board makes.
+FORMER_DESIGNEES = board_demo.DESIGNATIONS
 
 
 def designate_former_offices() -> None:

@@ -50,6 +50,15 @@ def _serialized_contents():
     return _SERIALIZED.get("default")
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's set-up, then the copy taken at once: the first test's fixtures (the live server's start) may give
+    the thread a new connection object before any hook below reads the copy from the old one, and the tests after
+    the first transactional one would then start on an empty database (no fees, no staff groups)."""
+    _serialized_contents()
+    yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _serialized_copy_on_every_connection():
     """Django reads the copy from the connection object when a serialized test starts and ends; hand it to whatever

@@ -22,6 +22,7 @@ from django.db import connection
 from bench.seed import seed
 from permits.models import JobRun, Notice, Permit, PermitEvent, Status
 from permits.street_opening.models import StreetOpening
+from tests.processes import celery_worker, database_url
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -33,10 +34,9 @@ pytestmark = [pytest.mark.scale_out, pytest.mark.django_db(transaction=True, ser
 def cluster():
     if not os.environ.get("REDIS_URL") or connection.vendor != "postgresql":
         pytest.skip("needs DATABASE_URL on PostgreSQL and REDIS_URL: runs in .ci/run's production pass")
-    db = connection.settings_dict
     env = {
         **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "DATABASE_URL": database_url(),
         "DJANGO_SETTINGS_MODULE": "tests.scale_out_settings",
         "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
         "SECURE_SSL_REDIRECT": "0",
@@ -52,26 +52,7 @@ def cluster():
             stderr=subprocess.DEVNULL,
         )
         for port in ports
-    ] + [
-        subprocess.Popen(
-            [
-                str(BIN / "celery"),
-                "-A",
-                "theresa_permits",
-                "worker",
-                "--pool=solo",
-                "--without-mingle",
-                "--without-gossip",
-                f"--hostname=scale{n}@%h",
-                "--loglevel=WARNING",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for n in (1, 2)
-    ]
+    ] + [celery_worker(f"--hostname=scale{n}@%h", cwd=ROOT, env=env) for n in (1, 2)]
     try:
         deadline = time.monotonic() + 30
         for port in ports:

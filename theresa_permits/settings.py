@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_ratelimit",
+    "cachalot",
     "permits",
     "sidewalks",
     "obstructions",
@@ -179,6 +180,10 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/Chicago"
 USE_I18N = True
 USE_TZ = True
+# How the 24 hours of the snow and rubbish rules (§ 303-8, § 303-2) are counted (permits.time): off, as Wis. Stat.
+# § 990.001(4)(a) counts hours (Sundays and legal holidays excluded); on, clock hours, where the Village attorney so
+# reads those rules for the safety of the walk.
+SNOW_HOURS_ARE_CLOCK_HOURS = env_bool("SNOW_HOURS_ARE_CLOCK_HOURS", False)
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
@@ -370,10 +375,24 @@ CACHES = {
     ),
 }
 RATELIMIT_USE_CACHE = "default"
+# The permit lists' kept tables (permits/kept_lists.py): django-cachalot records when each table the rows read was last
+# written; its SQL-result cache stays off. Kept only where every process shares the cache (Redis).
+CACHALOT_ENABLED = False
+CACHALOT_ONLY_CACHABLE_TABLES = frozenset(
+    {
+        *("permits_permit", "permits_street", "permits_payment", "permits_refund", "permits_membership"),
+        *("permits_parcel", "permits_parcel_owners", "permits_organization"),
+    }
+)
+PERMIT_LIST_CACHE_SECONDS = env_int("PERMIT_LIST_CACHE_SECONDS", 600 if REDIS_URL else 0)
 # django-ratelimit's startup check knows only its own list of backends. Ours is Django's Redis backend (INCR is
 # atomic, shared by every process): W001 says only "not on the list". In embedded mode one process serves every
 # request, so its memory is shared by all of them: E003 ("locmem is not shared") does not apply there.
-SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] if REDIS_URL else ["django_ratelimit.W001", "django_ratelimit.E003"]
+# django-cachalot's W001 matches the backend's dotted path against its own list too: SharedRedisCache is Django's
+# RedisCache, only with a clear() scoped to this deployment's keys.
+SILENCED_SYSTEM_CHECKS = (
+    ["django_ratelimit.W001", "cachalot.W001"] if REDIS_URL else ["django_ratelimit.W001", "django_ratelimit.E003"]
+)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True

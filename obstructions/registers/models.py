@@ -14,6 +14,7 @@ from simple_history.models import HistoricalRecords
 
 from permits.board.models import Motion
 from permits.models import Parcel, Street
+from permits.models.shared_fields import board_motion
 
 FEET = {"max_digits": 5, "decimal_places": 2, "null": True, "blank": True}
 
@@ -39,7 +40,7 @@ class Grade(models.Model):
     way = models.CharField(max_length=10, choices=Way.choices, default=Way.STREET)
     description = models.TextField(help_text="The grade: elevations, the profile sheet and datum it is drawn to")
     basis = models.CharField(max_length=20, choices=Basis.choices, editable=False)
-    motion = models.ForeignKey(Motion, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    motion = board_motion()
     resolution_number = models.CharField(max_length=60, blank=True, help_text="The resolution that set the grade")
     established_on = models.DateField()
     authorized_by = models.ForeignKey(
@@ -99,7 +100,7 @@ class GradeApplication(models.Model):
     owners = models.CharField(max_length=300, help_text="The owners applying, as they signed")
     received_on = models.DateField()
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, editable=False)
-    decided_by = models.ForeignKey(Motion, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    decided_by = board_motion()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(editable=False)
     history = HistoricalRecords()

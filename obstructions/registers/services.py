@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from obstructions.registers import rules
@@ -19,6 +19,7 @@ from permits.access import require_role
 from permits.board.clauses import Clause
 from permits.board.services import board_action_errors
 from permits.errors import RulesBroken, Violation, raise_if_broken
+from permits.recording import create_once, recorded_by
 from permits.roles import Role, has_role, roles_of
 from permits.state import change_state
 
@@ -117,22 +118,19 @@ def record_grade(
                 Violation("established_on", "future", "§ 303-1A(1)", "A confirmed grade was established in the past.")
             )
     raise_if_broken(errors)
-    try:
-        with transaction.atomic():
-            return Grade.objects.create(
-                street=street,
-                way=way,
-                description=description.strip(),
-                basis=basis,
-                motion=motion,
-                resolution_number=resolution,
-                established_on=on,
-                application=application,
-                recorded_by=by,
-                recorded_at=timezone.now(),
-            )
-    except IntegrityError:
-        raise _one_in_force(Grade.Way(way).label.lower(), street) from None
+    return create_once(
+        Grade,
+        refusal=_one_in_force(Grade.Way(way).label.lower(), street),
+        street=street,
+        way=way,
+        description=description.strip(),
+        basis=basis,
+        motion=motion,
+        resolution_number=resolution,
+        established_on=on,
+        application=application,
+        **recorded_by(by),
+    )
 
 
 def alter_grade(
@@ -169,8 +167,7 @@ def alter_grade(
             established_on=motion.held_on if motion is not None else today,
             authorized_by=None if motion is not None else authorized_by,
             supersedes=grade,
-            recorded_by=by,
-            recorded_at=timezone.now(),
+            **recorded_by(by),
         )
 
 
@@ -187,20 +184,17 @@ def apply_for_sidewalk_grade(*, street, parcel, owners: str, by, today: date | N
     if not owners.strip():
         errors.append(Violation("owners", "required", "§ 303-1A(2)", "Name the owners applying (§ 303-1A(2))."))
     raise_if_broken(errors)
-    try:
-        with transaction.atomic():
-            return GradeApplication.objects.create(
-                street=street,
-                parcel=parcel,
-                owners=owners.strip(),
-                received_on=today,
-                recorded_by=by,
-                recorded_at=timezone.now(),
-            )
-    except IntegrityError:
-        raise RulesBroken(
+    return create_once(
+        GradeApplication,
+        refusal=RulesBroken(
             [Violation("street", "pending", "§ 303-1A(2)", f"An application for {street} already waits for the Board.")]
-        ) from None
+        ),
+        street=street,
+        parcel=parcel,
+        owners=owners.strip(),
+        received_on=today,
+        **recorded_by(by),
+    )
 
 
 def decide_sidewalk_grade(*, subject: GradeApplication, motion, by, description: str = "") -> GradeApplication:
@@ -340,8 +334,7 @@ def record_higher_standard(
         motion=motion,
         resolution_number=motion.resolution_number,
         adopted_on=motion.held_on,
-        recorded_by=by,
-        recorded_at=timezone.now(),
+        **recorded_by(by),
     )
 
 

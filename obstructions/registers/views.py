@@ -4,10 +4,11 @@ year the Board considers them (§ 303-11), with the list as CSV for the budget m
 from __future__ import annotations
 
 import csv
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from obstructions.registers import services
 from obstructions.registers.forms import GradeAlterationForm, GradeForm, HigherStandardForm, ImprovementRequestForm
 from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest
-from permits.forms import add_service_errors
+from permits.forms import service_result
 from permits.input_limits import plausible_year
 from permits.paging import page_of
 from permits.roles import Role, has_role
@@ -26,6 +27,17 @@ from permits.roles import Role, has_role
 def _require_reader(user) -> None:
     if not services.may_read_registers(user):
         raise PermissionDenied("Only Village staff and the Board read the Clerk-Treasurer's registers.")
+
+
+def _clerk_form(request, form_class, refusal: str):
+    """A register page's form: the Clerk-Treasurer's, bound to what was posted; None for the other readers, who see
+    the register and may not post to it (`refusal` says who does)."""
+    _require_reader(request.user)
+    if has_role(request.user, Role.CLERK):
+        return form_class(request.POST or None)
+    if request.method == "POST":
+        raise PermissionDenied(refusal)
+    return None
 
 
 @login_required
@@ -40,14 +52,10 @@ def grades(request):
         if not clerk:
             raise PermissionDenied("Only the Clerk-Treasurer records grades (§ 303-1A(1), § 303-1B).")
         bound, verb = (alteration, services.alter_grade) if altering else (form, services.record_grade)
-        if bound.is_valid():
-            try:
-                grade = verb(by=request.user, **bound.cleaned_data)
-            except ValidationError as error:
-                add_service_errors(bound, error)
-            else:
-                messages.success(request, f"Recorded: {grade} ({grade.get_basis_display()}).")
-                return redirect("obstructions:registers:grades")
+        grade = service_result(bound, partial(verb, by=request.user))
+        if grade is not None:
+            messages.success(request, f"Recorded: {grade} ({grade.get_basis_display()}).")
+            return redirect("obstructions:registers:grades")
     q = request.GET.get("q", "").strip()[:100]
     qs = Grade.objects.select_related("street", "authorized_by").order_by("street__name", "way", "-in_force", "-pk")
     if q:
@@ -63,20 +71,14 @@ def grades(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def higher_standards(request):
-    _require_reader(request.user)
-    clerk = has_role(request.user, Role.CLERK)
-    form = HigherStandardForm(request.POST or None) if clerk else None
+    form = _clerk_form(
+        request, HigherStandardForm, "Only the Clerk-Treasurer records the Board's standards (§ 303-3D(11))."
+    )
     if request.method == "POST":
-        if not clerk:
-            raise PermissionDenied("Only the Clerk-Treasurer records the Board's standards (§ 303-3D(11)).")
-        if form.is_valid():
-            try:
-                standard = services.record_higher_standard(by=request.user, **form.cleaned_data)
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(request, f"Recorded: {standard}. Sidewalk applications there are held to it.")
-                return redirect("obstructions:registers:higher_standards")
+        standard = service_result(form, partial(services.record_higher_standard, by=request.user))
+        if standard is not None:
+            messages.success(request, f"Recorded: {standard}. Sidewalk applications there are held to it.")
+            return redirect("obstructions:registers:higher_standards")
     qs = HigherStandard.objects.select_related("street", "parcel").order_by("street__name", "-adopted_on", "-pk")
     page = page_of(request, qs)
     return render(request, "obstructions/registers/higher_standards.html", {"page": page, "form": form})
@@ -90,24 +92,18 @@ def _year(request) -> int:
 @login_required
 @require_http_methods(["GET", "POST"])
 def improvements(request):
-    _require_reader(request.user)
-    clerk = has_role(request.user, Role.CLERK)
-    form = ImprovementRequestForm(request.POST or None) if clerk else None
+    form = _clerk_form(
+        request, ImprovementRequestForm, "Only the Clerk-Treasurer receives improvement requests (§ 303-11)."
+    )
     if request.method == "POST":
-        if not clerk:
-            raise PermissionDenied("Only the Clerk-Treasurer receives improvement requests (§ 303-11).")
-        if form.is_valid():
-            try:
-                received = services.receive_improvement_request(by=request.user, **form.cleaned_data)
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(
-                    request,
-                    f"Received: {received.get_kind_display()} at {received.location}, for the Board to consider for "
-                    f"{received.consideration_year} (§ 303-11).",
-                )
-                return redirect(f"{request.path}?year={received.consideration_year}")
+        received = service_result(form, partial(services.receive_improvement_request, by=request.user))
+        if received is not None:
+            messages.success(
+                request,
+                f"Received: {received.get_kind_display()} at {received.location}, for the Board to consider for "
+                f"{received.consideration_year} (§ 303-11).",
+            )
+            return redirect(f"{request.path}?year={received.consideration_year}")
     year = _year(request)
     page = page_of(request, services.improvement_list(year))
     years = (

@@ -288,14 +288,8 @@ class PermitAdmin(SimpleHistoryAdmin):
             else:
                 messages.success(request, f"{permit.number} is now {permit.get_status_display().lower()}.")
             return redirect("admin:permits_permit_change", pk)
-        context = {
-            **self.admin_site.each_context(request),
-            "permit": permit,
-            "form": form,
-            "opts": self.opts,
-            "title": f"Change the status of {permit.number}",
-        }
-        return TemplateResponse(request, "admin/permits/permit/change_status.html", context)
+        title = f"Change the status of {permit.number}"
+        return self._permit_form_page(request, "admin/permits/permit/change_status.html", permit, form, title)
 
     def record_payment_view(self, request, pk):
         if not has_role(request.user, Role.CLERK):
@@ -312,14 +306,19 @@ class PermitAdmin(SimpleHistoryAdmin):
             else:
                 messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
                 return redirect("admin:permits_permit_change", pk)
+        title = f"Record a payment for {permit.number}"
+        return self._permit_form_page(request, "admin/permits/permit/record_payment.html", permit, form, title)
+
+    def _permit_form_page(self, request, template: str, permit, form, title: str):
+        """One of the permit's own admin pages: its form in the admin's frame."""
         context = {
             **self.admin_site.each_context(request),
             "permit": permit,
             "form": form,
             "opts": self.opts,
-            "title": f"Record a payment for {permit.number}",
+            "title": title,
         }
-        return TemplateResponse(request, "admin/permits/permit/record_payment.html", context)
+        return TemplateResponse(request, template, context)
 
 
 @admin.register(Payment)

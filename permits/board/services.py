@@ -25,6 +25,7 @@ from permits.board import rules
 from permits.board.clauses import DESIGNABLE, Clause, citation
 from permits.board.models import AgendaItem, Attendance, Designation, Meeting, Motion, Seat, Term, Vote
 from permits.errors import RulesBroken, Violation
+from permits.recording import recorded_by
 from permits.roles import Role, roles_of
 
 BOARD_CLERKS = (Role.CLERK,)  # the Clerk-Treasurer keeps the Board's roster, agendas and minutes
@@ -249,8 +250,7 @@ def record_motion(
                 nays=nays,
                 abstentions=choices.count(Vote.Choice.ABSTAIN),
                 needed=needed,
-                recorded_by=by,
-                recorded_at=timezone.now(),
+                **recorded_by(by),
             )
             Vote.objects.bulk_create([Vote(motion=motion, term=t, choice=c) for t, c in votes.items()])
     except IntegrityError:
@@ -358,8 +358,7 @@ def designate(
         starts_on=starts_on,
         ends_on=ends_on,
         motion=motion,
-        recorded_by=by,
-        recorded_at=timezone.now(),
+        **recorded_by(by),
     )
 
 

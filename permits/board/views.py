@@ -4,6 +4,8 @@ motions (paged); and the clerk's Board pages: the queue of what waits for the Bo
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.apps import apps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -22,7 +24,7 @@ from permits.board.clauses import citation
 from permits.board.matters import Matter, facts_of, matter_for, matters
 from permits.board.models import AgendaItem, Designation, Meeting, Motion, Seat, Term
 from permits.errors import RulesBroken
-from permits.forms import add_service_errors
+from permits.forms import add_service_errors, service_result
 from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role
@@ -351,35 +353,59 @@ def vote(request, pk):
     )
 
 
+def _roster_page(request, template: str, *, form, end_form, is_clerk: bool, **context):
+    """The designations or the members: the records, the clerk's form adding one and the form ending one."""
+    return render(
+        request,
+        template,
+        {**context, "form": form, "end_form": end_form, "is_clerk": is_clerk, "today": timezone.localdate()},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def _add_to_roster(request, form, add) -> bool:
+    """Adding a designation or a term from the roster's form (the clerk's step): True, with the record as a message,
+    when `add` recorded it; False when the form or the service refused (the refusal is then on the form)."""
+    _writer(request)
+    added = service_result(form, partial(add, by=request.user))
+    if added is None:
+        return False
+    messages.success(request, f"Recorded: {added}.")
+    return True
+
+
+def _end_from_roster(request, form, call, *, done: str, incomplete: str, back: str):
+    """Ending a designation or a term from its row: the service called with the form's data; the result, the
+    service's refusal or what the form lacks as a message on the roster."""
+    if form.is_valid():
+        try:
+            call(**form.cleaned_data)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, done)
+    else:
+        messages.error(request, incomplete)
+    return redirect(back)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def designations(request):
     is_clerk = _reader(request)
     form = forms.DesignationForm(request.POST or None)
-    if request.method == "POST":
-        _writer(request)
-        if form.is_valid():
-            try:
-                designation = services.designate_by_motion(by=request.user, **form.cleaned_data)
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(request, f"Recorded: {designation}.")
-                return redirect("board:designations")
+    if request.method == "POST" and _add_to_roster(request, form, services.designate_by_motion):
+        return redirect("board:designations")
     qs = Designation.objects.select_related("user", "motion__item__meeting", "ended_by__item__meeting").order_by(
         "clause", "-starts_on", "-pk"
     )
-    return render(
+    return _roster_page(
         request,
         "permits/board/designations.html",
-        {
-            "page": page_of(request, qs),
-            "form": form,
-            "end_form": forms.EndDesignationForm(),
-            "is_clerk": is_clerk,
-            "today": timezone.localdate(),
-        },
-        status=400 if request.method == "POST" else 200,
+        form=form,
+        end_form=forms.EndDesignationForm(),
+        is_clerk=is_clerk,
+        page=page_of(request, qs),
     )
 
 
@@ -388,17 +414,14 @@ def designations(request):
 def end_designation(request, pk):
     _writer(request)
     designation = get_object_or_404(Designation, pk=pk)
-    form = forms.EndDesignationForm(request.POST)
-    if form.is_valid():
-        try:
-            services.end_designation(designation=designation, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            messages.error(request, " ".join(error.messages))
-        else:
-            messages.success(request, f"Ended: {designation}.")
-    else:
-        messages.error(request, "Give the last day in force and the Board's motion ending the designation.")
-    return redirect("board:designations")
+    return _end_from_roster(
+        request,
+        forms.EndDesignationForm(request.POST),
+        partial(services.end_designation, designation=designation, by=request.user),
+        done=f"Ended: {designation}.",
+        incomplete="Give the last day in force and the Board's motion ending the designation.",
+        back="board:designations",
+    )
 
 
 @login_required
@@ -406,28 +429,11 @@ def end_designation(request, pk):
 def members(request):
     is_clerk = _reader(request)
     form = forms.TermForm(request.POST or None)
-    if request.method == "POST":
-        _writer(request)
-        if form.is_valid():
-            try:
-                term = services.seat_member(by=request.user, **form.cleaned_data)
-            except ValidationError as error:
-                add_service_errors(form, error)
-            else:
-                messages.success(request, f"Recorded: {term}.")
-                return redirect("board:members")
+    if request.method == "POST" and _add_to_roster(request, form, services.seat_member):
+        return redirect("board:members")
     seats = Seat.objects.prefetch_related(Prefetch("terms", queryset=Term.objects.order_by("-starts_on")))
-    return render(
-        request,
-        "permits/board/members.html",
-        {
-            "seats": seats,
-            "form": form,
-            "end_form": forms.EndTermForm(),
-            "is_clerk": is_clerk,
-            "today": timezone.localdate(),
-        },
-        status=400 if request.method == "POST" else 200,
+    return _roster_page(
+        request, "permits/board/members.html", form=form, end_form=forms.EndTermForm(), is_clerk=is_clerk, seats=seats
     )
 
 
@@ -436,14 +442,11 @@ def members(request):
 def end_term(request, pk):
     _writer(request)
     term = get_object_or_404(Term, pk=pk)
-    form = forms.EndTermForm(request.POST)
-    if form.is_valid():
-        try:
-            services.end_term(term=term, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            messages.error(request, " ".join(error.messages))
-        else:
-            messages.success(request, f"Recorded: {term}.")
-    else:
-        messages.error(request, "Give the member's last day on the Board.")
-    return redirect("board:members")
+    return _end_from_roster(
+        request,
+        forms.EndTermForm(request.POST),
+        partial(services.end_term, term=term, by=request.user),
+        done=f"Recorded: {term}.",
+        incomplete="Give the member's last day on the Board.",
+        back="board:members",
+    )

@@ -20,9 +20,10 @@ from django.db.models import Q
 from django.urls import reverse
 
 from permits.models.core import Parcel
+from permits.models.shared_fields import NumberedRecord, board_motion
 
 
-class SpecialCharge(models.Model):
+class SpecialCharge(NumberedRecord):
     """One charge against a parcel for work the Village did for its owner. Not payable in installments
     (Wis. Stat. § 66.0627(2)); unpaid when due it is delinquent and goes on the tax roll (§ 66.0627(4))."""
 
@@ -51,7 +52,8 @@ class SpecialCharge(models.Model):
         ON_ROLL = "on_roll", "On the tax roll"
         PAID_ON_ROLL = "paid_on_roll", "Paid on the tax roll"
 
-    number = models.CharField(max_length=20, unique=True, editable=False)
+    detail_url_name = "ledger:charge_detail"
+
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="special_charges")
     source = models.CharField(max_length=30, choices=Source.choices)
     route = models.CharField(max_length=40, choices=Route.choices)
@@ -100,9 +102,6 @@ class SpecialCharge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}: ${self.amount} against {self.parcel.tax_key}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("ledger:charge_detail", args=[self.number])
 
     @property
     def amount_paid(self) -> Decimal:
@@ -175,14 +174,9 @@ class ChargeHearing(models.Model):
     charges = models.ManyToManyField(SpecialCharge, related_name="hearings", blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
-    motion = models.ForeignKey(
-        "permits.Motion",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        editable=False,
-        related_name="+",
+    motion = board_motion(
         help_text="The Board's motion at the meeting that held the hearing (blank on hearings recorded before)",
+        editable=False,
     )
 
     class Meta:

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from permits.errors import Violation
+from permits.time import last_day_at_office, shift
 
 # --- Due dates, delinquency, installments (Wis. Stat. § 66.0627) ----------------------------------------------
 
@@ -23,10 +24,12 @@ MAIL_RECEIPT_DAYS = 3
 
 
 def charge_due_on(billed_on: date, source: str) -> date:
-    """§ 66.0627(4) / § 303-6F(1): the day by which a billed special charge must be paid in full."""
+    """§ 66.0627(4) / § 303-6F(1): the day by which a billed special charge must be paid in full at the
+    Clerk-Treasurer's office, counted as Wis. Stat. § 990.001(4) counts days (permits.time): the billing day excluded,
+    and a last day on a Sunday, a legal holiday or a day the office is closed moves to the next day it is open."""
     if source == "obstruction_removal":
-        return billed_on + timedelta(days=MAIL_RECEIPT_DAYS + OBSTRUCTION_PAYMENT_DAYS)
-    return billed_on + timedelta(days=SPECIAL_CHARGE_PAYMENT_DAYS)
+        return last_day_at_office(shift(billed_on, MAIL_RECEIPT_DAYS), OBSTRUCTION_PAYMENT_DAYS)
+    return last_day_at_office(billed_on, SPECIAL_CHARGE_PAYMENT_DAYS)
 
 
 def is_delinquent(due_on: date | None, today: date) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,7 +17,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from permits.access import require_role
-from permits.errors import IllegalTransition, violations_of
+from permits.errors import violations_of
 from permits.forms import add_service_errors
 from permits.input_limits import plausible_year
 from permits.ledger import rules as charge_rules
@@ -29,6 +30,7 @@ from permits.models import JobRun, Parcel
 from permits.paging import MAX_PAGES, PAGE_SIZE, SEARCH_PAGES, page_keys_first, page_of
 from permits.paging import CappedPaginator as Paginator
 from permits.pdf import render_pdf
+from permits.posting import MOVED, transacted_result
 from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
 from permits.text_search import SEARCH_IDS_INLINE, matching, remembered_ids
@@ -180,18 +182,14 @@ def charge_payment(request, number):
     require_role(request.user, Role.CLERK, action="record payments of special charges (the Clerk-Treasurer does)")
     charge = _charge_for(request.user, number)
     form = ChargePaymentForm(request.POST)
-    if form.is_valid():
-        try:
-            with transaction.atomic():
-                payment = ledger.record_charge_payment(charge=charge, by=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        except IllegalTransition as exc:  # paid or moved by someone else meanwhile
-            charge = _charge_for(request.user, number)
-            form.add_error("amount", str(exc))
-        else:
-            messages.success(request, f"Payment recorded: receipt {payment.receipt_number}.")
-            return redirect(charge)
+    payment = transacted_result(
+        form, partial(ledger.record_charge_payment, charge=charge, by=request.user), moved_field="amount"
+    )
+    if payment is not None:
+        messages.success(request, f"Payment recorded: receipt {payment.receipt_number}.")
+        return redirect(charge)
+    if form.has_error("amount", MOVED):  # paid or moved by someone else meanwhile: the page shows it as it is now
+        charge = _charge_for(request.user, number)
     return render(request, "permits/ledger/charge_detail.html", _charge_context(request, charge, form), status=400)
 
 
@@ -416,36 +414,38 @@ def _today():
     return timezone.localdate()
 
 
-@login_required
-@require_POST
-def tax_roll_certify(request, year):
-    require_role(request.user, Role.CLERK, action="certify the tax roll (the Clerk-Treasurer does, Wis. Stat. § 70.65)")
-    batch = get_object_or_404(TaxRollBatch, year=year)
-    try:
-        with transaction.atomic():
-            tax_roll.certify_tax_roll(batch=batch, by=request.user)
-    except ValidationError as exc:
-        for message in _error_messages(exc):
-            messages.error(request, message)
-    else:
-        messages.success(request, f"The {year} special-charges roll is certified and frozen.")
-    return redirect("ledger:tax_roll", year=year)
+def _roll_step(step, action: str, done: str):
+    """A step on the year's roll (certifying, transferring) by the Clerk-Treasurer (`action` saying what she does),
+    in one transaction: `done` (formatted with the year), or each refusal, as a message on the roll's page."""
+
+    @login_required
+    @require_POST
+    def view(request, year):
+        require_role(request.user, Role.CLERK, action=action)
+        batch = get_object_or_404(TaxRollBatch, year=year)
+        try:
+            with transaction.atomic():
+                step(batch=batch, by=request.user)
+        except ValidationError as exc:
+            for message in _error_messages(exc):
+                messages.error(request, message)
+        else:
+            messages.success(request, done.format(year=year))
+        return redirect("ledger:tax_roll", year=year)
+
+    return view
 
 
-@login_required
-@require_POST
-def tax_roll_transfer(request, year):
-    require_role(request.user, Role.CLERK, action="transfer the tax roll (Clerk-Treasurer, Wis. Stat. § 74.03)")
-    batch = get_object_or_404(TaxRollBatch, year=year)
-    try:
-        with transaction.atomic():
-            tax_roll.transfer_tax_roll(batch=batch, by=request.user)
-    except ValidationError as exc:
-        for message in _error_messages(exc):
-            messages.error(request, message)
-    else:
-        messages.success(request, f"The {year} roll is recorded as delivered to the treasurer.")
-    return redirect("ledger:tax_roll", year=year)
+tax_roll_certify = _roll_step(
+    tax_roll.certify_tax_roll,
+    "certify the tax roll (the Clerk-Treasurer does, Wis. Stat. § 70.65)",
+    "The {year} special-charges roll is certified and frozen.",
+)
+tax_roll_transfer = _roll_step(
+    tax_roll.transfer_tax_roll,
+    "transfer the tax roll (Clerk-Treasurer, Wis. Stat. § 74.03)",
+    "The {year} roll is recorded as delivered to the treasurer.",
+)
 
 
 @login_required

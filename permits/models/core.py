@@ -16,6 +16,7 @@ from django.urls import reverse
 from simple_history.models import HistoricalRecords
 
 from permits.kinds import kind_label, validate_kind
+from permits.models.shared_fields import NumberedRecord
 
 # --- People and organizations ---------------------------------------------------------------------------------
 
@@ -246,8 +247,9 @@ class StatusGuardedModel(models.Model):
 IN_EFFECT_UNTIL = Coalesce("end_date", "expires_on", Value(date.max))
 
 
-class Permit(StatusGuardedModel):
-    number = models.CharField(max_length=20, unique=True, editable=False)
+class Permit(NumberedRecord, StatusGuardedModel):
+    detail_url_name = "permits:detail"
+
     kind = models.CharField(max_length=30, validators=[validate_kind])  # a type of the registry (permits.kinds)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT, editable=False)
     applicant = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="permits")
@@ -318,9 +320,6 @@ class Permit(StatusGuardedModel):
 
     def __str__(self) -> str:
         return self.number
-
-    def get_absolute_url(self) -> str:
-        return reverse("permits:detail", args=[self.number])
 
     def get_public_url(self) -> str:
         return reverse("permits:public_status", args=[self.public_token])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.utils import timezone
 from payments import PaymentStatus
 
+from permits.demo import special_charge
 from permits.models import Payment, Permit, Status
 from permits.online_payments import services, settlement
 from permits.online_payments.models import OnlinePayment
@@ -61,7 +62,7 @@ def _charge_paid_by_a_returned_check():
     from django.contrib.auth import get_user_model
 
     from permits.ledger.models import SpecialCharge
-    from permits.ledger.services import add_charge, record_charge_payment
+    from permits.ledger.services import record_charge_payment
     from permits.models import Parcel
 
     existing = SpecialCharge.objects.filter(description=RETURNED_DESCRIPTION).first()
@@ -72,18 +73,7 @@ def _charge_paid_by_a_returned_check():
     parcel = Parcel.objects.filter(owners=resident).first() if resident else None
     if parcel is None or clerk is None:
         return None
-    today = timezone.localdate()
-    charge = add_charge(
-        parcel=parcel,
-        source=SpecialCharge.Source.RUBBISH,
-        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
-        amount="40.00",
-        incurred_on=today,
-        description=RETURNED_DESCRIPTION,
-        citation="§ 303-2",
-        by=clerk,
-        today=today,
-    )
+    charge = _charge_today(parcel, SpecialCharge.Source.RUBBISH, "40.00", RETURNED_DESCRIPTION, "§ 303-2", by=clerk)
     receipt = record_charge_payment(charge=charge, amount="40.00", method="check", reference="2231", by=clerk)
     services.refund_receipt(
         receipt.receipt_number, by=clerk, reason="The owner's check was returned by the bank (insufficient funds)"
@@ -100,7 +90,6 @@ def _snow_charge_to_pay_online():
     from django.contrib.auth import get_user_model
 
     from permits.ledger.models import SpecialCharge
-    from permits.ledger.services import add_charge
     from permits.models import Parcel
 
     existing = SpecialCharge.objects.filter(description=SNOW_DESCRIPTION).first()
@@ -111,18 +100,12 @@ def _snow_charge_to_pay_online():
     if parcel is None:
         return None
     clerk = get_user_model().objects.filter(username="clerk").first()
-    today = timezone.localdate()
-    return add_charge(
-        parcel=parcel,
-        source=SpecialCharge.Source.SNOW_ICE,
-        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
-        amount="85.00",
-        incurred_on=today,
-        description=SNOW_DESCRIPTION,
-        citation="§ 303-8B",
-        by=clerk,
-        today=today,
-    )
+    return _charge_today(parcel, SpecialCharge.Source.SNOW_ICE, "85.00", SNOW_DESCRIPTION, "§ 303-8B", by=clerk)
+
+
+def _charge_today(parcel, source: str, amount: str, description: str, citation: str, *, by):
+    """A Wis. Stat. § 66.0627 special charge on the parcel, incurred today."""
+    return special_charge(parcel, source, amount, description, citation, by=by, incurred_on=timezone.localdate())
 
 
 # manage.py load_demo, after the permit types' loaders (permits.kinds.demo_loaders): a held card payment for the clerk,

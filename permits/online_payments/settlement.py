@@ -31,42 +31,36 @@ def day_bounds(day: date) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
+def _receipt_row(payment, *, paid_for: str, fee_item: str) -> dict:
+    """One receipt of the day, a permit's Payment or a special charge's ChargePayment (the same fields)."""
+    online = getattr(payment, "online_payment", None)
+    return {
+        "receipt": payment.receipt_number,
+        "at": payment.received_at,
+        "for": paid_for,
+        "fee_item": fee_item,
+        "method": "card_online" if online else payment.method,
+        "reference": payment.reference,
+        "amount": payment.amount,
+        "convenience_fee": online.convenience_fee if online else ZERO,
+    }
+
+
 def receipts_of(day: date) -> list[dict]:
     """Every receipt issued on `day` (Village time), permits' and special charges', oldest first."""
     start, end = day_bounds(day)
-    rows = []
-    for p in Payment.objects.filter(received_at__gte=start, received_at__lt=end).select_related(
-        "permit", "online_payment"
-    ):
-        online = getattr(p, "online_payment", None)
-        rows.append(
-            {
-                "receipt": p.receipt_number,
-                "at": p.received_at,
-                "for": p.permit.number,
-                "fee_item": p.permit.fee_code or p.permit.kind,
-                "method": "card_online" if online else p.method,
-                "reference": p.reference,
-                "amount": p.amount,
-                "convenience_fee": online.convenience_fee if online else ZERO,
-            }
+    rows = [
+        _receipt_row(p, paid_for=p.permit.number, fee_item=p.permit.fee_code or p.permit.kind)
+        for p in Payment.objects.filter(received_at__gte=start, received_at__lt=end).select_related(
+            "permit", "online_payment"
         )
-    for c in ChargePayment.objects.filter(received_at__gte=start, received_at__lt=end).select_related(
-        "charge", "online_payment"
-    ):
-        online = getattr(c, "online_payment", None)
-        rows.append(
-            {
-                "receipt": c.receipt_number,
-                "at": c.received_at,
-                "for": c.charge.number,
-                "fee_item": f"special_charge_{c.charge.source}",
-                "method": "card_online" if online else c.method,
-                "reference": c.reference,
-                "amount": c.amount,
-                "convenience_fee": online.convenience_fee if online else ZERO,
-            }
+    ]
+    rows += [
+        _receipt_row(c, paid_for=c.charge.number, fee_item=f"special_charge_{c.charge.source}")
+        for c in ChargePayment.objects.filter(received_at__gte=start, received_at__lt=end).select_related(
+            "charge", "online_payment"
         )
+    ]
     rows.sort(key=lambda r: (r["at"], r["receipt"]))
     return rows
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 from datetime import date
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,7 +20,7 @@ from payments import PaymentError, RedirectNeeded
 from payments import urls as gateway
 
 from permits.access import get_permit_for, require_role
-from permits.forms import add_service_errors
+from permits.forms import service_result
 from permits.ledger.models import ChargePayment, SpecialCharge
 from permits.ledger.rules import csv_safe
 from permits.models import Payment
@@ -38,6 +39,18 @@ def _base_url(request) -> str:
     return request.build_absolute_uri("/")
 
 
+def _card_payment_started(request, start, subject):
+    """A post on a pay page starts the card payment: (the redirect to the card page, []), or (None, the refusal's
+    messages); a plain look at the page is (None, [])."""
+    if request.method != "POST":
+        return None, []
+    try:
+        op = start(subject, by=request.user, base_url=_base_url(request))
+    except ValidationError as error:
+        return None, error.messages
+    return redirect("online_payments:card", token=op.token), []
+
+
 def _disabled(request, back: str):
     messages.info(request, "Online payment is not available; pay the Clerk-Treasurer at the Village Hall.")
     return redirect(back)
@@ -51,14 +64,9 @@ def pay_permit(request, number):
         return _disabled(request, permit.get_absolute_url())
     if not services.may_pay_permit(request.user, permit):
         raise PermissionDenied("Only the applicant (or the applicant's organization) pays a permit's fee online.")
-    errors = []
-    if request.method == "POST":
-        try:
-            op = services.start_permit_payment(permit, by=request.user, base_url=_base_url(request))
-        except ValidationError as error:
-            errors = error.messages
-        else:
-            return redirect("online_payments:card", token=op.token)
+    started, errors = _card_payment_started(request, services.start_permit_payment, permit)
+    if started is not None:
+        return started
     balance = permit.balance_due_as_stored()
     from permits.online_payments import rules
 
@@ -90,14 +98,9 @@ def pay_charge(request, number):
         raise Http404("No such charge")
     if not services.online_payments_enabled():
         return _disabled(request, charge.get_absolute_url())
-    errors = []
-    if request.method == "POST":
-        try:
-            op = services.start_charge_payment(charge, by=request.user, base_url=_base_url(request))
-        except ValidationError as error:
-            errors = error.messages
-        else:
-            return redirect("online_payments:card", token=op.token)
+    started, errors = _card_payment_started(request, services.start_charge_payment, charge)
+    if started is not None:
+        return started
     from permits.online_payments import rules
 
     balance = charge.balance_due
@@ -210,12 +213,9 @@ def refund_online(request, token):
     require_role(request.user, Role.CLERK, action=CLERK_ONLY)
     op = get_object_or_404(OnlinePayment.objects.select_related("permit", "charge"), token=str(token))
     form = RefundForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            refund = services.refund_online_payment(op, by=request.user, reason=form.cleaned_data["reason"])
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
+    if request.method == "POST":
+        refund = service_result(form, partial(services.refund_online_payment, op, by=request.user))
+        if refund is not None:
             messages.success(request, f"${refund.amount} refunded to the card.")
             return redirect("online_payments:office_list")
     return render(request, "permits/online_payments/refund.html", {"op": op, "form": form})
@@ -232,12 +232,9 @@ def refund_receipt(request, receipt_number):
     if record is None:
         raise Http404("No such receipt")
     form = ReceiptRefundForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            refund = services.refund_receipt(receipt_number, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error)
-        else:
+    if request.method == "POST":
+        refund = service_result(form, partial(services.refund_receipt, receipt_number, by=request.user))
+        if refund is not None:
             messages.success(request, f"{refund.get_kind_display()} of receipt {receipt_number} recorded.")
             target = record.permit if isinstance(record, Payment) else record.charge
             return redirect(target.get_absolute_url())
@@ -264,14 +261,11 @@ def settlement(request, day):
     require_role(request.user, Role.CLERK, action=CLERK_ONLY)
     day = _day(day)
     form = ReconcileForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            settlement_service.reconcile_settlement(day, by=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            add_service_errors(form, error, aliases={"payout": "payout"})
-        else:
-            messages.success(request, f"Settlement of {day:%B %-d, %Y} reconciled.")
-            return redirect("online_payments:settlement", day=day.isoformat())
+    if request.method == "POST" and service_result(
+        form, partial(settlement_service.reconcile_settlement, day, by=request.user), aliases={"payout": "payout"}
+    ):
+        messages.success(request, f"Settlement of {day:%B %-d, %Y} reconciled.")
+        return redirect("online_payments:settlement", day=day.isoformat())
     record = SettlementDay.objects.filter(day=day).first()
     if record is None or not record.reconciled_at:
         record = settlement_service.build_settlement(day)

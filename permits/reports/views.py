@@ -73,22 +73,22 @@ def report(request, slug):
     return render(request, "reports/report.html", context, status=200 if built else 400)
 
 
-@login_required
-def report_csv(request, slug):
-    spec = _spec_for(request.user, slug)
-    form, built, _ = _bound(request, spec)
+def _export(request, slug, response_of):
+    """The report as a file (`response_of(built)`), or the filters' errors when they do not build it."""
+    form, built, _ = _bound(request, _spec_for(request.user, slug))
     if built is None:
         return _bad_filters(form)
-    return exports.csv_response(built)
+    return response_of(built)
+
+
+@login_required
+def report_csv(request, slug):
+    return _export(request, slug, exports.csv_response)
 
 
 @login_required
 def report_pdf(request, slug):
-    spec = _spec_for(request.user, slug)
-    form, built, _ = _bound(request, spec)
-    if built is None:
-        return _bad_filters(form)
-    return exports.pdf_response(built)
+    return _export(request, slug, exports.pdf_response)
 
 
 def _bad_filters(form) -> HttpResponse:

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from simple_history.admin import SimpleHistoryAdmin
 
+from permits.admin.mixins import AddedThroughService, NoDelete, ReadOnly
 from permits.board.admin import ServiceAdmin, ServiceForm
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
@@ -24,19 +25,6 @@ from permits.street_opening.models import (
     StreetImprovement,
     StreetOpening,
 )
-
-
-class NoDelete:
-    def has_delete_permission(self, request, obj=None):
-        return False  # public records (Wis. Stat. § 19.21)
-
-
-class ReadOnly(NoDelete):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 class TicketInline(ReadOnly, admin.TabularInline):
@@ -114,7 +102,7 @@ class StreetImprovementForm(forms.ModelForm):
 
 
 @admin.register(StreetImprovement)
-class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
+class StreetImprovementAdmin(AddedThroughService, NoDelete, SimpleHistoryAdmin):
     """§ 303-5I: the Board's repaving decisions; the clerk sends the notices from here."""
 
     form = StreetImprovementForm
@@ -123,11 +111,8 @@ class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
     readonly_fields = ["notices_sent_at", "recorded_by", "recorded_at"]
     actions = ["send_notices"]
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            super().save_model(request, obj, form, change)
-            return
-        # A new decision goes through the service: only the Board, the President or the clerk record it.
+    def create(self, request, obj):
+        # Only the Board, the President or the clerk record a decision.
         created = so.record_street_improvement(
             street=obj.street,
             by=request.user,
@@ -137,7 +122,7 @@ class StreetImprovementAdmin(NoDelete, SimpleHistoryAdmin):
         )
         if obj.repaved_on:
             so.record_repaving_done(improvement=created, by=request.user, repaved_on=obj.repaved_on)
-        obj.pk = created.pk
+        return created
 
     @admin.action(description="Send the § 303-5I notices to utilities and abutting owners")
     def send_notices(self, request, queryset):
@@ -175,7 +160,7 @@ class EmergencyReportForm(forms.ModelForm):
 
 
 @admin.register(EmergencyReport)
-class EmergencyReportAdmin(NoDelete, admin.ModelAdmin):
+class EmergencyReportAdmin(AddedThroughService, NoDelete, admin.ModelAdmin):
     """§ 303-5H: emergencies the Village office was told of; flagged when no application follows in time. A new
     report goes through the service (the rule, the clerk's email); a recorded one is read-only but for its place."""
 
@@ -188,11 +173,8 @@ class EmergencyReportAdmin(NoDelete, admin.ModelAdmin):
             return [*self.readonly_fields, "organization", "street", "began_on"]
         return self.readonly_fields
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            super().save_model(request, obj, form, change)
-            return
-        created = so.report_emergency(
+    def create(self, request, obj):
+        return so.report_emergency(
             by=request.user,
             street=obj.street,
             location_description=obj.location_description,
@@ -200,7 +182,6 @@ class EmergencyReportAdmin(NoDelete, admin.ModelAdmin):
             organization=obj.organization,
             reported_by_name=obj.reported_by_name,
         )
-        obj.pk = created.pk
 
 
 @admin.register(ApplicantRevocation)

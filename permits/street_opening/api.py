@@ -7,8 +7,7 @@ each with its citation: the same rule functions and messages as the web form.
 
 from __future__ import annotations
 
-from django.db.models import Q
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -17,7 +16,9 @@ from permits.api.errors import error_response, parse_each_field
 from permits.api.shared import (
     ApplicationViewSet,
     PermitEventSerializer,
-    application_schema,
+    application_views,
+    filed_by_or_for,
+    organization_field,
     organization_named,
     street_named,
 )
@@ -25,7 +26,6 @@ from permits.input_limits import MAX_DESCRIPTION
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
 from permits.models import PermitKind
-from permits.selectors import organization_ids_of, permits_visible_to
 from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
@@ -101,9 +101,7 @@ class StreetOpeningCreateSerializer(serializers.Serializer):
         default=TrafficControl.NONE,
         help_text="none, flagman or temporary_signal: required when no lane is open each way (§ 303-5B(3))",
     )
-    organization = serializers.CharField(
-        required=False, allow_blank=True, max_length=200, help_text="Company name, if you are on the staff of several"
-    )
+    organization = organization_field()
 
 
 class DiggersTicketSerializer(serializers.Serializer):
@@ -207,31 +205,46 @@ class CreatedSerializer(StreetOpeningSerializer):
     warnings = serializers.ListField(child=serializers.DictField(), read_only=True)
 
 
-@extend_schema_view(
-    list=extend_schema(summary="Your street opening applications"),
-    retrieve=extend_schema(summary="One street opening permit with its status and timeline"),
-    create=application_schema(
-        "Apply for a street opening permit (creates and submits it)",
-        request=StreetOpeningCreateSerializer,
-        created=CreatedSerializer,
-    ),
+def _permittee_request(url_path: str, summary: str, *, done: tuple[int, type], forbidden: str, request=None):
+    """A permittee's POST on one permit at `url_path`, documented: its answer when done, the one error body, 403 and
+    404."""
+    status_code, answer = done
+    schema = extend_schema(
+        summary=summary,
+        request=request,
+        responses={
+            status_code: answer,
+            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
+            403: OpenApiResponse(description=forbidden),
+            404: OpenApiResponse(description="No such permit visible to you"),
+        },
+    )
+    route = action(detail=True, methods=["post"], url_path=url_path)
+    return lambda method: schema(route(method))
+
+
+@application_views(
+    listed="Your street opening applications",
+    shown="One street opening permit with its status and timeline",
+    applied="Apply for a street opening permit (creates and submits it)",
+    created=CreatedSerializer,
 )
 class StreetOpeningViewSet(ApplicationViewSet):
+    kind = PermitKind.STREET_OPENING
     serializer_class = StreetOpeningSerializer
     list_serializer_class = StreetOpeningListSerializer
     create_serializer_class = StreetOpeningCreateSerializer
     created_with_warnings = True
 
     def get_queryset(self):
-        user = self.request.user
-        qs = permits_visible_to(user).filter(kind=PermitKind.STREET_OPENING)
+        qs = self.permits_of_kind()
         if self.action == "list":
-            # The caller's own and their organizations' (ids fetched first: no join, no DISTINCT).
-            their_orgs = organization_ids_of(user)
-            qs = qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs))
             # The list has no timeline (the detail has it).
             return (
-                qs.select_related("street_opening").prefetch_related("street_opening__tickets").order_by("-created_at")
+                filed_by_or_for(qs, self.request.user)
+                .select_related("street_opening")
+                .prefetch_related("street_opening__tickets")
+                .order_by("-created_at")
             )
         return (
             qs.select_related("street_opening")
@@ -255,17 +268,13 @@ class StreetOpeningViewSet(ApplicationViewSet):
         organization = values.pop("organization")
         return so_services.apply_for_street_opening(applicant=user, organization=organization, data=values, today=today)
 
-    @extend_schema(
-        summary="Ask in writing for a thirty-day renewal (§ 303-4E)",
+    @_permittee_request(
+        "renewal-request",
+        "Ask in writing for a thirty-day renewal (§ 303-4E)",
         request=RenewalRequestInSerializer,
-        responses={
-            201: RenewalRequestOutSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-            403: OpenApiResponse(description="Only the permittee asks for a renewal"),
-            404: OpenApiResponse(description="No such permit visible to you"),
-        },
+        done=(201, RenewalRequestOutSerializer),
+        forbidden="Only the permittee asks for a renewal",
     )
-    @action(detail=True, methods=["post"], url_path="renewal-request")
     def renewal_request(self, request, number=None):
         permit = self.get_object()
         values, errors = parse_each_field(RenewalRequestInSerializer(), request.data)
@@ -276,17 +285,12 @@ class StreetOpeningViewSet(ApplicationViewSet):
         )
         return Response(RenewalRequestOutSerializer(renewal_request).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(
-        summary="Request completion of the work (§ 303-4H(3)); the DPW confirms it after the final inspection",
-        request=None,
-        responses={
-            200: CompletionRequestOutSerializer,
-            400: OpenApiResponse(description='{"errors": [{"field", "code", "citation", "message"}]}'),
-            403: OpenApiResponse(description="Only the permittee requests completion"),
-            404: OpenApiResponse(description="No such permit visible to you"),
-        },
+    @_permittee_request(
+        "completion-request",
+        "Request completion of the work (§ 303-4H(3)); the DPW confirms it after the final inspection",
+        done=(200, CompletionRequestOutSerializer),
+        forbidden="Only the permittee requests completion",
     )
-    @action(detail=True, methods=["post"], url_path="completion-request")
     def completion_request(self, request, number=None):
         permit = self.get_object()
         so = lifecycle.request_completion(permit=permit, by=request.user)

@@ -10,6 +10,7 @@ from django.db.models import F, Q
 
 from permits.board.clauses import Clause
 from permits.board.matters import Matter
+from permits.street_opening import services
 
 OPEN = ("submitted", "under_review")
 
@@ -115,39 +116,35 @@ def _facts(permit) -> list[tuple[str, str]]:
     return facts
 
 
-def _decide_emergency(*, subject, motion, by) -> None:
-    from permits.street_opening import services
+def _applying(service):
+    """The `decide` of both matters: a carried motion records its result through `service`, the one its designee
+    uses, with the motion's text as the reason, on the meeting's day; a failed motion decides nothing."""
 
-    if motion.carried:
-        services.record_emergency_determination(
-            permit=subject, by=by, reason=motion.text, motion=motion, today=motion.held_on
-        )
+    def decide(*, subject, motion, by) -> None:
+        if motion.carried:
+            service(permit=subject, by=by, reason=motion.text, motion=motion, today=motion.held_on)
+
+    return decide
 
 
-def _decide_exception(*, subject, motion, by) -> None:
-    from permits.street_opening import services
-
-    if motion.carried:
-        services.grant_moratorium_exception(
-            permit=subject, by=by, reason=motion.text, motion=motion, today=motion.held_on
-        )
+def _application_matter(clause: str, title: str, waiting, service) -> Matter:
+    """A matter of open applications, with their facts, decided through `service`."""
+    return Matter(
+        clause=clause, title=title, model="permits.Permit", waiting=waiting, facts=_facts, decide=_applying(service)
+    )
 
 
 MATTERS = (
-    Matter(
-        clause=Clause.WINTER_EMERGENCY,
-        title="Winter openings to determine emergencies (§ 303-5A)",
-        model="permits.Permit",
-        waiting=_emergencies_waiting,
-        facts=_facts,
-        decide=_decide_emergency,
+    _application_matter(
+        Clause.WINTER_EMERGENCY,
+        "Winter openings to determine emergencies (§ 303-5A)",
+        _emergencies_waiting,
+        services.record_emergency_determination,
     ),
-    Matter(
-        clause=Clause.MORATORIUM_EXCEPTION,
-        title='Openings of repaved streets: "absolutely essential"? (§ 303-5I)',
-        model="permits.Permit",
-        waiting=_exceptions_waiting,
-        facts=_facts,
-        decide=_decide_exception,
+    _application_matter(
+        Clause.MORATORIUM_EXCEPTION,
+        'Openings of repaved streets: "absolutely essential"? (§ 303-5I)',
+        _exceptions_waiting,
+        services.grant_moratorium_exception,
     ),
 )

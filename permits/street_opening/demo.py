@@ -31,9 +31,20 @@ def _next_april(today: date) -> date:
     return date(year, 4, 13)
 
 
+def upload_certificate(permit: Permit, *, by) -> None:
+    """The applicant's stand-in certificate of insurance, uploaded to the application."""
+    certificate = SimpleUploadedFile("certificate-of-insurance.pdf", CERTIFICATE, content_type="application/pdf")
+    services.upload_document(permit=permit, kind="insurance", by=by, upload=certificate)
+
+
 def _data(street: str, location: str, work: str, start: date, days: int, signer: str, **extra) -> dict:
+    return application_values(Street.objects.get(name=street), location, work, start, days, signer, **extra)
+
+
+def application_values(street: Street, location: str, work: str, start: date, days: int, signer: str, **extra) -> dict:
+    """A demo application: open cut in bituminous pavement, insured, under the annual bond, the statement signed."""
     return {
-        "street": Street.objects.get(name=street),
+        "street": street,
         "location_description": location,
         "work_description": work,
         "method": "Open cut with saw-cut edges; mechanical compaction in 12-inch lifts",
@@ -152,12 +163,7 @@ def load() -> dict:
         ).exists():
             continue
         permit = so.apply_for_street_opening(applicant=user, organization=org, data=data, today=today)
-        services.upload_document(
-            permit=permit,
-            kind="insurance",
-            by=user,
-            upload=SimpleUploadedFile("certificate-of-insurance.pdf", CERTIFICATE, content_type="application/pdf"),
-        )
+        upload_certificate(permit, by=user)
         if state in ("under_review", "approved", "issued"):
             so.begin_review(permit=permit, by=users["clerk"], today=today)
         if state in ("approved", "issued"):

@@ -9,6 +9,7 @@ from django import forms
 from django.utils import timezone
 
 from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
+from permits.forms_shared import applying_for, offer_organizations
 from permits.input_limits import LimitedForm
 from permits.models import Organization, Payment, Street
 from permits.street_opening import rules as ordinance
@@ -20,13 +21,21 @@ DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%
 MONEY = {"max_digits": 12, "decimal_places": 2, "min_value": Decimal(0)}
 
 
-class StreetOpeningForm(LimitedForm):
-    organization = forms.ModelChoiceField(
-        queryset=Organization.objects.none(),
+def _map_point(axis: str, limit: int) -> forms.DecimalField:
+    """One coordinate of the optional map point, in degrees within +/- `limit`."""
+    return forms.DecimalField(
+        max_digits=9,
+        decimal_places=6,
+        min_value=-limit,
+        max_value=limit,
         required=False,
-        empty_label="Myself (not for a company)",
-        label="Applying for",
+        label=f"Map point: {axis}",
+        help_text="Optional.",
     )
+
+
+class StreetOpeningForm(LimitedForm):
+    organization = applying_for()
     street = forms.ModelChoiceField(queryset=Street.objects.all(), empty_label="Choose a street")
     location_description = forms.CharField(
         max_length=300,
@@ -34,24 +43,8 @@ class StreetOpeningForm(LimitedForm):
         label="Location on the street",
         help_text='Address range or cross streets, e.g. "in front of 118 Henni Street".',
     )
-    map_latitude = forms.DecimalField(
-        max_digits=9,
-        decimal_places=6,
-        min_value=-90,
-        max_value=90,
-        required=False,
-        label="Map point: latitude",
-        help_text="Optional.",
-    )
-    map_longitude = forms.DecimalField(
-        max_digits=9,
-        decimal_places=6,
-        min_value=-180,
-        max_value=180,
-        required=False,
-        label="Map point: longitude",
-        help_text="Optional.",
-    )
+    map_latitude = _map_point("latitude", 90)
+    map_longitude = _map_point("longitude", 180)
     work_description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Nature of the work"
     )
@@ -154,12 +147,7 @@ class StreetOpeningForm(LimitedForm):
         super().__init__(*args, **kwargs)
         self.user = user
         self.warnings: list[ordinance.Violation] = []
-        orgs = Organization.objects.filter(memberships__user=user)
-        self.fields["organization"].queryset = orgs
-        if orgs.exists():
-            self.fields["organization"].initial = orgs.first().pk
-        else:
-            del self.fields["organization"]
+        offer_organizations(self, user)
 
     def clean(self):
         data = super().clean()
@@ -274,12 +262,7 @@ class ApproveWithDatesForm(LimitedForm):
 class EmergencyReportForm(LimitedForm):
     """§ 303-5H: tell the Village office at once of emergency work begun without a permit."""
 
-    organization = forms.ModelChoiceField(
-        queryset=Organization.objects.none(),
-        required=False,
-        empty_label="Myself (not for a company)",
-        label="Reporting for",
-    )
+    organization = applying_for("Reporting for")
     street = forms.ModelChoiceField(queryset=Street.objects.all(), empty_label="Choose a street")
     location_description = forms.CharField(max_length=300, label="Location on the street")
     began_on = forms.DateField(widget=DATE, label="Date the emergency work began")

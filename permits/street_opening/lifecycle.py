@@ -452,6 +452,22 @@ def request_renewal(
     return request
 
 
+def decide_request(request: RenewalRequest, to: str, *, by, reason: str, note: str, at=None, **also) -> None:
+    """§ 303-4E: the pending written request is decided (`to`: granted or refused), by whom, when, with the note."""
+    change_state(
+        request,
+        field="state",
+        to=to,
+        from_states={RenewalRequest.State.PENDING},
+        by=by,
+        reason=reason,
+        decided_by=by,
+        decided_at=at or timezone.now(),
+        decision_note=note,
+        **also,
+    )
+
+
 def refuse_renewal(*, permit: Permit, by, reason: str) -> RenewalRequest:
     """§ 303-4E: renewals are at the discretion of the Clerk-Treasurer or the DPW; a refusal says why."""
     require_role(by, *RENEWERS, action="decide renewal requests (§ 303-4E)")
@@ -462,17 +478,8 @@ def refuse_renewal(*, permit: Permit, by, reason: str) -> RenewalRequest:
         request = so.renewal_requests.select_for_update().filter(state=RenewalRequest.State.PENDING).first()
         if request is None:
             raise RulesBroken(validity.no_request_violations())
-        change_state(
-            request,
-            field="state",
-            to=RenewalRequest.State.REFUSED,
-            from_states={RenewalRequest.State.PENDING},
-            by=by,
-            reason=f"Renewal refused (§ 303-4E): {reason.strip()}",
-            decided_by=by,
-            decided_at=timezone.now(),
-            decision_note=reason.strip(),
-        )
+        refused = f"Renewal refused (§ 303-4E): {reason.strip()}"
+        decide_request(request, RenewalRequest.State.REFUSED, by=by, reason=refused, note=reason.strip())
         services.record_event(permit, by=by, reason=f"Renewal refused (§ 303-4E): {reason.strip()}")
         _notify(permit, [permit.applicant.email], "street_opening_renewal_refused", {"reason": reason.strip()})
     return request

@@ -11,6 +11,7 @@ from django.dispatch import receiver
 from simple_history.models import HistoricalRecords
 
 from permits.models.core import Organization, Payment, Permit, Street
+from permits.models.shared_fields import board_motion
 from permits.street_opening.field import models as field_models  # noqa: F401  (the field half's models)
 
 AMOUNT = {"max_digits": 12, "decimal_places": 2}
@@ -277,14 +278,7 @@ class EmergencyDetermination(models.Model):
     determined_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     determined_at = models.DateTimeField()
     reason = models.TextField()
-    motion = models.ForeignKey(
-        "permits.Motion",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        help_text="The Board's motion, when the Board determined it (blank: its designee did)",
-    )
+    motion = board_motion(help_text="The Board's motion, when the Board determined it (blank: its designee did)")
 
     def __str__(self) -> str:
         return f"Emergency determination for {self.street_opening.permit.number}"
@@ -322,14 +316,7 @@ class MoratoriumException(models.Model):
     granted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     granted_at = models.DateTimeField()
     reason = models.TextField()
-    motion = models.ForeignKey(
-        "permits.Motion",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        help_text="The Board's motion, when the Board found it essential (blank: its designee did)",
-    )
+    motion = board_motion(help_text="The Board's motion, when the Board found it essential (blank: its designee did)")
 
     def __str__(self) -> str:
         return f"Moratorium exception for {self.street_opening.permit.number}"

@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from permits.business_days import add_working_days, next_business_day, shift
 from permits.errors import Violation
+from permits.time import days_before, last_day
 
 # --- Constants, each citing its clause -------------------------------------------------------------------------
 
@@ -138,10 +139,11 @@ def pavement_violations(*, surface: str, existing_pavement_inches: Decimal | Non
 def expiry_date(approved_on: date) -> date:
     """§ 303-4D: valid 30 days from the date of approval.
 
-    Read as Wis. Stat. § 990.001(4) computes time: the day of approval is excluded and the 30th day after it is
-    included. Approved June 1, the permit is valid through July 1 and is expired on July 2.
+    Read as Wis. Stat. § 990.001(4) computes time (permits.time): the day of approval is excluded and the 30th day
+    after it is included. Approved June 1, the permit is valid through July 1 and is expired on July 2; a 30th day on
+    a Sunday or legal holiday moves to the next secular day.
     """
-    return approved_on + VALIDITY
+    return last_day(approved_on, VALIDITY.days)
 
 
 def is_expired(expires_on: date, today: date) -> bool:
@@ -181,8 +183,8 @@ def renewal_violations(*, status: str, work_begun: bool, expires_on: date | None
 
 
 def renewed_expiry(expires_on: date) -> date:
-    """§ 303-4E: a renewal adds 30 days to the current validity."""
-    return expires_on + RENEWAL_PERIOD
+    """§ 303-4E: a renewal adds 30 days to the current validity (counted as Wis. Stat. § 990.001(4) counts days)."""
+    return last_day(expires_on, RENEWAL_PERIOD.days)
 
 
 # --- § 303-4G: insurance -------------------------------------------------------------------------------------------
@@ -417,6 +419,27 @@ def in_frozen_ground_season(day: date) -> bool:
     return (day.month, day.day) >= (11, 15) or (day.month, day.day) <= (4, 1)
 
 
+def season_start_after(day: date) -> date:
+    """§ 303-5A: the first day of the frozen-ground season after `day` (November 15 of its year, or of the next
+    year once that one has passed)."""
+    start = date(day.year, 11, 15)
+    if day >= start:
+        start = date(min(day.year + 1, date.max.year), 11, 15)
+    return start
+
+
+def approved_valid_through(approved_on: date, *, emergency_determined: bool) -> date:
+    """§ 303-4D with § 303-5A: valid 30 days from approval (expiry_date), but an approval given before the
+    frozen-ground season does not carry the opening into it: without the Board's (or its designee's) emergency
+    determination it is valid only through November 14. Approved November 1 it is valid through November 14, not
+    December 1, and an excavation on November 17 is refused as outside the permit's validity. An approval within the
+    season needs the determination anyway (winter_violations)."""
+    valid_through = expiry_date(approved_on)
+    if emergency_determined or in_frozen_ground_season(approved_on):
+        return valid_through
+    return min(valid_through, shift(season_start_after(approved_on), -1))
+
+
 def winter_violations(
     *, start_date: date | None, end_date: date | None, emergency: bool, determination_recorded: bool, at_approval: bool
 ) -> list[Violation]:
@@ -525,7 +548,7 @@ def emergency_claimant_violations(*, emergency: bool, for_organization: bool, ut
 
 def board_decision_violations(*, decided_on: date, work_begins_on: date) -> list[Violation]:
     """§ 303-5I: the Board decides to improve or repave a street not less than 30 days before the work begins."""
-    if work_begins_on - decided_on < BOARD_DECISION_LEAD:
+    if decided_on > days_before(work_begins_on, BOARD_DECISION_LEAD.days):
         return [
             _error(
                 "work_begins_on",
@@ -538,8 +561,9 @@ def board_decision_violations(*, decided_on: date, work_begins_on: date) -> list
 
 
 def excavation_deadline_after_notice(decided_on: date) -> date:
-    """§ 303-5I: after the Board's decision, excavation in the street must be completed within 30 days."""
-    return decided_on + EXCAVATION_DEADLINE_AFTER_NOTICE
+    """§ 303-5I: after the Board's decision, excavation in the street must be completed within 30 days (counted as
+    Wis. Stat. § 990.001(4) counts days)."""
+    return last_day(decided_on, EXCAVATION_DEADLINE_AFTER_NOTICE.days)
 
 
 def moratorium_ends(repaved_on: date) -> date:

@@ -22,8 +22,8 @@ from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
 from permits.models import Document, Organization, Parcel, Permit, PermitEvent, PermitKind, Status, Street
+from permits.recording import recorded_by, stamp_once
 from permits.roles import Role, has_role
-from permits.state import change_state
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import (
     AnnualBond,
@@ -143,8 +143,7 @@ def set_bond_amount(
         effective_from=effective_from,
         effective_until=effective_until,
         motion=motion,
-        recorded_by=by,
-        recorded_at=timezone.now(),
+        **recorded_by(by),
     )
 
 
@@ -907,17 +906,14 @@ def renew_street_opening(
                 note=note,
                 request=request,
             )
-            change_state(
+            lifecycle.decide_request(
                 request,
-                field="state",
-                to=RenewalRequest.State.GRANTED,
-                from_states={RenewalRequest.State.PENDING},
+                RenewalRequest.State.GRANTED,
                 by=by,
                 reason=f"Renewal to {new_expiry:%B %-d, %Y} granted (§ 303-4E)",
+                note=note,
+                at=now,
                 refusal=validity.no_request_violations()[0],  # refused meanwhile
-                decided_by=by,
-                decided_at=now,
-                decision_note=note,
             )
             StreetOpening.objects.filter(pk=so.pk).update(work_begun_on=begun)
             fee = services.add_fee(
@@ -983,33 +979,19 @@ def record_emergency_determination(
 ) -> EmergencyDetermination:
     """§ 303-5A: the Board (a carried motion on this permit, recorded by the clerk) or its designee for § 303-5A on
     `today` determines a winter opening an emergency; who, which motion, when and why are kept."""
-    today = today or timezone.localdate()
-    board.require_board_or_designee(
-        by,
-        Clause.WINTER_EMERGENCY,
-        on=today,
-        action="determine emergency excavations",
+    return _record_board_act(
+        EmergencyDetermination,
+        permit=permit,
+        by=by,
+        reason=reason,
         motion=motion,
-        subject=permit,
+        today=today,
+        clause=Clause.WINTER_EMERGENCY,
+        action="determine emergency excavations",
+        no_reason=Violation("reason", "required", "§ 303-5A", "Say why it is an emergency (§ 303-5A)"),
+        who_and_when={"determined_by": by, "determined_at": timezone.now()},
+        event="Determined an emergency excavation (§ 303-5A)",
     )
-    if not reason.strip():
-        raise RulesBroken([Violation("reason", "required", "§ 303-5A", "Say why it is an emergency (§ 303-5A)")])
-    with transaction.atomic():
-        determination, _ = EmergencyDetermination.objects.get_or_create(
-            street_opening=permit.street_opening,
-            defaults={"determined_by": by, "determined_at": timezone.now(), "reason": reason.strip(), "motion": motion},
-        )
-        services.record_event(
-            permit, by=by, reason=f"Determined an emergency excavation (§ 303-5A){_by_motion(motion)}: {reason.strip()}"
-        )
-    return determination
-
-
-def _by_motion(motion) -> str:
-    if motion is None:
-        return " by the Board's designee"
-    number = f"resolution {motion.resolution_number}, " if motion.resolution_number else ""
-    return f" by the Village Board ({number}meeting of {motion.held_on:%B %-d, %Y}, {motion.ayes}-{motion.nays})"
 
 
 def grant_moratorium_exception(
@@ -1017,28 +999,44 @@ def grant_moratorium_exception(
 ) -> MoratoriumException:
     """§ 303-5I: the Board (a carried motion on this permit) or its designee for § 303-5I on `today` records why
     opening a recently repaved street is absolutely essential."""
-    today = today or timezone.localdate()
-    board.require_board_or_designee(
-        by,
-        Clause.MORATORIUM_EXCEPTION,
-        on=today,
-        action="grant moratorium exceptions",
+    return _record_board_act(
+        MoratoriumException,
+        permit=permit,
+        by=by,
+        reason=reason,
         motion=motion,
-        subject=permit,
+        today=today,
+        clause=Clause.MORATORIUM_EXCEPTION,
+        action="grant moratorium exceptions",
+        no_reason=Violation("reason", "required", "§ 303-5I", "Say why the opening is absolutely essential (§ 303-5I)"),
+        who_and_when={"granted_by": by, "granted_at": timezone.now()},
+        event="Moratorium exception (§ 303-5I)",
     )
+
+
+def _record_board_act(
+    model, *, permit: Permit, by, reason: str, motion, today, clause, action: str, no_reason, who_and_when, event
+):
+    """A Board act on one permit, by a carried motion on it or by the Board's designee for `clause` on `today`, with
+    the reason it was needed: kept once per opening (a second call returns the first) and told on the timeline."""
+    today = today or timezone.localdate()
+    board.require_board_or_designee(by, clause, on=today, action=action, motion=motion, subject=permit)
     if not reason.strip():
-        raise RulesBroken(
-            [Violation("reason", "required", "§ 303-5I", "Say why the opening is absolutely essential (§ 303-5I)")]
-        )
+        raise RulesBroken([no_reason])
     with transaction.atomic():
-        exception, _ = MoratoriumException.objects.get_or_create(
+        act, _ = model.objects.get_or_create(
             street_opening=permit.street_opening,
-            defaults={"granted_by": by, "granted_at": timezone.now(), "reason": reason.strip(), "motion": motion},
+            defaults={**who_and_when, "reason": reason.strip(), "motion": motion},
         )
-        services.record_event(
-            permit, by=by, reason=f"Moratorium exception (§ 303-5I){_by_motion(motion)}: {reason.strip()}"
-        )
-    return exception
+        services.record_event(permit, by=by, reason=f"{event}{_by_motion(motion)}: {reason.strip()}")
+    return act
+
+
+def _by_motion(motion) -> str:
+    if motion is None:
+        return " by the Board's designee"
+    number = f"resolution {motion.resolution_number}, " if motion.resolution_number else ""
+    return f" by the Village Board ({number}meeting of {motion.held_on:%B %-d, %Y}, {motion.ayes}-{motion.nays})"
 
 
 def record_street_improvement(
@@ -1054,8 +1052,7 @@ def record_street_improvement(
         description=description,
         decided_on=decided_on,
         work_begins_on=work_begins_on,
-        recorded_by=by,
-        recorded_at=timezone.now(),
+        **recorded_by(by),
     )
 
 
@@ -1159,12 +1156,7 @@ def flag_unfiled_emergencies(*, today: date) -> tuple[int, int]:
     flagged, clerks = 0, None
     for chunk in jobs.chunked(late):
         with transaction.atomic():
-            unflagged = set(
-                EmergencyReport.objects.select_for_update()
-                .filter(pk__in=[r.pk for r in chunk], flagged_at__isnull=True)
-                .values_list("pk", flat=True)
-            )
-            EmergencyReport.objects.filter(pk__in=unflagged).update(flagged_at=timezone.now())
+            unflagged = stamp_once(EmergencyReport, chunk, field="flagged_at", value=timezone.now())
             if unflagged and clerks is None:
                 clerks = _clerk_emails()
             services.send_notices(

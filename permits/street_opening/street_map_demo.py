@@ -3,11 +3,10 @@ the point drawn on its application, and a water lateral repair under review that
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import datetime, time
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,38 +14,25 @@ from permits import services
 from permits.models import Organization, Permit, PermitKind, Street
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
-
-CERTIFICATE = (
-    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
-    b"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \n"
-    b"trailer<</Size 3/Root 1 0 R>>\nstartxref\n96\n%%EOF\n"
-)
+from permits.street_opening.demo import application_values, upload_certificate
 
 
 def _opening(street, location, work, start, signer, **extra) -> dict:
-    return {
-        "street": street,
-        "location_description": location,
-        "work_description": work,
-        "method": "Open cut with saw-cut edges; mechanical compaction in 12-inch lifts",
-        "start_date": start,
-        "end_date": start + timedelta(days=4),
-        "surface": "bituminous",
-        "existing_pavement_inches": Decimal(3),
-        "insurance_per_person": Decimal(1000000),
-        "insurance_per_accident": Decimal(1000000),
-        "insurance_property_damage": Decimal(500000),
-        "insurance_expires": start + timedelta(days=400),
-        "annual_bond": True,
-        "statement_signed_by": signer,
-        "statement_undertakings": list(ordinance.UNDERTAKINGS),
-        "emergency": True,
-        "emergency_began_on": start,
-        # This morning at 7:30, or just now when the demo is loaded earlier: never in the future (Wis. Stat.
-        # § 182.0175; the rule refused the demo when it was loaded before 7:30 a.m. Village time).
-        "diggers_hotline_requested_at": min(timezone.make_aware(datetime.combine(start, time(7, 30))), timezone.now()),
+    # This morning at 7:30, or just now when the demo is loaded earlier: never in the future (Wis. Stat. § 182.0175;
+    # the rule refused the demo when it was loaded before 7:30 a.m. Village time).
+    requested_at = min(timezone.make_aware(datetime.combine(start, time(7, 30))), timezone.now())
+    return application_values(
+        street,
+        location,
+        work,
+        start,
+        4,
+        signer,
+        emergency=True,
+        emergency_began_on=start,
+        diggers_hotline_requested_at=requested_at,
         **extra,
-    }
+    )
 
 
 @transaction.atomic
@@ -100,12 +86,7 @@ def load() -> list[str]:
         ).exists():
             continue
         permit = so.apply_for_street_opening(applicant=user, organization=org, data=data, today=today)
-        services.upload_document(
-            permit=permit,
-            kind="insurance",
-            by=user,
-            upload=SimpleUploadedFile("certificate-of-insurance.pdf", CERTIFICATE, content_type="application/pdf"),
-        )
+        upload_certificate(permit, by=user)
         so.begin_review(permit=permit, by=users["clerk"], today=today)
         if state == "issued":
             if ordinance.in_frozen_ground_season(today):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -13,10 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits import kinds, permit_page, services
 from permits.access import get_permit_for, require_role, require_staff
 from permits.applicant import applications
-from permits.errors import RulesBroken
+from permits.forms import service_result
+from permits.issued_pdf import issued_permit_pdf
 from permits.models import PermitKind, Status
 from permits.paging import page_of
-from permits.pdf import render_pdf
+from permits.posting import form_page, submitted_application
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role, is_village_staff
 from permits.street_opening import lifecycle
@@ -33,7 +36,6 @@ from permits.street_opening.forms import (
     StaffPaymentForm,
     StreetOpeningForm,
     TicketForm,
-    add_violations,
 )
 from permits.street_opening.models import DiggersTicket
 from permits.workflow import is_applicant_side
@@ -57,15 +59,9 @@ def apply(request):
         messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
         return redirect("permits:my_applications")
     form = StreetOpeningForm(request.POST or None, user=request.user, initial=applications.draft_initial(draft))
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            permit = so_services.apply_for_street_opening(
-                applicant=request.user, organization=data.get("organization"), data=data
-            )
-        except RulesBroken as error:
-            add_violations(form, error.violations)
-        else:
+    if request.method == "POST":
+        permit = submitted_application(form, so_services.apply_for_street_opening, applicant=request.user)
+        if permit is not None:
             can_come = permit.street_opening.approval_can_come_later
             when = (
                 f" Approval can come on or after {can_come:%B %-d, %Y}: a permit is valid 30 days from its approval "
@@ -83,7 +79,11 @@ def apply(request):
         "draft": draft,
         "fee": permit_page.fee_preview(kinds.get_type(PermitKind.STREET_OPENING), today=timezone.localdate()),
     }
-    return render(request, "permits/street_opening/apply.html", context, status=400 if form.errors else 200)
+    return form_page(request, "permits/street_opening/apply.html", context)
+
+
+# The manage page's forms that an action binds, by their name on the page.
+ACTION_FORMS = {"dates_form": ApproveWithDatesForm, "payment_form": StaffPaymentForm, "renew_form": RenewForm}
 
 
 def _manage_context(request, permit, **forms):
@@ -126,8 +126,13 @@ def _manage_context(request, permit, **forms):
 def manage(request, number):
     """Village staff: the actions on one street opening, each calling one service."""
     require_staff(request.user)
-    permit = _get_street_opening(request.user, number)
-    return render(request, "permits/street_opening/manage.html", _manage_context(request, permit))
+    return _manage_page(request, _get_street_opening(request.user, number))
+
+
+def _manage_page(request, permit, *, status=200, **forms):
+    return render(
+        request, "permits/street_opening/manage.html", _manage_context(request, permit, **forms), status=status
+    )
 
 
 @login_required
@@ -137,80 +142,64 @@ def act(request, number, action):
     permit = _get_street_opening(request.user, number)
     user = request.user
     reason_form = ReasonForm(request.POST)
-    reason = reason_form.data.get("reason", "")
+    reason = {"reason": reason_form.data.get("reason", "")}
+    # Each action: its service, the arguments it takes besides the permit and the user, the message once it is done.
     actions = {
-        "review": (lambda: so_services.begin_review(permit=permit, by=user), "Review started."),
-        "issue": (lambda: so_services.issue_street_opening(permit=permit, by=user), "Permit issued."),
+        "review": (so_services.begin_review, {}, "Review started."),
+        "issue": (so_services.issue_street_opening, {}, "Permit issued."),
         "emergency": (
-            lambda: so_services.record_emergency_determination(permit=permit, by=user, reason=reason),
+            so_services.record_emergency_determination,
+            reason,
             "Emergency determination recorded (§ 303-5A).",
         ),
-        "moratorium": (
-            lambda: so_services.grant_moratorium_exception(permit=permit, by=user, reason=reason),
-            "Moratorium exception recorded (§ 303-5I).",
-        ),
+        "moratorium": (so_services.grant_moratorium_exception, reason, "Moratorium exception recorded (§ 303-5I)."),
         "revoke_applicant": (
-            lambda: so_services.revoke_applicant(permit=permit, by=user, reason=reason),
+            so_services.revoke_applicant,
+            reason,
             "Right to obtain permits revoked for one year (§ 303-4H(2)).",
         ),
         "hold": (
-            lambda: lifecycle.hold_approval(permit=permit, by=user, conditions=reason_form.data.get("conditions", "")),
+            lifecycle.hold_approval,
+            {"conditions": reason_form.data.get("conditions", "")},
             "Approval held; the applicant was told when it can come (§ 303-4D).",
         ),
         "emergency_work": (
-            lambda: so_services.approve_emergency_underground_work(permit=permit, by=user),
+            so_services.approve_emergency_underground_work,
+            {},
             "Emergency underground construction approved (§ 303-1C(7)).",
+        ),
+    }
+    # The actions that take a form of their own, by its name on the page; an invalid one shows the page again.
+    form_actions = {
+        "approve_with_dates": (
+            "dates_form",
+            lifecycle.approve_with_dates,
+            "Approved with the new planned dates; the applicant was told (§ 303-4D).",
+        ),
+        "payment": ("payment_form", services.record_payment, "Payment recorded."),
+        "renew": (
+            "renew_form",
+            so_services.renew_street_opening,
+            "Renewed for 30 days; the renewal fee was added (§ 303-4E).",
         ),
     }
     if action == "approve":
         form = ApproveForm(request.POST)
         form.is_valid()
-        call = (
-            lambda: so_services.approve_street_opening(permit=permit, by=user, **form.cleaned_data),
-            "Location approved; the permit is valid for 30 days (§ 303-4D).",
-        )
-    elif action == "approve_with_dates":
-        form = ApproveWithDatesForm(request.POST)
+        service, arguments = so_services.approve_street_opening, form.cleaned_data
+        success = "Location approved; the permit is valid for 30 days (§ 303-4D)."
+    elif action in form_actions:
+        form_name, service, success = form_actions[action]
+        form = ACTION_FORMS[form_name](request.POST)
         if not form.is_valid():
-            return render(
-                request,
-                "permits/street_opening/manage.html",
-                _manage_context(request, permit, dates_form=form),
-                status=400,
-            )
-        call = (
-            lambda: lifecycle.approve_with_dates(permit=permit, by=user, **form.cleaned_data),
-            "Approved with the new planned dates; the applicant was told (§ 303-4D).",
-        )
-    elif action == "payment":
-        form = StaffPaymentForm(request.POST)
-        if not form.is_valid():
-            return render(
-                request,
-                "permits/street_opening/manage.html",
-                _manage_context(request, permit, payment_form=form),
-                status=400,
-            )
-        call = (lambda: services.record_payment(permit=permit, by=user, **form.cleaned_data), "Payment recorded.")
-    elif action == "renew":
-        form = RenewForm(request.POST)
-        if not form.is_valid():
-            return render(
-                request,
-                "permits/street_opening/manage.html",
-                _manage_context(request, permit, renew_form=form),
-                status=400,
-            )
-        call = (
-            lambda: so_services.renew_street_opening(permit=permit, by=user, **form.cleaned_data),
-            "Renewed for 30 days; the renewal fee was added (§ 303-4E).",
-        )
+            return _manage_page(request, permit, status=400, **{form_name: form})
+        arguments = form.cleaned_data
     elif action in actions:
-        call = actions[action]
+        service, arguments, success = actions[action]
     else:
         raise Http404("No such action")
-    if run_or_show_refusals(request, call[0]):
-        messages.success(request, call[1])
+    if run_or_show_refusals(request, lambda: service(permit=permit, by=user, **arguments)):
+        messages.success(request, success)
     return redirect("permits:street_opening_manage", number=permit.number)
 
 
@@ -231,21 +220,13 @@ def add_ticket(request, number):
     if not (is_applicant_side(request.user, permit) or is_village_staff(request.user)):
         raise PermissionDenied
     form = TicketForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            so_services.add_diggers_ticket(permit=permit, by=request.user, **form.cleaned_data)
-        except RulesBroken as error:
-            aliases = {"diggers_hotline_requested_at": "requested_at", "diggers_hotline_legal_start": "legal_start"}
-            add_violations(form, error.violations, aliases)
-        else:
+    if request.method == "POST":
+        aliases = {"diggers_hotline_requested_at": "requested_at", "diggers_hotline_legal_start": "legal_start"}
+        ticket = service_result(form, partial(so_services.add_diggers_ticket, permit=permit, by=request.user), aliases)
+        if ticket is not None:
             messages.success(request, "Ticket added. It shows as entered by applicant until an inspector verifies it.")
             return redirect(permit)
-    return render(
-        request,
-        "permits/street_opening/add_ticket.html",
-        {"permit": permit, "form": form},
-        status=400 if form.errors else 200,
-    )
+    return form_page(request, "permits/street_opening/add_ticket.html", {"permit": permit, "form": form})
 
 
 @login_required
@@ -255,20 +236,17 @@ def request_renewal(request, number):
     if not is_applicant_side(request.user, permit):
         raise PermissionDenied
     form = RenewalRequestForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            lifecycle.request_renewal(permit=permit, by=request.user, **form.cleaned_data)
-        except RulesBroken as error:
-            add_violations(form, error.violations)
-        else:
-            messages.success(
-                request,
-                "Renewal requested in writing. The Clerk-Treasurer or the DPW decides; if granted, the renewal fee is "
-                "added and the renewal takes effect when it is paid (§ 303-4E).",
-            )
-            return redirect(permit)
+    if request.method == "POST" and service_result(
+        form, partial(lifecycle.request_renewal, permit=permit, by=request.user)
+    ):
+        messages.success(
+            request,
+            "Renewal requested in writing. The Clerk-Treasurer or the DPW decides; if granted, the renewal fee is "
+            "added and the renewal takes effect when it is paid (§ 303-4E).",
+        )
+        return redirect(permit)
     so = permit.street_opening
-    return render(
+    return form_page(
         request,
         "permits/street_opening/request_renewal.html",
         {
@@ -277,7 +255,6 @@ def request_renewal(request, number):
             "pending": lifecycle.pending_request(so),
             "requests": so.renewal_requests.select_related("decided_by")[:20],
         },
-        status=400 if form.errors else 200,
     )
 
 
@@ -289,12 +266,7 @@ def decide_renewal(request, number):
     permit = _get_street_opening(request.user, number)
     form = DecideRenewalForm(request.POST)
     if not form.is_valid():
-        return render(
-            request,
-            "permits/street_opening/manage.html",
-            _manage_context(request, permit, decide_form=form),
-            status=400,
-        )
+        return _manage_page(request, permit, status=400, decide_form=form)
     note = form.cleaned_data["note"]
     if form.cleaned_data["decision"] == "grant":
         call = (
@@ -320,43 +292,31 @@ def held_approvals(request):
     return render(request, "permits/street_opening/held_approvals.html", {"page": page, "today": today})
 
 
+def _pdf_context(permit):
+    so = permit.street_opening
+    return {"so": so, "tickets": so.tickets.all(), "renewals": so.renewals.all()}
+
+
 @login_required
 def permit_pdf(request, number):
     """The issued permit, to keep on site: number, permittee, location, validity, conditions, notices, status link."""
-    permit = _get_street_opening(request.user, number)
-    if permit.issued_on is None:
-        raise Http404("The permit is not issued yet")
-    so = permit.street_opening
-    pdf = render_pdf(
-        "pdf/street_opening_permit.html",
-        {
-            "permit": permit,
-            "so": so,
-            "tickets": so.tickets.all(),
-            "renewals": so.renewals.all(),
-        },
-    )
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
-    return response
+    return issued_permit_pdf(_get_street_opening(request.user, number), "pdf/street_opening_permit.html", _pdf_context)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def report_emergency(request):
     form = EmergencyReportForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            report = so_services.report_emergency(by=request.user, **form.cleaned_data)
-        except RulesBroken as error:  # § 303-5H: only a utility (and its staff) may claim an emergency
-            add_violations(form, error.violations, {"emergency": "organization"})
-        else:
+    if request.method == "POST":
+        # § 303-5H: only a utility (and its staff) may claim an emergency; that refusal is on the organization.
+        report = service_result(
+            form, partial(so_services.report_emergency, by=request.user), {"emergency": "organization"}
+        )
+        if report is not None:
             deadline = ordinance.emergency_filing_deadline(report.began_on)
             messages.success(
                 request,
                 f"The Village office has been told. Apply for the permit by {deadline:%A, %B %-d, %Y} (§ 303-5H).",
             )
             return redirect("permits:street_opening_apply")
-    return render(
-        request, "permits/street_opening/report_emergency.html", {"form": form}, status=400 if form.errors else 200
-    )
+    return form_page(request, "permits/street_opening/report_emergency.html", {"form": form})

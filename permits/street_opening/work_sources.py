@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from permits.models import Permit, PermitKind, Status
 from permits.roles import Role
-from permits.workspace.sources import WorkRow, WorkSource
+from permits.workspace.sources import WorkRow, WorkSource, numbered_row
 
 OPEN = (Status.ISSUED, Status.ACTIVE)
 INSURANCE_WARNING = timedelta(days=30)  # how far ahead the office is told of insurance running out (not a rule)
@@ -65,8 +65,7 @@ def _renewals(user, today: date):
 
 
 def _renewal_row(request) -> WorkRow:
-    permit = request.street_opening.permit
-    return WorkRow(f"{permit.number}: renewal asked for", request.requested_at, permit.get_absolute_url(), "Decide")
+    return numbered_row(request.street_opening.permit, "renewal asked for", request.requested_at, "Decide")
 
 
 def _insurance_expiring(user, today: date):
@@ -84,12 +83,7 @@ def _insurance_expiring(user, today: date):
 
 
 def _insurance_row(so) -> WorkRow:
-    return WorkRow(
-        f"{so.permit.number}: insurance ends {so.insurance_expires:%b %-d, %Y}",
-        so.insurance_expires,
-        so.permit.get_absolute_url(),
-        "Open",
-    )
+    return numbered_row(so.permit, f"insurance ends {so.insurance_expires:%b %-d, %Y}", so.insurance_expires)
 
 
 def _bonds_ending(user, today: date):
@@ -113,11 +107,8 @@ def _held(user, today: date):
 
 
 def _held_row(so) -> WorkRow:
-    return WorkRow(
-        f"{so.permit.number}: approval held until {so.approval_held_until:%b %-d, %Y}",
-        so.approval_held_until,
-        so.permit.get_absolute_url(),
-        "Approve",
+    return numbered_row(
+        so.permit, f"approval held until {so.approval_held_until:%b %-d, %Y}", so.approval_held_until, "Approve"
     )
 
 

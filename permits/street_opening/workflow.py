@@ -156,9 +156,11 @@ def _has_detail(permit: Permit) -> bool:
 
 
 def stamps(permit: Permit, to: str, *, today: date) -> dict:
-    """§ 303-4D: approval starts the 30-day validity."""
+    """§ 303-4D: approval starts the 30-day validity, which stops short of the frozen-ground season without an
+    emergency determination (§ 303-5A)."""
     if to == Status.APPROVED:
-        return {"expires_on": rules.expiry_date(today)}
+        determined = _has_detail(permit) and hasattr(permit.street_opening, "emergency_determination")
+        return {"expires_on": rules.approved_valid_through(today, emergency_determined=determined)}
     return {}
 
 

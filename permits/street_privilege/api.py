@@ -5,21 +5,20 @@ functions and messages as the web form (services.check_application)."""
 
 from __future__ import annotations
 
-from django.db.models import Q
-from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from permits.api.shared import (
     ApplicationViewSet,
     PermitEventSerializer,
-    application_schema,
+    application_views,
+    filed_by_or_for,
+    organization_field,
     organization_named,
     street_named,
 )
 from permits.input_limits import MAX_DESCRIPTION
 from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import PermitKind
-from permits.selectors import organization_ids_of, permits_visible_to
 from permits.street_privilege import services as sp_services
 from permits.street_privilege.models import Purpose
 
@@ -57,9 +56,7 @@ class StreetPrivilegeCreateSerializer(serializers.Serializer):
     overnight_stops = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_DESCRIPTION)
     overnight_at_intersection_or_hydrant = serializers.BooleanField(required=False, default=False)
     day_and_night_requested = serializers.BooleanField(required=False, default=False, help_text="§ 303-7D(4)")
-    organization = serializers.CharField(
-        required=False, allow_blank=True, max_length=200, help_text="Company name, if you are on the staff of several"
-    )
+    organization = organization_field()
 
 
 class RecommendationSerializer(serializers.Serializer):
@@ -109,27 +106,22 @@ class StreetPrivilegeListSerializer(StreetPrivilegeSerializer):
     timeline = None
 
 
-@extend_schema_view(
-    list=extend_schema(summary="Your street privilege applications"),
-    retrieve=extend_schema(summary="One street privilege permit with its status, timeline and end date"),
-    create=application_schema(
-        "Apply for a street privilege permit (creates and submits it)",
-        request=StreetPrivilegeCreateSerializer,
-        created=StreetPrivilegeSerializer,
-    ),
+@application_views(
+    listed="Your street privilege applications",
+    shown="One street privilege permit with its status, timeline and end date",
+    applied="Apply for a street privilege permit (creates and submits it)",
 )
 class StreetPrivilegeViewSet(ApplicationViewSet):
+    kind = PermitKind.STREET_PRIVILEGE
     serializer_class = StreetPrivilegeSerializer
     list_serializer_class = StreetPrivilegeListSerializer
     create_serializer_class = StreetPrivilegeCreateSerializer
 
     def get_queryset(self):
-        user = self.request.user
-        qs = permits_visible_to(user).filter(kind=PermitKind.STREET_PRIVILEGE)
+        qs = self.permits_of_kind()
         qs = qs.select_related("street", "street_privilege").prefetch_related("street_privilege__recommendations")
         if self.action == "list":
-            their_orgs = organization_ids_of(user)
-            return qs.filter(Q(applicant=user) | Q(organization_id__in=their_orgs)).order_by("-created_at")
+            return filed_by_or_for(qs, self.request.user).order_by("-created_at")
         return qs.prefetch_related("events").order_by("-created_at")
 
     def resolve(self, values, user):

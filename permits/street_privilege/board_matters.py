@@ -16,15 +16,17 @@ from permits.street_privilege.models import Purpose, SidewalkObstruction, Street
 PENDING = (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED)
 
 
-def _privileges():
-    return StreetPrivilege.objects.select_related("permit__applicant", "permit__street", "permit__organization")
+def _pending():
+    """The privileges whose permit the Board may still act on, with what the facts read of the permit."""
+    return StreetPrivilege.objects.filter(permit__status__in=PENDING).select_related(
+        "permit__applicant", "permit__street", "permit__organization"
+    )
 
 
 def waivers_waiting():
     return (
-        _privileges()
+        _pending()
         .filter(
-            permit__status__in=PENDING,
             bond_waiver_requested_at__isnull=False,
             bond_waiver_motion__isnull=True,
             bond_waiver_refused_motion__isnull=True,
@@ -35,17 +37,16 @@ def waivers_waiting():
 
 def routes_waiting():
     return (
-        _privileges()
-        .filter(permit__status__in=PENDING, purpose=Purpose.MOVE_BUILDING, route_motion__isnull=True)
+        _pending()
+        .filter(purpose=Purpose.MOVE_BUILDING, route_motion__isnull=True)
         .order_by("permit__submitted_at", "pk")
     )
 
 
 def day_and_night_waiting():
     return (
-        _privileges()
+        _pending()
         .filter(
-            permit__status__in=PENDING,
             purpose=Purpose.MOVE_BUILDING,
             day_and_night_requested=True,
             day_and_night_motion__isnull=True,
@@ -104,11 +105,21 @@ def obstruction_facts(obstruction: SidewalkObstruction) -> list[tuple[str, str]]
     ]
 
 
-def decide_waiver(*, subject: StreetPrivilege, motion, by) -> None:
-    if motion.carried:
-        services.waive_bond(permit=subject.permit, motion=motion, by=by, today=motion.held_on)
-    else:
-        StreetPrivilege.objects.filter(pk=subject.pk).update(bond_waiver_refused_motion=motion)
+def _carried_or_kept(service, failed_field: str):
+    """A carried motion applies `service` to the privilege's permit on the meeting's day; a failed one is kept on the
+    privilege in `failed_field`, so the request leaves the Board's queue decided."""
+
+    def decide(*, subject: StreetPrivilege, motion, by) -> None:
+        if motion.carried:
+            service(permit=subject.permit, motion=motion, by=by, today=motion.held_on)
+        else:
+            StreetPrivilege.objects.filter(pk=subject.pk).update(**{failed_field: motion})
+
+    return decide
+
+
+decide_waiver = _carried_or_kept(services.waive_bond, "bond_waiver_refused_motion")
+decide_day_and_night = _carried_or_kept(services.order_day_and_night, "day_and_night_motion")
 
 
 def decide_route(*, subject: StreetPrivilege, motion, by) -> None:
@@ -117,47 +128,42 @@ def decide_route(*, subject: StreetPrivilege, motion, by) -> None:
         services.prescribe_route(permit=subject.permit, motion=motion, route=motion.text, by=by, today=motion.held_on)
 
 
-def decide_day_and_night(*, subject: StreetPrivilege, motion, by) -> None:
-    if motion.carried:
-        services.order_day_and_night(permit=subject.permit, motion=motion, by=by, today=motion.held_on)
-    else:
-        StreetPrivilege.objects.filter(pk=subject.pk).update(day_and_night_motion=motion)
-
-
 def decide_obstruction(*, subject: SidewalkObstruction, motion, by) -> None:
     if motion.carried:
         services.give_obstruction_notice(obstruction=subject, motion=motion, by=by, today=motion.held_on)
 
 
-MODEL = "permits.StreetPrivilege"
+def _privilege_matter(clause: str, title: str, waiting, decide) -> Matter:
+    """A matter of street privileges, listed with their facts and their advisory recommendations."""
+    return Matter(
+        clause=clause,
+        title=title,
+        model="permits.StreetPrivilege",
+        waiting=waiting,
+        facts=privilege_facts,
+        prepare=prepare_privileges,
+        decide=decide,
+    )
+
 
 MATTERS = (
-    Matter(
-        clause=Clause.PRIVILEGE_BOND_WAIVER,
-        title="Street privilege bonds the applicant asks the Board to waive (§ 303-7B)",
-        model=MODEL,
-        waiting=waivers_waiting,
-        facts=privilege_facts,
-        prepare=prepare_privileges,
-        decide=decide_waiver,
+    _privilege_matter(
+        Clause.PRIVILEGE_BOND_WAIVER,
+        "Street privilege bonds the applicant asks the Board to waive (§ 303-7B)",
+        waivers_waiting,
+        decide_waiver,
     ),
-    Matter(
-        clause=Clause.MOVE_ROUTE,
-        title="Routes of building moves for the Board to prescribe (§ 303-7D(6))",
-        model=MODEL,
-        waiting=routes_waiting,
-        facts=privilege_facts,
-        prepare=prepare_privileges,
-        decide=decide_route,
+    _privilege_matter(
+        Clause.MOVE_ROUTE,
+        "Routes of building moves for the Board to prescribe (§ 303-7D(6))",
+        routes_waiting,
+        decide_route,
     ),
-    Matter(
-        clause=Clause.MOVE_DAY_AND_NIGHT,
-        title="Building moves asked to continue day and night (§ 303-7D(4))",
-        model=MODEL,
-        waiting=day_and_night_waiting,
-        facts=privilege_facts,
-        prepare=prepare_privileges,
-        decide=decide_day_and_night,
+    _privilege_matter(
+        Clause.MOVE_DAY_AND_NIGHT,
+        "Building moves asked to continue day and night (§ 303-7D(4))",
+        day_and_night_waiting,
+        decide_day_and_night,
     ),
     Matter(
         clause=Clause.PRIVILEGE_OBSTRUCTION_NOTICE,

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from django import forms
 
-from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
+from permits.forms import (
+    add_violations,  # noqa: F401  (re-exported for this type's views)
+    yes_or_no,
+)
+from permits.forms_shared import applying_for, offer_organizations
 from permits.input_limits import LimitedForm
-from permits.models import Organization, Parcel, Payment, Street
+from permits.models import Parcel, Payment, Street
 from permits.street_privilege.models import Purpose
 from permits.street_privilege.services import check_application
 
@@ -16,12 +20,7 @@ FEET = {"max_digits": 5, "decimal_places": 1, "min_value": 0, "required": False}
 
 
 class StreetPrivilegeForm(LimitedForm):
-    organization = forms.ModelChoiceField(
-        queryset=Organization.objects.none(),
-        required=False,
-        empty_label="Myself (not for a company)",
-        label="Applying for",
-    )
+    organization = applying_for()
     purpose = forms.ChoiceField(choices=Purpose.choices, widget=forms.RadioSelect, label="Purpose (§ 303-7A)")
     street = forms.ModelChoiceField(queryset=Street.objects.all(), empty_label="Choose a street", label="Street")
     location_description = forms.CharField(
@@ -83,12 +82,7 @@ class StreetPrivilegeForm(LimitedForm):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        orgs = Organization.objects.filter(memberships__user=user)
-        self.fields["organization"].queryset = orgs
-        if orgs.exists():
-            self.fields["organization"].initial = orgs.first().pk
-        else:
-            del self.fields["organization"]
+        offer_organizations(self, user)
 
     def clean(self):
         data = super().clean()
@@ -99,12 +93,7 @@ class StreetPrivilegeForm(LimitedForm):
 
 
 class RecommendationForm(LimitedForm):
-    recommended = forms.TypedChoiceField(
-        choices=[("yes", "Recommended"), ("no", "Not recommended")],
-        coerce=lambda v: v == "yes",
-        widget=forms.RadioSelect,
-        label="Your advisory recommendation (§ 303-7A)",
-    )
+    recommended = yes_or_no("Your advisory recommendation (§ 303-7A)", yes="Recommended", no="Not recommended")
     conditions = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Conditions (printed on the permit)"
     )
@@ -140,12 +129,7 @@ class ReasonForm(LimitedForm):
 
 
 class ClosingForm(LimitedForm):
-    passed = forms.TypedChoiceField(
-        choices=[("yes", "Passed: vacated, cleaned, safe"), ("no", "Failed")],
-        coerce=lambda v: v == "yes",
-        widget=forms.RadioSelect,
-        label="Closing inspection (§ 303-7D(7))",
-    )
+    passed = yes_or_no("Closing inspection (§ 303-7D(7))", yes="Passed: vacated, cleaned, safe", no="Failed")
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Inspection notes")
 
 

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 
 from permits.models.core import Parcel, Permit
+from permits.models.shared_fields import board_motion
 
 
 class Purpose(models.TextChoices):
@@ -50,21 +51,13 @@ class StreetPrivilege(models.Model):
     )
     bond_surety = models.CharField(max_length=200, blank=True, editable=False)
     bond_waiver_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
-    bond_waiver_motion = models.ForeignKey(
-        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
-    )
-    bond_waiver_refused_motion = models.ForeignKey(
-        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
-    )
+    bond_waiver_motion = board_motion(editable=False)
+    bond_waiver_refused_motion = board_motion(editable=False)
     # The Board's route (§ 303-7D(6)) and day-and-night order (§ 303-7D(4))
     route_prescribed = models.TextField(blank=True, editable=False)
-    route_motion = models.ForeignKey(
-        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
-    )
+    route_motion = board_motion(editable=False)
     day_and_night_ordered = models.BooleanField(default=False, editable=False)
-    day_and_night_motion = models.ForeignKey(
-        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
-    )
+    day_and_night_motion = board_motion(editable=False)
     # The Building Inspector's grant (§ 303-7A) and earlier termination (§ 303-7E)
     inspector_conditions = models.TextField(blank=True, editable=False)
     earlier_termination_on = models.DateField(null=True, blank=True, editable=False)
@@ -163,9 +156,7 @@ class SidewalkObstruction(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.REPORTED, editable=False)
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     reported_at = models.DateTimeField()
-    notice_motion = models.ForeignKey(
-        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
-    )
+    notice_motion = board_motion(editable=False)
     noticed_at = models.DateTimeField(null=True, blank=True, editable=False)
     removed_at = models.DateTimeField(null=True, blank=True, editable=False)
     cost = models.DecimalField(max_digits=8, decimal_places=2, null=True, blank=True, editable=False)

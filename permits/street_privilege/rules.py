@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from permits.errors import Violation
+from permits.time import hours_later
 
 BOND_CAP = Decimal("10000.00")  # § 303-7B: "not exceeding $10,000"
 STREET_SHARE = Decimal(3)  # § 303-7D(1): "not more than 1/3 of any street or alley"; § 303-6B(2) the same
@@ -392,16 +393,19 @@ def closing_violations(*, closing_passed: bool | None) -> list[Violation]:
 
 def removal_violations(*, noticed_at: datetime | None, removed_at: datetime) -> list[Violation]:
     """§ 303-7F: the Village removes the obstruction only when the owner or occupant has not within 24 hours of the
-    Board's notice (24 hours after passes; 23 h 59 min does not)."""
+    Board's notice (24 hours after passes; 23 h 59 min does not), counted as Wis. Stat. § 990.001(4)(a) counts
+    hours: Sundays and legal holidays are excluded (permits.time)."""
     if noticed_at is None:
         return [_error(None, "no_notice", "§ 303-7F", "The Village Board has not given the 24-hour notice yet")]
-    if removed_at < noticed_at + timedelta(hours=NOTICE_HOURS):
+    deadline = hours_later(noticed_at, NOTICE_HOURS)
+    if removed_at < deadline:
         return [
             _error(
                 "removed_at",
                 "within_24_hours",
                 "§ 303-7F",
-                "The owner or occupant has 24 hours from the Board's notice to remove the obstruction",
+                "The owner or occupant has 24 hours from the Board's notice to remove the obstruction, Sundays and "
+                f"legal holidays not counted: until {deadline:%B %-d, %Y %-I:%M %p}",
             )
         ]
     return []

@@ -432,19 +432,18 @@ def _open_closing_inspection(permit: Permit, *, today: date) -> None:
     )
 
 
-def report_completion(*, permit: Permit, by, today: date | None = None) -> Permit:
-    """§ 303-7D(7): the work is done; the space is to be vacated and cleaned, and the closing inspection opens."""
-    today = today or timezone.localdate()
+def _end_the_work(permit: Permit, to: str, *, by, today: date, reason: str) -> Permit:
+    """Move the permit to `to` and open its closing inspection, in one transaction."""
     with transaction.atomic():
-        workflow.transition(
-            permit,
-            Status.COMPLETED,
-            by=by,
-            today=today,
-            reason="Work reported done; closing inspection opened (§ 303-7D(7))",
-        )
+        workflow.transition(permit, to, by=by, today=today, reason=reason)
         _open_closing_inspection(permit, today=today)
     return permit
+
+
+def report_completion(*, permit: Permit, by, today: date | None = None) -> Permit:
+    """§ 303-7D(7): the work is done; the space is to be vacated and cleaned, and the closing inspection opens."""
+    reason = "Work reported done; closing inspection opened (§ 303-7D(7))"
+    return _end_the_work(permit, Status.COMPLETED, by=by, today=today or timezone.localdate(), reason=reason)
 
 
 def revoke_street_privilege(*, permit: Permit, by, reason: str, today: date | None = None) -> Permit:
@@ -459,17 +458,8 @@ def revoke_street_privilege(*, permit: Permit, by, reason: str, today: date | No
     )
     if not reason.strip():
         _refuse("reason", "required", "§ 303-7D", "Name the condition violated")
-    today = today or timezone.localdate()
-    with transaction.atomic():
-        workflow.transition(
-            permit,
-            Status.REVOKED,
-            by=by,
-            today=today,
-            reason=f"Revoked for a violation of its conditions: {reason.strip()} (§ 303-7D)",
-        )
-        _open_closing_inspection(permit, today=today)
-    return permit
+    reason = f"Revoked for a violation of its conditions: {reason.strip()} (§ 303-7D)"
+    return _end_the_work(permit, Status.REVOKED, by=by, today=today or timezone.localdate(), reason=reason)
 
 
 def record_closing_inspection(

@@ -3,11 +3,13 @@ permit PDF. Each view fetches through the access helper, binds a form and calls 
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -15,10 +17,10 @@ from permits import services
 from permits.access import get_permit_for, require_role, require_staff
 from permits.board.clauses import Clause
 from permits.board.models import Motion
-from permits.errors import RulesBroken
+from permits.issued_pdf import issued_permit_pdf
 from permits.models import PermitKind, Status
 from permits.paging import page_of
-from permits.pdf import render_pdf
+from permits.posting import form_page, submitted_application
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role, has_role
 from permits.street_privilege import services as sp_services
@@ -35,7 +37,6 @@ from permits.street_privilege.forms import (
     RemovalForm,
     StaffPaymentForm,
     StreetPrivilegeForm,
-    add_violations,
 )
 from permits.street_privilege.models import Recommendation, SidewalkObstruction, StreetPrivilege
 from permits.workflow import is_applicant_side
@@ -52,22 +53,16 @@ def _get_privilege(user, number):
 @require_http_methods(["GET", "POST"])
 def apply(request):
     form = StreetPrivilegeForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            permit = sp_services.apply_for_street_privilege(
-                applicant=request.user, organization=data.get("organization"), data=data
-            )
-        except RulesBroken as error:
-            add_violations(form, error.violations)
-        else:
+    if request.method == "POST":
+        permit = submitted_application(form, sp_services.apply_for_street_privilege, applicant=request.user)
+        if permit is not None:
             messages.success(
                 request,
                 f"Application {permit.number} submitted. The fee is ${permit.fee_amount}, plus any actual Village "
                 "costs (§ 303-7C).",
             )
             return redirect(permit)
-    return render(request, "permits/street_privilege/apply.html", {"form": form}, status=400 if form.errors else 200)
+    return form_page(request, "permits/street_privilege/apply.html", {"form": form})
 
 
 def _board_motions(sp: StreetPrivilege):
@@ -132,12 +127,26 @@ def _manage_context(request, permit, **forms):
     }
 
 
+def _manage_page(request, permit, status: int = 200, **forms):
+    """The staff page of one permit; `forms` bound ones shown with their errors in place of the empty ones."""
+    return render(
+        request, "permits/street_privilege/manage.html", _manage_context(request, permit, **forms), status=status
+    )
+
+
+def _step_on_manage(request, permit, call, done: str):
+    """A staff step of the permit's page: `call()`, then `done` as a message or each refusal; back to the page."""
+    if run_or_show_refusals(request, call):
+        messages.success(request, done)
+    return redirect("permits:street_privilege_manage", number=permit.number)
+
+
 @login_required
 def manage(request, number):
     """Village staff: the actions on one street privilege permit, each calling one service."""
     require_staff(request.user)
     permit = _get_privilege(request.user, number)
-    return render(request, "permits/street_privilege/manage.html", _manage_context(request, permit))
+    return _manage_page(request, permit)
 
 
 FORMS = {
@@ -208,16 +217,13 @@ def act(request, number, action):
         name, form_class = FORMS[action]
         form = form_class(request.POST)
         if not form.is_valid():
-            context = _manage_context(request, permit, **{name: form})
-            return render(request, "permits/street_privilege/manage.html", context, status=400)
+            return _manage_page(request, permit, status=400, **{name: form})
         data = form.cleaned_data
     calls = _calls(permit, request.user, data, request)
     if action not in calls:
         raise Http404("No such action")
     call, done = calls[action]
-    if run_or_show_refusals(request, call):
-        messages.success(request, done)
-    return redirect("permits:street_privilege_manage", number=permit.number)
+    return _step_on_manage(request, permit, call, done)
 
 
 @login_required
@@ -228,13 +234,13 @@ def obstruction(request, number):
     permit = _get_privilege(request.user, number)
     form = ObstructionForm(request.POST, street=permit.street)
     if not form.is_valid():
-        context = _manage_context(request, permit, obstruction_form=form)
-        return render(request, "permits/street_privilege/manage.html", context, status=400)
-    if run_or_show_refusals(
-        request, lambda: sp_services.report_obstruction(permit=permit, by=request.user, **form.cleaned_data)
-    ):
-        messages.success(request, "Obstruction reported: it waits for the Board's notice (§ 303-7F).")
-    return redirect("permits:street_privilege_manage", number=permit.number)
+        return _manage_page(request, permit, status=400, obstruction_form=form)
+    return _step_on_manage(
+        request,
+        permit,
+        partial(sp_services.report_obstruction, permit=permit, by=request.user, **form.cleaned_data),
+        "Obstruction reported: it waits for the Board's notice (§ 303-7F).",
+    )
 
 
 @login_required
@@ -257,9 +263,7 @@ def obstruction_removed(request, number, pk, by_whom):
         done = "Removal by the owner recorded."
     else:
         raise Http404("No such action")
-    if run_or_show_refusals(request, call):
-        messages.success(request, done)
-    return redirect("permits:street_privilege_manage", number=permit.number)
+    return _step_on_manage(request, permit, call, done)
 
 
 @login_required
@@ -298,22 +302,12 @@ def queue(request):
     )
 
 
+def _pdf_context(permit):
+    sp = permit.street_privilege
+    return {"sp": sp, "recommendations": Recommendation.objects.filter(privilege=sp), "cost_lines": sp.cost_lines.all()}
+
+
 @login_required
 def permit_pdf(request, number):
     """The issued permit: permittee, place, dates, end date, conditions of every official, bond, route."""
-    permit = _get_privilege(request.user, number)
-    if permit.issued_on is None:
-        raise Http404("The permit is not issued yet")
-    sp = permit.street_privilege
-    pdf = render_pdf(
-        "pdf/street_privilege_permit.html",
-        {
-            "permit": permit,
-            "sp": sp,
-            "recommendations": Recommendation.objects.filter(privilege=sp),
-            "cost_lines": sp.cost_lines.all(),
-        },
-    )
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
-    return response
+    return issued_permit_pdf(_get_privilege(request.user, number), "pdf/street_privilege_permit.html", _pdf_context)

@@ -6,23 +6,11 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
+from permits.admin.mixins import NoDelete, ReadOnly
 from permits.errors import RulesBroken
 from permits.street_use import services
 from permits.street_use.models import BoardAppearance, PetitionSignature, RegisteredResident, StreetUse
 from permits.workflow import IllegalTransition
-
-
-class NoDelete:
-    def has_delete_permission(self, request, obj=None):
-        return False  # public records (Wis. Stat. § 19.21)
-
-
-class ReadOnly(NoDelete):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 def _each(modeladmin, request, queryset, verb, done: str):

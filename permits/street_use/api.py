@@ -8,13 +8,11 @@ messages as the web form (services.check_application).
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from permits.api.shared import ApplicationViewSet, PermitEventSerializer, application_schema, street_named
+from permits.api.shared import ApplicationViewSet, PermitEventSerializer, application_views, street_named
 from permits.input_limits import PlausibleDateTimeSerializerField as PlausibleDateTime
 from permits.models import PermitKind
-from permits.selectors import permits_visible_to
 from permits.street_use import services
 
 
@@ -89,25 +87,21 @@ class StreetUseListSerializer(serializers.Serializer):
     ends_at = serializers.DateTimeField(source="street_use.ends_at")
 
 
-@extend_schema_view(
-    list=extend_schema(summary="Your street use applications"),
-    retrieve=extend_schema(summary="One street use permit with its status, petition count and timeline"),
-    create=application_schema(
-        "Apply for a street use permit (creates and submits it)",
-        request=StreetUseCreateSerializer,
-        created=StreetUseSerializer,
-    ),
+@application_views(
+    listed="Your street use applications",
+    shown="One street use permit with its status, petition count and timeline",
+    applied="Apply for a street use permit (creates and submits it)",
 )
 class StreetUseViewSet(ApplicationViewSet):
+    kind = PermitKind.STREET_USE
     serializer_class = StreetUseSerializer
     list_serializer_class = StreetUseListSerializer
     create_serializer_class = StreetUseCreateSerializer
 
     def get_queryset(self):
-        user = self.request.user
-        qs = permits_visible_to(user).filter(kind=PermitKind.STREET_USE).select_related("street_use")
+        qs = self.permits_of_kind().select_related("street_use")
         if self.action == "list":
-            return qs.filter(applicant=user).order_by("-created_at")  # the caller's own
+            return qs.filter(applicant=self.request.user).order_by("-created_at")  # the caller's own
         return qs.prefetch_related("events").order_by("-created_at")
 
     def resolve(self, values, user):

@@ -1,6 +1,6 @@
 """The street use permit in the registry (permits.kinds): § 303-15."""
 
-from permits.kinds import ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_use import api, demo, services, urls, workflow
@@ -8,14 +8,7 @@ from permits.street_use import api, demo, services, urls, workflow
 # Who sees the type's models in the back office besides the Clerk-Treasurer (permits.role_permissions): the
 # application by whoever sees permits (the register and the petition's signatures stay the clerk's).
 ADMIN_ROLES = {
-    "permits.streetuse": (
-        Role.DPW_DIRECTOR,
-        Role.DPW_INSPECTOR,
-        Role.BUILDING_INSPECTOR,
-        Role.POLICE_CHIEF,
-        Role.BOARD,
-        Role.PRESIDENT,
-    ),
+    "permits.streetuse": PERMIT_READERS,
     "permits.boardappearance": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),  # § 303-15C: who appeared
 }
 

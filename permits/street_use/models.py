@@ -12,8 +12,9 @@ from django.db.models import Q
 from django.utils.functional import cached_property
 from simple_history.models import HistoricalRecords
 
-from permits.board.models import AgendaItem, Motion
+from permits.board.models import AgendaItem
 from permits.models.core import Parcel, Permit
+from permits.models.shared_fields import board_motion
 from permits.streetmap.models import StreetSegment
 
 
@@ -48,9 +49,7 @@ class StreetUse(models.Model):
     petition_counted = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     petition_roster_size = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     # § 303-15C, § 303-15G: what the Board decided
-    decision_motion = models.ForeignKey(
-        Motion, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
-    )
+    decision_motion = board_motion(editable=False)
     conditions = models.TextField(blank=True, editable=False)
     requires_indemnity = models.BooleanField(default=False, editable=False)
     requires_insurance = models.BooleanField(default=False, editable=False)

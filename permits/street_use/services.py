@@ -21,6 +21,7 @@ from permits.board.clauses import Clause
 from permits.board.models import AgendaItem, Meeting, Motion
 from permits.errors import RulesBroken, Violation
 from permits.models import Document, Parcel, Permit, PermitKind, Status
+from permits.recording import create_once, recorded_by
 from permits.roles import Role
 from permits.street_use import rules
 from permits.street_use.models import BoardAppearance, PetitionSignature, RegisteredResident, StreetUse
@@ -313,14 +314,14 @@ def sign_online(*, token: str, now: datetime | None = None) -> PetitionSignature
 
 
 def _store_signature(permit: Permit, **fields) -> PetitionSignature:
-    try:
-        with transaction.atomic():
-            signature = PetitionSignature.objects.create(street_use=permit.street_use, **fields)
-    except IntegrityError:
-        raise RulesBroken(
+    return create_once(
+        PetitionSignature,
+        refusal=RulesBroken(
             [Violation(None, "already_signed", "§ 303-15F", "This petition is already signed by this person")]
-        ) from None
-    return signature
+        ),
+        street_use=permit.street_use,
+        **fields,
+    )
 
 
 def enter_paper_signature(
@@ -443,18 +444,15 @@ def record_appearance(*, permit: Permit, item: AgendaItem, name: str, capacity: 
         errors.append(Violation("capacity", "required", "§ 303-15C", "The applicant, or a representative"))
     if errors:
         raise RulesBroken(errors)
-    try:
-        with transaction.atomic():
-            appearance = BoardAppearance.objects.create(
-                street_use=permit.street_use,
-                item=item,
-                name=name.strip(),
-                capacity=capacity,
-                recorded_by=by,
-                recorded_at=timezone.now(),
-            )
-    except IntegrityError:
-        raise RulesBroken([Violation("item", "recorded", "§ 303-15C", "Presence is already recorded")]) from None
+    appearance = create_once(
+        BoardAppearance,
+        refusal=RulesBroken([Violation("item", "recorded", "§ 303-15C", "Presence is already recorded")]),
+        street_use=permit.street_use,
+        item=item,
+        name=name.strip(),
+        capacity=capacity,
+        **recorded_by(by),
+    )
     services.record_event(
         permit,
         by=by,

@@ -3,9 +3,11 @@ issue), termination from a phone (§ 303-15H), events in progress, and the permi
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -13,10 +15,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits.access import get_permit_for, require_role
 from permits.board.models import Motion
 from permits.errors import RulesBroken
-from permits.forms import add_violations
+from permits.forms import add_violations, service_result
+from permits.issued_pdf import issued_permit_pdf
 from permits.models import Permit, PermitKind, Status
 from permits.paging import page_of
-from permits.pdf import render_pdf
+from permits.posting import form_page
 from permits.refusals import run_or_show_refusals
 from permits.roles import Role
 from permits.street_use import services
@@ -40,19 +43,16 @@ def _get_street_use(user, number) -> Permit:
 @require_http_methods(["GET", "POST"])
 def apply(request):
     form = StreetUseForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            permit = services.apply_for_street_use(applicant=request.user, data=form.cleaned_data)
-        except RulesBroken as error:
-            add_violations(form, error.violations)
-        else:
+    if request.method == "POST":
+        permit = service_result(form, lambda **data: services.apply_for_street_use(applicant=request.user, data=data))
+        if permit is not None:
             messages.success(
                 request,
                 f"Application {permit.number} submitted. The fee is ${permit.fee_amount}. Share the petition link "
                 "with your neighbours (§ 303-15F).",
             )
             return redirect(permit)
-    return render(request, "permits/street_use/apply.html", {"form": form}, status=400 if form.errors else 200)
+    return form_page(request, "permits/street_use/apply.html", {"form": form})
 
 
 # --- The neighbours' petition (public: reached by the link the applicant shares) -----------------------------------
@@ -239,26 +239,21 @@ def terminate(request, number):
     require_role(request.user, *TERMINATORS, action="terminate a street use permit (§ 303-15H)")
     permit = _get_street_use(request.user, number)
     form = TerminateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.terminate_street_use(permit=permit, by=request.user, reason=form.cleaned_data["reason"])
-        except RulesBroken as error:
-            add_violations(form, error.violations)
-        else:
-            messages.success(request, f"{permit.number} terminated (§ 303-15H).")
-            return redirect(permit)
+    if request.method == "POST" and service_result(
+        form, partial(services.terminate_street_use, permit=permit, by=request.user)
+    ):
+        messages.success(request, f"{permit.number} terminated (§ 303-15H).")
+        return redirect(permit)
     context = {"permit": permit, "su": permit.street_use, "form": form}
-    return render(request, "permits/street_use/terminate.html", context, status=400 if form.errors else 200)
+    return form_page(request, "permits/street_use/terminate.html", context)
+
+
+def _pdf_context(permit):
+    su = permit.street_use
+    return {"su": su, "segments": su.segments.select_related("street")}
 
 
 @login_required
 def permit_pdf(request, number):
     """The issued permit: the closure, the hours, the conditions, and the Board's vote."""
-    permit = _get_street_use(request.user, number)
-    if permit.issued_on is None:
-        raise Http404("The permit is not issued yet")
-    su = permit.street_use
-    context = {"permit": permit, "su": su, "segments": su.segments.select_related("street")}
-    response = HttpResponse(render_pdf("pdf/street_use_permit.html", context), content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{permit.number}.pdf"'
-    return response
+    return issued_permit_pdf(_get_street_use(request.user, number), "pdf/street_use_permit.html", _pdf_context)

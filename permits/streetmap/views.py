@@ -23,6 +23,7 @@ from permits.errors import RulesBroken
 from permits.forms import add_service_errors
 from permits.models import Street
 from permits.paging import page_of
+from permits.posting import form_page
 from permits.streetmap import placement, selectors, services
 from permits.streetmap.feeds import blds, ical, wzdx
 from permits.streetmap.forms import ConflictReviewForm, MapFilterForm, PlaceForm, SubscribeForm
@@ -184,7 +185,7 @@ def subscribe(request):
     if request.method == "POST" and form.is_valid():
         services.subscribe(**form.cleaned_data)
         return render(request, "permits/streetmap/subscribe_sent.html", {"email": form.cleaned_data["email"]})
-    return render(request, "permits/streetmap/subscribe.html", {"form": form}, status=400 if form.errors else 200)
+    return form_page(request, "permits/streetmap/subscribe.html", {"form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -233,7 +234,7 @@ def place(request, number):
         "tile_url": settings.MAP_TILE_URL,
         "tile_attribution": settings.MAP_TILE_ATTRIBUTION,
     }
-    return render(request, "permits/streetmap/place.html", context, status=400 if form.errors else 200)
+    return form_page(request, "permits/streetmap/place.html", context)
 
 
 @login_required

@@ -53,6 +53,11 @@ class SearchSource:
         return matching(self.records(), q, identifiers=self.identifiers, words=self.words)
 
 
+def numbered_hit(record, what: str, where: str) -> Hit:
+    """A numbered record with a status (a charge, a case): its number and what it is, then its status and where."""
+    return Hit(f"{record.number}: {what}", f"{record.get_status_display()}, {where}", record.get_absolute_url())
+
+
 def clean_query(raw: str) -> str:
     """What was typed, trimmed, NUL-free and bounded (OWASP ASVS V5.1.4)."""
     return " ".join(raw.replace("\x00", "").split())[:MAX_QUERY]
@@ -149,11 +154,7 @@ def _charges():
 
 
 def _charge_hit(charge) -> Hit:
-    return Hit(
-        f"{charge.number}: ${charge.amount}",
-        f"{charge.get_status_display()}, {charge.parcel.tax_key} {charge.parcel.site_address}",
-        charge.get_absolute_url(),
-    )
+    return numbered_hit(charge, f"${charge.amount}", f"{charge.parcel.tax_key} {charge.parcel.site_address}")
 
 
 CORE_SEARCH_SOURCES: tuple[SearchSource, ...] = (

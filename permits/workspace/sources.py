@@ -101,6 +101,11 @@ def _permit_row(action: str, when: str) -> Callable[[Any], WorkRow]:
     return row
 
 
+def numbered_row(record, what: str, since, action: str = "Open") -> WorkRow:
+    """A row for a numbered record (a permit, a case, a charge): its number and what waits, linked to its page."""
+    return WorkRow(f"{record.number}: {what}", since, record.get_absolute_url(), action)
+
+
 def _kinds_entered_by(user, status: str) -> list[str]:
     """The permit types whose authority table lets `user`'s roles move a permit into `status` (the DPW Director sees
     the street openings that wait on the DPW, not every application of the Village)."""
@@ -128,26 +133,23 @@ def _charges():
     return SpecialCharge.objects.select_related("parcel")
 
 
+def _permits_to_move(user, status: str, into: str, oldest: str):
+    """The permits in `status` of the types whose table lets `user` move them into `into`, oldest `oldest` first."""
+    return with_base(
+        _permits().filter(status=status, kind__in=_kinds_entered_by(user, into)).order_by(oldest, "pk"), _permits
+    )
+
+
 def _applications_to_check(user, today):
     from permits.models import Status
 
-    return with_base(
-        _permits()
-        .filter(status=Status.SUBMITTED, kind__in=_kinds_entered_by(user, Status.UNDER_REVIEW))
-        .order_by("submitted_at", "pk"),
-        _permits,
-    )
+    return _permits_to_move(user, Status.SUBMITTED, Status.UNDER_REVIEW, "submitted_at")
 
 
 def _applications_to_decide(user, today):
     from permits.models import Status
 
-    return with_base(
-        _permits()
-        .filter(status=Status.UNDER_REVIEW, kind__in=_kinds_entered_by(user, Status.APPROVED))
-        .order_by("submitted_at", "pk"),
-        _permits,
-    )
+    return _permits_to_move(user, Status.UNDER_REVIEW, Status.APPROVED, "submitted_at")
 
 
 def _fees_to_collect(user, today):
@@ -167,12 +169,7 @@ def _fee_row(permit) -> WorkRow:
 def _permits_to_issue(user, today):
     from permits.models import Status
 
-    return with_base(
-        _permits()
-        .filter(status=Status.APPROVED, kind__in=_kinds_entered_by(user, Status.ISSUED))
-        .order_by("approved_on", "pk"),
-        _permits,
-    )
+    return _permits_to_move(user, Status.APPROVED, Status.ISSUED, "approved_on")
 
 
 def _letters_to_mail(user, today):
@@ -222,12 +219,7 @@ def _hearings_to_hold(user, today):
 
 def _charge_row(action: str) -> Callable[[Any], WorkRow]:
     def row(charge) -> WorkRow:
-        return WorkRow(
-            f"{charge.number}: ${charge.amount}, {charge.parcel.site_address}",
-            charge.incurred_on,
-            charge.get_absolute_url(),
-            action,
-        )
+        return numbered_row(charge, f"${charge.amount}, {charge.parcel.site_address}", charge.incurred_on, action)
 
     return row
 

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from permits.ledger.models import SpecialCharge
 from permits.models import Parcel, Permit, Street
+from permits.models.shared_fields import NumberedRecord, board_motion
 from sidewalks import rules as ordinance
 
 
@@ -105,9 +106,7 @@ class WaiverRequest(models.Model):
     waiver = models.OneToOneField(
         BoardWaiver, on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="request"
     )
-    decided_by_motion = models.ForeignKey(
-        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="+"
-    )
+    decided_by_motion = board_motion(editable=False)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     requested_at = models.DateTimeField(auto_now_add=True)
 
@@ -295,7 +294,7 @@ class SurveyBlock(models.Model):
         return f"{self.parcel.site_address} block {self.block_number}"
 
 
-class SidewalkOrder(models.Model):
+class SidewalkOrder(NumberedRecord):
     """A Board order to an owner to repair or replace the sidewalk (§ 303-3A, § 303-3E, § 303-3F), served and carried
     out under Wis. Stat. § 66.0907 (§ 303-3B(3)); when the owner does not, the Village does the work and the cost is
     charged to the parcel (§ 303-3B(1), (2))."""
@@ -324,7 +323,8 @@ class SidewalkOrder(models.Model):
         REGISTERED_MAIL = "registered_mail", "Registered mail"
         PUBLICATION_AND_MAIL = "publication_and_mail", "Publication and first-class mail"
 
-    number = models.CharField(max_length=20, unique=True, editable=False)
+    detail_url_name = "sidewalks:order"
+
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_orders")
     survey = models.ForeignKey(SidewalkSurvey, on_delete=models.PROTECT, null=True, blank=True, related_name="orders")
     reason = models.CharField(max_length=12, choices=Reason.choices, default=Reason.DEFECTIVE)
@@ -386,6 +386,3 @@ class SidewalkOrder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}: {self.get_work_display().lower()} at {self.parcel.site_address}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("sidewalks:order", args=[self.number])

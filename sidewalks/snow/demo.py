@@ -10,11 +10,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from permits.demo import special_charge
 from permits.ledger import services as charges
 from permits.ledger.models import ChargePayment, SpecialCharge
 from permits.letters import notices_about, record_mailing
 from permits.models import Notice, Parcel
 from sidewalks.models import SnowCase, Snowfall
+from sidewalks.snow import rules as snow_rules
 from sidewalks.snow import services as snow
 
 DEMO_NOTE = "Demo snowfall (loaded by sidewalks.snow.demo)"
@@ -31,6 +33,15 @@ def _mailed(record, when, clerk) -> None:
     record_mailing(notices=list(waiting), mailed_on=day, by=clerk, today=day)
 
 
+def _billed_earlier(parcel, source, amount, description, citation, *, days_ago, now, dpw, clerk) -> SpecialCharge:
+    """A charge the Village incurred `days_ago`, its bill gone out by letter that day: due 30 days after mailing."""
+    then = now - timedelta(days=days_ago)
+    incurred_on = timezone.localdate(now) - timedelta(days=days_ago)
+    charge = special_charge(parcel, source, amount, description, citation, by=dpw, incurred_on=incurred_on)
+    _mailed(charge, then, clerk)
+    return charge
+
+
 @transaction.atomic
 def load() -> None:
     if Snowfall.objects.filter(notes=DEMO_NOTE).exists():
@@ -42,20 +53,22 @@ def load() -> None:
     parcels = {p.tax_key: p for p in Parcel.objects.filter(tax_key__startswith="266-1116-")}
     resident_parcel = parcels["266-1116-1000"]
 
-    snowfall = snow.record_snowfall(
-        stopped_at=now - timedelta(hours=50), inches=Decimal("6.5"), notes=DEMO_NOTE, by=dpw
-    )
+    def ago(hours: int):
+        # Counted hours (§ 303-8, permits.time): on a Monday, 25 clock hours ago is a Sunday that does not count.
+        return snow_rules.snow_hours_earlier(now, hours)
+
+    snowfall = snow.record_snowfall(stopped_at=ago(50), inches=Decimal("6.5"), notes=DEMO_NOTE, by=dpw)
     # An open public report waiting for the crew, a walk the Village cleared, one the owner cleared.
     snow.report_snow_case(
         address=parcels["266-1116-1003"].site_address,
         details="Not shoveled since the storm",
-        at=now - timedelta(hours=30),
+        at=ago(30),
     )
-    cleared = snow.report_snow_case(address=resident_parcel.site_address, by=dpw, at=now - timedelta(hours=49))
-    _mailed(cleared, now - timedelta(hours=48), clerk)  # § 303-8B: written notice given before the crew clears
+    cleared = snow.report_snow_case(address=resident_parcel.site_address, by=dpw, at=ago(49))
+    _mailed(cleared, ago(48), clerk)  # § 303-8B: written notice given before the crew clears
     cleared.refresh_from_db()
-    snow.log_village_clearing(case=cleared, by=dpw, at=now - timedelta(hours=25), notes="Cleared and salted")
-    owner = snow.report_snow_case(address=parcels["266-1116-1005"].site_address, by=dpw, at=now - timedelta(hours=27))
+    snow.log_village_clearing(case=cleared, by=dpw, at=ago(25), notes="Cleared and salted")
+    owner = snow.report_snow_case(address=parcels["266-1116-1005"].site_address, by=dpw, at=ago(27))
     snow.close_snow_case(case=owner, by=dpw, status=SnowCase.Status.OWNER_CLEARED, notes="Cleared when we arrived")
     assert snowfall.cases.count() == 3
 
@@ -68,33 +81,33 @@ def load() -> None:
         by=dpw,
         served_at=now - timedelta(days=7),
     )
-    snow.log_rubbish_removal(case=rubbish, cost=Decimal("140.00"), by=dpw, at=now - timedelta(days=5))
+    # Removed a day after the notice's deadline (counted hours skip a Sunday or holiday, so not a fixed day count).
+    removed_at = min(rubbish.deadline_at + timedelta(days=1), now - timedelta(hours=1))
+    snow.log_rubbish_removal(case=rubbish, cost=Decimal("140.00"), by=dpw, at=removed_at)
 
     # Earlier charges: one delinquent (billed in the summer, unpaid) and one paid.
-    old = charges.add_charge(
-        parcel=parcels["266-1116-1008"],
-        source=SpecialCharge.Source.SNOW_ICE,
-        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
-        amount=Decimal("75.00"),
-        incurred_on=today - timedelta(days=120),
-        description="Snow and ice removed from the sidewalk by the Village",
-        citation="§ 303-8B",
-        by=dpw,
-        today=today - timedelta(days=120),
+    old = _billed_earlier(
+        parcels["266-1116-1008"],
+        SpecialCharge.Source.SNOW_ICE,
+        Decimal("75.00"),
+        "Snow and ice removed from the sidewalk by the Village",
+        "§ 303-8B",
+        days_ago=120,
+        now=now,
+        dpw=dpw,
+        clerk=clerk,
     )
-    _mailed(old, now - timedelta(days=120), clerk)  # the bill went out by letter: due 30 days after mailing
-    paid = charges.add_charge(
-        parcel=parcels["266-1116-1010"],
-        source=SpecialCharge.Source.RUBBISH,
-        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
-        amount=Decimal("60.00"),
-        incurred_on=today - timedelta(days=40),
-        description="Leaves and dirt removed from the sidewalk by the Village",
-        citation="§ 303-2",
-        by=dpw,
-        today=today - timedelta(days=40),
+    paid = _billed_earlier(
+        parcels["266-1116-1010"],
+        SpecialCharge.Source.RUBBISH,
+        Decimal("60.00"),
+        "Leaves and dirt removed from the sidewalk by the Village",
+        "§ 303-2",
+        days_ago=40,
+        now=now,
+        dpw=dpw,
+        clerk=clerk,
     )
-    _mailed(paid, now - timedelta(days=40), clerk)
     charges.record_charge_payment(
         charge=paid,
         amount=Decimal("60.00"),

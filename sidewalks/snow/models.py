@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from permits.models import Parcel
+from permits.models.shared_fields import NumberedRecord
 
 # --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
 
@@ -39,7 +40,7 @@ class Snowfall(models.Model):
         return reverse("sidewalks:snowfall_detail", args=[self.pk])
 
 
-class SnowCase(models.Model):
+class SnowCase(NumberedRecord):
     """A report of an uncleared walk (§ 303-8A), from staff or a resident, and what the Village did about it."""
 
     class Status(models.TextChoices):
@@ -52,7 +53,8 @@ class SnowCase(models.Model):
         STAFF = "staff", "Village staff"
         PUBLIC = "public", "Public report form"
 
-    number = models.CharField(max_length=20, unique=True, editable=False)
+    detail_url_name = "sidewalks:snow_case"
+
     snowfall = models.ForeignKey(Snowfall, on_delete=models.PROTECT, related_name="cases", null=True, blank=True)
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="snow_cases", null=True, blank=True)
     reported_address = models.CharField(max_length=200)
@@ -83,14 +85,11 @@ class SnowCase(models.Model):
     def __str__(self) -> str:
         return f"{self.number}: {self.reported_address}"
 
-    def get_absolute_url(self) -> str:
-        return reverse("sidewalks:snow_case", args=[self.number])
-
 
 # --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------
 
 
-class RubbishCase(models.Model):
+class RubbishCase(NumberedRecord):
     """§ 303-2: rubbish or dirt on a sidewalk; notice to the owner or occupant; if not removed, Village removal."""
 
     class Status(models.TextChoices):
@@ -98,7 +97,8 @@ class RubbishCase(models.Model):
         OWNER_REMOVED = "owner_removed", "Removed by the owner or occupant"
         VILLAGE_REMOVED = "village_removed", "Removed by the Village"
 
-    number = models.CharField(max_length=20, unique=True, editable=False)
+    detail_url_name = "sidewalks:rubbish_case"
+
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="rubbish_cases")
     description = models.CharField(max_length=500)
     served_to = models.CharField(max_length=200, help_text="Owner or occupant notified")
@@ -123,6 +123,3 @@ class RubbishCase(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}: {self.parcel.site_address}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("sidewalks:rubbish_case", args=[self.number])

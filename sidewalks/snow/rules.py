@@ -10,16 +10,29 @@ import math
 from datetime import datetime, timedelta
 
 from permits.errors import Violation
+from permits.time import hours_earlier, hours_later, snow_hours_are_clock_hours
 
 # --- Snow and ice (§ 303-8) -------------------------------------------------------------------------------------
 
-OWNER_CLEARING_WINDOW = timedelta(hours=24)  # § 303-8A
-VILLAGE_WAIT = timedelta(hours=24)  # § 303-8B
+OWNER_CLEARING_HOURS = 24  # § 303-8A
+VILLAGE_WAIT_HOURS = 24  # § 303-8B
+
+
+def snow_hours_later(moment: datetime, hours: int) -> datetime:
+    """The hours of § 303-8 and § 303-2, counted as Wis. Stat. § 990.001(4)(a) counts hours (Sundays and legal
+    holidays excluded) unless the Village attorney reads them as clock hours for the walk's safety (the one setting
+    SNOW_HOURS_ARE_CLOCK_HOURS; permits.time)."""
+    return hours_later(moment, hours, clock_hours=snow_hours_are_clock_hours())
+
+
+def snow_hours_earlier(moment: datetime, hours: int) -> datetime:
+    """The moment `hours` hours of § 303-8 before `moment` (snow_hours_later's inverse)."""
+    return hours_earlier(moment, hours, clock_hours=snow_hours_are_clock_hours())
 
 
 def owner_clearing_deadline(snow_stopped_at: datetime) -> datetime:
     """§ 303-8A: the owner or occupant removes snow and ice within 24 hours from the time the snow ceases to fall."""
-    return snow_stopped_at + OWNER_CLEARING_WINDOW
+    return snow_hours_later(snow_stopped_at, OWNER_CLEARING_HOURS)
 
 
 def clock_start(case_snow_stopped_at: datetime, latest_snow_stopped_at: datetime | None) -> datetime:
@@ -44,7 +57,12 @@ def walks_owner_must_clear(corner_lot: bool, crosswalk_adjacent: bool) -> list[s
 
 def village_may_clear(snow_stopped_at: datetime, at: datetime) -> bool:
     """§ 303-8B: the Village waits a minimum of 24 hours from the time the snow ceases to fall (24h00 is allowed)."""
-    return at - snow_stopped_at >= VILLAGE_WAIT
+    return at >= village_may_clear_from(snow_stopped_at)
+
+
+def village_may_clear_from(snow_stopped_at: datetime) -> datetime:
+    """§ 303-8B: the first moment the Village may clear: 24 hours after the snow ceased to fall."""
+    return snow_hours_later(snow_stopped_at, VILLAGE_WAIT_HOURS)
 
 
 def written_notice_required(unoccupied: bool) -> bool:
@@ -59,10 +77,9 @@ def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> l
         message = "Record the snowfall (when the snow stopped) before logging Village clearing (§ 303-8B)."
         return [Violation("at", "no_snowfall", "§ 303-8B", message)]
     if not village_may_clear(snow_stopped_at, at):
-        hours = (at - snow_stopped_at).total_seconds() / 3600
         message = (
-            f"Only {hours:.1f} hours have passed since the snow stopped: the Village must wait at least 24 hours "
-            "before clearing (§ 303-8B)."
+            "The Village must wait at least 24 hours after the snow stopped before clearing: it may clear from "
+            f"{village_may_clear_from(snow_stopped_at):%B %-d, %Y %-I:%M %p} (§ 303-8B)."
         )
         return [Violation("at", "owner_period_running", "§ 303-8B", message)]
     return []
@@ -70,7 +87,8 @@ def village_clearing_errors(snow_stopped_at: datetime | None, at: datetime) -> l
 
 def hours_of_violation(snow_stopped_at: datetime, until: datetime) -> int:
     """§ 303-8C: a separate offense for each hour or part of an hour the walk stays uncleared after the 24 hours of
-    § 303-8A."""
+    § 303-8A. Once the 24 hours have run, the hours of the offense are clock hours: § 990.001(4)(a) counts the time
+    within which an act is to be done, not how long a walk stays unsafe."""
     overdue = until - owner_clearing_deadline(snow_stopped_at)
     if overdue <= timedelta(0):
         return 0
@@ -80,7 +98,12 @@ def hours_of_violation(snow_stopped_at: datetime, until: datetime) -> int:
 # --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------
 
 # § 303-2 leaves the time to remove rubbish to the notice; 24 hours is the default, as for obstructions (§ 303-6D).
-RUBBISH_DEFAULT_PERIOD = timedelta(hours=24)
+RUBBISH_DEFAULT_HOURS = 24
+
+
+def rubbish_default_deadline(served_at: datetime) -> datetime:
+    """§ 303-2: the deadline a rubbish notice gives when the official names none: 24 hours after it is served."""
+    return snow_hours_later(served_at, RUBBISH_DEFAULT_HOURS)
 
 
 def rubbish_notice_errors(served_at: datetime, deadline_at: datetime) -> list[Violation]:

@@ -4,7 +4,7 @@ special-charge ledger (permits.ledger.services.add_charge)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, time
+from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -257,21 +257,32 @@ def log_village_clearing(*, case: SnowCase, by, at: datetime | None = None, note
             crew_notes=notes,
             snowfall=case.snowfall,
         )
-        charge = add_charge(
-            parcel=case.parcel,
+        return _charge_village_removal(
+            case,
+            what="Snow and ice",
             source=SpecialCharge.Source.SNOW_ICE,
-            route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
             amount=fee.amount,
-            incurred_on=day,
-            description=(
-                f"Snow and ice removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})"
-            ),
+            day=day,
             citation="§ 303-8B",
-            work_record=case,
             by=by,
-            today=day,
         )
-    return charge
+
+
+def _charge_village_removal(case, *, what: str, source, amount, day: date, citation: str, by) -> SpecialCharge:
+    """§ 303-8B, § 303-2: what the Village removed from the sidewalk is a special charge on the parcel (Wis. Stat.
+    § 66.0627), incurred on the day it was removed."""
+    return add_charge(
+        parcel=case.parcel,
+        source=source,
+        route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
+        amount=amount,
+        incurred_on=day,
+        description=f"{what} removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})",
+        citation=citation,
+        work_record=case,
+        by=by,
+        today=day,
+    )
 
 
 # --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------
@@ -302,7 +313,7 @@ def serve_rubbish_notice(
     board.require_board_or_designee(
         by, Clause.RUBBISH, on=timezone.localdate(served_at), action="serve rubbish notices"
     )
-    deadline_at = deadline_at or served_at + snow_rules.RUBBISH_DEFAULT_PERIOD
+    deadline_at = deadline_at or snow_rules.rubbish_default_deadline(served_at)
     errors = snow_rules.rubbish_notice_errors(served_at, deadline_at)
     if not description.strip():
         errors.append(Violation("description", "required", "§ 303-2", "Describe the rubbish or dirt to be removed."))
@@ -373,18 +384,12 @@ def log_rubbish_removal(*, case: RubbishCase, cost, by, at: datetime | None = No
             removed_at=at,
             removal_cost=cost,
         )
-        charge = add_charge(
-            parcel=case.parcel,
+        return _charge_village_removal(
+            case,
+            what="Rubbish or dirt",
             source=SpecialCharge.Source.RUBBISH,
-            route=SpecialCharge.Route.SPECIAL_CHARGE_66_0627,
             amount=cost,
-            incurred_on=day,
-            description=(
-                f"Rubbish or dirt removed from the sidewalk by the Village on {day:%B %-d, %Y} (case {case.number})"
-            ),
+            day=day,
             citation="§ 303-2",
-            work_record=case,
             by=by,
-            today=day,
         )
-    return charge

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,12 +14,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from permits.access import require_role, require_staff
-from permits.client_ip import over_hourly_limit
 from permits.errors import IllegalTransition
-from permits.forms import add_service_errors
+from permits.forms import add_service_errors, service_result
 from permits.ledger.history import trail
 from permits.ledger.services import charges_for_work
 from permits.paging import page_of
+from permits.posting import transacted_result
+from permits.public_forms import report_page
 from permits.roles import Role, has_role, is_village_staff
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
 from sidewalks.snow import rules as snow_rules
@@ -46,25 +49,25 @@ def _is_dpw(user) -> bool:
 
 def snow_report(request):
     """Anyone may report an uncleared sidewalk (§ 303-8A): no login, a sum for robots, a few reports an hour."""
-    if request.method == "POST":
-        form = SnowReportForm(request.POST)
-        if over_hourly_limit(request, "sidewalks:snow-report", REPORTS_PER_HOUR):
-            form.is_valid()
-            form.add_error(
-                None, "Too many reports from your connection in the last hour: please call the Village Hall."
-            )
-            return render(request, "sidewalks/snow_report.html", {"form": form}, status=429)
-        if form.is_valid():
-            case = snow.report_snow_case(
-                address=form.cleaned_data["address"],
-                details=form.cleaned_data["details"],
-                contact=form.cleaned_data["contact"],
-                by=request.user if request.user.is_authenticated else None,
-            )
-            request.session["snow_report_number"] = case.number
-            return redirect("sidewalks:snow_report_thanks")
-        return render(request, "sidewalks/snow_report.html", {"form": form}, status=400)
-    return render(request, "sidewalks/snow_report.html", {"form": SnowReportForm()})
+
+    def submit(data):
+        case = snow.report_snow_case(
+            address=data["address"],
+            details=data["details"],
+            contact=data["contact"],
+            by=request.user if request.user.is_authenticated else None,
+        )
+        request.session["snow_report_number"] = case.number
+        return redirect("sidewalks:snow_report_thanks")
+
+    return report_page(
+        request,
+        SnowReportForm,
+        template="sidewalks/snow_report.html",
+        limit_group="sidewalks:snow-report",
+        per_hour=REPORTS_PER_HOUR,
+        submit=submit,
+    )
 
 
 def snow_report_thanks(request):
@@ -84,14 +87,10 @@ def snow_office(request):
         require_role(request.user, *snow.DPW_ROLES, action="record snowfalls or report walks here (DPW does)")
         if "snowfall-stopped_at" in request.POST:
             snowfall_form = SnowfallForm(request.POST, prefix="snowfall")
-            if snowfall_form.is_valid():
-                try:
-                    snowfall = snow.record_snowfall(by=request.user, **snowfall_form.cleaned_data)
-                except ValidationError as exc:
-                    add_service_errors(snowfall_form, exc)
-                else:
-                    messages.success(request, f"{snowfall} recorded.")
-                    return redirect("sidewalks:snow")
+            snowfall = service_result(snowfall_form, partial(snow.record_snowfall, by=request.user))
+            if snowfall is not None:
+                messages.success(request, f"{snowfall} recorded.")
+                return redirect("sidewalks:snow")
         else:
             report_form = StaffSnowReportForm(request.POST, prefix="report")
             if report_form.is_valid():
@@ -184,77 +183,64 @@ def _render_case(
     )
 
 
-@login_required
-@require_POST
-def snow_case_clear(request, number):
+def _case_step(form_class, form_name: str, action: str, call):
+    """A DPW step posted on the case page (the DPW roles only, `action` saying what they do): bind `form_class`, call
+    the service (`call(case, user, data)` returns the message shown), back to the case; a refusal, or a change
+    another crew made meanwhile (the case is reloaded), on the form."""
+
+    @login_required
+    @require_POST
+    def view(request, number):
+        require_role(request.user, *snow.DPW_ROLES, action=action)
+        case = _case_for(request.user, number)
+        form = form_class(request.POST)
+        if form.is_valid():
+            try:
+                done = call(case, request.user, form.cleaned_data)
+            except ValidationError as exc:
+                add_service_errors(form, exc)
+            except IllegalTransition as exc:
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, done)
+                return redirect(case)
+        return _render_case(request, case, status=400, **{form_name: form})
+
+    return view
+
+
+def _clear(case, user, data) -> str:
     """§ 303-8B: the crew logs the Village's clearing; the charge from the fee schedule follows."""
-    require_role(request.user, *snow.DPW_ROLES, action="log Village snow clearing (DPW does, § 303-8B)")
-    case = _case_for(request.user, number)
-    form = ClearingForm(request.POST)
-    if form.is_valid():
-        try:
-            with transaction.atomic():
-                charge = snow.log_village_clearing(case=case, by=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        except IllegalTransition as exc:  # another crew closed or cleared it meanwhile (the case is reloaded)
-            form.add_error(None, str(exc))
-        else:
-            messages.success(
-                request, f"Clearing logged; charge {charge.number} of ${charge.amount} billed to the owner."
-            )
-            return redirect(case)
-    return _render_case(request, case, clearing_form=form, status=400)
+    with transaction.atomic():
+        charge = snow.log_village_clearing(case=case, by=user, **data)
+    return f"Clearing logged; charge {charge.number} of ${charge.amount} billed to the owner."
 
 
-@login_required
-@require_POST
-def snow_case_close(request, number):
-    require_role(request.user, *snow.DPW_ROLES, action="close snow cases (DPW does)")
-    case = _case_for(request.user, number)
-    form = CloseCaseForm(request.POST)
-    if form.is_valid():
-        try:
-            snow.close_snow_case(case=case, by=request.user, **form.cleaned_data)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        except IllegalTransition as exc:  # closed or cleared meanwhile (the case is reloaded)
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, f"Case {case.number} closed.")
-            return redirect(case)
-    return _render_case(request, case, close_form=form, status=400)
+def _close(case, user, data) -> str:
+    snow.close_snow_case(case=case, by=user, **data)
+    return f"Case {case.number} closed."
 
 
-@login_required
-@require_POST
-def snow_case_assign(request, number):
-    require_role(request.user, *snow.DPW_ROLES, action="assign snow cases (DPW does)")
-    case = _case_for(request.user, number)
-    form = AssignParcelForm(request.POST)
-    if form.is_valid():
-        snow.assign_case(case=case, by=request.user, parcel=form.cleaned_data["tax_key"])
-        messages.success(request, "Parcel assigned.")
-        return redirect(case)
-    return _render_case(request, case, assign_form=form, status=400)
+def _assign(case, user, data) -> str:
+    snow.assign_case(case=case, by=user, parcel=data["tax_key"])
+    return "Parcel assigned."
 
 
-@login_required
-@require_POST
-def snow_case_unoccupied(request, number):
+def _flag_unoccupied(case, user, data) -> str:
     """§ 303-8B: DPW staff record that the lot is unoccupied or abandoned (no written notice), or that it is not."""
-    require_role(request.user, *snow.DPW_ROLES, action="flag a lot as unoccupied or abandoned (DPW does, § 303-8B)")
-    case = _case_for(request.user, number)
-    form = UnoccupiedForm(request.POST)
-    if form.is_valid():
-        try:
-            snow.set_unoccupied(case=case, by=request.user, unoccupied=form.cleaned_data["unoccupied"])
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Occupancy recorded.")
-            return redirect(case)
-    return _render_case(request, case, unoccupied_form=form, status=400)
+    snow.set_unoccupied(case=case, by=user, unoccupied=data["unoccupied"])
+    return "Occupancy recorded."
+
+
+snow_case_clear = _case_step(ClearingForm, "clearing_form", "log Village snow clearing (DPW does, § 303-8B)", _clear)
+snow_case_close = _case_step(CloseCaseForm, "close_form", "close snow cases (DPW does)", _close)
+snow_case_assign = _case_step(AssignParcelForm, "assign_form", "assign snow cases (DPW does)", _assign)
+snow_case_unoccupied = _case_step(
+    UnoccupiedForm,
+    "unoccupied_form",
+    "flag a lot as unoccupied or abandoned (DPW does, § 303-8B)",
+    _flag_unoccupied,
+)
 
 
 # --- Rubbish (§ 303-2) --------------------------------------------------------------------------------------------
@@ -271,17 +257,15 @@ def rubbish_cases(request):
                 "You may not serve rubbish notices: only the Village Board's designee for § 303-2 may (§ 303-2)."
             )
         form = RubbishNoticeForm(request.POST)
-        if form.is_valid():
-            data = dict(form.cleaned_data)
-            parcel = data.pop("tax_key")
-            try:
-                with transaction.atomic():
-                    case = snow.serve_rubbish_notice(parcel=parcel, by=request.user, **data)
-            except ValidationError as exc:
-                add_service_errors(form, exc)
-            else:
-                messages.success(request, f"Notice {case.number} recorded.")
-                return redirect(case)
+
+        def serve(*, tax_key, **data):
+            with transaction.atomic():
+                return snow.serve_rubbish_notice(parcel=tax_key, by=request.user, **data)
+
+        case = service_result(form, serve)
+        if case is not None:
+            messages.success(request, f"Notice {case.number} recorded.")
+            return redirect(case)
     qs = RubbishCase.objects.select_related("parcel").order_by("-served_at")
     page = page_of(request, qs)
     return render(
@@ -313,17 +297,11 @@ def rubbish_case(request, number):
                 messages.error(request, str(exc))
             return redirect(case)
         form = RubbishRemovalForm(request.POST)
-        if form.is_valid():
-            try:
-                with transaction.atomic():
-                    charge = snow.log_rubbish_removal(case=case, by=request.user, **form.cleaned_data)
-            except ValidationError as exc:
-                add_service_errors(form, exc)
-            except IllegalTransition as exc:  # closed meanwhile (the case is reloaded)
-                form.add_error(None, str(exc))
-            else:
-                messages.success(request, f"Removal logged; charge {charge.number} of ${charge.amount} billed.")
-                return redirect(case)
+        # A case closed by someone else meanwhile is refused on the form as a whole.
+        charge = transacted_result(form, partial(snow.log_rubbish_removal, case=case, by=request.user))
+        if charge is not None:
+            messages.success(request, f"Removal logged; charge {charge.number} of ${charge.amount} billed.")
+            return redirect(case)
         status = 400
     return render(
         request,

@@ -6,9 +6,7 @@ import re
 from decimal import Decimal
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.utils import timezone
-from payments.core import PROVIDER_CACHE
 from playwright.sync_api import expect
 
 from permits.ledger.models import SpecialCharge
@@ -16,32 +14,12 @@ from permits.ledger.services import add_charge
 from permits.models import Payment, Permit, PermitKind, Status
 from permits.online_payments.models import OnlinePayment
 from permits.services import record_payment
+from tests.browser import steps
 from tests.factories import ParcelFactory
 from tests.permits.conftest import permit_in
+from tests.permits.online_payments.conftest import _dummy_gateway  # noqa: F401 (autouse: the test card provider)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-@pytest.fixture(autouse=True)
-def _dummy_gateway(settings):
-    settings.PAYMENT_VARIANTS = {"card": ("payments.dummy.DummyProvider", {})}
-    settings.ONLINE_PAYMENT_VARIANT = "card"
-    PROVIDER_CACHE.clear()
-    yield
-    PROVIDER_CACHE.clear()
-
-
-def sign_in(page, live_server, username):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^\s*(Login|Username or email)")).fill(username)
-    page.get_by_label("Password").fill("correct-horse-battery")
-    page.get_by_role("button", name="Sign In").click()
-    page.wait_for_load_state()
-
-
-def verified(*users):
-    for user in users:
-        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
 
 
 def card_form(page, axe_check, status="confirmed"):
@@ -53,10 +31,19 @@ def card_form(page, axe_check, status="confirmed"):
         page.get_by_role("button", name="Submit card payment").click()
 
 
+def pay_by_card(page, axe_check, amount, *, shows, status="confirmed"):
+    """From the page with the pay link: the pay page (which must show `shows`), then the test provider's card step."""
+    page.get_by_role("link", name=f"Pay ${amount} online by card").click()
+    axe_check(page, "pay page")
+    assert shows in page.content()
+    page.get_by_role("button", name=f"Pay ${amount} by card").click()
+    card_form(page, axe_check, status=status)
+
+
 def test_contractor_pays_a_street_opening_fee_by_card_and_gets_the_receipt(
     page, live_server, axe_check, contractor, contractor_org
 ):
-    verified(contractor)
+    steps.verified(contractor)
     permit = permit_in(
         Status.UNDER_REVIEW, kind=PermitKind.STREET_OPENING, applicant=contractor, organization=contractor_org
     )
@@ -65,25 +52,19 @@ def test_contractor_pays_a_street_opening_fee_by_card_and_gets_the_receipt(
         fee_code="street_opening",
         fee_basis="Street opening permit (§ 303-4F(2)), schedule in force from 2026-01-01",
     )
-    sign_in(page, live_server, "contractor")
+    steps.sign_in(page, live_server, "contractor")
     page.goto(f"{live_server.url}{permit.get_absolute_url()}")
     axe_check(page, "permit page")
 
     # A failed attempt first: nothing taken, the balance unchanged, and the page says so.
-    page.get_by_role("link", name="Pay $50.00 online by card").click()
-    axe_check(page, "pay page")
-    assert "§ 303-4F(2)" in page.content()
-    page.get_by_role("button", name="Pay $50.00 by card").click()
-    card_form(page, axe_check, status="rejected")
+    pay_by_card(page, axe_check, "50.00", shows="§ 303-4F(2)", status="rejected")
     expect(page.get_by_role("heading", name="Payment not taken")).to_be_visible()
     assert "balance is unchanged" in page.content()
     axe_check(page, "failed payment")
     assert not Payment.objects.exists()
 
     page.goto(f"{live_server.url}{permit.get_absolute_url()}")
-    page.get_by_role("link", name="Pay $50.00 online by card").click()
-    page.get_by_role("button", name="Pay $50.00 by card").click()
-    card_form(page, axe_check)
+    pay_by_card(page, axe_check, "50.00", shows="§ 303-4F(2)")
     expect(page.get_by_role("heading", name="Payment received")).to_be_visible()
     axe_check(page, "payment received")
     payment = Payment.objects.get(permit=permit)
@@ -101,7 +82,7 @@ def test_contractor_pays_a_street_opening_fee_by_card_and_gets_the_receipt(
 def test_resident_pays_a_snow_charge_and_the_clerk_refunds_a_duplicate(
     page, live_server, axe_check, resident, clerk, contractor, contractor_org
 ):
-    verified(resident, clerk)
+    steps.verified(resident, clerk)
     parcel = ParcelFactory(owner_email="olga@example.com")
     parcel.owners.add(resident)
     today = timezone.localdate()
@@ -116,18 +97,14 @@ def test_resident_pays_a_snow_charge_and_the_clerk_refunds_a_duplicate(
         by=clerk,
         today=today,
     )
-    sign_in(page, live_server, "resident")
+    steps.sign_in(page, live_server, "resident")
     page.goto(f"{live_server.url}{charge.get_absolute_url()}")
     axe_check(page, "charge page")
-    page.get_by_role("link", name="Pay $85.00 online by card").click()
-    axe_check(page, "pay charge page")
-    assert "not payable in installments" in page.content()
-    page.get_by_role("button", name="Pay $85.00 by card").click()
-    card_form(page, axe_check)
+    pay_by_card(page, axe_check, "85.00", shows="not payable in installments")
     expect(page.get_by_role("heading", name="Payment received")).to_be_visible()
     charge.refresh_from_db()
     assert charge.status == SpecialCharge.Status.PAID
-    page.get_by_role("button", name="Log out").click()
+    steps.log_out(page)
 
     # A duplicate for the clerk: a permit paid at the counter while an online payment was open.
     from permits.online_payments import services
@@ -139,7 +116,7 @@ def test_resident_pays_a_snow_charge_and_the_clerk_refunds_a_duplicate(
     op.change_status("confirmed")
     assert OnlinePayment.objects.get(pk=op.pk).outcome == "held"
 
-    sign_in(page, live_server, "clerk")
+    steps.sign_in(page, live_server, "clerk")
     page.goto(f"{live_server.url}/office/online-payments/")
     axe_check(page, "online payments (office)")
     page.get_by_role("link", name=f"Refund $40.00 for {permit.number}").click()

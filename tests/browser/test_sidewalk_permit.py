@@ -8,28 +8,17 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from permits.models import FeeItem, Membership, Permit, Status
 from permits.roles import Role
 from sidewalks.models import SidewalkOrder
-from tests.factories import OrganizationFactory, ParcelFactory, StreetFactory, UserFactory
+from tests.browser import steps
+from tests.factories import OrganizationFactory, ParcelFactory, StreetFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
-
-
-def _user(username, role=None):
-    from allauth.account.models import EmailAddress
-
-    user = UserFactory(username=username, is_staff=role is not None)
-    if role is not None:
-        # Transactional tests flush the data migrations' rows: make sure the role's group is there.
-        user.groups.add(Group.objects.get_or_create(name=role.value)[0])
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
 
 
 def _fee():
@@ -64,12 +53,12 @@ def _fits_the_phone(page) -> bool:
 
 def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, browser, live_server, axe_check):
     _fee()
-    contractor = _user("contractor")
+    contractor = steps.person("contractor")
     Membership.objects.create(
         user=contractor, organization=OrganizationFactory(name="Brandt Concrete LLC"), is_manager=True
     )
-    _user("clerk", Role.CLERK)
-    _user("inspector", Role.DPW_INSPECTOR)
+    steps.person("clerk", Role.CLERK)
+    steps.person("inspector", Role.DPW_INSPECTOR)
     parcel = ParcelFactory(
         tax_key="266-1116-0042", site_address="42 Henni Street", street=StreetFactory(name="Henni Street")
     )
@@ -193,8 +182,8 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
 
 def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, browser, live_server, axe_check):
     _fee()
-    _user("inspector", Role.DPW_INSPECTOR)
-    _user("clerk", Role.CLERK)
+    steps.person("inspector", Role.DPW_INSPECTOR)
+    steps.person("clerk", Role.CLERK)
     street = StreetFactory(name="Juneau Street")
     home = ParcelFactory(tax_key="266-1116-0101", site_address="101 Juneau Street", street=street)
 

@@ -12,30 +12,21 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch
-from permits.ledger.services import mark_delinquent_charges
+from permits.ledger.services import add_charge, mark_delinquent_charges
 from permits.models import FeeItem
 from permits.roles import Role
 from sidewalks.models import SnowCase, Snowfall
-from tests.factories import ParcelFactory, StreetFactory, UserFactory
+from tests.browser import steps
+from tests.factories import ParcelFactory, StreetFactory
+from tests.sidewalks.snow.conftest import rubbish_notice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
-
-
-def _user(username, role=None):
-    from allauth.account.models import EmailAddress
-
-    user = UserFactory(username=username, is_staff=role is not None)
-    if role is not None:
-        user.groups.add(Group.objects.get_or_create(name=role.value)[0])
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
 
 
 def _log_in(page, live_server, username, password="correct-horse-battery"):
@@ -49,6 +40,20 @@ def _log_in(page, live_server, username, password="correct-horse-battery"):
 
 def _fits_the_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def _sidewalk_repair_charge(parcel, clerk):
+    """The Village replaced the walk: a special tax (Wis. Stat. § 66.0907) that waits for the Board's hearing."""
+    return add_charge(
+        parcel=parcel,
+        source="sidewalk_repair",
+        route="special_tax_66_0907",
+        amount=Decimal("480.00"),
+        incurred_on=timezone.localdate(),
+        description="Sidewalk replaced by the Village",
+        citation="§ 303-3B(1)",
+        by=clerk,
+    )
 
 
 def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_server, axe_check, monkeypatch):
@@ -65,8 +70,8 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
             "basis": "test",
         },
     )
-    dpw, owner = _user("dpw", Role.DPW_DIRECTOR), _user("owner")
-    _user("clerk", Role.CLERK)
+    dpw, owner = steps.person("dpw", Role.DPW_DIRECTOR), steps.person("owner")
+    steps.person("clerk", Role.CLERK)
     parcel = ParcelFactory(
         site_address="102 Highland Avenue",
         street=StreetFactory(name="Highland Avenue"),
@@ -170,31 +175,12 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
 
 
 def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_server, axe_check, board_designations):
-    from permits.ledger.services import add_charge
-    from sidewalks.snow import services as snow
-
-    dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
+    dpw, clerk = steps.person("dpw", Role.DPW_DIRECTOR), steps.person("clerk", Role.CLERK)
     parcel = ParcelFactory(site_address="204 Main Street", owner_email="owner@example.com")
     snowfall = Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=3), recorded_by=dpw)
     served = timezone.now() - timedelta(hours=30)
-    case = snow.serve_rubbish_notice(
-        parcel=parcel,
-        description="Broken pallets across the walk",
-        served_to="Occupant",
-        served_method="Personal delivery",
-        by=dpw,
-        served_at=served,
-    )
-    repair = add_charge(
-        parcel=parcel,
-        source="sidewalk_repair",
-        route="special_tax_66_0907",
-        amount=Decimal("480.00"),
-        incurred_on=timezone.localdate(),
-        description="Sidewalk replaced by the Village",
-        citation="§ 303-3B(1)",
-        by=clerk,
-    )
+    case = rubbish_notice(parcel, dpw, served, description="Broken pallets across the walk", served_to="Occupant")
+    repair = _sidewalk_repair_charge(parcel, clerk)
 
     # The DPW on a phone: the rubbish list, the notice, the Village's removal; the snowfall's page.
     phone = browser.new_page(viewport=PHONE)
@@ -252,25 +238,13 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
     from datetime import date
 
     from permits.ledger.models import ChargeHearing
-    from permits.ledger.services import add_charge, record_charge_payment
+    from permits.ledger.services import record_charge_payment
     from permits.models import Notice
     from sidewalks.snow import services as snow
 
-    dpw, clerk = _user("dpw", Role.DPW_DIRECTOR), _user("clerk", Role.CLERK)
+    dpw, clerk = steps.person("dpw", Role.DPW_DIRECTOR), steps.person("clerk", Role.CLERK)
     today = timezone.localdate()
-    repairs = [
-        add_charge(
-            parcel=ParcelFactory(site_address=f"{n} Main Street"),
-            source="sidewalk_repair",
-            route="special_tax_66_0907",
-            amount=Decimal("480.00"),
-            incurred_on=today,
-            description="Sidewalk replaced by the Village",
-            citation="§ 303-3B(1)",
-            by=clerk,
-        )
-        for n in (10, 12)
-    ]
+    repairs = [_sidewalk_repair_charge(ParcelFactory(site_address=f"{n} Main Street"), clerk) for n in (10, 12)]
     paid = add_charge(
         parcel=ParcelFactory(site_address="14 Main Street"),
         source="snow_ice",

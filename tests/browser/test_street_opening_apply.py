@@ -3,61 +3,20 @@ records the payment and issues; the contractor downloads the permit. axe-core on
 
 import re
 from datetime import datetime
-from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from permits.models import Permit, Status
-from permits.street_opening.models import AnnualBond
-from tests.factories import FeeItemFactory, StreetFactory
-from tests.upload_samples import PDF
+from tests.browser import steps
+from tests.factories import StreetFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-def sign_in(page, live_server, username):
-    """Through the real login page (the label is allauth's, "Login" or "Username or email")."""
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^\s*(Login|Username or email)")).fill(username)
-    page.get_by_label("Password").fill("correct-horse-battery")
-    page.get_by_role("button", name="Sign In").click()
-    page.wait_for_load_state()
-
-
-def fill_application(page, ticket: str = "20271234567"):
-    """The street opening form, filled as a contractor would (tickets and dates in April 2027)."""
-    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Henni Street")
-    page.get_by_label("Location on the street").fill("In front of 118 Henni Street")
-    page.get_by_label("Nature of the work").fill("New sewer lateral")
-    page.get_by_label("Method of the work").fill("Open cut with saw-cut edges")
-    page.get_by_label("Planned start date").fill("2027-04-12")
-    page.get_by_label("Planned end date").fill("2027-04-14")
-    page.get_by_label("Surface to be opened").select_option("bituminous")
-    page.get_by_label("Existing pavement thickness (inches)").fill("3")
-    page.get_by_label("Diggers Hotline ticket number").fill(ticket)
-    page.get_by_label("Time the locate was requested").fill("2026-11-30T09:00")  # never in the future (§ 182.0175)
-    page.get_by_label("Liability insurance per person ($)").fill("500000")
-    page.get_by_label("Liability insurance per accident ($)").fill("500000")
-    page.get_by_label("Property damage coverage ($)").fill("500000")
-    page.get_by_label("Insurance expires on").fill("2028-01-31")
-    page.get_by_label("Our annual bond on file with the Clerk-Treasurer (§ 303-4H(5))").check()
-    for checkbox in page.locator("input[name=statement_undertakings]").all():
-        checkbox.check()
-    page.get_by_label("Sign by typing your full name").fill("Carl Brandt")
-
-
-def log_out(page):
-    page.get_by_role("button", name="Log out").click()
-
-
 @pytest.fixture(autouse=True)
 def fee_schedule(db):
-    """Transactional tests flush the fee rows the data migration seeded: put the two this journey needs back."""
-    for code, amount in (("street_opening", "50.00"), ("street_opening_renewal", "25.00")):
-        FeeItemFactory(code=code, name=code.replace("_", " "), amount=Decimal(amount))
+    steps.street_opening_fees()
 
 
 @pytest.fixture
@@ -66,29 +25,21 @@ def march_2027():
     (§ 303-4D; a winter application is held until then, tests/browser/test_street_opening_lifecycle.py)."""
     import time_machine
 
-    with time_machine.travel(datetime(2027, 3, 20, 10, 0, tzinfo=ZoneInfo("America/Chicago")), tick=True):
+    with time_machine.travel(datetime(2027, 3, 20, 10, 0, tzinfo=steps.CHICAGO), tick=True):
         yield
 
 
 def test_street_opening_from_application_to_issued_permit(
     march_2027, page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director
 ):
-    for user in (contractor, clerk, dpw_director):  # email verification is mandatory
-        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    steps.verified(contractor, clerk, dpw_director)
     StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2027,
-        surety="Badger Surety",
-        amount=Decimal(25000),
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")),
-    )
+    steps.annual_bond(contractor_org, 2027, recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=steps.CHICAGO))
 
     # The contractor, as a new user would: home page, log in, Apply, the street opening form.
     page.goto(live_server.url + "/")
     axe_check(page, "home")
-    sign_in(page, live_server, "contractor")
+    steps.sign_in(page, live_server, "contractor")
     axe_check(page, "contractor start page")
     page.get_by_role("link", name="Apply", exact=True).click()
     axe_check(page, "apply chooser")
@@ -96,7 +47,7 @@ def test_street_opening_from_application_to_issued_permit(
     assert page.get_by_role("heading", name="Apply for a street opening or excavation permit").is_visible()
     axe_check(page, "street opening form")
 
-    fill_application(page)
+    steps.fill_application(page)
     page.get_by_role("button", name="Sign and submit the application").click()
     # The ticket was requested months before the April work: told it will be stale by then (Wis. Stat. § 182.0175).
     expect(page.get_by_role("heading", name="Before you submit: warnings")).to_be_visible()
@@ -108,24 +59,12 @@ def test_street_opening_from_application_to_issued_permit(
     assert page.get_by_role("heading", name=f"Street opening or excavation {permit.number}").is_visible()
     expect(page.get_by_text("Entered by applicant")).to_be_visible()
     axe_check(page, "permit page (submitted)")
-    # § 303-4G: the certificate of insurance, uploaded on the permit page.
-    page.get_by_label("Kind").select_option("insurance")
-    page.get_by_label("File (PDF, JPEG or PNG, at most 10 MB)").set_input_files(
-        files=[
-            {
-                "name": "certificate.pdf",
-                "mimeType": "application/pdf",
-                "buffer": PDF,
-            }
-        ]
-    )
-    page.get_by_role("button", name="Upload").click()
-    expect(page.get_by_text("Document uploaded.")).to_be_visible()
+    steps.upload_insurance_certificate(page)
     axe_check(page, "permit page (certificate uploaded)")
-    log_out(page)
+    steps.log_out(page)
 
     # The clerk finds the application in the Village office list and finds it complete.
-    sign_in(page, live_server, "clerk")
+    steps.sign_in(page, live_server, "clerk")
     axe_check(page, "clerk start page (back office)")
     page.goto(f"{live_server.url}/office/")
     axe_check(page, "village office")
@@ -136,10 +75,10 @@ def test_street_opening_from_application_to_issued_permit(
     page.get_by_role("button", name="Application complete: start review").click()
     expect(page.get_by_text("Review started.")).to_be_visible()
     axe_check(page, "village actions (under review)")
-    log_out(page)
+    steps.log_out(page)
 
     # The DPW approves the location with conditions.
-    sign_in(page, live_server, "dpw")
+    steps.sign_in(page, live_server, "dpw")
     axe_check(page, "dpw start page")
     page.goto(f"{live_server.url}{permit.get_absolute_url()}")
     axe_check(page, "permit page (dpw)")
@@ -149,10 +88,10 @@ def test_street_opening_from_application_to_issued_permit(
     page.get_by_role("button", name="Approve the location").click()
     expect(page.get_by_text("Location approved")).to_be_visible()
     axe_check(page, "village actions (approved)")
-    log_out(page)
+    steps.log_out(page)
 
     # The clerk records the payment and issues the permit.
-    sign_in(page, live_server, "clerk")
+    steps.sign_in(page, live_server, "clerk")
     axe_check(page, "clerk start page again")
     page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/manage/")
     axe_check(page, "village actions (approved, unpaid)")
@@ -164,12 +103,12 @@ def test_street_opening_from_application_to_issued_permit(
     page.get_by_role("button", name="Issue the permit").click()
     expect(page.get_by_text("Permit issued.")).to_be_visible()
     axe_check(page, "village actions (issued)")
-    log_out(page)
+    steps.log_out(page)
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED
 
     # The contractor sees it issued and downloads the permit.
-    sign_in(page, live_server, "contractor")
+    steps.sign_in(page, live_server, "contractor")
     axe_check(page, "contractor's applications")
     page.get_by_role("link", name=permit.number).click()
     expect(page.get_by_text("Keep one lane open each way.", exact=True)).to_be_visible()
@@ -188,16 +127,9 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
     from permits.street_opening import services as so
     from tests.permits.street_opening.conftest import valid_data
 
-    EmailAddress.objects.create(user=contractor, email=contractor.email, verified=True, primary=True)
+    steps.verified(contractor)
     street = StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2027,
-        surety="Badger Surety",
-        amount=Decimal(25000),
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=ZoneInfo("America/Chicago")),
-    )
+    steps.annual_bond(contractor_org, 2027, recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=steps.CHICAGO))
     permit = so.apply_for_street_opening(
         applicant=contractor,
         organization=contractor_org,
@@ -206,16 +138,16 @@ def test_contractor_pages_for_errors_warnings_emergencies_tickets_and_renewal(
             start_date=date(2027, 4, 12),
             end_date=date(2027, 4, 14),
             insurance_expires=date(2028, 1, 1),
-            diggers_hotline_requested_at=datetime(2026, 11, 30, 9, 0, tzinfo=ZoneInfo("America/Chicago")),
+            diggers_hotline_requested_at=datetime(2026, 11, 30, 9, 0, tzinfo=steps.CHICAGO),
         ),
     )
 
-    sign_in(page, live_server, "contractor")
+    steps.sign_in(page, live_server, "contractor")
     page.goto(f"{live_server.url}/street-openings/apply/")
     page.get_by_role("button", name="Sign and submit the application").click()  # everything missing
     expect(page.get_by_role("heading", name="The application cannot be submitted yet")).to_be_visible()
     axe_check(page, "apply form with errors")
-    fill_application(page, ticket="")  # no Diggers Hotline ticket yet: a warning, shown before submission
+    steps.fill_application(page, ticket="")  # no Diggers Hotline ticket yet: a warning, shown before submission
     page.get_by_label("Time the locate was requested").fill("")
     page.get_by_role("button", name="Sign and submit the application").click()
     expect(page.get_by_role("heading", name="Before you submit: warnings")).to_be_visible()

@@ -6,55 +6,39 @@ inspection passes (§ 303-1C(8), § 303-4H(3)). axe-core on every page visited.
 The clock is travelled (time-machine, ticking) so the journey reads the same whatever day it runs."""
 
 from datetime import datetime
-from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
-from allauth.account.models import EmailAddress
-from django.core.files.uploadedfile import SimpleUploadedFile
 from playwright.sync_api import expect
 
 from permits import services
 from permits.models import Permit, Status
 from permits.street_opening import services as so
-from permits.street_opening.models import AnnualBond
-from tests.browser.test_street_opening_apply import fill_application, log_out, sign_in
-from tests.factories import FeeItemFactory, StreetFactory
-from tests.upload_samples import PDF
+from tests.browser import steps
+from tests.factories import StreetFactory
+from tests.permits.street_opening.conftest import file_certificate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-CHICAGO = ZoneInfo("America/Chicago")
 
 
 @pytest.fixture(autouse=True)
 def fee_schedule(db):
-    """Transactional tests flush the fee rows the data migration seeded: put the two this journey needs back."""
-    for code, amount in (("street_opening", "50.00"), ("street_opening_renewal", "25.00")):
-        FeeItemFactory(code=code, name=code.replace("_", " "), amount=Decimal(amount))
+    steps.street_opening_fees()
 
 
 def test_winter_application_held_approval_written_renewal_paid_and_no_completion_before_the_final_inspection(
     page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director
 ):
-    for user in (contractor, clerk, dpw_director):  # email verification is mandatory
-        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    steps.verified(contractor, clerk, dpw_director)
     StreetFactory(name="Henni Street")
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2027,
-        surety="Badger Surety",
-        amount=Decimal(25000),
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 11, 5, tzinfo=CHICAGO),
-    )
-    with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO), tick=True) as clock:
+    steps.annual_bond(contractor_org, 2027, recorded_by=clerk, recorded_at=datetime(2026, 11, 5, tzinfo=steps.CHICAGO))
+    with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=steps.CHICAGO), tick=True) as clock:
         # December 1: the contractor applies for work planned April 12 to 14 and is told when approval can come.
         page.goto(live_server.url + "/")
-        sign_in(page, live_server, "contractor")
+        steps.sign_in(page, live_server, "contractor")
         page.get_by_role("link", name="Apply", exact=True).click()
         page.get_by_role("link", name="Start a street opening or excavation permit application").click()
-        fill_application(page)
+        steps.fill_application(page)
         page.get_by_role("button", name="Sign and submit the application").click()
         # A November locate ticket will be stale by April (Wis. Stat. § 182.0175): warned, the contractor goes on.
         expect(page.get_by_text("Diggers Hotline may treat the ticket as expired")).to_be_visible()
@@ -65,18 +49,13 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         permit = Permit.objects.get()
         assert page.get_by_text("Approval can come on or after March 15, 2027").first.is_visible()
         axe_check(page, "permit page: approval can come in March")
-        log_out(page)
+        steps.log_out(page)
 
-        services.upload_document(
-            permit=permit,
-            kind="insurance",
-            by=contractor,
-            upload=SimpleUploadedFile("certificate.pdf", PDF, content_type="application/pdf"),
-        )
+        file_certificate(permit, contractor)
         so.begin_review(permit=permit, by=clerk)
 
         # The DPW sees the validity would end before the work and holds the approval.
-        sign_in(page, live_server, "dpw")
+        steps.sign_in(page, live_server, "dpw")
         page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/manage/")
         expect(page.get_by_text("The validity would end before the work")).to_be_visible()
         axe_check(page, "village actions: validity before the work")
@@ -85,16 +64,16 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         page.goto(f"{live_server.url}/street-openings/held-approvals/")
         expect(page.get_by_role("link", name=permit.number)).to_be_visible()
         axe_check(page, "held approvals queue")
-        log_out(page)
+        steps.log_out(page)
 
-        sign_in(page, live_server, "contractor")
+        steps.sign_in(page, live_server, "contractor")
         page.goto(live_server.url + permit.get_absolute_url())
         expect(page.get_by_text("Approval can come on March 15, 2027.")).to_be_visible()
         axe_check(page, "permit page: approval held")
-        log_out(page)
+        steps.log_out(page)
 
         # March 15: approved (valid through April 14), paid and issued.
-        clock.move_to(datetime(2027, 3, 15, 9, 0, tzinfo=CHICAGO))
+        clock.move_to(datetime(2027, 3, 15, 9, 0, tzinfo=steps.CHICAGO))
         permit.refresh_from_db()
         so.approve_street_opening(permit=permit, by=dpw_director, conditions="One lane open each way.")
         services.record_payment(permit=permit, amount=permit.balance_due, method="check", reference="77", by=clerk)
@@ -104,8 +83,8 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         assert permit.expires_on.isoformat() == "2027-04-14" == permit.end_date.isoformat()
 
         # April 13: the work began yesterday and will run past April 14: a written renewal request.
-        clock.move_to(datetime(2027, 4, 13, 9, 0, tzinfo=CHICAGO))
-        sign_in(page, live_server, "contractor")
+        clock.move_to(datetime(2027, 4, 13, 9, 0, tzinfo=steps.CHICAGO))
+        steps.sign_in(page, live_server, "contractor")
         page.goto(live_server.url + permit.get_absolute_url())
         page.get_by_role("link", name="Ask in writing for a renewal").click()
         axe_check(page, "renewal request form")
@@ -118,10 +97,10 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         )
         page.get_by_role("button", name="Send the written request").click()
         expect(page.get_by_text("Renewal requested in writing. The Clerk-Treasurer")).to_be_visible()
-        log_out(page)
+        steps.log_out(page)
 
         # The clerk grants it: the renewal fee is added; it takes effect only once paid.
-        sign_in(page, live_server, "clerk")
+        steps.sign_in(page, live_server, "clerk")
         page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/manage/")
         axe_check(page, "village actions: renewal request")
         page.get_by_label("Grant: add the renewal fee").check()
@@ -134,12 +113,12 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         page.get_by_label("Method").select_option("cash")
         page.get_by_role("button", name="Record the payment").click()
         expect(page.get_by_text("Payment recorded.")).to_be_visible()
-        log_out(page)
+        steps.log_out(page)
         permit.refresh_from_db()
         assert permit.expires_on.isoformat() == "2027-05-14"
 
         # The contractor sees the renewal and cannot complete before the final inspection passes.
-        sign_in(page, live_server, "contractor")
+        steps.sign_in(page, live_server, "contractor")
         page.goto(live_server.url + permit.get_absolute_url())
         expect(page.get_by_text("valid through May 14, 2027").first).to_be_visible()
         axe_check(page, "permit page: renewed")

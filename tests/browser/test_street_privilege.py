@@ -7,38 +7,21 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from allauth.account.models import EmailAddress
 from playwright.sync_api import expect
 
 from permits import services
 from permits.models import Permit, Status
 from permits.street_privilege import services as sp
+from tests.browser import steps
 from tests.factories import StreetFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-def sign_in(page, live_server, username):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^\s*(Login|Username or email)")).fill(username)
-    page.get_by_label("Password").fill("correct-horse-battery")
-    page.get_by_role("button", name="Sign In").click()
-    page.wait_for_load_state()
-
-
-def log_out(page):
-    page.get_by_role("button", name="Log out").click()
 
 
 @pytest.fixture(autouse=True)
 def village(db):
     """The street of the journey (the fee is the schedule's seeded $50.00, put back by serialized_rollback)."""
     return StreetFactory(name="Main Street")
-
-
-def verified(*users):
-    for user in users:
-        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
 
 
 def materials(street, location="In front of 204 Main Street"):
@@ -56,9 +39,9 @@ def materials(street, location="In front of 204 Main Street"):
 
 
 def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, axe_check, contractor, village):
-    verified(contractor)
+    steps.verified(contractor)
     page.goto(live_server.url + "/")
-    sign_in(page, live_server, "contractor")
+    steps.sign_in(page, live_server, "contractor")
     page.get_by_role("link", name="Apply", exact=True).click()
     axe_check(page, "apply chooser")
     page.get_by_role("link", name="Start a street privilege permit application").click()
@@ -115,11 +98,11 @@ def test_building_inspector_requests_recommendations_grants_and_issues(
     clerk,
     village,
 ):
-    verified(building_inspector)
+    steps.verified(building_inspector)
     permit = sp.apply_for_street_privilege(
         applicant=contractor, organization=contractor_org, data=materials(village), today=date(2027, 3, 1)
     )
-    sign_in(page, live_server, "building")
+    steps.sign_in(page, live_server, "building")
     page.goto(f"{live_server.url}/office/")
     page.get_by_role("link", name="Street privilege permits (§ 303-7)").click()
     expect(page.get_by_role("heading", name="Street privilege permits (§ 303-7)")).to_be_visible()
@@ -167,12 +150,12 @@ def test_building_inspector_requests_recommendations_grants_and_issues(
 def test_chief_of_police_recommends_adds_the_escort_and_revokes(
     page, live_server, axe_check, contractor, contractor_org, building_inspector, police_chief, village
 ):
-    verified(police_chief)
+    steps.verified(police_chief)
     permit = sp.apply_for_street_privilege(
         applicant=contractor, organization=contractor_org, data=materials(village), today=date(2027, 3, 1)
     )
     sp.begin_review(permit=permit, by=building_inspector)
-    sign_in(page, live_server, "police")
+    steps.sign_in(page, live_server, "police")
     page.goto(f"{live_server.url}/street-privileges/")
     axe_check(page, "street privilege queue (chief)")
     page.get_by_role("link", name=permit.number).click()

@@ -9,8 +9,6 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from allauth.account.models import EmailAddress
-from django.contrib.auth.models import Group
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -22,25 +20,14 @@ from permits.roles import Role
 from permits.street_use.models import RegisteredResident
 from permits.streetmap.models import StreetSegment
 from tests.board_world import seat_members
-from tests.factories import FeeItemFactory, ParcelFactory, StreetFactory, UserFactory
+from tests.browser import steps
+from tests.factories import FeeItemFactory, ParcelFactory, StreetFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-def sign_in(page, live_server, username):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label(re.compile(r"^\s*(Login|Username or email)")).fill(username)
-    page.get_by_label("Password").fill("correct-horse-battery")
-    page.get_by_role("button", name="Sign In").click()
-    page.wait_for_load_state()
-
-
-def person(username, role=None):
-    user = UserFactory(username=username, is_staff=role is not None, first_name=username.title(), last_name="Test")
-    if role is not None:
-        user.groups.add(Group.objects.get_or_create(name=role.value)[0])
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
+def named(username, role=None):
+    return steps.person(username, role, first_name=username.title(), last_name="Test")
 
 
 @pytest.fixture
@@ -55,14 +42,14 @@ def world(db):
         address_to=198,
         geometry={"type": "LineString", "coordinates": [[-88.461, 43.517], [-88.455, 43.517]]},
     )
-    clerk = person("clerk", Role.CLERK)
+    clerk = named("clerk", Role.CLERK)
     parcels = [ParcelFactory(site_address=f"{102 + 4 * i} Henni Street", street=street) for i in range(2)]
     for i, parcel in enumerate(parcels):
         for first in ("Alex", "Jo"):
             RegisteredResident.objects.create(
                 parcel=parcel, name=f"{first} Neighbour{i}", attested_adult=True, recorded_by=clerk
             )
-    return {"clerk": clerk, "resident": person("resident"), "president": person("president", Role.PRESIDENT)}
+    return {"clerk": clerk, "resident": named("resident"), "president": named("president", Role.PRESIDENT)}
 
 
 def test_block_party_from_application_to_termination(page, live_server, axe_check, world):
@@ -70,7 +57,7 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     starts, ends = now - timedelta(hours=1), now + timedelta(hours=5)
 
     # The resident applies.
-    sign_in(page, live_server, "resident")
+    steps.sign_in(page, live_server, "resident")
     page.goto(f"{live_server.url}/street-use/apply/")
     axe_check(page, "street use application")
     page.get_by_label("Your name (§ 303-15B(1))").fill("Rita Anderson")
@@ -95,7 +82,7 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     expect(page.get_by_text("0 of 4")).to_be_visible()
     axe_check(page, "permit page, petition at 0")
     petition_url = page.get_by_role("link", name=f"petition for {permit.number}").get_attribute("href")
-    page.get_by_role("button", name="Log out").click()
+    steps.log_out(page)
 
     # Three neighbours sign online, each from the link emailed to them.
     for i, name in enumerate(("Alex Neighbour0", "Jo Neighbour0", "Alex Neighbour1")):
@@ -115,17 +102,17 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
         expect(page.get_by_text(f"{i + 1} of 3")).to_be_visible()
 
     # The resident sees the count pass 75% (3 of 4).
-    sign_in(page, live_server, "resident")
+    steps.sign_in(page, live_server, "resident")
     page.goto(f"{live_server.url}/permits/{permit.number}/")
     assert page.get_by_text("3 of 4").is_visible() and page.get_by_text("Enough signatures").is_visible()
-    page.get_by_role("button", name="Log out").click()
+    steps.log_out(page)
 
     # The clerk verifies, puts it on the agenda, records the applicant present and the Board's vote, and issues.
     clerk = world["clerk"]
     terms = seat_members()
     meeting = board.schedule_meeting(held_on=timezone.localdate(), title="Regular", by=clerk)
     board.record_attendance(meeting=meeting, present=terms[:5], by=clerk)
-    sign_in(page, live_server, "clerk")
+    steps.sign_in(page, live_server, "clerk")
     page.goto(f"{live_server.url}/permits/{permit.number}/street-use/manage/")
     axe_check(page, "clerk's street use page")
     page.get_by_role("button", name="Verify the petition and send it to the Board").click()
@@ -149,19 +136,19 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     page.get_by_role("button", name="Issue the permit").click()
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED
-    page.get_by_role("button", name="Log out").click()
+    steps.log_out(page)
 
     # The resident downloads the permit PDF.
-    sign_in(page, live_server, "resident")
+    steps.sign_in(page, live_server, "resident")
     page.goto(f"{live_server.url}/permits/{permit.number}/")
     axe_check(page, "issued permit page")
     pdf = page.request.get(f"{live_server.url}/permits/{permit.number}/street-use.pdf")
     assert pdf.status == 200 and pdf.body().startswith(b"%PDF")
-    page.get_by_role("button", name="Log out").click()
+    steps.log_out(page)
 
     # The President terminates the running event from a phone.
     page.set_viewport_size({"width": 390, "height": 844})
-    sign_in(page, live_server, "president")
+    steps.sign_in(page, live_server, "president")
     page.goto(f"{live_server.url}/street-use/in-progress/")
     axe_check(page, "street use events, phone")
     page.get_by_role("link", name=permit.number).click()

@@ -7,35 +7,26 @@ from decimal import Decimal
 
 import pytest
 from django.utils import timezone
-from payments.core import PROVIDER_CACHE
 from playwright.sync_api import expect
 
 from permits.models import Permit, Status
 from permits.services import record_payment
-from tests.browser.test_pay_online import sign_in, verified
+from tests.browser import steps
 from tests.permits.conftest import permit_in
+from tests.permits.online_payments.conftest import _dummy_gateway  # noqa: F401 (autouse: the test card provider)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
-
-
-@pytest.fixture(autouse=True)
-def _dummy_gateway(settings):
-    settings.PAYMENT_VARIANTS = {"card": ("payments.dummy.DummyProvider", {})}
-    settings.ONLINE_PAYMENT_VARIANT = "card"
-    PROVIDER_CACHE.clear()
-    yield
-    PROVIDER_CACHE.clear()
 
 
 def test_303_4f_2_clerk_voids_a_receipt_and_the_fee_is_owed_again(
     page, live_server, axe_check, clerk, contractor, contractor_org
 ):
-    verified(clerk, contractor)
+    steps.verified(clerk, contractor)
     permit = permit_in(Status.APPROVED, applicant=contractor, organization=contractor_org)
     Permit.objects.filter(pk=permit.pk).update(fee_amount=Decimal("40.00"))
     payment = record_payment(permit=permit, amount=Decimal("40.00"), method="cash", by=clerk)
 
-    sign_in(page, live_server, "clerk")
+    steps.sign_in(page, live_server, "clerk")
     page.goto(f"{live_server.url}/office/settlement/{timezone.localdate().isoformat()}/")
     axe_check(page, "settlement of the day")
     page.get_by_role("link", name=f"Refund or void {payment.receipt_number}").click()
@@ -49,8 +40,8 @@ def test_303_4f_2_clerk_voids_a_receipt_and_the_fee_is_owed_again(
     axe_check(page, "permit page with a voided receipt")
     content = page.content()
     assert "Voided" in content and "balance due $40.00" in content
-    page.get_by_role("button", name="Log out").click()
+    steps.log_out(page)
 
-    sign_in(page, live_server, "contractor")
+    steps.sign_in(page, live_server, "contractor")
     page.goto(f"{live_server.url}{permit.get_absolute_url()}")
     expect(page.get_by_role("link", name="Pay $40.00 online by card")).to_be_visible()

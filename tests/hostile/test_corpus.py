@@ -9,6 +9,8 @@ import pytest
 from permits.input_limits import has_lone_surrogate
 from tests.hostile.conftest import api, web
 from tests.permits.street_opening.test_api import body as so_body
+from tests.permits.street_opening.test_pages import form_data as so_form
+from tests.sidewalks.conftest import POSTED
 
 pytestmark = pytest.mark.django_db
 
@@ -17,40 +19,16 @@ SW_API = "/api/v1/sidewalk-permits/"
 SO_WEB = "/street-openings/apply/"
 SW_WEB = "/sidewalks/apply/"
 
-SW_BODY = {
-    "parcel": "266-1116-0001",
-    "work": "new",
-    "frontage_feet": "60",
-    "width_feet": "4",
-    "thickness_inches": "4",
-    "driveway_thickness_inches": "6",
-    "material": "concrete",
-    "concrete_psi": "4000",
-    "sacks_per_cubic_yard": "6",
-    "pour_date": "2026-05-11",
-}
+SW_BODY = {**POSTED, "concrete_psi": "4000", "sacks_per_cubic_yard": "6", "pour_date": "2026-05-11"}
 
-SO_WEB_BODY = {
-    "street": "",  # filled with the street's pk
-    "location_description": "In front of 118 Henni Street",
-    "work_description": "New sewer lateral",
-    "method": "Open cut",
-    "start_date": "2026-05-11",
-    "end_date": "2026-05-13",
-    "surface": "concrete",
-    "existing_pavement_inches": "7",
-    "insurance_per_person": "500000",
-    "insurance_per_accident": "500000",
-    "insurance_property_damage": "500000",
-    "insurance_expires": "2027-01-31",
-    "annual_bond": "1",
-    "statement_signed_by": "Carl Brandt",
-    "statement_undertakings": [],
-    "diggers_hotline_ticket": "20261234567",
-    "diggers_hotline_requested_at": "2026-05-04T09:00",
-    "lanes_open_each_way": "1",
-    "traffic_control": "none",
-}
+# The street opening form as the page tests post it, on a concrete street with no undertakings ticked.
+SO_WEB_CHANGES = dict(
+    surface="concrete",
+    existing_pavement_inches="7",
+    statement_undertakings=[],
+    lanes_open_each_way="1",
+    traffic_control="none",
+)
 
 BIG = "x" * 1_000_001
 SO_DATES = ["start_date", "end_date", "insurance_expires", "emergency_began_on", "diggers_hotline_legal_start"]
@@ -104,7 +82,7 @@ def test_street_opening_form_refuses_hostile_field_naming_it(spring, street, bon
         value = value[:16]
     if has_lone_surrogate(value):
         pytest.skip("a form post cannot carry a lone surrogate: see test_form_post_with_surrogate_bytes_is_a_400")
-    response = web(contractor).post(SO_WEB, {**SO_WEB_BODY, "street": street.pk, field: value})
+    response = web(contractor).post(SO_WEB, {**so_form(street, **SO_WEB_CHANGES), field: value})
     assert response.status_code == 400, response.status_code
     assert field in response.context["form"].errors, response.context["form"].errors
 
@@ -196,7 +174,7 @@ def test_hostile_query_string_is_never_a_500(request, spring, street, home, who,
 def test_form_post_with_surrogate_bytes_is_a_400(spring, street, home, contractor, url):
     """The UTF-8 form of a lone surrogate (ED A0 80) is not UTF-8: Django reads it as U+FFFD, and the form refuses
     the choice by name, never a 500."""
-    body = {**SO_WEB_BODY, "street": street.pk} if url == SO_WEB else dict(SW_BODY)
+    body = so_form(street, **SO_WEB_CHANGES) if url == SO_WEB else dict(SW_BODY)
     raw = urlencode(body, doseq=True) + "&surface=%ED%A0%80&work=%ED%A0%80&material=%ED%A0%80"
     response = web(contractor).post(url, raw, content_type="application/x-www-form-urlencoded")
     assert response.status_code == 400

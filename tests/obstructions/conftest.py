@@ -1,4 +1,5 @@
 from datetime import datetime
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -11,6 +12,19 @@ CHICAGO = ZoneInfo("America/Chicago")
 
 def at(*args) -> datetime:
     return datetime(*args, tzinfo=CHICAGO)
+
+
+# A street number shown as § 303-14B asks: 2.5-inch numerals on a 3-inch contrasting background, seen from the street.
+GOOD_DISPLAY = dict(
+    numeral_inches=Decimal("2.5"),
+    background_inches=Decimal("3"),
+    contrasting=True,
+    script_font=False,
+    by_front_entrance=True,
+    visible_from_street=True,
+    abuts_alley=False,
+    visible_from_alley=False,
+)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import pytest
 from obstructions import rules
 from permits.ledger import rules as ledger_rules
 from permits.street_privilege.authorizations import MaterialsAuthorization
+from tests.obstructions.conftest import GOOD_DISPLAY
 
 CHICAGO = ZoneInfo("America/Chicago")
 SERVED = datetime(2026, 5, 4, 9, 30, tzinfo=CHICAGO)
@@ -210,6 +211,7 @@ def test_303_6f1_removed_september_17_waits_for_next_years_roll():
     assert ledger_rules.roll_year_for(ready, "11-15") == 2027
 
 
+@pytest.mark.django_db
 def test_303_6f1_bill_payable_ten_days_from_receipt():
     # Receipt presumed 3 days after mailing: due mailing + 13, delinquent the day after.
     assert ledger_rules.charge_due_on(date(2026, 5, 1), "obstruction_removal") == date(2026, 5, 14)
@@ -271,17 +273,7 @@ def test_303_13_free_flowing_swale_passes():
 
 
 def display(**overrides):
-    values = dict(
-        numeral_inches=Decimal("2.5"),
-        background_inches=Decimal("3"),
-        contrasting=True,
-        script_font=False,
-        by_front_entrance=True,
-        visible_from_street=True,
-        abuts_alley=False,
-        visible_from_alley=False,
-    )
-    return [v.field for v in rules.number_display_errors(**{**values, **overrides})]
+    return [v.field for v in rules.number_display_errors(**{**GOOD_DISPLAY, **overrides})]
 
 
 def test_303_14b_two_and_a_half_inch_numerals_on_three_inch_background_pass():

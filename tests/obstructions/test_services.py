@@ -16,23 +16,21 @@ from permits.ledger import tax_roll
 from permits.ledger.models import SpecialCharge
 from permits.models import Notice
 from permits.state import history_of
-from tests.obstructions.conftest import at
+from tests.obstructions.conftest import GOOD_DISPLAY, at
 from tests.upload_samples import JPEG
 
 SEEN = at(2026, 5, 4, 8, 0)
 SERVED = at(2026, 5, 4, 9, 30)
 
 
-def open_obstruction(by, parcel, **extra):
+def open_seen(kind, by, parcel, what, **extra):
+    """The official opens the case on the spot, at SEEN."""
     with time_machine.travel(SEEN, tick=False):
-        return services.open_case(
-            kind=Case.Kind.OBSTRUCTION_SIDEWALK,
-            address=parcel.site_address,
-            what="Pallets of bricks across the sidewalk",
-            seen_at=SEEN,
-            by=by,
-            **extra,
-        )
+        return services.open_case(kind=kind, address=parcel.site_address, what=what, seen_at=SEEN, by=by, **extra)
+
+
+def open_obstruction(by, parcel, **extra):
+    return open_seen(Case.Kind.OBSTRUCTION_SIDEWALK, by, parcel, "Pallets of bricks across the sidewalk", **extra)
 
 
 def served(case, by, served_to="owner", when=SERVED):
@@ -135,14 +133,7 @@ def test_303_6d_notice_to_the_owner_sets_the_24_hour_deadline_and_writes_the_let
 
 
 def test_303_6e_street_obstruction_notice_to_the_occupant_refused(inspector, house):
-    with time_machine.travel(SEEN, tick=False):
-        case = services.open_case(
-            kind=Case.Kind.OBSTRUCTION_STREET,
-            address=house.site_address,
-            what="Boat trailer",
-            seen_at=SEEN,
-            by=inspector,
-        )
+    case = open_seen(Case.Kind.OBSTRUCTION_STREET, inspector, house, "Boat trailer")
     with pytest.raises(RulesBroken) as error:
         served(case, inspector, served_to="occupant")
     assert "§ 303-6E" in str(error.value)
@@ -273,44 +264,18 @@ def test_flag_cases_not_before_the_deadline(case):
 
 
 def test_303_9b_terrace_in_an_approved_area_is_closed_as_excepted(inspector, house):
-    with time_machine.travel(SEEN, tick=False):
-        case = services.open_case(
-            kind="terrace",
-            address=house.site_address,
-            what="Pavers",
-            seen_at=SEEN,
-            by=inspector,
-            detail="paved",
-            area_approved=True,
-        )
+    case = open_seen("terrace", inspector, house, "Pavers", detail="paved", area_approved=True)
     assert case.status == Case.Status.EXCEPTED
 
 
 def test_303_12_recorded_permission_excepts_dumping(inspector, house):
-    with time_machine.travel(SEEN, tick=False):
-        case = services.open_case(
-            kind="dumping",
-            address=house.site_address,
-            what="Fill dirt",
-            seen_at=SEEN,
-            by=inspector,
-            detail="private_property",
-            permission_from="owner",
-            permission_note="Owner said yes by phone",
-        )
+    permission = {"permission_from": "owner", "permission_note": "Owner said yes by phone"}
+    case = open_seen("dumping", inspector, house, "Fill dirt", detail="private_property", **permission)
     assert case.status == Case.Status.EXCEPTED and case.permission_note == "Owner said yes by phone"
 
 
 def test_303_13_blocked_culvert_notice_gives_the_chosen_days(inspector, house):
-    with time_machine.travel(SEEN, tick=False):
-        case = services.open_case(
-            kind="drainage",
-            address=house.site_address,
-            what="Brush in culvert",
-            seen_at=SEEN,
-            by=inspector,
-            detail="culvert",
-        )
+    case = open_seen("drainage", inspector, house, "Brush in culvert", detail="culvert")
     with time_machine.travel(SERVED, tick=False):
         services.serve_notice(
             case=case, served_to="occupant", served_how="posted", served_at=SERVED, by=inspector, days=3
@@ -320,10 +285,7 @@ def test_303_13_blocked_culvert_notice_gives_the_chosen_days(inspector, house):
 
 
 def test_303_13_removal_is_not_billed_for_drainage(inspector, house):
-    with time_machine.travel(SEEN, tick=False):
-        case = services.open_case(
-            kind="drainage", address=house.site_address, what="Brush", seen_at=SEEN, by=inspector, detail="swale"
-        )
+    case = open_seen("drainage", inspector, house, "Brush", detail="swale")
     served(case, inspector)
     with pytest.raises(ValidationError):
         remove(case, inspector, SERVED + timedelta(days=9))
@@ -358,15 +320,16 @@ def test_303_14a_map_reference_required(clerk, house):
     assert "map_reference" in error.value.message_dict
 
 
-def number_case(by, parcel):
+def number_case(by, parcel, what="No number on the house", display=None):
     with time_machine.travel(at(2026, 5, 1, 10, 0), tick=False):
         return services.open_case(
             kind="street_number",
             address=parcel.site_address,
-            what="No number on the house",
+            what=what,
             seen_at=at(2026, 5, 1, 9, 0),
             by=by,
             neglect_recorded_on=date(2026, 5, 1),
+            display=display,
         )
 
 
@@ -421,36 +384,13 @@ def test_303_6a_obstruction_without_a_permit_or_standard_is_a_violation(inspecto
 
 
 def display(**overrides):
-    values = dict(
-        numeral_inches=Decimal("2.5"),
-        background_inches=Decimal("3"),
-        contrasting=True,
-        script_font=False,
-        by_front_entrance=True,
-        visible_from_street=True,
-        abuts_alley=False,
-        visible_from_alley=False,
-    )
-    return {**values, **overrides}
-
-
-def number_case_with(by, parcel, shown):
-    with time_machine.travel(at(2026, 5, 1, 10, 0), tick=False):
-        return services.open_case(
-            kind="street_number",
-            address=parcel.site_address,
-            what="Numbers by the door",
-            seen_at=at(2026, 5, 1, 9, 0),
-            by=by,
-            neglect_recorded_on=date(2026, 5, 1),
-            display=shown,
-        )
+    return {**GOOD_DISPLAY, **overrides}
 
 
 def test_303_14b_numbers_meeting_the_standard_close_the_case(clerk, house):
-    assert number_case_with(clerk, house, display()).status == Case.Status.EXCEPTED
+    assert number_case(clerk, house, "Numbers by the door", display()).status == Case.Status.EXCEPTED
 
 
 def test_303_14b_two_point_four_inch_numerals_open_a_case(clerk, house):
-    case = number_case_with(clerk, house, display(numeral_inches=Decimal("2.4")))
+    case = number_case(clerk, house, "Numbers by the door", display(numeral_inches=Decimal("2.4")))
     assert case.status == Case.Status.OPEN and "2 1/2 inches" in case.steps.get().note

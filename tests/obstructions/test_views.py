@@ -19,6 +19,12 @@ def new_case(by, parcel, kind="obstruction_sidewalk"):
     return services.open_case(kind=kind, address=parcel.site_address, what="Sandwich board", seen_at=SEEN, by=by)
 
 
+def post_case(client, **fields):
+    """The open-a-case form, posted: a sidewalk obstruction seen at SEEN unless the test says otherwise."""
+    data = {"kind": "obstruction_sidewalk", "seen_at": "2026-05-04T08:00", **fields}
+    return client.post(reverse("obstructions:open_case"), data)
+
+
 @pytest.mark.parametrize("persona", STAFF)
 def test_village_staff_see_the_case_queue(persona, client, request):
     client.force_login(request.getfixturevalue(persona))
@@ -53,47 +59,22 @@ def test_clerk_may_not_serve_an_obstruction_notice_through_the_page(client, cler
 
 def test_inspector_opens_a_case_from_the_form(client, inspector, house):
     client.force_login(inspector)
-    response = client.post(
-        reverse("obstructions:open_case"),
-        {
-            "kind": "obstruction_sidewalk",
-            "address": "305 main street",
-            "what": "Bricks",
-            "seen_at": "2026-05-04T08:00",
-            "temporary_design": "on",
-        },
-    )
+    response = post_case(client, address="305 main street", what="Bricks", temporary_design="on")
     case = Case.objects.get()
     assert response.status_code == 302 and response["Location"] == case.get_absolute_url()
 
 
 def test_bench_leaving_two_point_nine_feet_opens_a_case_and_three_feet_closes_it(client, inspector, shop):
     client.force_login(inspector)
-    data = {
-        "kind": "obstruction_sidewalk",
-        "address": shop.site_address,
-        "what": "Bench",
-        "seen_at": "2026-05-04T08:00",
-        "is_fixture": "on",
-        "temporary_design": "on",
-    }
-    client.post(reverse("obstructions:open_case"), {**data, "clear_width_feet": "2.9"})
-    client.post(reverse("obstructions:open_case"), {**data, "clear_width_feet": "3.0"})
+    bench = {"address": shop.site_address, "what": "Bench", "is_fixture": "on", "temporary_design": "on"}
+    post_case(client, **bench, clear_width_feet="2.9")
+    post_case(client, **bench, clear_width_feet="3.0")
     assert list(Case.objects.order_by("pk").values_list("status", flat=True)) == ["open", "excepted"]
 
 
 def test_fixture_without_a_measured_width_names_the_field(client, inspector, shop):
     client.force_login(inspector)
-    response = client.post(
-        reverse("obstructions:open_case"),
-        {
-            "kind": "obstruction_sidewalk",
-            "address": shop.site_address,
-            "what": "Bench",
-            "seen_at": "2026-05-04T08:00",
-            "is_fixture": "on",
-        },
-    )
+    response = post_case(client, address=shop.site_address, what="Bench", is_fixture="on")
     assert response.status_code == 400
     assert "§ 303-6C(3)" in response.context["form"].errors["clear_width_feet"][0]
     assert not Case.objects.exists()
@@ -101,10 +82,7 @@ def test_fixture_without_a_measured_width_names_the_field(client, inspector, sho
 
 def test_unknown_address_names_the_field_and_stores_nothing(client, inspector, house):
     client.force_login(inspector)
-    response = client.post(
-        reverse("obstructions:open_case"),
-        {"kind": "terrace", "address": "1 Nowhere", "what": "Weeds", "seen_at": "2026-05-04T08:00", "detail": "weeds"},
-    )
+    response = post_case(client, kind="terrace", address="1 Nowhere", what="Weeds", detail="weeds")
     assert response.status_code == 400 and "address" in response.context["form"].errors
     assert not Case.objects.exists()
 
@@ -279,8 +257,8 @@ def test_303_14b_display_findings_from_the_form(client, clerk, house):
         "visible_from_street": "on",
         "temporary_design": "on",
     }
-    client.post(reverse("obstructions:open_case"), {**data, "numeral_inches": "2.4"})
-    client.post(reverse("obstructions:open_case"), {**data, "numeral_inches": "2.5"})
+    post_case(client, **data, numeral_inches="2.4")
+    post_case(client, **data, numeral_inches="2.5")
     assert list(Case.objects.order_by("pk").values_list("status", flat=True)) == ["open", "excepted"]
 
 
@@ -290,20 +268,11 @@ def test_photos_uploaded_with_the_new_case(client, inspector, house):
     from tests.upload_samples import JPEG, PNG
 
     client.force_login(inspector)
-    response = client.post(
-        reverse("obstructions:open_case"),
-        {
-            "kind": "obstruction_sidewalk",
-            "address": house.site_address,
-            "what": "Bricks",
-            "seen_at": "2026-05-04T08:00",
-            "temporary_design": "on",
-            "photos": [
-                SimpleUploadedFile("a.jpg", JPEG, content_type="image/jpeg"),
-                SimpleUploadedFile("b.png", PNG, content_type="image/png"),
-            ],
-        },
-    )
+    photos = [
+        SimpleUploadedFile("a.jpg", JPEG, content_type="image/jpeg"),
+        SimpleUploadedFile("b.png", PNG, content_type="image/png"),
+    ]
+    response = post_case(client, address=house.site_address, what="Bricks", temporary_design="on", photos=photos)
     assert response.status_code == 302
     assert Case.objects.get().steps.filter(kind="photo").count() == 2
 
@@ -312,16 +281,8 @@ def test_bad_photo_names_the_photos_field_and_stores_nothing(client, inspector, 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     client.force_login(inspector)
-    response = client.post(
-        reverse("obstructions:open_case"),
-        {
-            "kind": "obstruction_sidewalk",
-            "address": house.site_address,
-            "what": "Bricks",
-            "seen_at": "2026-05-04T08:00",
-            "photos": [SimpleUploadedFile("a.jpg", b"<html>not a photo</html>", content_type="image/jpeg")],
-        },
-    )
+    photo = SimpleUploadedFile("a.jpg", b"<html>not a photo</html>", content_type="image/jpeg")
+    response = post_case(client, address=house.site_address, what="Bricks", photos=[photo])
     assert response.status_code == 400 and response.context["form"].errors["photos"]
     assert not Case.objects.exists()
 

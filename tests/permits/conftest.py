@@ -66,6 +66,7 @@ STAFF_PERSONAS = [
     "board_member",
     "president",
 ]
+OTHER_STAFF = [p for p in STAFF_PERSONAS if p != "clerk"]  # every staff role but the clerk
 PUBLIC_PERSONAS = ["resident", "outsider", "contractor", "contractor_staff"]
 ALL_PERSONAS = PUBLIC_PERSONAS + STAFF_PERSONAS
 

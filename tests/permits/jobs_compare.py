@@ -38,6 +38,12 @@ def written(permit_ids, *, details=()) -> dict:
     }
 
 
+def mark_once(rows, field: str, value) -> bool:
+    """The per-row versions' once-only guard: write `value` to `field` of `rows` unless it holds it already. False
+    when an earlier run got there first, and the row is skipped."""
+    return bool(rows.exclude(**{field: value}).update(**{field: value}))
+
+
 @contextmanager
 def _deliveries_in_process():
     """The on-commit deliveries run here, as the worker would run them: in production mode (.ci/run's second pass)

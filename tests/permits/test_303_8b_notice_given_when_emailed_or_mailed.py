@@ -3,7 +3,6 @@ mailed. An owner without email gets a printed letter (one PDF per owner, a batch
 records the mailing date; until then the notice is "not yet given" and no deadline runs from it."""
 
 from datetime import date, datetime, timedelta
-from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -23,10 +22,11 @@ from tests.permits.ledger.conftest import (
     make_charge,
     parcel,  # noqa: F401  (fixture)
 )
+from tests.sidewalks.snow.conftest import fee, snow_case_after  # noqa: F401  (fee: a fixture)
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
-STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
+STOPPED = datetime(2026, 1, 13, 6, 0, tzinfo=CHICAGO)
 BILLED = date(2026, 3, 2)
 
 
@@ -38,21 +38,8 @@ def no_email(db):
 
 
 @pytest.fixture
-def fee(db):
-    from permits.models import FeeItem
-
-    FeeItem.objects.update_or_create(
-        code="snow_removal",
-        effective_from=date(2020, 1, 1),
-        defaults={"name": "Snow removal", "amount": Decimal("75.00")},
-    )
-
-
-@pytest.fixture
 def snow_case(dpw_director, no_email):
-    with time_machine.travel(STOPPED + timedelta(hours=1), tick=False):
-        snow.record_snowfall(stopped_at=STOPPED, inches=Decimal("4"), by=dpw_director)
-    return snow.report_snow_case(address=no_email.site_address, at=STOPPED + timedelta(hours=2))
+    return snow_case_after(STOPPED, no_email.site_address, dpw_director)
 
 
 def backdate(notice, day):
@@ -74,7 +61,8 @@ def test_303_8b_owner_without_email_gets_a_letter_not_yet_given(snow_case):
     assert mail.outbox == []
 
 
-def test_303_8b_crew_may_not_clear_before_the_letter_is_mailed(snow_case, fee, dpw_director, clerk):
+@pytest.mark.usefixtures("fee")
+def test_303_8b_crew_may_not_clear_before_the_letter_is_mailed(snow_case, dpw_director, clerk):
     with pytest.raises(ValidationError, match="303-8B"):
         snow.log_village_clearing(case=snow_case, by=dpw_director, at=STOPPED + timedelta(hours=30))
     letter = backdate(Notice.objects.get(template="snow_case_notice"), STOPPED.date())

@@ -6,6 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from permits.models import Status
 from permits.services import record_payment, upload_document
@@ -260,3 +261,17 @@ def test_balance_is_not_multiplied_by_the_organizations_staff(
     client.force_login(contractor)
     html = client.get(reverse("permits:my_applications")).content.decode()
     assert "$90.00" in html
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/v1/street-openings/",
+        "/api/v1/sidewalk-permits/",
+        "/api/v1/street-privilege-permits/",
+        "/api/v1/street-use-permits/",
+    ],
+)
+def test_each_permit_types_api_gives_an_anonymous_caller_401_json(url):
+    response = APIClient().get(url)
+    assert response.status_code == 401 and "errors" in response.json()

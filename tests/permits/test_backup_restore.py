@@ -21,6 +21,7 @@ from django.db import connection
 
 from permits.management.commands.backup import row_counts
 from permits.models import Payment, PermitEvent, StateChange
+from tests.processes import database_url
 from tests.upload_samples import PDF as PLAIN_PDF
 
 # Committed rows (pg_dump is another process); the fee schedule and groups from the data migrations kept.
@@ -61,6 +62,13 @@ def manage(*args, env):
     )
 
 
+def backed_up(tmp_path) -> tuple[Path, dict]:
+    """The backup command run into a new folder: the folder and its manifest."""
+    folder = tmp_path / "backup"
+    call_command("backup", to=str(folder), stdout=io.StringIO())
+    return folder, json.loads((folder / "manifest.json").read_text())
+
+
 def media_contents(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
@@ -78,9 +86,7 @@ def source_audit():
 @pytest.mark.slow
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="the SQLite backup; the PostgreSQL one is below")
 def test_sqlite_backup_and_restore_into_an_empty_file_keeps_every_row_and_upload(demo_data, tmp_path):
-    backup_dir = tmp_path / "backup"
-    call_command("backup", to=str(backup_dir), stdout=io.StringIO())
-    manifest = json.loads((backup_dir / "manifest.json").read_text())
+    backup_dir, manifest = backed_up(tmp_path)
     source_counts = row_counts(connection)
     assert manifest["engine"] == "sqlite" and manifest["row_counts"] == source_counts
     assert manifest["media"]["files"] == len(media_contents(demo_data)) > 0
@@ -111,8 +117,7 @@ def test_sqlite_backup_and_restore_into_an_empty_file_keeps_every_row_and_upload
 
 @pytest.mark.slow
 def test_restore_refuses_a_damaged_backup_before_writing_anything(demo_data, tmp_path):
-    backup_dir = tmp_path / "backup"
-    call_command("backup", to=str(backup_dir), stdout=io.StringIO())
+    backup_dir, _ = backed_up(tmp_path)
     tar = backup_dir / "media.tar.gz"
     data = bytearray(tar.read_bytes())
     data[len(data) // 2] ^= 0xFF
@@ -133,8 +138,7 @@ def test_backup_refuses_a_folder_that_is_not_empty(demo_data, tmp_path):
 
 @pytest.mark.slow
 def test_restore_refuses_a_media_root_that_holds_files(demo_data, tmp_path):
-    backup_dir = tmp_path / "backup"
-    call_command("backup", to=str(backup_dir), stdout=io.StringIO())
+    backup_dir, _ = backed_up(tmp_path)
     media = tmp_path / "live-media"
     (media / "documents").mkdir(parents=True)
     (media / "documents" / "keep.pdf").write_bytes(PLAIN_PDF)
@@ -169,9 +173,7 @@ def psql(sql: str, settings_dict) -> None:
 def test_postgresql_backup_and_restore_into_a_new_database_keeps_every_row_and_the_audit_trail(demo_data, tmp_path):
     import psycopg
 
-    backup_dir = tmp_path / "backup"
-    call_command("backup", to=str(backup_dir), stdout=io.StringIO())
-    manifest = json.loads((backup_dir / "manifest.json").read_text())
+    backup_dir, manifest = backed_up(tmp_path)
     source_counts = row_counts(connection)
     assert manifest["engine"] == "postgresql" and manifest["row_counts"] == source_counts
     assert (backup_dir / "database.dump").read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
@@ -186,8 +188,11 @@ def test_postgresql_backup_and_restore_into_a_new_database_keeps_every_row_and_t
     name = f"theresa_restore_{uuid.uuid4().hex[:12]}"
     psql(f'CREATE DATABASE "{name}"', info)
     try:
-        url = f"postgres://{info['USER']}@{info['HOST'] or '127.0.0.1'}:{info['PORT'] or 5432}/{name}"
-        env = {"DATABASE_URL": url, "SECRET_KEY": "backup-restore-test-key", "MEDIA_ROOT": str(tmp_path / "media2")}
+        env = {
+            "DATABASE_URL": database_url(name),
+            "SECRET_KEY": "backup-restore-test-key",
+            "MEDIA_ROOT": str(tmp_path / "media2"),
+        }
         if info.get("PASSWORD"):
             env["PGPASSWORD"] = str(info["PASSWORD"])  # libpq reads it; the URL carries no secret
         result = manage("restore", "--from", str(backup_dir), env=env)

@@ -8,7 +8,7 @@ from django.urls import reverse
 from permits.models import Document, Status
 from permits.services import upload_document
 from permits.uploads import MAX_UPLOAD_BYTES
-from tests.permits.conftest import permit_in
+from tests.permits.conftest import STAFF_PERSONAS, permit_in
 from tests.upload_samples import JPEG, PDF, PNG
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +29,11 @@ def post(client, permit, name, content, kind="insurance"):
         reverse("permits:upload", args=[permit.number]),
         {"kind": kind, "upload": upload},
     )
+
+
+def insurance_certificate(permit, by):
+    """The certificate of insurance, a PDF, uploaded through the service."""
+    return upload_document(permit=permit, kind="insurance", upload=SimpleUploadedFile("c.pdf", PDF), by=by)
 
 
 def stored_files(settings):
@@ -148,27 +153,9 @@ def test_service_refuses_a_bad_file_too(permit, contractor, settings):
     assert stored_files(settings) == []
 
 
-@pytest.mark.parametrize(
-    "who",
-    [
-        "contractor",
-        "contractor_staff",
-        "clerk",
-        "dpw_director",
-        "inspector",
-        "building_inspector",
-        "police_chief",
-        "board_member",
-        "president",
-    ],
-)
+@pytest.mark.parametrize("who", ["contractor", "contractor_staff", *STAFF_PERSONAS])
 def test_document_served_to_those_allowed(who, persona, client, contractor, permit):
-    doc = upload_document(
-        permit=permit,
-        kind="insurance",
-        upload=SimpleUploadedFile("c.pdf", PDF),
-        by=contractor,
-    )
+    doc = insurance_certificate(permit, contractor)
     client.force_login(persona(who))
     response = client.get(doc.get_absolute_url())
     assert response.status_code == 200
@@ -179,12 +166,7 @@ def test_document_served_to_those_allowed(who, persona, client, contractor, perm
 
 @pytest.mark.parametrize("who", ["resident", "outsider"])
 def test_document_is_404_to_outsiders(who, persona, client, contractor, permit):
-    doc = upload_document(
-        permit=permit,
-        kind="insurance",
-        upload=SimpleUploadedFile("c.pdf", PDF),
-        by=contractor,
-    )
+    doc = insurance_certificate(permit, contractor)
     client.force_login(persona(who))
     assert client.get(doc.get_absolute_url()).status_code == 404
     assert post(client, permit, "c.pdf", PDF).status_code == 404
@@ -192,33 +174,18 @@ def test_document_is_404_to_outsiders(who, persona, client, contractor, permit):
 
 def test_document_of_another_permit_is_404(client, contractor, permit, resident):
     other = permit_in(Status.SUBMITTED, applicant=resident)
-    doc = upload_document(
-        permit=other,
-        kind="insurance",
-        upload=SimpleUploadedFile("c.pdf", PDF),
-        by=resident,
-    )
+    doc = insurance_certificate(other, resident)
     client.force_login(contractor)
     assert client.get(reverse("permits:document", args=[permit.number, doc.pk])).status_code == 404
 
 
 def test_anonymous_is_sent_to_login(client, contractor, permit):
-    doc = upload_document(
-        permit=permit,
-        kind="insurance",
-        upload=SimpleUploadedFile("c.pdf", PDF),
-        by=contractor,
-    )
+    doc = insurance_certificate(permit, contractor)
     response = client.get(doc.get_absolute_url())
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
 def test_media_is_not_served_from_a_public_url(client, contractor, permit):
-    doc = upload_document(
-        permit=permit,
-        kind="insurance",
-        upload=SimpleUploadedFile("c.pdf", PDF),
-        by=contractor,
-    )
+    doc = insurance_certificate(permit, contractor)
     assert client.get("/media/" + doc.file.name).status_code == 404
     assert client.get("/media-not-served/" + doc.file.name).status_code == 404

@@ -51,6 +51,19 @@ def invite(client, manager, org, email):
         return client.post(org_url(org), {"email": email}, follow=True)
 
 
+@pytest.fixture
+def newcomer(db):
+    return verified(UserFactory(username="newcomer", email="newcomer@example.com"))
+
+
+def assert_link_refused(client, newcomer, url, why):
+    """The link answers 404 saying why, and the newcomer joined nothing."""
+    client.force_login(newcomer)
+    refused = client.post(url)
+    assert refused.status_code == 404 and why in refused.content.decode()
+    assert not Membership.objects.filter(user=newcomer).exists()
+
+
 def test_owasp_v2_1_manager_invites_and_the_invitee_joins_only_after_accepting(client, contractor, contractor_org):
     permit = permit_in(Status.SUBMITTED, applicant=contractor, organization=contractor_org)
     newcomer = verified(UserFactory(username="newcomer", email="new.comer@example.com"))
@@ -122,8 +135,9 @@ def test_owasp_v2_1_accepting_needs_a_login(client, contractor, contractor_org):
     assert response.status_code == 302 and reverse("account_login") in response["Location"]
 
 
-def test_owasp_v2_1_forged_expired_and_revoked_links_find_nothing(client, contractor, contractor_org, time_machine):
-    newcomer = verified(UserFactory(username="newcomer", email="newcomer@example.com"))
+def test_owasp_v2_1_forged_expired_and_revoked_links_find_nothing(
+    client, contractor, contractor_org, time_machine, newcomer
+):
     invite(client, contractor, contractor_org, "newcomer@example.com")
     url = link_in_last_mail()
     client.force_login(newcomer)
@@ -132,28 +146,22 @@ def test_owasp_v2_1_forged_expired_and_revoked_links_find_nothing(client, contra
     assert client.post(forged).status_code == 404
 
     time_machine.move_to(invitations.INVITATION_MAX_AGE + timedelta(days=1) + Invitation.objects.get().created_at)
-    client.force_login(newcomer)  # the session aged too
-    expired = client.post(url)
-    assert expired.status_code == 404 and "expired" in expired.content.decode()
-    assert not Membership.objects.filter(user=newcomer).exists()
+    assert_link_refused(client, newcomer, url, "expired")  # signed in again: the session aged too
 
 
-def test_owasp_v2_1_manager_withdraws_an_invitation_and_its_link_stops_working(client, contractor, contractor_org):
-    newcomer = verified(UserFactory(username="newcomer", email="newcomer@example.com"))
+def test_owasp_v2_1_manager_withdraws_an_invitation_and_its_link_stops_working(
+    client, contractor, contractor_org, newcomer
+):
     invite(client, contractor, contractor_org, "newcomer@example.com")
     url = link_in_last_mail()
     invitation = Invitation.objects.get()
     response = client.post(reverse("permits:invitation_revoke", args=[invitation.pk]), follow=True)
     assert "withdrawn" in response.content.decode()
     assert not Invitation.objects.exists()
-    client.force_login(newcomer)
-    refused = client.post(url)
-    assert refused.status_code == 404 and "withdrawn" in refused.content.decode()
-    assert not Membership.objects.filter(user=newcomer).exists()
+    assert_link_refused(client, newcomer, url, "withdrawn")
 
 
-def test_owasp_v2_1_a_second_invitation_replaces_the_first_link(client, contractor, contractor_org):
-    newcomer = verified(UserFactory(username="newcomer", email="newcomer@example.com"))
+def test_owasp_v2_1_a_second_invitation_replaces_the_first_link(client, contractor, contractor_org, newcomer):
     invite(client, contractor, contractor_org, "newcomer@example.com")
     first = link_in_last_mail()
     invite(client, contractor, contractor_org, "newcomer@example.com")
@@ -210,8 +218,7 @@ def test_owasp_v2_1_bad_email_names_the_field_and_stores_nothing(bad, client, co
     assert not Invitation.objects.exists() and not Notice.objects.exists()
 
 
-def test_owasp_v2_1_an_accepted_invitation_cannot_be_withdrawn(client, contractor, contractor_org):
-    newcomer = verified(UserFactory(username="newcomer", email="newcomer@example.com"))
+def test_owasp_v2_1_an_accepted_invitation_cannot_be_withdrawn(client, contractor, contractor_org, newcomer):
     invite(client, contractor, contractor_org, "newcomer@example.com")
     url = link_in_last_mail()
     client.force_login(newcomer)

@@ -6,12 +6,11 @@ check or card reference is recorded once on a permit. The concurrency tests need
 write, so it cannot show a race); the CI's production pass runs them there.
 """
 
-import threading
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from permits import services
@@ -21,15 +20,12 @@ from permits.ledger.models import ChargePayment
 from permits.ledger.services import record_charge_payment
 from permits.models import Payment, Permit, PermitEvent, Status
 from permits.services import record_payment
+from tests.concurrency import at_once, on_postgresql
 from tests.factories import ParcelFactory
 from tests.permits.conftest import permit_in
 from tests.permits.ledger.conftest import BILLED, make_charge
 
 FEE = Decimal("50.00")
-on_postgresql = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="a race between transactions needs PostgreSQL: SQLite serializes every write (the CI's production pass)",
-)
 
 
 def owing(fee=FEE, status=Status.APPROVED) -> Permit:
@@ -241,31 +237,6 @@ def test_66_0627_2_the_database_refuses_a_second_payment_of_a_charge(clerk):
 
 
 # --- Eight at once (PostgreSQL) -----------------------------------------------------------------------------------
-
-
-def at_once(n, work):
-    """Run `work()` in n threads released together; returns (results, errors). Each thread closes its connection."""
-    barrier = threading.Barrier(n)
-    results, errors, lock = [], [], threading.Lock()
-
-    def run():
-        try:
-            barrier.wait(timeout=10)
-            outcome = work()
-            with lock:
-                results.append(outcome)
-        except Exception as error:  # noqa: BLE001 - every refusal is collected and checked by the test
-            with lock:
-                errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run) for _ in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results, errors
 
 
 @on_postgresql

@@ -1,13 +1,12 @@
 """Permit and receipt numbers: PREFIX-YEAR-NNNN, per prefix and per year, never reused, safe under concurrency."""
 
 import datetime
-import threading
 
 import pytest
-from django.db import connection, connections
 
 from permits.models import Permit, PermitKind
 from permits.services import create_permit, next_number
+from tests.concurrency import at_once, on_postgresql
 
 JAN = datetime.date(2026, 1, 2)
 
@@ -80,62 +79,24 @@ def test_create_permit_refuses_an_organization_the_applicant_is_not_on(resident,
     assert not Permit.objects.exists()
 
 
+@on_postgresql
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_concurrent_numbers_are_distinct_on_postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("row locking is only meaningful on PostgreSQL (run with DATABASE_URL=postgres://...)")
     threads_count, per_thread = 8, 10
-    results: list[str] = []
-    errors: list[BaseException] = []
-    start = threading.Barrier(threads_count)
-    lock = threading.Lock()
-
-    def work():
-        try:
-            start.wait()
-            mine = [next_number("SO", 2026) for _ in range(per_thread)]
-            with lock:
-                results.extend(mine)
-        except BaseException as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connections.close_all()  # each thread had its own connection
-
-    threads = [threading.Thread(target=work) for _ in range(threads_count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    batches, errors = at_once(threads_count, lambda: [next_number("SO", 2026) for _ in range(per_thread)])
     assert not errors, errors
+    results = [number for batch in batches for number in batch]
     assert len(results) == threads_count * per_thread
     assert len(set(results)) == len(results)
     assert sorted(results) == [f"SO-2026-{n:04d}" for n in range(1, threads_count * per_thread + 1)]
 
 
+@on_postgresql
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_concurrent_create_permit_gives_distinct_numbers_on_postgresql():
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL")
     from tests.factories import UserFactory
 
     user = UserFactory()
-    created: list[str] = []
-    errors: list[BaseException] = []
-    start = threading.Barrier(6)
-
-    def work():
-        try:
-            start.wait()
-            created.append(create_permit(kind=PermitKind.SIDEWALK, applicant=user, today=JAN).number)
-        except BaseException as error:  # noqa: BLE001
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=work) for _ in range(6)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
+    created, errors = at_once(6, lambda: create_permit(kind=PermitKind.SIDEWALK, applicant=user, today=JAN).number)
     assert not errors, errors
     assert sorted(created) == [f"SW-2026-{n:04d}" for n in range(1, 7)]

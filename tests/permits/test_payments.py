@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from permits.models import Payment, Permit, PermitEvent, Status
 from permits.services import record_payment
-from tests.permits.conftest import permit_in
+from tests.permits.conftest import OTHER_STAFF, permit_in
 
 pytestmark = pytest.mark.django_db
 
@@ -38,20 +38,7 @@ def test_303_4f_2_clerk_records_a_cash_payment_with_a_numbered_receipt(approved,
     assert "receipt R-" in event.reason and event.actor == clerk
 
 
-@pytest.mark.parametrize(
-    "who",
-    [
-        "dpw_director",
-        "inspector",
-        "building_inspector",
-        "police_chief",
-        "board_member",
-        "president",
-        "resident",
-        "outsider",
-        "contractor",
-    ],
-)
+@pytest.mark.parametrize("who", [*OTHER_STAFF, "resident", "outsider", "contractor"])
 def test_303_4f_2_only_the_clerk_records_payments(who, persona, approved):
     with pytest.raises(PermissionDenied, match="303-4F"):
         record_payment(permit=approved, amount=Decimal("75.00"), method="cash", by=persona(who))
@@ -167,17 +154,7 @@ def test_admin_record_payment_shows_field_errors(approved, clerk, client):
     assert not Payment.objects.exists()
 
 
-@pytest.mark.parametrize(
-    "who",
-    [
-        "dpw_director",
-        "inspector",
-        "building_inspector",
-        "police_chief",
-        "board_member",
-        "president",
-    ],
-)
+@pytest.mark.parametrize("who", OTHER_STAFF)
 def test_admin_record_payment_page_is_forbidden_to_other_staff(who, persona, approved, client):
     client.force_login(persona(who))
     url = reverse("admin:permits_permit_payment", args=[approved.pk])

@@ -1,7 +1,9 @@
-"""The office list and "My applications": built from the database on every request, in a fixed number of queries
-whatever the rows, and always showing the rows as they are now."""
+"""The office list and "My applications": in a fixed number of queries whatever the rows, and always showing the rows
+as they are now. Every test runs twice: built on every request (embedded mode) and kept between writes
+(permits/kept_lists.py, production mode)."""
 
 import re
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -9,12 +11,20 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from permits.models import ApplicationDraft, Membership, Permit, Status
+from permits import kept_lists, services
+from permits.models import ApplicationDraft, Membership, Notice, Permit, Status
 from permits.workflow import transition
 from tests.factories import OrganizationFactory, ParcelFactory, UserFactory
 from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True, params=[0, 600], ids=["built", "kept"])
+def kept_seconds(request, settings):
+    settings.PERMIT_LIST_CACHE_SECONDS = request.param
+    return request.param
+
 
 OFFICE = reverse("permits:office")
 MINE = reverse("permits:my_applications")
@@ -145,3 +155,46 @@ def test_the_lists_are_read_without_a_transaction(client, clerk, resident, monke
     seen.clear()
     assert client.get(MINE).status_code == 200
     assert seen == {"page_keys_first": False}
+
+
+def test_a_payment_shows_in_the_balance_due_at_once(client, clerk):
+    permit = permit_in(Status.APPROVED, fee_amount=Decimal("75.00"))
+    client.force_login(clerk)
+    assert "<td>$75.00</td>" in client.get(OFFICE).content.decode()
+    services.record_payment(permit=permit, amount=Decimal("75.00"), method="cash", by=clerk)
+    assert "<td>$0.00</td>" in client.get(OFFICE).content.decode()
+
+
+def test_a_write_to_a_table_the_rows_do_not_read_keeps_the_table(client, clerk, kept_seconds):
+    permit = permit_in(Status.SUBMITTED)
+    client.force_login(clerk)
+
+    def look() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert permit.number in client.get(OFFICE).content.decode()
+        return len(queries.captured_queries)
+
+    look()
+    before = look()
+    Notice.objects.create(permit=permit, to="someone@example.com", subject="A notice", body="Read me.")
+    after_notice = look()
+    Permit.objects.filter(pk=permit.pk).update(location_description="Kept Street")
+    after_permit = look()
+    assert after_notice == before
+    if kept_seconds:
+        assert after_permit > before  # the rows read again, and only then
+    else:
+        assert after_permit == before
+
+
+def test_cachalot_watches_exactly_the_tables_the_kept_parts_read(settings):
+    assert settings.CACHALOT_ONLY_CACHABLE_TABLES == kept_lists.kept_tables()
+    assert settings.CACHALOT_ENABLED is False  # only the moments: no SQL result is ever served from the cache
+
+
+@pytest.mark.parametrize(
+    ("raw", "number"),
+    [(None, 1), ("", 1), ("abc", 1), ("1", 1), ("2", 2), ("0", 0), ("-3", 0), ("1000000", 10**6), ("1000001", 10**6)],
+)
+def test_the_page_asked_for_is_a_bounded_number(raw, number):
+    assert kept_lists.page_number(raw) == number

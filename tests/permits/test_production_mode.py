@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 from django.db import connection
@@ -62,37 +63,43 @@ def test_asvs_2_10_4_production_mode_refuses_to_start_without_its_own_secret_key
     assert DEMO_KEY not in result.stdout
 
 
-def test_asvs_2_10_4_production_mode_with_a_key_uses_that_key_and_the_manifest_storage(tmp_path):
-    result = import_settings(tmp_path, DATABASE_URL=PG, SECRET_KEY=REAL_KEY)
+POSTGRESQL, SQLITE = "django.db.backends.postgresql", "django.db.backends.sqlite3"
+MANIFEST = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+PLAIN = "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        pytest.param(
+            {"DATABASE_URL": PG, "SECRET_KEY": REAL_KEY},
+            [False, True, REAL_KEY, POSTGRESQL, MANIFEST],
+            id="production_mode_with_a_key_uses_that_key_and_the_manifest_storage",
+        ),
+        # How .ci/run runs the test suite against PostgreSQL: DEBUG on for the test client, a real random key.
+        pytest.param(
+            {"DATABASE_URL": PG, "SECRET_KEY": REAL_KEY, "DEBUG": "1"},
+            [True, True, REAL_KEY, ANY, ANY],
+            id="database_url_with_debug_forced_on_is_still_production_mode_with_the_real_key",
+        ),
+        pytest.param(
+            {},
+            [True, False, DEMO_KEY, SQLITE, PLAIN],
+            id="embedded_mode_with_no_environment_uses_sqlite_and_the_demo_key",
+        ),
+        pytest.param(
+            {"SECRET_KEY": REAL_KEY},
+            [False, True, REAL_KEY, ANY, ANY],
+            id="secret_key_with_sqlite_turns_debug_off_and_is_production_mode",
+        ),
+    ],
+)
+def test_asvs_2_10_4_each_mode_starts_with_its_debug_key_database_and_storage(tmp_path, env, expected):
+    """Each result is [DEBUG, PRODUCTION_MODE, SECRET_KEY, database engine, static files storage]; ANY where the
+    case does not pin it."""
+    result = import_settings(tmp_path, **env)
     assert result.returncode == 0, result.stderr
-    debug, production, key, engine, storage = result_json(result)
-    assert (debug, production, key) == (False, True, REAL_KEY)
-    assert engine == "django.db.backends.postgresql"
-    assert storage == "whitenoise.storage.CompressedManifestStaticFilesStorage"
-
-
-def test_database_url_with_debug_forced_on_is_still_production_mode_with_the_real_key(tmp_path):
-    # How .ci/run runs the test suite against PostgreSQL: DEBUG on for the test client, a real random key.
-    result = import_settings(tmp_path, DATABASE_URL=PG, SECRET_KEY=REAL_KEY, DEBUG="1")
-    assert result.returncode == 0, result.stderr
-    debug, production, key, _, _ = result_json(result)
-    assert (debug, production, key) == (True, True, REAL_KEY)
-
-
-def test_embedded_mode_with_no_environment_uses_sqlite_and_the_demo_key(tmp_path):
-    result = import_settings(tmp_path)
-    assert result.returncode == 0, result.stderr
-    debug, production, key, engine, storage = result_json(result)
-    assert (debug, production, key) == (True, False, DEMO_KEY)
-    assert engine == "django.db.backends.sqlite3"
-    assert storage == "django.contrib.staticfiles.storage.StaticFilesStorage"
-
-
-def test_secret_key_with_sqlite_turns_debug_off_and_is_production_mode(tmp_path):
-    result = import_settings(tmp_path, SECRET_KEY=REAL_KEY)
-    assert result.returncode == 0, result.stderr
-    debug, production, key, _, _ = result_json(result)
-    assert (debug, production, key) == (False, True, REAL_KEY)
+    assert result_json(result) == expected
 
 
 def result_json(result):

@@ -79,7 +79,8 @@ def test_production_counts_in_redis_under_the_databases_name_and_keeps_the_locme
         "KEY_PREFIX": "theresa:db.example:5432:theresa",
     }
     assert use == "default"
-    assert silenced == ["django_ratelimit.W001"]  # a locmem cache in production would still stop the start
+    # a locmem cache in production would still stop the start (django_ratelimit.E003 stays on)
+    assert silenced == ["django_ratelimit.W001", "cachalot.W001"]
 
 
 def test_embedded_mode_counts_in_the_one_process_memory(tmp_path):

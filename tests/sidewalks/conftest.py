@@ -5,6 +5,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 
 from permits.models import Parcel
 from permits.services import record_payment
@@ -12,6 +13,13 @@ from sidewalks import services
 from tests.factories import ParcelFactory, StreetFactory
 
 TODAY = date(2026, 6, 1)
+
+
+@pytest.fixture
+def frozen():
+    """Noon on TODAY with the clock standing still; the traveller, for a test that moves the clock on."""
+    with time_machine.travel(at(TODAY, 12), tick=False) as traveller:
+        yield traveller
 
 
 @pytest.fixture
@@ -56,6 +64,18 @@ GOOD = dict(
 )
 
 
+# What every application for the GOOD sidewalk at home posts, as the form and the API take it.
+POSTED = {
+    "parcel": "266-1116-0001",
+    "work": "new",
+    "frontage_feet": "60",
+    "width_feet": "4",
+    "thickness_inches": "4",
+    "driveway_thickness_inches": "6",
+    "material": "concrete",
+}
+
+
 @pytest.fixture
 def good():
     return dict(GOOD)
@@ -93,6 +113,20 @@ PASSING = {
     ),
     "curing": dict(curing_method="wet_fabric"),
 }
+
+
+def order_illegal(parcel, by, **kw):
+    """§ 303-3F: the DPW director's proposed order for 50 feet of 4-foot, 5-inch concrete walk, illegal off a home."""
+    args = dict(
+        parcel=parcel,
+        frontage_feet=Decimal("50"),
+        width_feet=Decimal("4"),
+        thickness_inches=Decimal("5"),
+        material="concrete",
+        by=by,
+        today=TODAY,
+    )
+    return services.order_illegal_sidewalk(**{**args, **kw})
 
 
 def at(day: date, hour: int = 10) -> datetime:

@@ -1,11 +1,7 @@
 """§ 303-3C: "The fee charged for such permits shall be as prescribed in Chapter 167, Fees." With no `sidewalk` fee in
 force, an application is refused cleanly, citing § 303-3C, and nothing is stored (it was a 500)."""
 
-from datetime import datetime
-from zoneinfo import ZoneInfo
-
 import pytest
-import time_machine
 from django.urls import reverse
 
 from permits.models import FeeItem, Permit
@@ -13,13 +9,7 @@ from sidewalks.models import SidewalkPermit
 from tests.sidewalks.test_api import api, payload
 from tests.sidewalks.test_views import apply_data
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def frozen():
-    with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen")]
 
 
 @pytest.fixture

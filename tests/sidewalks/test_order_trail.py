@@ -13,7 +13,7 @@ from permits.errors import IllegalTransition
 from permits.state import actor_label, history_of
 from sidewalks import services
 from sidewalks.models import SidewalkOrder
-from tests.sidewalks.conftest import TODAY
+from tests.sidewalks.conftest import TODAY, order_illegal
 
 pytestmark = pytest.mark.django_db
 S = SidewalkOrder.Status
@@ -21,15 +21,7 @@ S = SidewalkOrder.Status
 
 @pytest.fixture
 def proposed(shop, dpw_director):
-    return services.order_illegal_sidewalk(
-        parcel=shop,
-        frontage_feet=Decimal("50"),
-        width_feet=Decimal("4"),
-        thickness_inches=Decimal("5"),
-        material="concrete",
-        by=dpw_director,
-        today=TODAY,
-    )
+    return order_illegal(shop, dpw_director)
 
 
 @pytest.fixture
@@ -87,15 +79,7 @@ def test_66_0907_a_race_shown_on_the_order_page_as_a_form_error(adopted, clerk, 
 
 
 def test_order_page_queries_do_not_grow_with_its_history(proposed, adopted, clerk, client, shop, dpw_director):
-    other = services.order_illegal_sidewalk(
-        parcel=shop,
-        frontage_feet=Decimal("20"),
-        width_feet=Decimal("4"),
-        thickness_inches=Decimal("5"),
-        material="concrete",
-        by=dpw_director,
-        today=TODAY,
-    )
+    other = order_illegal(shop, dpw_director, frontage_feet=Decimal("20"))
     services.adopt_orders(orders=[other], resolution_number="2026-21", adopted_on=TODAY, by=clerk)
     serve(adopted, clerk)
     client.force_login(clerk)

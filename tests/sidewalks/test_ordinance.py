@@ -338,13 +338,27 @@ def test_estimated_cost_is_quantity_times_unit_price():
 
 
 def test_66_0907_owner_may_work_through_the_twentieth_day():
-    served = date(2026, 6, 1)
-    assert o.owner_deadline(served) == date(2026, 6, 21)
-    assert not o.village_may_do_work(served_on=served, today=date(2026, 6, 21))
+    served = date(2026, 6, 2)
+    assert o.owner_deadline(served) == date(2026, 6, 22)
+    assert not o.village_may_do_work(served_on=served, today=date(2026, 6, 22))
 
 
 def test_66_0907_village_may_work_on_the_twenty_first_day():
-    assert o.village_may_do_work(served_on=date(2026, 6, 1), today=date(2026, 6, 22))
+    assert o.village_may_do_work(served_on=date(2026, 6, 2), today=date(2026, 6, 23))
+
+
+@pytest.mark.parametrize(
+    ("served", "last_day"),
+    [
+        (date(2026, 6, 1), date(2026, 6, 22)),  # the 20th day is Sunday June 21: the owner has Monday too
+        (date(2026, 8, 18), date(2026, 9, 8)),  # Monday September 7 is Labor Day: through Tuesday
+        (date(2026, 6, 20), date(2026, 7, 10)),  # a Friday: unmoved
+    ],
+)
+def test_66_0907_a_twentieth_day_on_a_sunday_or_holiday_moves_to_the_next_secular_day(served, last_day):
+    assert o.owner_deadline(served) == last_day
+    assert not o.village_may_do_work(served_on=served, today=last_day)
+    assert o.village_may_do_work(served_on=served, today=date.fromordinal(last_day.toordinal() + 1))
 
 
 def test_66_0907_village_may_not_work_before_service():

@@ -11,7 +11,7 @@ from permits.ledger.models import SpecialCharge
 from permits.models import Notice, Permit, PermitKind, Status
 from sidewalks import services
 from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit
-from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at
+from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at, order_illegal
 
 pytestmark = pytest.mark.django_db
 
@@ -98,26 +98,23 @@ def test_303_3d_8_c_a_majority_vote_is_not_a_width_waiver(shop, clerk):
 def test_303_3d_8_c_waiver_typed_before_the_roster_counts_against_its_seats(shop, clerk):
     """A waiver recorded before the roster (no motion) keeps its typed numbers; 3 ayes typed against 4 seats are not
     three-fourths of the 7 seats on the roster that day."""
-    legacy = BoardWaiver.objects.create(
-        kind="width_thickness",
-        parcel=shop,
-        resolution_number="OLD-1",
-        adopted_on=TODAY,
-        ayes=3,
-        seats=4,
-        recorded_by=clerk,
-    )
+    legacy = _typed_waiver(shop, clerk, number="OLD-1", ayes=3, seats=4)
     assert (legacy.ayes, legacy.seats) == (3, 4) and not legacy.is_effective
-    six = BoardWaiver.objects.create(
+    six = _typed_waiver(shop, clerk, number="OLD-2", ayes=6, seats=7)
+    assert six.is_effective
+
+
+def _typed_waiver(parcel, clerk, *, number, ayes, seats):
+    """A width waiver as recorded before the roster: its numbers typed in, no motion."""
+    return BoardWaiver.objects.create(
         kind="width_thickness",
-        parcel=shop,
-        resolution_number="OLD-2",
+        parcel=parcel,
+        resolution_number=number,
         adopted_on=TODAY,
-        ayes=6,
-        seats=7,
+        ayes=ayes,
+        seats=seats,
         recorded_by=clerk,
     )
-    assert six.is_effective
 
 
 @pytest.mark.parametrize("persona", ["board_member", "president", "dpw_director"])
@@ -389,15 +386,7 @@ def test_owner_doing_the_work_under_a_permit_satisfies_the_order(served, residen
 
 
 def test_303_3f_illegal_walk_is_proposed_for_replacement_at_the_legal_width(shop, dpw_director):
-    order = services.order_illegal_sidewalk(
-        parcel=shop,
-        frontage_feet=Decimal("50"),
-        width_feet=Decimal("4"),
-        thickness_inches=Decimal("5"),
-        material="concrete",
-        by=dpw_director,
-        today=TODAY,
-    )
+    order = order_illegal(shop, dpw_director)
     assert (order.reason, order.work, order.quantity, order.estimated_cost) == (
         "illegal",
         "replace",
@@ -409,28 +398,12 @@ def test_303_3f_illegal_walk_is_proposed_for_replacement_at_the_legal_width(shop
 
 def test_303_3f_a_legal_walk_cannot_be_ordered_replaced_as_illegal(home, dpw_director):
     with pytest.raises(ValidationError, match="legal sidewalk"):
-        services.order_illegal_sidewalk(
-            parcel=home,
-            frontage_feet=50,
-            width_feet=4,
-            thickness_inches=4,
-            material="concrete",
-            by=dpw_director,
-            today=TODAY,
-        )
+        order_illegal(home, dpw_director, frontage_feet=50, width_feet=4, thickness_inches=4)
 
 
 def test_303_3f_resident_cannot_propose_an_order(home, resident):
     with pytest.raises(PermissionDenied):
-        services.order_illegal_sidewalk(
-            parcel=home,
-            frontage_feet=50,
-            width_feet=3,
-            thickness_inches=4,
-            material="concrete",
-            by=resident,
-            today=TODAY,
-        )
+        order_illegal(home, resident, frontage_feet=50, width_feet=3, thickness_inches=4)
 
 
 def test_303_3d_8_forms_inspection_checks_the_width_as_built(issued, inspector):

@@ -14,32 +14,14 @@ from permits.models import Permit, Status
 from sidewalks import services
 from sidewalks.models import SidewalkOrder, SidewalkSurvey
 from tests.factories import ParcelFactory
-from tests.sidewalks.conftest import GOOD, PASSING, TODAY
+from tests.sidewalks.conftest import GOOD, PASSING, POSTED, TODAY
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def frozen():
-    with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False) as traveller:
-        yield traveller
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen")]
 
 
 def apply_data(**kw):
-    data = {
-        "parcel": "266-1116-0001",
-        "work": "new",
-        "frontage_feet": "60",
-        "width_feet": "4",
-        "thickness_inches": "4",
-        "driveway_length_feet": "12",
-        "driveway_thickness_inches": "6",
-        "material": "concrete",
-        "concrete_psi": "4000",
-        "sacks_per_cubic_yard": "6",
-        "pour_date": "2026-06-05",
-    }
-    return {**data, **kw}
+    data = {**POSTED, "driveway_length_feet": "12", "concrete_psi": "4000", "sacks_per_cubic_yard": "6"}
+    return {**data, "pour_date": "2026-06-05", **kw}
 
 
 def test_apply_page_is_linked_from_the_permit_chooser(client, contractor):
@@ -235,11 +217,12 @@ def test_clerk_adopts_serves_and_charges_through_the_pages(client, clerk, dpw_di
     )
     client.force_login(dpw_director)
     response = client.post(
-        reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-21"}
-    )
-    assert response.status_code == 400 and "June 21, 2026" in response.content.decode()
-    client.post(
         reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-22"}
+    )
+    # served June 1: the 20th day is Sunday June 21, so the owner has Monday June 22 too (Wis. Stat. § 990.001(4))
+    assert response.status_code == 400 and "June 22, 2026" in response.content.decode()
+    client.post(
+        reverse("sidewalks:order_act", args=[order.number, "village"]), {"cost": "180", "done_on": "2026-06-23"}
     )
     with time_machine.travel(datetime(2026, 6, 23, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
         client.force_login(clerk)  # three weeks on: the first session has expired

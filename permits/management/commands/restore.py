@@ -15,6 +15,7 @@ import sqlite3
 import tarfile
 from pathlib import Path, PurePosixPath
 
+from cachalot.api import invalidate
 from dbbackup.db.exceptions import CommandConnectorError
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -126,6 +127,7 @@ class Command(BaseCommand):
                 connector_for(connection, "sqlite").restore_dump(dump)  # the copy, written as the database file
 
         office_calendar.forget()  # the rows came in outside Django: no reading of the old calendar is kept
+        invalidate()  # and no kept permit list (permits/kept_lists.py) of the database that was there before
         restored_media = self._restore_media(folder / MEDIA_TAR, media_root)
 
         counts = row_counts(connection) if engine == "postgresql" else sqlite_counts(Path(name))

@@ -68,30 +68,22 @@ def load() -> dict:
         at=now - timedelta(hours=3),
         values={"largest_stone_inches": Decimal("6")},
     )
-    field_work.log_inspection(
-        permit=permit,
-        kind="compaction",
-        by=inspector,
-        at=now - timedelta(hours=2),
-        values={
-            "lift_inches": Decimal("12"),
-            "compaction_percent": Decimal("93.5"),
-            "mechanical": True,
-            "flooded": False,
-        },
-        notes="Second lift soft on the north side.",
-    )
-    field_work.log_inspection(
-        permit=permit,
-        kind="compaction",
-        by=inspector,
-        at=now - timedelta(hours=1),
-        values={
-            "lift_inches": Decimal("10"),
-            "compaction_percent": Decimal("96.2"),
-            "mechanical": True,
-            "flooded": False,
-        },
-        notes="Retest after recompaction.",
-    )
+    compaction_tests = [  # (hours ago, lift, percent compacted, notes): a soft lift, then the retest
+        (2, "12", "93.5", "Second lift soft on the north side."),
+        (1, "10", "96.2", "Retest after recompaction."),
+    ]
+    for hours_ago, lift, percent, notes in compaction_tests:
+        field_work.log_inspection(
+            permit=permit,
+            kind="compaction",
+            by=inspector,
+            at=now - timedelta(hours=hours_ago),
+            values={
+                "lift_inches": Decimal(lift),
+                "compaction_percent": Decimal(percent),
+                "mechanical": True,
+                "flooded": False,
+            },
+            notes=notes,
+        )
     return {"permit": permit}

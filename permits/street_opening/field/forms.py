@@ -6,9 +6,13 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 
-from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
+from permits.forms import (
+    add_violations,  # noqa: F401  (re-exported for this type's views)
+    yes_or_no,
+)
 from permits.input_limits import LimitedForm
 from permits.street_opening.field.models import DefectNotice, PermitteeNotice
+from permits.street_opening.field.services import MEASURED_FIELDS
 
 DECIMAL = {"inputmode": "decimal", "class": "form-control form-control-lg", "autocomplete": "off"}
 LOCAL_DATETIME = "%Y-%m-%dT%H:%M"
@@ -23,6 +27,17 @@ def _inches(label: str, help_text: str, required: bool = True, max_digits: int =
         max_digits=max_digits,
         decimal_places=places,
         widget=forms.NumberInput(attrs={**DECIMAL, "step": "any"}),
+    )
+
+
+def _dollars(label: str, help_text: str = ""):
+    return forms.DecimalField(
+        label=label,
+        help_text=help_text,
+        min_value=0,
+        max_digits=12,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
     )
 
 
@@ -117,21 +132,7 @@ class PavementForm(InspectionForm):
         widget=DateInput(),
         help_text="Protected from traffic at least 3 days (§ 303-5G(3)).",
     )
-    field_order = [
-        "surface",
-        "existing_pavement_inches",
-        "three_inch_stone_inches",
-        "three_quarter_stone_inches",
-        "depth_inches",
-        "base_layer_inches",
-        "top_layer_inches",
-        "straightedge_deviation_inches",
-        "calcium_chloride",
-        "poured_on",
-        "opened_to_traffic_on",
-        "notes",
-        "photo",
-    ]
+    field_order = [*MEASURED_FIELDS["pavement"], "notes", "photo"]
 
     def clean(self):
         data = super().clean()
@@ -175,11 +176,10 @@ class UndergroundDepthForm(InspectionForm):
 
 
 class FinalForm(InspectionForm):
-    surface_restored = forms.TypedChoiceField(
-        label="Surface back in the condition it was in before the work?",
-        coerce=lambda v: v == "yes",
-        choices=[("yes", "Yes, restored"), ("no", "No")],
-        widget=forms.RadioSelect,
+    surface_restored = yes_or_no(
+        "Surface back in the condition it was in before the work?",
+        yes="Yes, restored",
+        no="No",
         help_text="Otherwise the Village restores it at the permittee's expense (§ 303-1C(8)).",
     )
     field_order = ["surface_restored", "notes", "photo"]
@@ -195,36 +195,26 @@ INSPECTION_FORMS = {
 }
 
 
+def _local_datetime(label: str, required: bool = True, help_text: str = ""):
+    return forms.DateTimeField(
+        label=label,
+        required=required,
+        help_text=help_text,
+        widget=DateTimeLocalInput(),
+        input_formats=[LOCAL_DATETIME],
+    )
+
+
 class PlanWorkForm(LimitedForm):
-    work_starts_at = forms.DateTimeField(
-        label="Excavation begins", widget=DateTimeLocalInput(), input_formats=[LOCAL_DATETIME]
-    )
-    outage_at = forms.DateTimeField(
-        label="Utility service to private properties goes off (if it will)",
-        required=False,
-        widget=DateTimeLocalInput(),
-        input_formats=[LOCAL_DATETIME],
-    )
-    backfill_at = forms.DateTimeField(
-        label="Backfilling or surface restoration begins (if known)",
-        required=False,
-        widget=DateTimeLocalInput(),
-        input_formats=[LOCAL_DATETIME],
-    )
+    work_starts_at = _local_datetime("Excavation begins")
+    outage_at = _local_datetime("Utility service to private properties goes off (if it will)", required=False)
+    backfill_at = _local_datetime("Backfilling or surface restoration begins (if known)", required=False)
 
 
 class PermitteeNoticeForm(LimitedForm):
     kind = forms.ChoiceField(label="Which notice", choices=PermitteeNotice.Kind.choices, widget=forms.RadioSelect)
-    planned_work_at = forms.DateTimeField(
-        label="When the work it announces begins", widget=DateTimeLocalInput(), input_formats=[LOCAL_DATETIME]
-    )
-    given_at = forms.DateTimeField(
-        label="When you gave the notice",
-        required=False,
-        widget=DateTimeLocalInput(),
-        input_formats=[LOCAL_DATETIME],
-        help_text="Leave empty for now.",
-    )
+    planned_work_at = _local_datetime("When the work it announces begins")
+    given_at = _local_datetime("When you gave the notice", required=False, help_text="Leave empty for now.")
     given_to = forms.CharField(label="To whom", max_length=300)
     method = forms.ChoiceField(label="How", choices=PermitteeNotice.Method.choices)
 
@@ -283,25 +273,6 @@ class DefectNoticeForm(LimitedForm):
 
 class VillageRepairForm(LimitedForm):
     repaired_on = forms.DateField(label="Village repaired on", widget=DateInput())
-    labor = forms.DecimalField(
-        label="Labor ($)",
-        min_value=0,
-        max_digits=12,
-        decimal_places=2,
-        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
-    )
-    materials = forms.DecimalField(
-        label="Materials ($)",
-        min_value=0,
-        max_digits=12,
-        decimal_places=2,
-        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
-    )
-    equipment = forms.DecimalField(
-        label="Equipment ($)",
-        min_value=0,
-        max_digits=12,
-        decimal_places=2,
-        widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
-        help_text="The bill adds 20% for administration (§ 303-4H(2)).",
-    )
+    labor = _dollars("Labor ($)")
+    materials = _dollars("Materials ($)")
+    equipment = _dollars("Equipment ($)", "The bill adds 20% for administration (§ 303-4H(2)).")

@@ -12,6 +12,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from permits.models.core import Document, Permit
+from permits.models.shared_fields import board_motion
 
 INCHES = {"max_digits": 6, "decimal_places": 2, "null": True, "blank": True}
 AMOUNT = {"max_digits": 12, "decimal_places": 2}
@@ -232,14 +233,7 @@ class DefectNotice(models.Model):
     served_on = models.DateField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
-    finding = models.ForeignKey(
-        "permits.Motion",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        help_text="The Board's finding (§ 303-4H(4)); blank when its designee found the defect",
-    )
+    finding = board_motion(help_text="The Board's finding (§ 303-4H(4)); blank when its designee found the defect")
     corrected_on = models.DateField(null=True, blank=True)
     past_deadline_on = models.DateField(
         null=True, blank=True, editable=False, help_text="Flagged the day after the deadline passed uncorrected"

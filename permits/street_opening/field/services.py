@@ -24,6 +24,7 @@ from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.errors import RulesBroken
 from permits.models import Document, Permit, PermitKind, Status
+from permits.recording import stamp_once
 from permits.roles import Role, has_role, is_village_staff
 from permits.street_opening import rules as ordinance
 from permits.street_opening.field import rules
@@ -440,12 +441,7 @@ def send_due_notice_reminders(*, now: datetime) -> tuple[int, int]:
     sent = 0
     for chunk in jobs.chunked(due):
         with transaction.atomic():
-            unsent = set(
-                PermitteeNotice.objects.select_for_update()
-                .filter(pk__in=[n.pk for n in chunk], reminder_sent_at__isnull=True)
-                .values_list("pk", flat=True)
-            )
-            PermitteeNotice.objects.filter(pk__in=unsent).update(reminder_sent_at=now)
+            unsent = stamp_once(PermitteeNotice, chunk, field="reminder_sent_at", value=now)
             services.send_notices(
                 [
                     (

@@ -4,6 +4,8 @@ one service in field_work.py, message, redirect."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -15,8 +17,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from permits.access import get_permit_for, require_role
 from permits.errors import RulesBroken
+from permits.forms import service_result
 from permits.models import PermitKind, Status
 from permits.paging import MAX_PAGES, PAGE_SIZE, page_of
+from permits.posting import form_page
 from permits.roles import has_role
 from permits.street_opening import lifecycle
 from permits.street_opening.field import rules as field_rules
@@ -56,6 +60,20 @@ def inspections(request):
     return render(request, "permits/street_opening/field/inspections.html", {"page": page, "today": today})
 
 
+# The permittee's forms on the field page, by their name in the page's context: the form and its field prefix.
+PERMITTEE_FORMS = {
+    "plan_form": (PlanWorkForm, "plan"),
+    "notice_form": (PermitteeNoticeForm, "notice"),
+    "temporary_form": (TemporaryPavementForm, "temp"),
+    "permanent_form": (PermanentPavementForm, "perm"),
+}
+
+
+def _permittee_form(name: str, data=None):
+    form_class, prefix = PERMITTEE_FORMS[name]
+    return form_class(data, prefix=prefix)
+
+
 def _permit_context(request, permit, **forms):
     user = request.user
     is_permittee = field_work.may_act_as_permittee(user, permit)
@@ -79,10 +97,7 @@ def _permit_context(request, permit, **forms):
         "kinds": Inspection.Kind.choices,
         "notice_rules": field_rules.NOTICE_RULES.values(),
         "blockers": lifecycle.completion_refusals(permit) if permit.status in (Status.ISSUED, Status.ACTIVE) else [],
-        "plan_form": PlanWorkForm(prefix="plan"),
-        "notice_form": PermitteeNoticeForm(prefix="notice"),
-        "temporary_form": TemporaryPavementForm(prefix="temp"),
-        "permanent_form": PermanentPavementForm(prefix="perm"),
+        **{name: _permittee_form(name) for name in PERMITTEE_FORMS},
     }
     context.update(forms)
     return context
@@ -134,7 +149,7 @@ def inspect(request, number, kind):
         "label": Inspection.Kind(kind).label,
         "citation": field_rules.INSPECTION_CITATIONS[kind],
     }
-    return render(request, "permits/street_opening/field/inspect.html", context, status=400 if form.errors else 200)
+    return form_page(request, "permits/street_opening/field/inspect.html", context)
 
 
 def _bound_or_error(request, permit, form, service, success: str, form_name: str):
@@ -155,26 +170,42 @@ def _bound_or_error(request, permit, form, service, success: str, form_name: str
     )
 
 
-@login_required
-@require_POST
-def plan_work(request, number):
-    permit = _street_opening_for(request.user, number)
-    form = PlanWorkForm(request.POST, prefix="plan")
-    return _bound_or_error(
-        request,
-        permit,
-        form,
-        lambda d: field_work.schedule_notice_reminders(permit=permit, by=request.user, **d),
-        "Work planned. You will be reminded a day before each notice is due.",
-        "plan_form",
-    )
+def _permittee_form_view(form_name: str, service, success: str):
+    """A POST view of one permittee form of the field page: `service(permit=, by=, **cleaned_data)`, then back to the
+    page (with the form's errors when it is invalid or the service refuses)."""
+
+    @login_required
+    @require_POST
+    def view(request, number):
+        permit = _street_opening_for(request.user, number)
+        form = _permittee_form(form_name, request.POST)
+
+        def run(data):
+            service(permit=permit, by=request.user, **data)
+
+        return _bound_or_error(request, permit, form, run, success, form_name)
+
+    return view
+
+
+plan_work = _permittee_form_view(
+    "plan_form",
+    field_work.schedule_notice_reminders,
+    "Work planned. You will be reminded a day before each notice is due.",
+)
+temporary_pavement = _permittee_form_view(
+    "temporary_form", field_work.record_temporary_pavement, "Temporary surface recorded."
+)
+permanent_pavement = _permittee_form_view(
+    "permanent_form", field_work.record_permanent_pavement, "Permanent pavement recorded."
+)
 
 
 @login_required
 @require_POST
 def give_notice(request, number):
     permit = _street_opening_for(request.user, number)
-    form = PermitteeNoticeForm(request.POST, prefix="notice")
+    form = _permittee_form("notice_form", request.POST)
 
     def record(d):
         notice = field_work.record_permittee_notice(permit=permit, by=request.user, **d)
@@ -182,36 +213,6 @@ def give_notice(request, number):
             messages.warning(request, field_rules.notice_late_message(notice.kind, timezone.localtime(notice.due_by)))
 
     return _bound_or_error(request, permit, form, record, "Notice recorded.", "notice_form")
-
-
-@login_required
-@require_POST
-def temporary_pavement(request, number):
-    permit = _street_opening_for(request.user, number)
-    form = TemporaryPavementForm(request.POST, prefix="temp")
-    return _bound_or_error(
-        request,
-        permit,
-        form,
-        lambda d: field_work.record_temporary_pavement(permit=permit, by=request.user, **d),
-        "Temporary surface recorded.",
-        "temporary_form",
-    )
-
-
-@login_required
-@require_POST
-def permanent_pavement(request, number):
-    permit = _street_opening_for(request.user, number)
-    form = PermanentPavementForm(request.POST, prefix="perm")
-    return _bound_or_error(
-        request,
-        permit,
-        form,
-        lambda d: field_work.record_permanent_pavement(permit=permit, by=request.user, **d),
-        "Permanent pavement recorded.",
-        "permanent_form",
-    )
 
 
 @login_required
@@ -274,20 +275,12 @@ def defect_notice(request, number):
         initial={"served_on": timezone.localdate(), "addressed_to": "permittee"},
         permit=permit,
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            field_work.record_defect_notice(permit=permit, by=request.user, **form.cleaned_data)
-        except RulesBroken as broken:
-            add_violations(form, broken.violations)
-        else:
-            messages.success(request, "Defect notice recorded and sent.")
-            return redirect(_field_url(permit))
-    return render(
-        request,
-        "permits/street_opening/field/defect.html",
-        {"permit": permit, "form": form},
-        status=400 if form.errors else 200,
-    )
+    if request.method == "POST" and service_result(
+        form, partial(field_work.record_defect_notice, permit=permit, by=request.user)
+    ):
+        messages.success(request, "Defect notice recorded and sent.")
+        return redirect(_field_url(permit))
+    return form_page(request, "permits/street_opening/field/defect.html", {"permit": permit, "form": form})
 
 
 @login_required
@@ -300,19 +293,13 @@ def village_repair(request, number, pk):
     permit = _street_opening_for(request.user, number)
     notice = get_object_or_404(DefectNotice, pk=pk, permit=permit)
     form = VillageRepairForm(request.POST or None, initial={"repaired_on": timezone.localdate()})
-    if request.method == "POST" and form.is_valid():
-        try:
-            notice = field_work.record_village_repair(notice=notice, by=request.user, **form.cleaned_data)
-        except RulesBroken as broken:
-            add_violations(form, broken.violations)
-        else:
-            messages.success(request, f"Village repair billed: ${notice.repair_total} (§ 303-4H(2)).")
+    if request.method == "POST":
+        repaired = service_result(form, partial(field_work.record_village_repair, notice=notice, by=request.user))
+        if repaired is not None:
+            messages.success(request, f"Village repair billed: ${repaired.repair_total} (§ 303-4H(2)).")
             return redirect(_field_url(permit))
-    return render(
-        request,
-        "permits/street_opening/field/repair.html",
-        {"permit": permit, "notice": notice, "form": form},
-        status=400 if form.errors else 200,
+    return form_page(
+        request, "permits/street_opening/field/repair.html", {"permit": permit, "notice": notice, "form": form}
     )
 
 

@@ -21,20 +21,13 @@ from sidewalks import services as sidewalk_services
 from sidewalks.forms import SidewalkApplicationForm
 from tests import board_world
 from tests.factories import ParcelFactory, StreetFactory
+from tests.obstructions.registers.conftest import new_walk, posted
 from tests.permits.street_opening.conftest import CHICAGO, valid_data
 
 pytestmark = pytest.mark.django_db
 
 TODAY = date(2026, 6, 1)
-WALK = dict(
-    work="new",
-    frontage_feet=Decimal("60"),
-    width_feet=Decimal("4"),
-    thickness_inches=Decimal("4"),
-    driveway_thickness_inches=Decimal("6"),
-    material="concrete",
-    pour_date=date(2026, 6, 8),
-)
+WALK = new_walk(width_feet="4", thickness_inches="4", driveway_thickness_inches="6")
 
 
 @pytest.fixture
@@ -232,7 +225,7 @@ def test_303_1a_sidewalk_on_a_graded_street_is_accepted(contractor):
 
 
 def test_303_1a_sidewalk_form_names_the_street_rule(contractor, bare_parcel):
-    data = {k: str(v) for k, v in WALK.items()} | {"parcel": bare_parcel.tax_key, "driveway_length_feet": "0"}
+    data = posted(WALK, parcel=bare_parcel.tax_key, driveway_length_feet="0")
     form = SidewalkApplicationForm(data, user=contractor, today=TODAY)
     assert not form.is_valid()
     assert "§ 303-1A(1)" in " ".join(str(e) for e in form.errors.values())
@@ -241,7 +234,7 @@ def test_303_1a_sidewalk_form_names_the_street_rule(contractor, bare_parcel):
 def test_303_1a_sidewalk_api_is_a_400_citing_the_section(contractor, bare_parcel):
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=contractor)[0].key}")
-    body = {k: str(v) for k, v in WALK.items()} | {"parcel": bare_parcel.tax_key}
+    body = posted(WALK, parcel=bare_parcel.tax_key)
     with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=CHICAGO), tick=False):
         response = api.post("/api/v1/sidewalk-permits/", body, format="json")
     assert response.status_code == 400

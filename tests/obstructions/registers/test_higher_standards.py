@@ -17,18 +17,11 @@ from sidewalks import services as sidewalk_services
 from sidewalks.forms import SidewalkApplicationForm
 from tests import board_world
 from tests.factories import ParcelFactory, StreetFactory
+from tests.obstructions.registers.conftest import new_walk, posted
 
 pytestmark = pytest.mark.django_db
 TODAY = date(2026, 6, 1)
-WALK = dict(
-    work="new",
-    frontage_feet=Decimal("60"),
-    width_feet=Decimal("5"),
-    thickness_inches=Decimal("5"),
-    driveway_thickness_inches=Decimal("7"),
-    material="concrete",
-    pour_date=date(2026, 6, 8),
-)
+WALK = new_walk(width_feet="5", thickness_inches="5", driveway_thickness_inches="7")
 
 
 @pytest.fixture
@@ -97,7 +90,7 @@ def test_303_3d_11_a_standard_adopted_after_the_application_day_does_not_apply(c
 
 
 def test_303_3d_11_the_form_names_the_width_field(contractor, shop, six_feet):
-    data = {k: str(v) for k, v in WALK.items()} | {"parcel": shop.tax_key, "driveway_length_feet": "0"}
+    data = posted(WALK, parcel=shop.tax_key, driveway_length_feet="0")
     form = SidewalkApplicationForm(data | {"width_feet": "5.5"}, user=contractor, today=TODAY)
     assert not form.is_valid()
     assert "§ 303-3D(11)" in " ".join(form.errors["width_feet"])
@@ -111,7 +104,7 @@ def test_303_3d_11_the_api_is_a_400_citing_the_section(contractor, shop, six_fee
 
     import time_machine
 
-    body = {k: str(v) for k, v in WALK.items()} | {"parcel": shop.tax_key, "width_feet": "5.5"}
+    body = posted(WALK, parcel=shop.tax_key, width_feet="5.5")
     with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
         response = api.post("/api/v1/sidewalk-permits/", body, format="json")
     assert response.status_code == 400
@@ -136,7 +129,7 @@ def test_303_3d_11_only_the_clerk_records_a_standard(request, who, shop):
 def test_303_10_a_sidewalk_application_showing_a_vault_is_refused_on_the_service_and_form(contractor, shop):
     with pytest.raises(RulesBroken, match="§ 303-10"):
         apply(contractor, shop, vault_or_cistern=True)
-    data = {k: str(v) for k, v in WALK.items()} | {"parcel": shop.tax_key, "driveway_length_feet": "0"}
+    data = posted(WALK, parcel=shop.tax_key, driveway_length_feet="0")
     form = SidewalkApplicationForm(data | {"vault_or_cistern": "on"}, user=contractor, today=TODAY)
     assert not form.is_valid() and "§ 303-10" in " ".join(form.errors["vault_or_cistern"])
     assert not Permit.objects.exists()
@@ -150,7 +143,7 @@ def test_303_10_the_api_refuses_a_vault_with_a_400(contractor, shop):
 
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=contractor)[0].key}")
-    body = {k: str(v) for k, v in WALK.items()} | {"parcel": shop.tax_key, "vault_or_cistern": True}
+    body = posted(WALK, parcel=shop.tax_key, vault_or_cistern=True)
     with time_machine.travel(datetime(2026, 6, 1, 12, tzinfo=ZoneInfo("America/Chicago")), tick=False):
         response = api.post("/api/v1/sidewalk-permits/", body, format="json")
     assert response.status_code == 400

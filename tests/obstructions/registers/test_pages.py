@@ -117,27 +117,28 @@ def test_303_11_a_request_presented_in_the_future_is_refused(client, clerk):
     assert not ImprovementRequest.objects.exists()
 
 
+def receive_requests(clerk, count, *, kind, street, first_at, own_streets=False):
+    """`count` requests an hour apart, numbered along `street`; with own_streets each names a street of its own (each
+    row of the list then has a street to show)."""
+    for i in range(count):
+        services.receive_improvement_request(
+            kind=kind,
+            location=f"{i} {street}",
+            petitioners="x",
+            by=clerk,
+            presented_at=first_at + timedelta(hours=i),
+            **({"street": StreetFactory(name=f"{street} {i}")} if own_streets else {}),
+        )
+
+
 def test_303_11_the_list_is_paged_with_constant_queries(client, clerk, django_assert_max_num_queries):
     client.force_login(clerk)
-    for i in range(3):
-        services.receive_improvement_request(
-            kind="sidewalk",
-            location=f"{i} Elm",
-            petitioners="x",
-            by=clerk,
-            presented_at=datetime(2026, 3, 1, tzinfo=CHICAGO) + timedelta(hours=i),
-        )
+    receive_requests(clerk, 3, kind="sidewalk", street="Elm", first_at=datetime(2026, 3, 1, tzinfo=CHICAGO))
     with django_assert_max_num_queries(12) as few:
         client.get(url("improvements", year=2027))
-    for i in range(40):
-        services.receive_improvement_request(
-            kind="storm_sewer",
-            location=f"{i} Oak",
-            petitioners="x",
-            by=clerk,
-            presented_at=datetime(2026, 4, 1, tzinfo=CHICAGO) + timedelta(hours=i),
-            street=StreetFactory(name=f"Oak {i}"),
-        )
+    receive_requests(
+        clerk, 40, kind="storm_sewer", street="Oak", first_at=datetime(2026, 4, 1, tzinfo=CHICAGO), own_streets=True
+    )
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get(url("improvements", year=2027))
     assert len(response.context["page"].object_list) == 25

@@ -2,7 +2,6 @@
 the Board, and how the recorded motion on it flows back to the subject through services.decide_item."""
 
 from datetime import date, datetime, timedelta
-from decimal import Decimal
 
 import pytest
 import time_machine
@@ -16,13 +15,16 @@ from sidewalks import services as sidewalk_services
 from sidewalks.models import SidewalkOrder
 from tests.board_world import seat_members
 from tests.factories import ParcelFactory, StreetFactory
+from tests.permits.ledger import conftest as ledger
 from tests.permits.street_opening.conftest import (
     CHICAGO,
     DECEMBER_1,
     annual_bond,
     file_december_emergency,
+    repaved_in_2023,
     valid_data,
 )
+from tests.sidewalks.conftest import order_illegal
 
 pytestmark = pytest.mark.django_db
 
@@ -58,15 +60,7 @@ def proposed_order(dpw_director):
     from permits.models import Parcel
 
     shop = ParcelFactory(land_use=Parcel.LandUse.COMMERCIAL)
-    return sidewalk_services.order_illegal_sidewalk(
-        parcel=shop,
-        frontage_feet=Decimal("50"),
-        width_feet=Decimal("4"),
-        thickness_inches=Decimal("5"),
-        material="concrete",
-        by=dpw_director,
-        today=date(2026, 5, 4),
-    )
+    return order_illegal(shop, dpw_director, today=date(2026, 5, 4))
 
 
 def test_303_3b_3_a_proposed_order_waits_and_a_carried_motion_adopts_it(proposed_order, clerk):
@@ -121,15 +115,7 @@ def test_303_5i_a_repaved_street_opening_waits_and_a_carried_motion_grants_the_e
 ):
     street = StreetFactory(name="Henni Street")
     annual_bond(contractor_org, clerk)
-    StreetImprovement.objects.create(
-        street=street,
-        description="Mill and overlay",
-        decided_on=date(2023, 4, 1),
-        work_begins_on=date(2023, 6, 1),
-        repaved_on=date(2023, 6, 15),
-        recorded_by=clerk,
-        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
-    )
+    repaved_in_2023(street, clerk)
     with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
         permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
     matter = matter_for("303-5I", "permits.Permit")
@@ -179,16 +165,7 @@ def test_waiver_request_needs_a_reason_and_the_clerk(clerk, board_member):
 
 
 def _hearing(clerk, hearing_on, published_on, mailed_on):
-    from permits.ledger.services import record_hearing
-
-    return record_hearing(
-        hearing_on=hearing_on,
-        published_on=published_on,
-        mailed_on=mailed_on,
-        charges=[],
-        by=clerk,
-        today=date(2026, 5, 1),
-    )
+    return ledger.hearing(clerk, hearing_on, published_on=published_on, mailed_on=mailed_on, today=date(2026, 5, 1))
 
 
 def test_66_0627_a_noticed_hearing_waits_and_the_meeting_of_its_date_holds_it(clerk):

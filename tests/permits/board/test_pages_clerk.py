@@ -207,24 +207,24 @@ def _dpw():
     return user
 
 
-def test_clerk_records_a_designation_on_the_page(client, clerk):
+def designate_on_the_page(client, clerk, starts_on):
+    """The clerk posts a § 303-5I designation of the DPW director under a motion carried March 3, 2026."""
     motion = vote(clause="303-5I", ayes=5, held_on=date(2026, 3, 3))
     client.force_login(clerk)
-    response = client.post(
+    return client.post(
         reverse("board:designations"),
-        {"clause": "303-5I", "role": "Director of Public Works", "starts_on": "2026-03-03", "motion": motion.pk},
+        {"clause": "303-5I", "role": "Director of Public Works", "starts_on": starts_on, "motion": motion.pk},
     )
+
+
+def test_clerk_records_a_designation_on_the_page(client, clerk):
+    response = designate_on_the_page(client, clerk, starts_on="2026-03-03")
     assert response.status_code == 302
     assert Designation.objects.get().role == "Director of Public Works"
 
 
 def test_a_designation_starting_before_its_meeting_is_refused_naming_the_field(client, clerk):
-    motion = vote(clause="303-5I", ayes=5, held_on=date(2026, 3, 3))
-    client.force_login(clerk)
-    response = client.post(
-        reverse("board:designations"),
-        {"clause": "303-5I", "role": "Director of Public Works", "starts_on": "2026-03-02", "motion": motion.pk},
-    )
+    response = designate_on_the_page(client, clerk, starts_on="2026-03-02")
     assert response.status_code == 400 and "starts on or after the meeting" in response.content.decode()
     assert not Designation.objects.exists()
 

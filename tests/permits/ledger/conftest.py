@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from permits.ledger.models import SpecialCharge
-from permits.ledger.services import add_charge, mark_delinquent_charges
+from permits.ledger.services import add_charge, mark_delinquent_charges, record_hearing
 from tests.factories import ParcelFactory
 
 BILLED = date(2026, 3, 2)
@@ -25,6 +25,13 @@ def make_charge(parcel, *, by=None, amount="75.00", source=SpecialCharge.Source.
         by=by,
         today=today,
         **extra,
+    )
+
+
+def hearing(by, on: date, *, published_on: date, mailed_on: date, charges=(), today: date | None = None):
+    """The Board's Wis. Stat. § 66.0627(3)(b) hearing on `on`, its notice published and mailed on the days given."""
+    return record_hearing(
+        hearing_on=on, published_on=published_on, mailed_on=mailed_on, charges=list(charges), by=by, today=today
     )
 
 

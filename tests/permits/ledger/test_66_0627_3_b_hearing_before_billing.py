@@ -200,10 +200,16 @@ def test_66_0627_3_b_the_nightly_job_statements_do_not_grow_with_the_charges(par
         )
         return charges
 
+    from permits import office_calendar
+
     small_charges = heard(2)
+    # Both runs read the office calendar afresh (due dates skip the days it is closed; a process keeps a reading
+    # for a second), so what is compared is the statements per charge.
+    office_calendar.forget()
     with CaptureQueriesContext(connection) as small:
         assert bill_charges_after_hearings(today=HEARING) == (2, 2)
     large_charges = heard(6)
+    office_calendar.forget()
     with CaptureQueriesContext(connection) as large:
         assert bill_charges_after_hearings(today=HEARING) == (6, 6)
     assert len(large) == len(small)

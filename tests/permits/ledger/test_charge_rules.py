@@ -15,6 +15,7 @@ STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
 # --- Wis. Stat. § 66.0627 ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.django_db
 def test_66_0627_due_30_days_after_billing_and_delinquent_the_day_after():
     due = rules.charge_due_on(date(2026, 3, 1), "snow_ice")
     assert due == date(2026, 3, 31)
@@ -23,8 +24,27 @@ def test_66_0627_due_30_days_after_billing_and_delinquent_the_day_after():
     assert not rules.is_delinquent(None, date(2027, 1, 1))
 
 
+@pytest.mark.django_db
 def test_303_6f_1_obstruction_bill_due_10_days_after_presumed_receipt():
-    assert rules.charge_due_on(date(2026, 3, 1), "obstruction_removal") == date(2026, 3, 14)
+    assert rules.charge_due_on(date(2026, 5, 1), "obstruction_removal") == date(2026, 5, 14)
+    # the 13th day is Saturday March 14: the office is closed, so the payment may be made Monday (§ 990.001(4))
+    assert rules.charge_due_on(date(2026, 3, 1), "obstruction_removal") == date(2026, 3, 16)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("billed_on", "due_on"),
+    [
+        (date(2026, 4, 2), date(2026, 5, 4)),  # the 30th day is Saturday May 2: Monday May 4
+        (date(2026, 4, 3), date(2026, 5, 4)),  # Sunday May 3: Monday
+        (date(2026, 4, 4), date(2026, 5, 4)),  # Monday May 4 itself
+        (date(2026, 4, 26), date(2026, 5, 26)),  # Memorial Day is May 25: not the 26th itself
+        (date(2026, 4, 25), date(2026, 5, 26)),  # the 30th day is Memorial Day: the Tuesday
+    ],
+)
+def test_66_0627_a_bill_due_when_the_office_is_closed_is_due_the_next_open_day(billed_on, due_on):
+    assert rules.charge_due_on(billed_on, "snow_ice") == due_on
+    assert not rules.is_delinquent(due_on, due_on)
 
 
 def test_66_0627_no_installments():

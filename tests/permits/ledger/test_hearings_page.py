@@ -8,6 +8,7 @@ from django.urls import reverse
 from permits.ledger.models import ChargeHearing, SpecialCharge
 from permits.ledger.rules import hearing_notice_field_errors
 from tests.factories import ParcelFactory
+from tests.permits.conftest import OTHER_STAFF
 from tests.permits.ledger.conftest import make_charge
 
 pytestmark = pytest.mark.django_db
@@ -79,20 +80,7 @@ def test_66_0627_3_b_charge_not_needing_a_hearing_is_refused(client, clerk, parc
     assert not ChargeHearing.objects.exists()
 
 
-@pytest.mark.parametrize(
-    "persona",
-    [
-        "dpw_director",
-        "inspector",
-        "building_inspector",
-        "police_chief",
-        "board_member",
-        "president",
-        "resident",
-        "outsider",
-        "contractor",
-    ],
-)
+@pytest.mark.parametrize("persona", [*OTHER_STAFF, "resident", "outsider", "contractor"])
 def test_66_0627_3_b_only_the_clerk_records_hearings(client, request, clerk, parcel, persona):
     charge = repair(parcel, clerk)
     client.force_login(request.getfixturevalue(persona))

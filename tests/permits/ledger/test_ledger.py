@@ -14,11 +14,10 @@ from permits.ledger.services import (
     charges_for_work,
     mark_delinquent_charges,
     record_charge_payment,
-    record_hearing,
 )
 from permits.ledger.tax_roll import build_tax_roll
 from permits.models import Notice
-from tests.permits.ledger.conftest import BILLED, LATE, make_charge, make_delinquent
+from tests.permits.ledger.conftest import BILLED, LATE, hearing, make_charge, make_delinquent
 
 S = SpecialCharge.Status
 pytestmark = pytest.mark.django_db
@@ -144,37 +143,21 @@ def test_payment_after_certification_is_paid_on_roll(parcel, clerk):
 
 def test_clerk_records_a_hearing(parcel, clerk):
     charge = make_charge(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR)
-    hearing = record_hearing(
-        hearing_on=date(2026, 6, 21),
-        published_on=date(2026, 6, 1),
-        mailed_on=date(2026, 6, 11),
-        charges=[charge],
-        by=clerk,
+    held = hearing(
+        clerk, date(2026, 6, 21), published_on=date(2026, 6, 1), mailed_on=date(2026, 6, 11), charges=[charge]
     )
-    assert list(hearing.charges.all()) == [charge]
+    assert list(held.charges.all()) == [charge]
 
 
 def test_hearing_notice_after_the_hearing_refused(parcel, clerk):
     with pytest.raises(ValidationError) as exc:
-        record_hearing(
-            hearing_on=date(2026, 6, 21),
-            published_on=date(2026, 6, 22),
-            mailed_on=date(2026, 6, 1),
-            charges=[],
-            by=clerk,
-        )
+        hearing(clerk, date(2026, 6, 21), published_on=date(2026, 6, 22), mailed_on=date(2026, 6, 1))
     assert "published_on" in exc.value.message_dict
 
 
 def test_board_member_cannot_record_a_hearing(board_member):
     with pytest.raises(PermissionDenied):
-        record_hearing(
-            hearing_on=date(2026, 6, 21),
-            published_on=date(2026, 6, 1),
-            mailed_on=date(2026, 6, 1),
-            charges=[],
-            by=board_member,
-        )
+        hearing(board_member, date(2026, 6, 21), published_on=date(2026, 6, 1), mailed_on=date(2026, 6, 1))
 
 
 def test_system_may_add_a_charge(parcel):

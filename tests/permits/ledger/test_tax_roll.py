@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 from permits.ledger.models import SpecialCharge, TaxRollBatch, TaxRollLine
-from permits.ledger.services import mark_delinquent_charges, record_charge_payment, record_hearing
+from permits.ledger.services import mark_delinquent_charges, record_charge_payment
 from permits.ledger.tax_roll import (
     FrozenRoll,
     build_tax_roll,
@@ -22,7 +22,7 @@ from permits.ledger.tax_roll import (
 )
 from permits.models import JobRun
 from tests.factories import ParcelFactory
-from tests.permits.ledger.conftest import LATE, make_charge, make_delinquent
+from tests.permits.ledger.conftest import LATE, hearing, make_charge, make_delinquent
 
 S = SpecialCharge.Status
 pytestmark = pytest.mark.django_db
@@ -117,26 +117,14 @@ def test_66_0627_sidewalk_repair_without_hearing_is_held_back(parcel, clerk):
     charge = make_delinquent(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)")
     assert charge.status == S.PENDING  # § 66.0627(3)(b): not billed, so never delinquent, before the hearing
     assert build_tax_roll(year=2026, today=LATE).lines.count() == 0
-    record_hearing(
-        hearing_on=date(2026, 4, 21),
-        published_on=date(2026, 4, 2),
-        mailed_on=date(2026, 4, 11),
-        charges=[charge],
-        by=clerk,
-        today=date(2026, 4, 21),
-    )  # published 19 days before
+    day = date(2026, 4, 21)  # published 19 days before
+    hearing(clerk, day, published_on=date(2026, 4, 2), mailed_on=date(2026, 4, 11), charges=[charge], today=day)
     charge.refresh_from_db()
     assert charge.status == S.PENDING
     mark_delinquent_charges(today=LATE)
     assert build_tax_roll(year=2026, today=LATE).lines.count() == 0
-    record_hearing(
-        hearing_on=date(2026, 4, 22),
-        published_on=date(2026, 4, 2),
-        mailed_on=date(2026, 4, 12),
-        charges=[charge],
-        by=clerk,
-        today=date(2026, 4, 22),
-    )  # 20 and 10 days: billed the day of the hearing
+    day = date(2026, 4, 22)  # 20 and 10 days: billed the day of the hearing
+    hearing(clerk, day, published_on=date(2026, 4, 2), mailed_on=date(2026, 4, 12), charges=[charge], today=day)
     charge.refresh_from_db()
     assert charge.status == S.BILLED and charge.billed_on == date(2026, 4, 22)
     after_due = date(2026, 6, 1)  # due May 22, 30 days after the bill
@@ -146,22 +134,20 @@ def test_66_0627_sidewalk_repair_without_hearing_is_held_back(parcel, clerk):
     certify_tax_roll(batch=batch, by=clerk, today=after_due)
 
 
+def roll_line(batch, charge, *, source, amount):
+    """A roll line written straight to the table, around build_tax_roll and its checks."""
+    return TaxRollLine.objects.create(
+        batch=batch, charge=charge, tax_key="x", owner="x", source=source, description="x", amount=amount, citation="x"
+    )
+
+
 def test_66_0627_certification_refuses_a_line_whose_hearing_is_missing(parcel, clerk):
     charge = make_delinquent(parcel, by=clerk, source=SpecialCharge.Source.SIDEWALK_REPAIR, citation="§ 303-3B(1)")
     # An older record, billed and delinquent before the rule held billing back until the hearing:
     SpecialCharge.objects.filter(pk=charge.pk).update(status=S.DELINQUENT)
     charge.refresh_from_db()
     batch = TaxRollBatch.objects.create(year=2026)
-    TaxRollLine.objects.create(
-        batch=batch,
-        charge=charge,
-        tax_key="x",
-        owner="x",
-        source="sidewalk_repair",
-        description="x",
-        amount=charge.amount,
-        citation="x",
-    )  # slipped in around the builder
+    roll_line(batch, charge, source="sidewalk_repair", amount=charge.amount)  # slipped in around the builder
     with pytest.raises(ValidationError) as exc:
         certify_tax_roll(batch=batch, by=clerk, today=LATE)
     assert "66.0627(3)(b)" in str(exc.value)
@@ -175,16 +161,7 @@ def test_duplicate_roll_line_raises_integrity_error(parcel, clerk):
     other = TaxRollBatch.objects.create(year=2027)
     for target in (batch, other):
         with pytest.raises(IntegrityError), transaction.atomic():
-            TaxRollLine.objects.create(
-                batch=target,
-                charge=charge,
-                tax_key="x",
-                owner="x",
-                source="snow_ice",
-                description="x",
-                amount=Decimal("1.00"),
-                citation="x",
-            )
+            roll_line(target, charge, source="snow_ice", amount=Decimal("1.00"))
 
 
 def test_one_roll_per_year_in_the_database(db):

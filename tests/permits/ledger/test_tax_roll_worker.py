@@ -4,11 +4,8 @@ Runs only in production mode (REDIS_URL and a PostgreSQL DATABASE_URL set), as i
 
 import os
 import signal
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -20,6 +17,7 @@ from permits.ledger.tasks import build_tax_roll, mark_delinquent_charges
 from permits.models import JobRun
 from tests.factories import ParcelFactory
 from tests.permits.ledger.conftest import LATE, make_charge
+from tests.processes import celery_worker, database_url
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 YEAR = 2026
@@ -62,31 +60,8 @@ def test_worker_killed_mid_batch_then_rerun_charges_nobody_twice(postgres, real_
 
     # A separate worker process on a queue of its own, pointed at this test database.
     queue = f"tax-roll-drill-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-        "MEDIA_ROOT": str(tmp_path / "worker-media"),
-    }
-    celery = str(Path(sys.executable).with_name("celery"))
-    worker = subprocess.Popen(
-        [
-            celery,
-            "-A",
-            "theresa_permits",
-            "worker",
-            "--pool=solo",
-            "--without-mingle",
-            "--without-gossip",
-            "-Q",
-            queue,
-            "--loglevel=WARNING",
-        ],
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    env = {**os.environ, "DATABASE_URL": database_url(), "MEDIA_ROOT": str(tmp_path / "worker-media")}
+    worker = celery_worker("-Q", queue, cwd=settings.BASE_DIR, env=env)
     try:
         build_tax_roll.apply_async(args=[YEAR, LATE.isoformat(), 1.5, 20], queue=queue)
         deadline = time.monotonic() + 60

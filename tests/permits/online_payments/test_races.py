@@ -8,8 +8,8 @@ from payments import PaymentStatus
 from permits.models import Payment
 from permits.online_payments import services
 from permits.online_payments.models import OnlinePayment
+from tests.concurrency import at_once, on_postgresql
 from tests.permits.online_payments.conftest import BASE
-from tests.permits.test_money_once import at_once, on_postgresql
 
 pytestmark = [on_postgresql, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 

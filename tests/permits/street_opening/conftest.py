@@ -10,12 +10,13 @@ import time_machine
 from permits.models import Organization
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
-from permits.street_opening.models import AnnualBond
+from permits.street_opening.models import AnnualBond, EmergencyReport, StreetImprovement
 from tests.factories import StreetFactory
 from tests.upload_samples import PDF
 
 CHICAGO = ZoneInfo("America/Chicago")
 TODAY = date(2026, 5, 4)  # a Monday, outside the frozen-ground season
+REPORTED = datetime(2026, 4, 30, 9, tzinfo=CHICAGO)  # an emergency reported the Thursday before
 
 
 @pytest.fixture
@@ -67,15 +68,48 @@ def bond(contractor_org, clerk):
     return annual_bond(contractor_org, clerk)
 
 
-def annual_bond(organization, clerk) -> AnnualBond:
-    """The organization's annual bond for 2026 (§ 303-4D), recorded by the clerk."""
-    return AnnualBond.objects.create(
+def annual_bond(organization, clerk, **fields) -> AnnualBond:
+    """The organization's annual bond for 2026 (§ 303-4D), recorded by the clerk; a person's own with
+    organization=None and principal_user=, a smaller one with amount=."""
+    values = dict(
         organization=organization,
         year=2026,
         surety="Badger Surety",
         amount=25000,
         recorded_by=clerk,
         recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
+    )
+    return AnnualBond.objects.create(**{**values, **fields})
+
+
+@pytest.fixture
+def fees(db):
+    """The placeholder fees of migration 0003, which an earlier transactional test's flush may have removed."""
+    from permits.models import FeeItem
+    from tests.factories import FeeItemFactory
+
+    for code, amount in (("street_opening", "50.00"), ("street_opening_renewal", "25.00")):
+        if not FeeItem.objects.filter(code=code).exists():
+            FeeItemFactory(code=code, name=code, amount=Decimal(amount))
+
+
+def street_improvement(street, clerk, *, decided_on, work_begins_on, repaved_on=None) -> StreetImprovement:
+    """§ 303-5I: the Board's improvement of the street, recorded by the clerk the day it was decided."""
+    return StreetImprovement.objects.create(
+        street=street,
+        description="Mill and overlay",
+        decided_on=decided_on,
+        work_begins_on=work_begins_on,
+        repaved_on=repaved_on,
+        recorded_by=clerk,
+        recorded_at=datetime(decided_on.year, decided_on.month, decided_on.day, tzinfo=CHICAGO),
+    )
+
+
+def repaved_in_2023(street, clerk) -> StreetImprovement:
+    """Repaved June 15, 2023: inside the five-year moratorium (§ 303-5I) all through 2026."""
+    return street_improvement(
+        street, clerk, decided_on=date(2023, 4, 1), work_begins_on=date(2023, 6, 1), repaved_on=date(2023, 6, 15)
     )
 
 
@@ -147,14 +181,7 @@ def other_org_permit(street, user_factory_name="rival"):
     rival = UserFactory(username=user_factory_name)
     org = Organization.objects.create(name="Rival Digging Inc", kind=Organization.Kind.CONTRACTOR)
     Membership.objects.create(user=rival, organization=org, is_manager=True)
-    AnnualBond.objects.create(
-        organization=org,
-        year=2026,
-        surety="S",
-        amount=1000,
-        recorded_by=rival,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
+    annual_bond(org, rival, surety="S", amount=1000)
     return so.apply_for_street_opening(
         applicant=rival, organization=org, data=valid_data(street, location_description="Rival's trench")
     )
@@ -178,3 +205,16 @@ def complete_work(permit, *, permittee, inspector=None, today=None):
     field_work.log_inspection(permit=permit, kind="final", by=inspector, values={"surface_restored": True}, today=today)
     permit.refresh_from_db()
     return lifecycle.confirm_completion(permit=permit, by=inspector, today=today)
+
+
+def emergency(street, clerk, *, began_on=date(2026, 4, 30), **fields):
+    """§ 303-5H: an emergency opening the clerk recorded as reported, with no application filed for it (yet)."""
+    return EmergencyReport.objects.create(
+        reported_by_name="Uma",
+        street=street,
+        location_description="In front of 12 Main Street",
+        began_on=began_on,
+        reported_at=REPORTED,
+        recorded_by=clerk,
+        **fields,
+    )

@@ -1,9 +1,9 @@
-from datetime import date, datetime
+from datetime import date
 
 import pytest
 
 from permits.street_opening.models import StreetImprovement
-from tests.permits.street_opening.conftest import CHICAGO
+from tests.permits.street_opening.conftest import street_improvement
 
 pytestmark = pytest.mark.django_db
 
@@ -36,14 +36,7 @@ def test_admin_refuses_a_board_decision_less_than_30_days_ahead(admin_client, st
 
 
 def test_admin_action_sends_the_notices(admin_client, street, clerk):
-    improvement = StreetImprovement.objects.create(
-        street=street,
-        description="Repave",
-        decided_on=date(2026, 5, 4),
-        work_begins_on=date(2026, 6, 15),
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 5, 4, tzinfo=CHICAGO),
-    )
+    improvement = street_improvement(street, clerk, decided_on=date(2026, 5, 4), work_begins_on=date(2026, 6, 15))
     admin_client.post(
         "/admin/permits/streetimprovement/", {"action": "send_notices", "_selected_action": [improvement.pk]}
     )

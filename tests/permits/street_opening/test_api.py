@@ -5,6 +5,7 @@ from rest_framework.test import APIClient
 
 from permits.models import Permit
 from permits.street_opening.models import StreetOpening
+from tests.api_clients import token_client
 from tests.permits.street_opening.conftest import other_org_permit
 
 pytestmark = pytest.mark.django_db
@@ -39,16 +40,7 @@ def body(**overrides):
 
 @pytest.fixture
 def api(contractor):
-    client = APIClient()
-    response = client.post("/api/v1/auth/token/", {"username": "contractor", "password": "correct-horse-battery"})
-    assert response.status_code == 200
-    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
-    return client
-
-
-def test_anonymous_gets_401_json():
-    response = APIClient().get(URL)
-    assert response.status_code == 401 and "errors" in response.json()
+    return token_client("contractor")
 
 
 def test_create_submits_the_application(spring, street, bond, api):

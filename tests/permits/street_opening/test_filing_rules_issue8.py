@@ -10,14 +10,15 @@ from rest_framework.test import APIClient
 from permits.models import Membership, Notice, Organization, Permit
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
-from permits.street_opening.models import AnnualBond, ApplicantRevocation, EmergencyReport
+from permits.street_opening.models import ApplicantRevocation, EmergencyReport
 from tests.factories import OrganizationFactory
-from tests.permits.street_opening.conftest import CHICAGO, file_certificate, valid_data
+from tests.permits.street_opening.conftest import CHICAGO, annual_bond, file_certificate, valid_data
 from tests.permits.street_opening.test_api import body
 
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO)  # the `spring` fixture's clock
+SMALL_BOND = dict(surety="S", amount=1000, recorded_at=NOW)  # a 2026 annual bond of $1,000, recorded at NOW
 
 
 def codes(error):
@@ -166,9 +167,7 @@ def _emergency(street, **kw):
 
 
 def test_303_5h_resident_cannot_claim_an_emergency(spring, street, resident):
-    AnnualBond.objects.create(
-        principal_user=resident, year=2026, surety="S", amount=1000, recorded_by=resident, recorded_at=NOW
-    )
+    _own_bond(resident)
     with pytest.raises(so.RulesBroken) as error:
         so.apply_for_street_opening(applicant=resident, data=_emergency(street))
     assert codes(error) == {"emergency_not_utility"}
@@ -211,20 +210,23 @@ def test_303_5h_api_refuses_the_emergency_of_a_non_utility(spring, street, bond,
     assert {e["code"] for e in response.json()["errors"]} == {"emergency_not_utility"}
 
 
+def emergency_report_form(organization, street, **fields):
+    """An emergency report as the web form and the admin post it: Main at Mill, begun the `spring` Monday."""
+    return {
+        "organization": organization.pk,
+        "street": street.pk,
+        "location_description": "Main at Mill",
+        "began_on": "2026-05-04",
+        **fields,
+    }
+
+
 def test_303_5h_emergency_report_refused_for_a_non_utility_on_the_web(spring, street, contractor, contractor_org):
     from django.test import Client
 
     web = Client()
     web.force_login(contractor)
-    response = web.post(
-        "/street-openings/emergency/",
-        {
-            "organization": contractor_org.pk,
-            "street": street.pk,
-            "location_description": "Main at Mill",
-            "began_on": "2026-05-04",
-        },
-    )
+    response = web.post("/street-openings/emergency/", emergency_report_form(contractor_org, street))
     assert response.status_code == 400 and "(§ 303-5H)" in response.content.decode()
     assert not EmergencyReport.objects.exists()
 
@@ -275,9 +277,7 @@ def revoked_company(application, dpw_director):
 
 
 def _own_bond(user):
-    AnnualBond.objects.create(
-        principal_user=user, year=2026, surety="S", amount=1000, recorded_by=user, recorded_at=NOW
-    )
+    annual_bond(None, user, principal_user=user, **SMALL_BOND)
 
 
 def test_303_4h_2_member_of_a_revoked_company_cannot_apply_in_their_own_name(
@@ -295,9 +295,7 @@ def test_303_4h_2_member_of_a_revoked_company_cannot_apply_for_another_organizat
 ):
     other = OrganizationFactory(name="Front Company LLC")
     Membership.objects.create(user=contractor, organization=other)
-    AnnualBond.objects.create(
-        organization=other, year=2026, surety="S", amount=1000, recorded_by=contractor, recorded_at=NOW
-    )
+    annual_bond(other, contractor, **SMALL_BOND)
     with pytest.raises(so.RulesBroken) as error:
         so.apply_for_street_opening(applicant=contractor, organization=other, data=valid_data(street))
     assert codes(error) == {"applicant_revoked"}
@@ -319,9 +317,7 @@ def test_303_4h_2_revoked_person_cannot_apply_through_a_company(spring, street, 
     so.revoke_applicant(permit=own, by=dpw_director, reason="Not corrected")
     company = OrganizationFactory(name="New Name Digging")
     Membership.objects.create(user=resident, organization=company)
-    AnnualBond.objects.create(
-        organization=company, year=2026, surety="S", amount=1000, recorded_by=clerk, recorded_at=NOW
-    )
+    annual_bond(company, clerk, **SMALL_BOND)
     with pytest.raises(so.RulesBroken) as error:
         so.apply_for_street_opening(applicant=resident, organization=company, data=valid_data(street))
     assert codes(error) == {"applicant_revoked"}
@@ -427,14 +423,7 @@ def test_admin_roles_without_change_rights_cannot_edit_a_permit(client, request,
 def test_emergency_report_admin_goes_through_the_service(client, clerk, street, contractor_org):
     client.force_login(clerk)
     response = client.post(
-        "/admin/permits/emergencyreport/add/",
-        {
-            "organization": contractor_org.pk,
-            "reported_by_name": "Caller",
-            "street": street.pk,
-            "location_description": "Main at Mill",
-            "began_on": "2026-05-04",
-        },
+        "/admin/permits/emergencyreport/add/", emergency_report_form(contractor_org, street, reported_by_name="Caller")
     )
     assert response.status_code == 200 and "(§ 303-5H)" in response.content.decode()
     assert not EmergencyReport.objects.exists()

@@ -8,14 +8,14 @@ import time_machine
 
 from permits.models import JobRun, Notice, Permit, Status
 from permits.street_opening import services as so
-from permits.street_opening.models import ApplicantRevocation, EmergencyReport
+from permits.street_opening.models import ApplicantRevocation
 from permits.street_opening.tasks import (
     expire_lapsed_street_openings,
     flag_unfiled_emergencies,
     lift_ended_revocations,
     remind_expiring_street_openings,
 )
-from tests.permits.street_opening.conftest import CHICAGO
+from tests.permits.street_opening.conftest import CHICAGO, annual_bond, emergency
 
 pytestmark = pytest.mark.django_db
 
@@ -41,14 +41,7 @@ def test_remind_job_is_a_no_op_the_second_time(issued):
 
 
 def test_flag_job_is_a_no_op_the_second_time(street, clerk):
-    EmergencyReport.objects.create(
-        reported_by_name="Uma",
-        street=street,
-        location_description="x",
-        began_on=date(2026, 4, 30),
-        reported_at=datetime(2026, 4, 30, tzinfo=CHICAGO),
-        recorded_by=clerk,
-    )
+    emergency(street, clerk)
     assert flag_unfiled_emergencies("2026-05-04")["items_done"] == 1
     assert flag_unfiled_emergencies("2026-05-04")["items_done"] == 0
 
@@ -94,7 +87,6 @@ def test_expire_job_on_a_real_worker_is_idempotent(
     real_worker, street, contractor, contractor_org, clerk, dpw_director
 ):
     from permits.models import FeeItem
-    from permits.street_opening.models import AnnualBond
     from tests.permits.street_opening.conftest import file_certificate, valid_data
 
     # A transactional test may follow another that flushed the fee rows the data migration seeded.
@@ -103,14 +95,7 @@ def test_expire_job_on_a_real_worker_is_idempotent(
         effective_from=date(2020, 1, 1),
         defaults={"name": "Street opening permit", "amount": 50, "citation": "§ 303-4F(2)", "basis": "test"},
     )
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2026,
-        surety="S",
-        amount=1,
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
+    annual_bond(contractor_org, clerk, surety="S", amount=1)
     with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
         permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
         file_certificate(permit, contractor)

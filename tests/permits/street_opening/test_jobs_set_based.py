@@ -2,7 +2,7 @@
 row, what their per-row versions wrote: § 303-4D expiry and the end of the right to open (§ 303-5G), and the
 reminder five days before expiry (once per expiry date). The per-row versions are kept here as the reference."""
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -22,7 +22,8 @@ from permits.street_opening.models import DiggersTicket, EmergencyReport, Street
 from permits.tasks import expire_lapsed
 from tests.conftest import staff_user
 from tests.factories import PermitFactory, UserFactory
-from tests.permits.jobs_compare import run_rolled_back
+from tests.permits.jobs_compare import mark_once, run_rolled_back
+from tests.permits.street_opening.conftest import REPORTED, emergency
 from tests.permits.street_opening.field.conftest import add_detail, issue
 
 pytestmark = pytest.mark.django_db
@@ -59,11 +60,7 @@ def per_row_end_lapsed_validity(*, today):
         elif outcome == "opening_lapsed" and so is not None:
             lapsed_on = permit.expires_on + validity.ONE_DAY
             with transaction.atomic():
-                if (
-                    not StreetOpening.objects.filter(pk=so.pk)
-                    .exclude(opening_lapsed_on=lapsed_on)
-                    .update(opening_lapsed_on=lapsed_on)
-                ):
+                if not mark_once(StreetOpening.objects.filter(pk=so.pk), "opening_lapsed_on", lapsed_on):
                     continue
                 restoration = PavementRestoration.objects.filter(permit=permit).first()
                 due = (
@@ -101,11 +98,7 @@ def per_row_remind_expiring(*, today):
     for so in due:
         permit = so.permit
         with transaction.atomic():
-            if (
-                not StreetOpening.objects.filter(pk=so.pk)
-                .exclude(expiry_reminder_for=permit.expires_on)
-                .update(expiry_reminder_for=permit.expires_on)
-            ):
+            if not mark_once(StreetOpening.objects.filter(pk=so.pk), "expiry_reminder_for", permit.expires_on):
                 continue
             services.send_notice(
                 permit, to=permit.applicant.email, template="street_opening_expiry_reminder", context={"permit": permit}
@@ -332,7 +325,6 @@ def test_182_0175_stale_ticket_statements_do_not_grow_with_the_permits(starting_
 
 # --- § 303-5H: emergencies with no application by the next business day -------------------------------------------
 
-REPORTED = datetime(2026, 4, 30, 14, tzinfo=UTC)
 MAY_5 = date(2026, 5, 5)  # Thursday April 30's next business day, May 1, has passed
 
 
@@ -357,18 +349,6 @@ def per_row_flag_unfiled_emergencies(*, today):
                 )
             flagged += 1
     return len(late), flagged
-
-
-def emergency(street, clerk, *, began_on=date(2026, 4, 30), **fields):
-    return EmergencyReport.objects.create(
-        reported_by_name="Uma",
-        street=street,
-        location_description="In front of 12 Main Street",
-        began_on=began_on,
-        reported_at=REPORTED,
-        recorded_by=clerk,
-        **fields,
-    )
 
 
 def flagged_and_told(capture, job, **kwargs):

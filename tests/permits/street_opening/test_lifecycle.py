@@ -27,7 +27,7 @@ from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import Guarantee
 from permits.street_opening.models import EmergencyDetermination, Renewal, StreetOpening
 from permits.tasks import expire_lapsed
-from tests.factories import FeeItemFactory, PermitFactory
+from tests.factories import PermitFactory
 from tests.permits.street_opening.conftest import file_certificate, valid_data
 from tests.permits.street_opening.field.conftest import add_detail, issue
 
@@ -43,16 +43,6 @@ def codes(error) -> set[str]:
 
 def fresh(permit) -> Permit:
     return Permit.objects.get(pk=permit.pk)
-
-
-@pytest.fixture
-def fees(db):
-    """The renewal fee of migration 0003 (a transactional test's flush may have removed it)."""
-    from permits.models import FeeItem
-
-    for code, amount in (("street_opening", "50.00"), ("street_opening_renewal", "25.00")):
-        if not FeeItem.objects.filter(code=code).exists():
-            FeeItemFactory(code=code, name=code, amount=Decimal(amount))
 
 
 @pytest.fixture
@@ -554,35 +544,25 @@ def test_303_4D_no_new_excavation_announced_after_the_right_to_open_ended(issued
     field_work.log_inspection(permit=permit, kind="trench", by=inspector, values=PASSING_TRENCH)
     expire_lapsed(today=date(2026, 7, 2))
     tz = timezone.get_current_timezone()
-    with pytest.raises(RulesBroken) as refused:
-        field_work.record_permittee_notice(
+
+    def phone_the_dpw(kind, work_on, given_on):  # the notice at 8:00 on given_on, for work at 8:00 on work_on
+        at_8 = datetime.time(8, 0)
+        return field_work.record_permittee_notice(
             permit=fresh(permit),
             by=contractor,
-            kind="dpw_excavation",
-            planned_work_at=datetime.datetime(2026, 7, 2, 8, 0, tzinfo=tz),
+            kind=kind,
+            planned_work_at=datetime.datetime.combine(work_on, at_8, tzinfo=tz),
             given_to="DPW",
             method="phone",
-            given_at=datetime.datetime(2026, 6, 30, 8, 0, tzinfo=tz),
+            given_at=datetime.datetime.combine(given_on, at_8, tzinfo=tz),
         )
+
+    with pytest.raises(RulesBroken) as refused:
+        phone_the_dpw("dpw_excavation", date(2026, 7, 2), date(2026, 6, 30))
     assert codes(refused) == {"opening_lapsed"}
-    field_work.record_permittee_notice(  # the day before it ended, excavation was still allowed
-        permit=fresh(permit),
-        by=contractor,
-        kind="dpw_excavation",
-        planned_work_at=datetime.datetime(2026, 7, 1, 8, 0, tzinfo=tz),
-        given_to="DPW",
-        method="phone",
-        given_at=datetime.datetime(2026, 6, 29, 8, 0, tzinfo=tz),
-    )
-    field_work.record_permittee_notice(  # restoration goes on
-        permit=fresh(permit),
-        by=contractor,
-        kind="dpw_backfill",
-        planned_work_at=datetime.datetime(2026, 7, 3, 8, 0, tzinfo=tz),
-        given_to="DPW",
-        method="phone",
-        given_at=datetime.datetime(2026, 7, 2, 8, 0, tzinfo=tz),
-    )
+    # the day before it ended, excavation was still allowed
+    phone_the_dpw("dpw_excavation", date(2026, 7, 1), date(2026, 6, 29))
+    phone_the_dpw("dpw_backfill", date(2026, 7, 3), date(2026, 7, 2))  # restoration goes on
 
 
 def test_303_5G_the_admin_cannot_expire_an_opened_permit(client, issued_on, inspector, clerk):

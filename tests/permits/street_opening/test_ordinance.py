@@ -192,28 +192,19 @@ def test_303_4h_2_revocation_from_february_29_ends_february_28():
 # § 303-5A ----------------------------------------------------------------------------------------------------------
 
 
-def test_303_5a_november_14_is_open():
-    assert o.in_frozen_ground_season(date(2026, 11, 14)) is False
-
-
-def test_303_5a_november_15_is_closed():
-    assert o.in_frozen_ground_season(date(2026, 11, 15)) is True
-
-
-def test_303_5a_november_16_is_closed():
-    assert o.in_frozen_ground_season(date(2026, 11, 16)) is True
-
-
-def test_303_5a_march_31_is_closed():
-    assert o.in_frozen_ground_season(date(2027, 3, 31)) is True
-
-
-def test_303_5a_april_1_is_closed():
-    assert o.in_frozen_ground_season(date(2027, 4, 1)) is True
-
-
-def test_303_5a_april_2_is_open():
-    assert o.in_frozen_ground_season(date(2027, 4, 2)) is False
+@pytest.mark.parametrize(
+    ("day", "closed"),
+    [
+        pytest.param(date(2026, 11, 14), False, id="november_14_is_open"),
+        pytest.param(date(2026, 11, 15), True, id="november_15_is_closed"),
+        pytest.param(date(2026, 11, 16), True, id="november_16_is_closed"),
+        pytest.param(date(2027, 3, 31), True, id="march_31_is_closed"),
+        pytest.param(date(2027, 4, 1), True, id="april_1_is_closed"),
+        pytest.param(date(2027, 4, 2), False, id="april_2_is_open"),
+    ],
+)
+def test_303_5a_frozen_ground_season(day, closed):
+    assert o.in_frozen_ground_season(day) is closed
 
 
 def winter(start, end, **kw):
@@ -299,8 +290,13 @@ def test_303_5i_planned_repaving_warns_when_work_ends_after_the_30_day_deadline(
         "exception_recorded": False,
         "at_approval": False,
     }
-    assert o.moratorium_violations(end_date=date(2026, 5, 31), **kw) == []
-    assert codes(o.moratorium_violations(end_date=date(2026, 6, 1), **kw)) == ["repaving_planned"]
+    # May 1 + 30 is Sunday May 31: the 30 days run through Monday June 1 (Wis. Stat. § 990.001(4))
+    assert o.moratorium_violations(end_date=date(2026, 6, 1), **kw) == []
+    assert codes(o.moratorium_violations(end_date=date(2026, 6, 2), **kw)) == ["repaving_planned"]
+    kw["planned_repaving"] = (date(2026, 5, 4), date(2026, 6, 15))  # a Monday: the 30th day is Wednesday June 3
+    kw["start_date"] = date(2026, 5, 20)
+    assert o.moratorium_violations(end_date=date(2026, 6, 3), **kw) == []
+    assert codes(o.moratorium_violations(end_date=date(2026, 6, 4), **kw)) == ["repaving_planned"]
 
 
 # § 303-5C(2) ------------------------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from permits.models import Permit, Status
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.forms import StreetOpeningForm
-from permits.street_opening.models import StreetImprovement, StreetOpening
-from tests.permits.street_opening.conftest import CHICAGO, other_org_permit
+from permits.street_opening.models import StreetOpening
+from tests.permits.street_opening.conftest import CHICAGO, annual_bond, other_org_permit, repaved_in_2023
 
 pytestmark = pytest.mark.django_db
 
@@ -81,15 +81,7 @@ def test_form_errors_name_their_fields(spring, contractor, street, bond):
 def test_303_5i_warning_shown_before_submission_and_must_be_acknowledged(
     spring, client, contractor, street, bond, clerk, contractor_org
 ):
-    StreetImprovement.objects.create(
-        street=street,
-        description="Overlay",
-        decided_on=date(2023, 4, 1),
-        work_begins_on=date(2023, 6, 1),
-        repaved_on=date(2023, 6, 15),
-        recorded_by=clerk,
-        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
-    )
+    repaved_in_2023(street, clerk)
     client.force_login(contractor)
     first = client.post(APPLY, form_data(street, contractor_org))
     assert first.status_code == 400
@@ -103,16 +95,7 @@ def test_303_5i_warning_shown_before_submission_and_must_be_acknowledged(
 def test_303_5a_winter_emergency_warns_before_submission(client, contractor, contractor_org, street, clerk):
     import time_machine
 
-    from permits.street_opening.models import AnnualBond
-
-    AnnualBond.objects.create(
-        organization=contractor_org,
-        year=2026,
-        surety="S",
-        amount=1,
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
+    annual_bond(contractor_org, clerk, surety="S", amount=1)
     client.force_login(contractor)
     with time_machine.travel(datetime(2026, 12, 1, 10, 0, tzinfo=CHICAGO), tick=False):
         response = client.post(

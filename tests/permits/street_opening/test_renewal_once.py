@@ -6,38 +6,25 @@ renewed period is renewed again only once it has begun. The concurrency test nee
 pass); SQLite serializes every write.
 """
 
-import threading
 from datetime import date
 from decimal import Decimal
 
 import pytest
 from django.core.files.base import ContentFile
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from permits import services
 from permits.errors import RulesBroken
-from permits.models import Document, FeeItem, Permit
+from permits.models import Document, Permit
 from permits.street_opening import lifecycle
 from permits.street_opening import services as so
 from permits.street_opening.models import Renewal
-from tests.factories import FeeItemFactory
+from tests.concurrency import at_once, on_postgresql
 from tests.permits.street_opening.conftest import valid_data
 
 BEGUN = date(2026, 5, 11)
 FIRST_EXPIRY = date(2026, 6, 3)  # approved May 4: 30 days from approval (§ 303-4D)
 RENEWED = date(2026, 7, 3)
-on_postgresql = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="a race between transactions needs PostgreSQL: SQLite serializes every write (the CI's production pass)",
-)
-
-
-@pytest.fixture
-def fees(db):
-    """The placeholder fees of migration 0003, which an earlier transactional test's flush may have removed."""
-    for code, amount in (("street_opening", "50.00"), ("street_opening_renewal", "25.00")):
-        if not FeeItem.objects.filter(code=code).exists():
-            FeeItemFactory(code=code, name=code, amount=Decimal(amount))
 
 
 @pytest.fixture
@@ -128,7 +115,8 @@ def test_303_4e_once_the_renewed_period_has_begun_it_may_be_renewed(issued_permi
     ask(fresh(issued_permit), contractor, today=date(2026, 6, 4))
     second = renew(fresh(issued_permit), clerk, today=date(2026, 6, 4))
     pay(issued_permit, clerk)
-    assert second.previous_expires_on == RENEWED and fresh(issued_permit).expires_on == date(2026, 8, 2)
+    # July 3 + 30 is Sunday August 2: the renewed validity runs to Monday (Wis. Stat. § 990.001(4))
+    assert second.previous_expires_on == RENEWED and fresh(issued_permit).expires_on == date(2026, 8, 3)
     assert Renewal.objects.count() == 2
 
 
@@ -166,26 +154,7 @@ def test_303_4e_the_database_refuses_renewing_one_period_twice(issued_permit, cl
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_303_4e_eight_simultaneous_renewals_renew_once(issued_permit, clerk):
     fee_before = issued_permit.fee_amount
-    barrier = threading.Barrier(8)
-    results, errors, lock = [], [], threading.Lock()
-
-    def post():
-        try:
-            barrier.wait(timeout=10)
-            outcome = renew(fresh(issued_permit), clerk)
-            with lock:
-                results.append(outcome)
-        except Exception as error:  # noqa: BLE001 - every refusal is collected and checked below
-            with lock:
-                errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=post) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    results, errors = at_once(8, lambda: renew(fresh(issued_permit), clerk))
     assert len(results) == 1 and len(errors) == 7
     assert all(
         isinstance(e, RulesBroken) and e.violations[0].code in {"renewal_not_requested", "already_renewed"}

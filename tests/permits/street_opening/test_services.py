@@ -12,14 +12,18 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from permits import services
 from permits.models import Notice, Organization, Parcel, Permit, Status
 from permits.street_opening import services as so
-from permits.street_opening.models import ApplicantRevocation, EmergencyReport, StreetImprovement, StreetOpening
+from permits.street_opening.models import ApplicantRevocation, StreetOpening
 from permits.workflow import IllegalTransition
 from tests.factories import ParcelFactory, UserFactory
 from tests.permits.street_opening.conftest import (
     CHICAGO,
     DECEMBER_1,
+    annual_bond,
+    emergency,
     file_certificate,
     file_december_emergency,
+    repaved_in_2023,
+    street_improvement,
     valid_data,
 )
 from tests.upload_samples import PDF
@@ -62,16 +66,7 @@ def test_every_broken_rule_is_reported_at_once_and_nothing_is_stored(spring, str
 
 
 def test_resident_may_apply_without_an_organization(spring, street, resident, clerk):
-    from permits.street_opening.models import AnnualBond
-
-    AnnualBond.objects.create(
-        principal_user=resident,
-        year=2026,
-        surety="S",
-        amount=1000,
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 1, 5, tzinfo=CHICAGO),
-    )
+    annual_bond(None, clerk, principal_user=resident, surety="S", amount=1000)
     permit = so.apply_for_street_opening(applicant=resident, data=valid_data(street))
     assert permit.organization is None and permit.status == Status.SUBMITTED
 
@@ -119,38 +114,27 @@ def test_who_may_not_revoke(application, persona, request):
 
 
 @pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
-def test_303_5h_late_emergency_filing_is_accepted_and_flagged_to_the_clerk(
-    spring, street, contractor, contractor_org, bond, clerk
+@pytest.mark.parametrize(
+    "began_on, late",
+    [(date(2026, 4, 30), True), (date(2026, 5, 1), False)],
+    ids=["began-thursday-due-friday-late", "began-friday-due-monday-on-time"],
+)
+def test_303_5h_emergency_filed_monday_is_flagged_to_the_clerk_only_when_late(
+    spring, street, contractor, contractor_org, bond, clerk, began_on, late
 ):
-    # Began Thursday April 30; due Friday May 1; filed Monday May 4: late.
+    # Filed Monday May 4, the next business day after a Friday start, two after a Thursday one.
     data = valid_data(
         street,
         emergency=True,
-        emergency_began_on=date(2026, 4, 30),
-        start_date=date(2026, 4, 30),
+        emergency_began_on=began_on,
+        start_date=began_on,
         end_date=date(2026, 5, 5),
         diggers_hotline_ticket="",
     )
     mail.outbox.clear()
     permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
-    assert permit.street_opening.late_filing_flagged_at is not None
-    assert Notice.objects.filter(to=clerk.email, template="street_opening_late_emergency").count() == 1
-
-
-@pytest.mark.usefixtures("contractor_owns_a_utility")  # § 303-5H: only a utility claims an emergency
-def test_303_5h_emergency_filed_on_the_next_business_day_is_not_flagged(
-    spring, street, contractor, contractor_org, bond, clerk
-):
-    data = valid_data(
-        street,
-        emergency=True,
-        emergency_began_on=date(2026, 5, 1),
-        start_date=date(2026, 5, 1),
-        end_date=date(2026, 5, 5),
-        diggers_hotline_ticket="",
-    )
-    permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=data)
-    assert permit.street_opening.late_filing_flagged_at is None
+    assert (permit.street_opening.late_filing_flagged_at is not None) == late
+    assert Notice.objects.filter(to=clerk.email, template="street_opening_late_emergency").count() == int(late)
 
 
 # Review, approval, issue -----------------------------------------------------------------------------------------
@@ -252,15 +236,7 @@ def test_303_5a_winter_emergency_needs_a_determination_before_approval(
 def test_303_5i_repaved_street_needs_an_exception_before_approval(
     application, clerk, dpw_director, president, contractor, street
 ):
-    StreetImprovement.objects.create(
-        street=street,
-        description="Mill and overlay",
-        decided_on=date(2023, 4, 1),
-        work_begins_on=date(2023, 6, 1),
-        repaved_on=date(2023, 6, 15),
-        recorded_by=clerk,
-        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
-    )
+    repaved_in_2023(street, clerk)
     so.begin_review(permit=application, by=clerk)
     with pytest.raises(so.RulesBroken) as error:
         so.approve_street_opening(permit=application, by=dpw_director)
@@ -462,14 +438,7 @@ def test_303_5i_notices_go_to_utilities_and_abutting_owners_once(spring, street,
 
 
 def test_303_5i_application_on_a_street_to_be_repaved_is_warned(spring, street, contractor, clerk):
-    StreetImprovement.objects.create(
-        street=street,
-        description="Repave",
-        decided_on=date(2026, 4, 1),
-        work_begins_on=date(2026, 5, 15),
-        recorded_by=clerk,
-        recorded_at=datetime(2026, 4, 1, tzinfo=CHICAGO),
-    )
+    street_improvement(street, clerk, decided_on=date(2026, 4, 1), work_begins_on=date(2026, 5, 15))
     checked = so.check_application(
         valid_data(street),
         applicant=contractor,
@@ -484,14 +453,7 @@ def test_303_5i_application_on_a_street_to_be_repaved_is_warned(spring, street, 
 
 
 def test_303_5h_unfiled_emergency_is_flagged_once_after_the_next_business_day(spring, street, clerk):
-    EmergencyReport.objects.create(
-        reported_by_name="Uma Steffen",
-        street=street,
-        location_description="Mill St",
-        began_on=date(2026, 4, 30),
-        reported_at=datetime(2026, 4, 30, tzinfo=CHICAGO),
-        recorded_by=clerk,
-    )
+    emergency(street, clerk)
     assert so.flag_unfiled_emergencies(today=date(2026, 5, 1)) == (0, 0)  # Friday: still due today
     assert so.flag_unfiled_emergencies(today=date(2026, 5, 4)) == (1, 1)
     assert so.flag_unfiled_emergencies(today=date(2026, 5, 4)) == (0, 0)

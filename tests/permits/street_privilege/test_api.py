@@ -2,9 +2,9 @@
 citation, the caller's own list, the detail with status, timeline and (once issued) terminates_on; the schema."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from permits.models import Permit
+from tests.api_clients import token_client
 from tests.permits.street_privilege.conftest import materials_data
 
 pytestmark = pytest.mark.django_db
@@ -29,22 +29,9 @@ def body(**overrides):
     return data
 
 
-def client_for(username):
-    client = APIClient()
-    response = client.post("/api/v1/auth/token/", {"username": username, "password": "correct-horse-battery"})
-    assert response.status_code == 200
-    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
-    return client
-
-
 @pytest.fixture
 def api(contractor):
-    return client_for("contractor")
-
-
-def test_anonymous_gets_401_json():
-    response = APIClient().get(URL)
-    assert response.status_code == 401 and "errors" in response.json()
+    return token_client("contractor")
 
 
 def test_create_submits_the_application(api, main_street):
@@ -101,7 +88,7 @@ def test_list_shows_only_the_callers_own(api, world, main_street, outsider):
     mine = world.walk("submitted")
     response = api.get(URL)
     assert [row["number"] for row in response.json()["results"]] == [mine.number]
-    other = client_for("outsider")
+    other = token_client("outsider")
     assert other.get(URL).json()["results"] == []
     assert other.get(f"{URL}{mine.number}/").status_code == 404
 

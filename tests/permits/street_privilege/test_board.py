@@ -17,6 +17,7 @@ from permits.ledger.services import mark_delinquent_charges
 from permits.ledger.tax_roll import plan_roll
 from permits.models import Permit, Status
 from permits.state import history_of
+from permits.time import hours_later
 from permits.street_privilege import board_matters
 from permits.street_privilege import services as sp
 from permits.street_privilege.models import SidewalkObstruction, StreetPrivilege
@@ -164,7 +165,7 @@ def test_303_7f_no_removal_charge_within_24_hours(world, abutting_parcel, buildi
             obstruction=obstruction,
             by=clerk,
             cost=D("150.00"),
-            removed_at=obstruction.noticed_at + timedelta(hours=23, minutes=59),
+            removed_at=hours_later(obstruction.noticed_at, 23 + 59 / 60),
         )
     assert broken.value.violations[0].code == "within_24_hours"
     assert not SpecialCharge.objects.exists()
@@ -172,7 +173,7 @@ def test_303_7f_no_removal_charge_within_24_hours(world, abutting_parcel, buildi
 
 def test_303_7f_removal_becomes_a_special_charge_on_the_next_roll(world, abutting_parcel, building_inspector, clerk):
     _, obstruction = _noticed_obstruction(world, abutting_parcel, building_inspector, clerk)
-    removed_at = obstruction.noticed_at + timedelta(hours=24)
+    removed_at = hours_later(obstruction.noticed_at, 24)  # counted hours: a Sunday does not count
     sp.record_village_removal(obstruction=obstruction, by=clerk, cost=D("150.00"), removed_at=removed_at)
     obstruction.refresh_from_db()
     charge = obstruction.charge
@@ -194,7 +195,7 @@ def test_303_7f_removal_becomes_a_special_charge_on_the_next_roll(world, abuttin
 
 def test_303_7f_a_removal_is_charged_once(world, abutting_parcel, building_inspector, clerk):
     _, obstruction = _noticed_obstruction(world, abutting_parcel, building_inspector, clerk)
-    removed_at = obstruction.noticed_at + timedelta(hours=25)
+    removed_at = hours_later(obstruction.noticed_at, 25)
     sp.record_village_removal(obstruction=obstruction, by=clerk, cost=D("150.00"), removed_at=removed_at)
     with pytest.raises(RulesBroken):
         sp.record_village_removal(obstruction=obstruction, by=clerk, cost=D("150.00"), removed_at=removed_at)
@@ -203,7 +204,7 @@ def test_303_7f_a_removal_is_charged_once(world, abutting_parcel, building_inspe
 
 def test_303_7f_each_change_of_an_obstruction_is_audited(world, abutting_parcel, building_inspector, clerk):
     _, obstruction = _noticed_obstruction(world, abutting_parcel, building_inspector, clerk)
-    removed_at = obstruction.noticed_at + timedelta(hours=25)
+    removed_at = hours_later(obstruction.noticed_at, 25)
     sp.record_village_removal(obstruction=obstruction, by=clerk, cost=D("150.00"), removed_at=removed_at)
     assert [(c.from_state, c.to_state, c.actor) for c in history_of(obstruction)] == [
         ("reported", "noticed", clerk),

@@ -14,7 +14,7 @@ from permits.models import NoticePreference, Permit, PermitKind, Status
 from permits.street_privilege import rules
 from permits.street_privilege import services as sp
 from permits.street_privilege.models import StreetPrivilege
-from tests.permits.jobs_compare import run_rolled_back
+from tests.permits.jobs_compare import mark_once, run_rolled_back
 
 pytestmark = pytest.mark.django_db
 LAST_DAY = date(2027, 6, 10)  # world.walk("issued") issues on March 10, 2027
@@ -51,11 +51,8 @@ def per_row_end_terminated_privileges(*, today):
             done += 1
         elif rules.is_due_termination_notice(last_day=permit.expires_on, today=today):
             with transaction.atomic():
-                if (
-                    not StreetPrivilege.objects.filter(pk=privilege.pk)
-                    .exclude(termination_notice_for=permit.expires_on)
-                    .update(termination_notice_for=permit.expires_on)
-                ):
+                rows = StreetPrivilege.objects.filter(pk=privilege.pk)
+                if not mark_once(rows, "termination_notice_for", permit.expires_on):
                     continue
                 services.send_notice(
                     permit,

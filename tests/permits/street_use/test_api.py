@@ -2,9 +2,9 @@
 petition's count and the timeline, 400 with every broken rule and its citation."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from permits.models import Permit
+from tests.api_clients import token_client
 from tests.permits.street_use.conftest import sign
 
 pytestmark = pytest.mark.django_db
@@ -33,16 +33,7 @@ def body(**overrides):
 
 
 def _client(user):
-    client = APIClient()
-    response = client.post("/api/v1/auth/token/", {"username": user.username, "password": "correct-horse-battery"})
-    assert response.status_code == 200
-    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
-    return client
-
-
-def test_anonymous_gets_401_json(db):
-    response = APIClient().get(URL)
-    assert response.status_code == 401 and "errors" in response.json()
+    return token_client(user.username)
 
 
 def test_303_15b_create_submits_with_prefix_su(spring, street, resident):

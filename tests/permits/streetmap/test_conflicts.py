@@ -106,32 +106,19 @@ def _improvement(street, clerk, **fields):
     )
 
 
-def test_303_5i_moratorium_listed_the_day_before_the_fifth_anniversary(grid, clerk, monday):
+@pytest.mark.parametrize(
+    "repaved_on, listed",
+    [(date(2021, 5, 5), ["moratorium"]), (date(2021, 5, 4), [])],
+    ids=["the-day-before-the-fifth-anniversary", "on-the-fifth-anniversary"],
+)
+def test_303_5i_moratorium_listed_until_the_fifth_anniversary(grid, clerk, monday, repaved_on, listed):
     _improvement(
-        grid["highland"],
-        clerk,
-        decided_on=date(2021, 3, 1),
-        work_begins_on=date(2021, 4, 15),
-        repaved_on=date(2021, 5, 5),
+        grid["highland"], clerk, decided_on=date(2021, 3, 1), work_begins_on=date(2021, 4, 15), repaved_on=repaved_on
     )
     reviewed = opening(
         grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY
     )
-    assert [c.what for c in conflicts.conflicts_for(reviewed, today=TODAY)] == ["moratorium"]
-
-
-def test_303_5i_moratorium_not_listed_on_the_fifth_anniversary(grid, clerk, monday):
-    _improvement(
-        grid["highland"],
-        clerk,
-        decided_on=date(2021, 3, 1),
-        work_begins_on=date(2021, 4, 15),
-        repaved_on=date(2021, 5, 4),
-    )
-    reviewed = opening(
-        grid["highland"], status=Status.UNDER_REVIEW, location="150 Highland Avenue", start=TODAY, end=TODAY
-    )
-    assert conflicts.conflicts_for(reviewed, today=TODAY) == []
+    assert [c.what for c in conflicts.conflicts_for(reviewed, today=TODAY)] == listed
 
 
 def test_303_5i_a_board_repaving_decision_not_yet_done_is_listed(grid, clerk, monday):

@@ -1,14 +1,11 @@
 """A valid street opening with warnings is not refused in red just to tick "I read the warnings": the
 acknowledgement is on the first submit."""
 
-from datetime import date, datetime
-
 import pytest
 from django.urls import reverse
 
 from permits.models import Permit, Status
-from permits.street_opening.models import StreetImprovement
-from tests.permits.street_opening.conftest import CHICAGO
+from tests.permits.street_opening.conftest import repaved_in_2023
 from tests.permits.street_opening.test_pages import form_data
 
 APPLY = reverse("permits:street_opening_apply")
@@ -18,15 +15,7 @@ LABEL = "If this application gets warnings, I have read them and still want to s
 @pytest.fixture
 def repaved(street, clerk):
     """§ 303-5I: the street was repaved within five years, which warns (never refuses) an application."""
-    return StreetImprovement.objects.create(
-        street=street,
-        description="Overlay",
-        decided_on=date(2023, 4, 1),
-        work_begins_on=date(2023, 6, 1),
-        repaved_on=date(2023, 6, 15),
-        recorded_by=clerk,
-        recorded_at=datetime(2023, 4, 1, tzinfo=CHICAGO),
-    )
+    return repaved_in_2023(street, clerk)
 
 
 def test_the_acknowledgement_is_on_the_form_before_any_submit(spring, client, contractor, contractor_org, bond):

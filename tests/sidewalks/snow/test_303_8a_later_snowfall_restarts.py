@@ -2,7 +2,7 @@
 Village may clear (§ 303-8B) only 24 hours after the snow the walk is now covered with stopped. A case reported
 before a new snowfall must not say "Village may clear now" while the owner's new 24 hours run."""
 
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -15,29 +15,17 @@ from permits.ledger.models import SpecialCharge
 from sidewalks.models import SnowCase
 from sidewalks.snow import rules as snow_rules
 from sidewalks.snow import services as snow
+from tests.sidewalks.snow.conftest import snow_case_after
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
-FIRST = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
+FIRST = datetime(2026, 1, 13, 6, 0, tzinfo=CHICAGO)
 SECOND = FIRST + timedelta(hours=26)  # snow again, stopped Sunday 8:00 AM
 
 
 @pytest.fixture
-def fee(db):
-    from permits.models import FeeItem
-
-    FeeItem.objects.update_or_create(
-        code="snow_removal",
-        effective_from=date(2020, 1, 1),
-        defaults={"name": "Snow removal", "amount": Decimal("75.00")},
-    )
-
-
-@pytest.fixture
 def case(dpw_director, parcel):
-    with time_machine.travel(FIRST + timedelta(hours=1), tick=False):
-        snow.record_snowfall(stopped_at=FIRST, inches=Decimal("4"), by=dpw_director)
-    return snow.report_snow_case(address=parcel.site_address, at=FIRST + timedelta(hours=2))
+    return snow_case_after(FIRST, parcel.site_address, dpw_director)
 
 
 @pytest.fixture
@@ -92,7 +80,7 @@ def test_303_8a_pages_do_not_say_village_may_clear_while_the_new_24_hours_run(
     with time_machine.travel(FIRST + timedelta(hours=27), tick=False):
         html = client.get(url).content.decode()
     assert "may clear now" not in html and "Yes: 24 hours have passed" not in html
-    assert "Jan 11" in html and "8:00 AM" in html
+    assert "Jan 14" in html and "8:00 AM" in html
     with time_machine.travel(SECOND + timedelta(hours=24), tick=False):
         html = client.get(url).content.decode()
     assert "may clear now" in html or "Yes: 24 hours have passed" in html

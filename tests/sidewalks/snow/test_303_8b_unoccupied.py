@@ -16,7 +16,7 @@ from sidewalks.snow import services as snow
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
-STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
+STOPPED = datetime(2026, 1, 13, 6, 0, tzinfo=CHICAGO)
 
 
 def notices():

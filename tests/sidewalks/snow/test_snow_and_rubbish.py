@@ -11,10 +11,11 @@ from permits.ledger.models import SpecialCharge
 from permits.ledger.services import charges_for_work
 from sidewalks.models import RubbishCase, SnowCase
 from sidewalks.snow import services as snow
+from tests.sidewalks.snow.conftest import rubbish_notice
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
-STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
+STOPPED = datetime(2026, 1, 13, 6, 0, tzinfo=CHICAGO)
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def test_owner_is_emailed_when_a_case_opens(case):
     from permits.models import Notice
 
     notice = Notice.objects.get(template="snow_case_notice")
-    assert notice.to == "olga@example.com" and "§ 303-8A" in notice.body and "January 11, 2026 6:00 AM" in notice.body
+    assert notice.to == "olga@example.com" and "§ 303-8A" in notice.body and "January 14, 2026 6:00 AM" in notice.body
 
 
 def test_second_report_of_the_same_walk_is_the_same_case(case, parcel):
@@ -122,14 +123,7 @@ def test_snowfall_in_the_future_refused(dpw_director):
 
 @pytest.fixture
 def rubbish(parcel, inspector, django_capture_on_commit_callbacks):
-    return snow.serve_rubbish_notice(
-        parcel=parcel,
-        description="Dirt from a landscaping job",
-        served_to="Olga Owner",
-        served_method="Personal delivery",
-        by=inspector,
-        served_at=STOPPED,
-    )
+    return rubbish_notice(parcel, inspector, STOPPED)
 
 
 def test_303_2_notice_defaults_to_24_hours_and_emails_the_owner(rubbish):

@@ -14,10 +14,11 @@ from permits.ledger.models import SpecialCharge
 from permits.state import actor_label, history_of
 from sidewalks.models import RubbishCase, SnowCase, Snowfall
 from sidewalks.snow import services as snow
+from tests.sidewalks.snow.conftest import rubbish_notice
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
-STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
+STOPPED = datetime(2026, 1, 13, 6, 0, tzinfo=CHICAGO)
 C = SnowCase.Status
 
 
@@ -31,7 +32,7 @@ def test_303_8b_village_clearing_is_on_the_cases_trail_and_page(case, dpw_direct
     snow.log_village_clearing(case=case, by=dpw_director, at=STOPPED + timedelta(hours=30), notes="Salted")
     [cleared] = history_of(case)
     assert (cleared.from_state, cleared.to_state, cleared.actor) == (C.OPEN, C.VILLAGE_CLEARED, dpw_director)
-    assert cleared.reason.startswith("Cleared by the Village (§ 303-8B) on January 11, 2026 12:00 PM")
+    assert cleared.reason.startswith("Cleared by the Village (§ 303-8B) on January 14, 2026 12:00 PM")
     client.force_login(dpw_director)
     page = client.get(reverse("sidewalks:snow_case", args=[case.number])).content.decode()
     assert '<h2 id="history-heading">History</h2>' in page
@@ -66,7 +67,7 @@ def test_303_8b_a_clearing_race_on_the_page_is_a_form_error(case, inspector, dpw
     snow.close_snow_case(case=case, by=inspector, status=C.DISMISSED)  # then the office dismissed it
     monkeypatch.setattr(views_snow, "_case_for", lambda user, number: stale)
     client.force_login(dpw_director)
-    response = client.post(reverse("sidewalks:snow_case_clear", args=[case.number]), {"at": "2026-01-11T12:00"})
+    response = client.post(reverse("sidewalks:snow_case_clear", args=[case.number]), {"at": "2026-01-14T12:00"})
     assert response.status_code == 400
     assert "it cannot become cleared by the village" in str(response.context["clearing_form"].errors)
     assert not SpecialCharge.objects.exists() and history_of(case).count() == 1
@@ -74,15 +75,7 @@ def test_303_8b_a_clearing_race_on_the_page_is_a_form_error(case, inspector, dpw
 
 def test_303_2_owner_removal_is_on_the_rubbish_cases_trail(parcel, dpw_director, client):
     served = timezone.now() - timedelta(days=10)
-    case = snow.serve_rubbish_notice(
-        parcel=parcel,
-        description="Dirt tracked from a job site",
-        served_to="Olga Owner",
-        served_method="hand delivery",
-        by=dpw_director,
-        served_at=served,
-        deadline_at=served + timedelta(days=2),
-    )
+    case = rubbish_notice(parcel, dpw_director, served, deadline_at=served + timedelta(days=2))
     stale = RubbishCase.objects.get(pk=case.pk)
     client.force_login(dpw_director)
     response = client.post(reverse("sidewalks:rubbish_case", args=[case.number]), {"action": "owner_removed"})

@@ -9,6 +9,7 @@ from django.utils import timezone
 from permits import workflow
 from permits.models import Permit, Status
 from permits.street_opening import rules
+from permits.street_opening.field import services as field_work
 from permits.street_opening.models import StreetOpening
 from tests.factories import PermitFactory
 
@@ -25,6 +26,21 @@ def issue(permit, *, on=ISSUED_ON):
     Permit.objects.filter(pk=permit.pk).update(**changes)
     permit.refresh_from_db()
     return permit
+
+
+def record_defect(permit, by, **kw):
+    """A § 303-4H(4) defect notice to the permittee: a settled patch to mill and overlay, served 3/1/2027, due 4/1."""
+    args = dict(
+        permit=permit,
+        by=by,
+        defect="Patch settled 1 inch",
+        work_to_be_done="Mill and overlay",
+        estimated_cost=Decimal("1200.00"),
+        deadline=datetime.date(2027, 4, 1),
+        addressed_to="permittee",
+        served_on=datetime.date(2027, 3, 1),
+    )
+    return field_work.record_defect_notice(**{**args, **kw})
 
 
 def add_detail(permit, **overrides):

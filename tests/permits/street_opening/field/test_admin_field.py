@@ -8,6 +8,7 @@ from django.utils import timezone
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice
 from tests.permits.street_opening.conftest import complete_work
+from tests.permits.street_opening.field.conftest import record_defect
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 
@@ -22,16 +23,7 @@ def field_records(issued_permit, inspector, contractor, dpw_director):
     )
     today = timezone.localdate()
     complete_work(issued_permit, permittee=contractor, today=today - datetime.timedelta(days=10))
-    return field_work.record_defect_notice(
-        permit=issued_permit,
-        by=dpw_director,
-        defect="Settled",
-        work_to_be_done="Fix",
-        estimated_cost=D("100"),
-        deadline=today + datetime.timedelta(days=30),
-        addressed_to="permittee",
-        served_on=today,
-    )
+    return record_defect(issued_permit, dpw_director, deadline=today + datetime.timedelta(days=30), served_on=today)
 
 
 @pytest.mark.parametrize("model", ["inspection", "permitteenotice", "pavementrestoration", "guarantee", "defectnotice"])

@@ -15,6 +15,7 @@ from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice
 from permits.street_opening.models import ApplicantRevocation
 from tests.factories import PermitFactory
+from tests.permits.street_opening.field.conftest import record_defect
 
 pytestmark = [
     pytest.mark.django_db,
@@ -25,17 +26,14 @@ SERVED = datetime.date(2026, 6, 1)
 
 
 def _defect(permit, by, **kw):
-    args = dict(
-        permit=permit,
-        by=by,
+    found = dict(
         defect="Trench backfilled with frozen clods, not compacted",
         work_to_be_done="Re-excavate and compact in 12-inch lifts",
         estimated_cost=D("800.00"),
         deadline=SERVED + datetime.timedelta(days=7),
-        addressed_to="permittee",
         served_on=SERVED,
     )
-    return field_work.record_defect_notice(**{**args, **kw})
+    return record_defect(permit, by, **{**found, **kw})
 
 
 def test_303_4h_4_rule_allows_a_notice_for_work_under_way_before_completion():

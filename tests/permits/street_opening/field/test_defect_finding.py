@@ -2,7 +2,6 @@
 the clerk) or its designee's for § 303-4H(4) on the day the notice is served."""
 
 import datetime
-from decimal import Decimal as D
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -10,30 +9,17 @@ from django.core.exceptions import PermissionDenied
 from permits.errors import RulesBroken
 from permits.street_opening.field import services as field_work
 from tests.board_world import designate, vote
+from tests.permits.street_opening.field.conftest import record_defect
 
 pytestmark = pytest.mark.django_db
 
-SERVED = datetime.date(2027, 3, 1)
+SERVED = datetime.date(2027, 3, 1)  # record_defect's
 
 
 def _completed(permit, contractor):
     field_work.report_completion(permit=permit, by=contractor, today=datetime.date(2026, 7, 15))
     permit.refresh_from_db()
     return permit
-
-
-def _defect(permit, by, **kw):
-    args = dict(
-        permit=permit,
-        by=by,
-        defect="Patch settled 1 inch",
-        work_to_be_done="Mill and overlay",
-        estimated_cost=D("1200.00"),
-        deadline=datetime.date(2027, 4, 1),
-        addressed_to="permittee",
-        served_on=SERVED,
-    )
-    return field_work.record_defect_notice(**{**args, **kw})
 
 
 @pytest.mark.parametrize(
@@ -44,23 +30,23 @@ def test_303_4h_4_the_designee_on_the_day_served(issued_permit, contractor, dpw_
     permit = _completed(issued_permit, contractor)
     designate("303-4H(4)", user=dpw_director, starts_on=starts_on)
     if may:
-        assert _defect(permit, dpw_director).finding is None
+        assert record_defect(permit, dpw_director).finding is None
     else:
         with pytest.raises(PermissionDenied, match="303-4H"):
-            _defect(permit, dpw_director)
+            record_defect(permit, dpw_director)
 
 
 @pytest.mark.parametrize("persona", ["dpw_director", "inspector", "clerk", "board_member", "president", "contractor"])
 def test_303_4h_4_no_role_finds_a_defect_without_the_board(issued_permit, contractor, persona, request):
     permit = _completed(issued_permit, contractor)
     with pytest.raises(PermissionDenied):
-        _defect(permit, request.getfixturevalue(persona))
+        record_defect(permit, request.getfixturevalue(persona))
 
 
 def test_303_4h_4_the_clerk_records_the_boards_own_finding(issued_permit, contractor, clerk):
     permit = _completed(issued_permit, contractor)
     finding = vote(clause="303-4H(4)", ayes=5, held_on=datetime.date(2027, 2, 16), subject=permit, number="2027-07")
-    notice = _defect(permit, clerk, finding=finding)
+    notice = record_defect(permit, clerk, finding=finding)
     assert notice.finding == finding
     assert permit.events.filter(reason__contains="Defect notice").exists()
 
@@ -69,12 +55,12 @@ def test_303_4h_4_a_failed_motion_or_another_permits_finding_is_refused(issued_p
     permit = _completed(issued_permit, contractor)
     failed = vote(clause="303-4H(4)", ayes=2, nays=5, held_on=datetime.date(2027, 2, 16), subject=permit)
     with pytest.raises(RulesBroken) as error:
-        _defect(permit, clerk, finding=failed)
+        record_defect(permit, clerk, finding=failed)
     assert {v.code for v in error.value.violations} == {"motion_failed"}
     other = make_issued()
     elsewhere = vote(clause="303-4H(4)", ayes=6, held_on=datetime.date(2027, 2, 16), subject=other)
     with pytest.raises(RulesBroken) as error:
-        _defect(permit, clerk, finding=elsewhere)
+        record_defect(permit, clerk, finding=elsewhere)
     assert {v.code for v in error.value.violations} == {"wrong_subject"}
     assert not permit.defect_notices.exists()
 

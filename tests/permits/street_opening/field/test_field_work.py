@@ -20,6 +20,7 @@ from permits.street_opening.field.models import (
 from permits.street_opening.field.services import RulesBroken
 from permits.street_opening.models import ApplicantRevocation
 from tests.permits.street_opening.conftest import complete_work
+from tests.permits.street_opening.field.conftest import record_defect
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
@@ -90,13 +91,16 @@ def test_a_draft_permit_cannot_be_inspected(contractor, inspector):
         )
 
 
+def inspect_pavement(permit, inspector, values):
+    return field_work.log_inspection(permit=permit, kind="pavement", by=inspector, values=values)
+
+
 def test_303_5g_2_pavement_inspection_uses_the_applications_existing_depth(make_issued, inspector):
     permit = make_issued(surface="bituminous", existing_pavement_inches=D("4"))
-    inspection = field_work.log_inspection(
-        permit=permit,
-        kind="pavement",
-        by=inspector,
-        values={
+    inspection = inspect_pavement(
+        permit,
+        inspector,
+        {
             "depth_inches": D("3.5"),
             "base_layer_inches": D("1.5"),
             "top_layer_inches": D("1"),
@@ -112,56 +116,45 @@ def test_303_5g_2_pavement_inspection_uses_the_applications_existing_depth(make_
 
 def test_303_5g_3_concrete_with_calcium_chloride_fails(make_issued, inspector):
     permit = make_issued(surface="concrete", existing_pavement_inches=D("6"))
-    inspection = field_work.log_inspection(
-        permit=permit,
-        kind="pavement",
-        by=inspector,
-        values={
-            "depth_inches": D("7"),
-            "calcium_chloride": True,
-        },
-    )
+    inspection = inspect_pavement(permit, inspector, {"depth_inches": D("7"), "calcium_chloride": True})
     assert [f["citation"] for f in inspection.failures] == ["§ 303-5G(3)"]
 
 
 # Permittee notices
 
 
-def test_contractor_records_a_timely_dpw_notice(issued_permit, contractor):
-    notice = field_work.record_permittee_notice(
-        permit=issued_permit,
-        by=contractor,
+def _notice(permit, by, **kw):
+    """A phoned DPW excavation notice for work at 8:00 on 6/10, given at 8:00 on 6/9 (24 hours ahead, § 303-5B(4))."""
+    args = dict(
+        permit=permit,
+        by=by,
         kind="dpw_excavation",
         planned_work_at=at(2026, 6, 10, 8),
         given_at=at(2026, 6, 9, 8),
-        given_to="Dave Pieper, DPW",
+        given_to="DPW",
         method="phone",
     )
+    return field_work.record_permittee_notice(**{**args, **kw})
+
+
+def test_contractor_records_a_timely_dpw_notice(issued_permit, contractor):
+    notice = _notice(issued_permit, contractor, given_to="Dave Pieper, DPW")
     assert notice.timeliness == "on_time"
     assert notice.due_by == at(2026, 6, 9, 8)
 
 
 def test_303_5b_4_a_notice_23h59_ahead_is_recorded_late(issued_permit, contractor_staff):
-    notice = field_work.record_permittee_notice(
-        permit=issued_permit,
-        by=contractor_staff,
-        kind="dpw_excavation",
-        planned_work_at=at(2026, 6, 10, 8),
-        given_at=at(2026, 6, 9, 8, 1),
-        given_to="DPW",
-        method="phone",
-    )
+    notice = _notice(issued_permit, contractor_staff, given_at=at(2026, 6, 9, 8, 1))
     assert notice.timeliness == "late"
     assert any("late (§ 303-5B(4))" in e.reason for e in issued_permit.events.all())
 
 
 def test_303_5b_5_emergency_outage_notice_is_not_required(make_issued, contractor):
     permit = make_issued(emergency=True, utility_interruption=True)
-    notice = field_work.record_permittee_notice(
-        permit=permit,
-        by=contractor,
+    notice = _notice(
+        permit,
+        contractor,
         kind="utility_outage",
-        planned_work_at=at(2026, 6, 10, 8),
         given_at=at(2026, 6, 10, 7),
         given_to="Residents of 100-140 Elm",
         method="in_person",
@@ -172,28 +165,12 @@ def test_303_5b_5_emergency_outage_notice_is_not_required(make_issued, contracto
 @pytest.mark.parametrize("persona", ["outsider", "resident", "building_inspector"])
 def test_outsiders_cannot_record_notices(issued_permit, persona, request):
     with pytest.raises(PermissionDenied):
-        field_work.record_permittee_notice(
-            permit=issued_permit,
-            by=request.getfixturevalue(persona),
-            kind="dpw_excavation",
-            planned_work_at=at(2026, 6, 10, 8),
-            given_to="DPW",
-            method="phone",
-            given_at=at(2026, 6, 9, 8),
-        )
+        _notice(issued_permit, request.getfixturevalue(persona))
 
 
 def test_notice_needs_whom_and_how_all_errors_at_once(issued_permit, contractor):
     with pytest.raises(RulesBroken) as broken:
-        field_work.record_permittee_notice(
-            permit=issued_permit,
-            by=contractor,
-            kind="dpw_backfill",
-            planned_work_at=at(2026, 6, 10, 8),
-            given_to=" ",
-            method="pigeon",
-            given_at=at(2026, 6, 9, 8),
-        )
+        _notice(issued_permit, contractor, kind="dpw_backfill", given_to=" ", method="pigeon")
     assert [v.field for v in broken.value.violations] == ["given_to", "method"]
     assert not PermitteeNotice.objects.exists()
 
@@ -217,15 +194,7 @@ def test_planning_the_work_schedules_reminders_and_they_are_sent_once(make_issue
 
 def test_giving_a_planned_notice_fills_the_pending_one(issued_permit, contractor):
     field_work.schedule_notice_reminders(permit=issued_permit, by=contractor, work_starts_at=at(2026, 6, 10, 8))
-    field_work.record_permittee_notice(
-        permit=issued_permit,
-        by=contractor,
-        kind="dpw_excavation",
-        planned_work_at=at(2026, 6, 10, 8),
-        given_to="DPW",
-        method="email",
-        given_at=at(2026, 6, 8, 9),
-    )
+    _notice(issued_permit, contractor, method="email", given_at=at(2026, 6, 8, 9))
     assert issued_permit.permittee_notices.filter(kind="dpw_excavation").count() == 1
     assert field_work.send_due_notice_reminders(now=at(2026, 6, 9, 9)) == (1, 1)  # only affected parties left
 
@@ -279,23 +248,9 @@ def _completed(permit, contractor, on=datetime.date(2026, 7, 15)):
     return permit
 
 
-def _defect(permit, dpw_director, **kw):
-    args = dict(
-        permit=permit,
-        by=dpw_director,
-        defect="Patch settled 1 inch",
-        work_to_be_done="Mill and overlay",
-        estimated_cost=D("1200.00"),
-        deadline=datetime.date(2027, 4, 1),
-        addressed_to="permittee",
-        served_on=datetime.date(2027, 3, 1),
-    )
-    return field_work.record_defect_notice(**{**args, **kw})
-
-
 def test_303_4h_4_dpw_director_records_a_defect_notice_to_the_permittee(issued_permit, contractor, dpw_director):
     permit = _completed(issued_permit, contractor)
-    notice = _defect(permit, dpw_director)
+    notice = record_defect(permit, dpw_director)
     assert notice.addressee_name == "Brandt Excavating LLC" and notice.addressee_email == contractor.email
     [sent] = Notice.objects.filter(template="field_defect_notice")
     assert sent.subject.startswith("Defect notice") and "§ 303-4H(4)" in sent.body and sent.to == contractor.email
@@ -303,7 +258,7 @@ def test_303_4h_4_dpw_director_records_a_defect_notice_to_the_permittee(issued_p
 
 def test_303_4h_4_notice_to_a_surety_names_it(issued_permit, contractor, dpw_director):
     permit = _completed(issued_permit, contractor)
-    notice = _defect(
+    notice = record_defect(
         permit,
         dpw_director,
         addressed_to="surety",
@@ -319,71 +274,58 @@ def test_303_4h_4_notice_to_a_surety_names_it(issued_permit, contractor, dpw_dir
 def test_only_the_dpw_director_records_defect_notices(issued_permit, contractor, persona, request):
     permit = _completed(issued_permit, contractor)
     with pytest.raises(PermissionDenied):
-        _defect(permit, request.getfixturevalue(persona))
+        record_defect(permit, request.getfixturevalue(persona))
 
 
 def test_303_4h_4_defect_after_the_guarantee_year_is_refused(issued_permit, contractor, dpw_director):
     permit = _completed(issued_permit, contractor)
     with pytest.raises(RulesBroken) as broken:
-        _defect(permit, dpw_director, served_on=datetime.date(2027, 7, 16), deadline=datetime.date(2027, 8, 1))
+        record_defect(permit, dpw_director, served_on=datetime.date(2027, 7, 16), deadline=datetime.date(2027, 8, 1))
     assert broken.value.violations[0].code == "outside_guarantee"
     assert not DefectNotice.objects.exists()
+
+
+def village_repair(notice, by, repaired_on, costs=("400.00", "250.50", "100.00")):
+    """The Village's repair of a defect, its (labor, materials, equipment) costs as typed."""
+    labor, materials, equipment = (D(cost) for cost in costs)
+    return field_work.record_village_repair(
+        notice=notice, by=by, repaired_on=repaired_on, labor=labor, materials=materials, equipment=equipment
+    )
 
 
 def test_303_4h_2_uncorrected_defect_is_flagged_revoked_and_repaired_with_20_percent(
     issued_permit, contractor, dpw_director
 ):
     permit = _completed(issued_permit, contractor)
-    notice = _defect(permit, dpw_director)
+    notice = record_defect(permit, dpw_director)
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 1)) == (0, 0)  # deadline day: in time
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (1, 1)
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (0, 0)  # idempotent
     revocation = ApplicantRevocation.objects.get()
     assert revocation.organization == permit.organization and revocation.until == datetime.date(2028, 4, 2)
     with pytest.raises(RulesBroken):  # the Village repairs only after the deadline
-        field_work.record_village_repair(
-            notice=notice,
-            by=dpw_director,
-            repaired_on=datetime.date(2027, 4, 1),
-            labor=D("1"),
-            materials=D("1"),
-            equipment=D("1"),
-        )
+        village_repair(notice, dpw_director, datetime.date(2027, 4, 1), costs=("1", "1", "1"))
     fee_before = permit.fee_amount
-    notice = field_work.record_village_repair(
-        notice=notice,
-        by=dpw_director,
-        repaired_on=datetime.date(2027, 4, 10),
-        labor=D("400.00"),
-        materials=D("250.50"),
-        equipment=D("100.00"),
-    )
+    notice = village_repair(notice, dpw_director, datetime.date(2027, 4, 10))
     assert notice.repair_total == D("900.60")
     permit.refresh_from_db()
     assert permit.fee_amount == fee_before + D("900.60")
     # billed once only
-    field_work.record_village_repair(
-        notice=notice,
-        by=dpw_director,
-        repaired_on=datetime.date(2027, 4, 10),
-        labor=D("400.00"),
-        materials=D("250.50"),
-        equipment=D("100.00"),
-    )
+    village_repair(notice, dpw_director, datetime.date(2027, 4, 10))
     permit.refresh_from_db()
     assert permit.fee_amount == fee_before + D("900.60")
 
 
 def test_303_4h_2_defect_corrected_in_time_is_not_flagged(issued_permit, contractor, dpw_director, inspector):
     permit = _completed(issued_permit, contractor)
-    notice = _defect(permit, dpw_director)
+    notice = record_defect(permit, dpw_director)
     field_work.record_correction(notice=notice, by=inspector, corrected_on=datetime.date(2027, 3, 20))
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (0, 0)
     assert not ApplicantRevocation.objects.exists()
 
 
 def test_contractor_cannot_confirm_its_own_correction(issued_permit, contractor, dpw_director):
-    notice = _defect(_completed(issued_permit, contractor), dpw_director)
+    notice = record_defect(_completed(issued_permit, contractor), dpw_director)
     with pytest.raises(PermissionDenied):
         field_work.record_correction(notice=notice, by=contractor)
 
@@ -401,7 +343,7 @@ def test_303_4h_3_open_defect_keeps_the_permit_completed_after_the_guarantee_end
     issued_permit, contractor, dpw_director
 ):
     permit = _completed(issued_permit, contractor)
-    _defect(permit, dpw_director, served_on=datetime.date(2027, 7, 1), deadline=datetime.date(2027, 8, 1))
+    record_defect(permit, dpw_director, served_on=datetime.date(2027, 7, 1), deadline=datetime.date(2027, 8, 1))
     field_work.end_guarantees(today=datetime.date(2027, 7, 16))
     permit.refresh_from_db()
     assert permit.status == Status.COMPLETED
@@ -424,17 +366,22 @@ def test_303_5g_4_june_1_is_on_time_for_a_winter_patch(make_issued, contractor):
     assert field_work.flag_winter_patches_not_replaced(today=datetime.date(2027, 6, 2)) == (0, 0)
 
 
-def test_inspector_list_puts_work_announced_today_first(make_issued, contractor):
-    first, second = make_issued(), make_issued()
+def announce_backfill_on_june_10(permit, contractor):
+    """The permittee phones the DPW the day before: backfill at 13:00 on 6/10, the inspector's "today"."""
     with time_machine.travel(at(2026, 6, 9, 9)):
         field_work.record_permittee_notice(
-            permit=second,
+            permit=permit,
             by=contractor,
             kind="dpw_backfill",
             planned_work_at=at(2026, 6, 10, 13),
             given_to="DPW",
             method="phone",
         )
+
+
+def test_inspector_list_puts_work_announced_today_first(make_issued, contractor):
+    first, second = make_issued(), make_issued()
+    announce_backfill_on_june_10(second, contractor)
     rows = list(field_work.permits_to_inspect(today=datetime.date(2026, 6, 10)))
     assert [p.number for p in rows] == [second.number, first.number]
     assert rows[0].work_today and not rows[1].work_today

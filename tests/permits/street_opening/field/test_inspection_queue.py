@@ -4,33 +4,20 @@ then completion requested oldest first, then by number) on every page, in a cons
 import datetime
 
 import pytest
-import time_machine
 from django.core.paginator import Paginator
 
 from permits.street_opening.field import services as field_work
 from permits.street_opening.models import StreetOpening
-from tests.permits.street_opening.field.test_field_work import at
+from tests.permits.street_opening.field.test_field_work import announce_backfill_on_june_10, at
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 TODAY = datetime.date(2026, 6, 10)
 
 
-def _announce_today(permit, contractor):
-    with time_machine.travel(at(2026, 6, 9, 9)):
-        field_work.record_permittee_notice(
-            permit=permit,
-            by=contractor,
-            kind="dpw_backfill",
-            planned_work_at=at(2026, 6, 10, 13),
-            given_to="DPW",
-            method="phone",
-        )
-
-
 def test_the_paged_queue_keeps_the_lists_order_across_pages(make_issued, contractor):
     permits = [make_issued() for _ in range(7)]
-    _announce_today(permits[5], contractor)
-    _announce_today(permits[2], contractor)
+    announce_backfill_on_june_10(permits[5], contractor)
+    announce_backfill_on_june_10(permits[2], contractor)
     for permit, day in ((permits[6], 3), (permits[1], 1)):  # § 303-4H(3): completion requested, oldest first
         StreetOpening.objects.filter(permit=permit).update(completion_requested_at=at(2026, 6, day, 9))
     expected = [p.number for p in field_work.permits_to_inspect(today=TODAY)]
@@ -50,7 +37,7 @@ def test_the_queues_page_queries_do_not_grow_with_the_open_permits(
     make_issued, contractor, django_assert_max_num_queries
 ):
     first = [make_issued() for _ in range(3)]
-    _announce_today(first[0], contractor)
+    announce_backfill_on_june_10(first[0], contractor)
     with django_assert_max_num_queries(6) as few:
         list(Paginator(field_work.InspectionQueue(today=TODAY), 2).page(2))
     for _ in range(6):

@@ -10,7 +10,7 @@ from permits.street_opening.field import services as field_work
 from permits.street_opening.field import tasks as tasks_field
 from permits.street_opening.field.models import PavementRestoration
 from tests.permits.street_opening.conftest import complete_work
-from tests.permits.street_opening.field.conftest import issue
+from tests.permits.street_opening.field.conftest import issue, record_defect
 
 
 def _job(name):
@@ -51,16 +51,7 @@ def test_guarantee_job_is_a_no_op_the_second_time(issued_permit, contractor):
 @pytest.mark.usefixtures("board_designations")
 def test_defect_job_is_a_no_op_the_second_time(issued_permit, contractor, dpw_director):
     complete_work(issued_permit, permittee=contractor, today=datetime.date(2026, 7, 15))
-    field_work.record_defect_notice(
-        permit=issued_permit,
-        by=dpw_director,
-        defect="Cracked patch",
-        work_to_be_done="Replace",
-        estimated_cost=D("500"),
-        deadline=datetime.date(2027, 4, 1),
-        addressed_to="permittee",
-        served_on=datetime.date(2027, 3, 1),
-    )
+    record_defect(issued_permit, dpw_director)  # due 4/1/2027
     assert tasks_field.flag_defects_past_deadline("2027-04-02")["items_done"] == 1
     assert tasks_field.flag_defects_past_deadline("2027-04-02")["items_done"] == 0
 
@@ -124,16 +115,7 @@ def test_defect_job_on_a_real_worker_revokes_once(real_worker, make_issued, cont
 
     permit = make_issued()
     complete_work(permit, permittee=contractor, today=datetime.date(2026, 7, 15))
-    field_work.record_defect_notice(
-        permit=permit,
-        by=dpw_director,
-        defect="Cracked patch",
-        work_to_be_done="Replace",
-        estimated_cost=D("500"),
-        deadline=datetime.date(2027, 4, 1),
-        addressed_to="permittee",
-        served_on=datetime.date(2027, 3, 1),
-    )
+    record_defect(permit, dpw_director)  # due 4/1/2027
     assert tasks_field.flag_defects_past_deadline.delay("2027-04-02").get(timeout=30)["items_done"] == 1
     assert tasks_field.flag_defects_past_deadline.delay("2027-04-02").get(timeout=30)["items_done"] == 0
     assert ApplicantRevocation.objects.filter(organization=contractor_org).count() == 1

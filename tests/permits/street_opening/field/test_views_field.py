@@ -11,6 +11,7 @@ from permits.paging import PAGE_SIZE
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import Guarantee, Inspection, PermitteeNotice
 from tests.permits.street_opening.conftest import complete_work
+from tests.permits.street_opening.field.conftest import record_defect
 from tests.upload_samples import PNG
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
@@ -115,10 +116,15 @@ def test_contractor_sees_notice_form_and_completion_button(client, contractor, i
     assert "Log an inspection" not in page
 
 
+def _post_notice(client, permit, data, **options):
+    return client.post(reverse("permits:field_notice", args=[permit.number]), data, **options)
+
+
 def test_contractor_gives_a_late_notice_and_is_told_so(client, contractor, issued_permit):
     client.force_login(contractor)
-    response = client.post(
-        reverse("permits:field_notice", args=[issued_permit.number]),
+    response = _post_notice(
+        client,
+        issued_permit,
         {
             "notice-kind": "dpw_excavation",
             "notice-planned_work_at": "2026-06-10T08:00",
@@ -134,8 +140,9 @@ def test_contractor_gives_a_late_notice_and_is_told_so(client, contractor, issue
 
 def test_notice_form_errors_name_the_field(client, contractor, issued_permit):
     client.force_login(contractor)
-    response = client.post(
-        reverse("permits:field_notice", args=[issued_permit.number]),
+    response = _post_notice(
+        client,
+        issued_permit,
         {
             "notice-kind": "dpw_excavation",
             "notice-planned_work_at": "",
@@ -253,22 +260,13 @@ def test_a_photo_that_is_not_an_image_is_refused_and_nothing_is_stored(client, i
 
 
 def _noticed(permit, contractor, dpw_director, *, served_days_ago=40, deadline_days_ago=10):
-    from decimal import Decimal as D
-
-    from permits.street_opening.field import services as field_work
-
     today = timezone.localdate()
     complete_work(permit, permittee=contractor, today=today - datetime.timedelta(days=100))
-    return field_work.record_defect_notice(
-        permit=permit,
-        by=dpw_director,
-        defect="Settled",
-        work_to_be_done="Overlay",
-        estimated_cost=D("300"),
-        deadline=today - datetime.timedelta(days=deadline_days_ago),
-        addressed_to="permittee",
-        served_on=today - datetime.timedelta(days=served_days_ago),
+    served_on, deadline = (
+        today - datetime.timedelta(days=served_days_ago),
+        today - datetime.timedelta(days=deadline_days_ago),
     )
+    return record_defect(permit, dpw_director, deadline=deadline, served_on=served_on)
 
 
 def test_dpw_director_records_the_village_repair_and_the_bill_adds_20_percent(
