@@ -65,14 +65,21 @@ def vote(
     terms = seat_members(vacant=vacant)
     present = terms[: len(terms) - absent]
     meeting = services.schedule_meeting(held_on=held_on, by=clerk)
-    services.record_attendance(meeting=meeting, present=present, by=clerk)
+    # Minutes are recorded once the meeting is held (Wis. Stat. § 19.83(1)): here, on its day.
+    services.record_attendance(meeting=meeting, present=present, by=clerk, today=held_on)
     item = services.add_agenda_item(
         meeting=meeting, title=f"Item under {clause}", clause=clause, subject=subject, by=clerk
     )
     votes = {t: Vote.Choice.AYE for t in present[:ayes]}
     votes |= {t: Vote.Choice.NAY for t in present[ayes : ayes + nays]}
     return services.record_motion(
-        item=item, text=f"Motion under {clause}", votes=votes, rule=rule, resolution_number=number, by=clerk
+        item=item,
+        text=f"Motion under {clause}",
+        votes=votes,
+        rule=rule,
+        resolution_number=number,
+        by=clerk,
+        today=held_on,
     )
 
 

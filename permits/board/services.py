@@ -24,7 +24,7 @@ from permits.access import require_role
 from permits.board import rules
 from permits.board.clauses import DESIGNABLE, Clause, citation
 from permits.board.models import AgendaItem, Attendance, Designation, Meeting, Motion, Seat, Term, Vote
-from permits.errors import RulesBroken, Violation
+from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.recording import recorded_by
 from permits.roles import Role, roles_of
 
@@ -98,15 +98,28 @@ def _unlocked(meeting: Meeting) -> None:
         )
 
 
+def meeting_not_held_errors(meeting: Meeting, today: date) -> list[Violation]:
+    """Wis. Stat. § 19.83(1): the Board acts only at a meeting convened as a body: who attended and how each member
+    voted are minutes of a meeting that has begun, so nothing is recorded for a meeting whose day has not come."""
+    if meeting.held_on <= today:
+        return []
+    message = (
+        f"The meeting of {meeting.held_on:%B %-d, %Y} has not been held yet: attendance and votes are recorded once "
+        "the Board has met (Wis. Stat. § 19.83(1))"
+    )
+    return [Violation(None, "meeting_not_held", "Wis. Stat. § 19.83(1)", message)]
+
+
 def schedule_meeting(*, held_on: date, by, kind: str = Meeting.Kind.REGULAR, title: str = "") -> Meeting:
     require_role(by, *BOARD_CLERKS, action="keep the Board's meetings (the Clerk-Treasurer does)")
     return Meeting.objects.create(held_on=held_on, kind=kind, title=title.strip(), created_by=by)
 
 
-def record_attendance(*, meeting: Meeting, present, by) -> list[Attendance]:
+def record_attendance(*, meeting: Meeting, present, by, today: date | None = None) -> list[Attendance]:
     """Wis. Stat. § 61.32: who of the members seated on the meeting date was present; everyone else seated that day is
-    recorded absent. `present` holds Terms; one not seated that day is refused."""
+    recorded absent. `present` holds Terms; one not seated that day is refused, and so is a meeting not yet held."""
     require_role(by, *BOARD_CLERKS, action="record the Board's attendance (the Clerk-Treasurer does)")
+    raise_if_broken(meeting_not_held_errors(meeting, today or timezone.localdate()))
     seated = list(members_on(meeting.held_on))
     seated_ids = {t.pk for t in seated}
     present_ids = {t.pk for t in present}
@@ -211,6 +224,7 @@ def record_motion(
     resolution_number: str = "",
     moved_by: Term | None = None,
     seconded_by: Term | None = None,
+    today: date | None = None,
 ) -> Motion:
     """Record a motion and each present member's vote ({Term: "aye" | "nay" | "abstain"}). The outcome is computed:
     a majority of those present, or, under § 303-3D(8)(c), three-fourths of the entire Board (every seat on the
@@ -220,7 +234,8 @@ def record_motion(
     day = meeting.held_on
     seats = seats_on(day)
     present_ids = set(Attendance.objects.filter(meeting=meeting, present=True).values_list("term_id", flat=True))
-    errors = motion_errors(meeting=meeting, votes=votes, seats=seats, present_ids=present_ids)
+    errors = meeting_not_held_errors(meeting, today or timezone.localdate())
+    errors += motion_errors(meeting=meeting, votes=votes, seats=seats, present_ids=present_ids)
     if not text.strip():
         errors.append(Violation("text", "required", "", "Give the motion's text"))
     if errors:
