@@ -47,7 +47,7 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from permits.access import require_role, require_staff
+from permits.access import require_role
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
@@ -58,6 +58,27 @@ from permits.state import change_state, change_state_many
 S = SpecialCharge.Status
 CHARGE_CHUNK = 1000  # charges per statement of the set-based jobs
 DESCRIPTION_MAX = 280  # the roll line adds " (SC-YYYY-NNNN)" within its 300 characters
+
+
+# Who may put a charge on a parcel: the Clerk-Treasurer, to whom every clause returns the costs, and the officials
+# the clause names as doing the work and keeping its account. § 303-8B, § 303-2: the Village (its DPW) clears or
+# removes and returns the costs; § 303-6F(1): "any Village enforcement official shall cause the removal ..., keeping
+# an account of the expense"; § 303-3: the Director of Public Works oversees sidewalk work; § 303-4H(2): the Village
+# repairs a permittee's deficient work (the DPW). No other role (the Board's members, the Chief of Police outside
+# § 303-6) bills a parcel.
+CHARGE_RECORDERS: dict[str, tuple[str, ...]] = {
+    SpecialCharge.Source.SNOW_ICE: (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR),
+    SpecialCharge.Source.RUBBISH: (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR),
+    SpecialCharge.Source.SIDEWALK_REPAIR: (Role.CLERK, Role.DPW_DIRECTOR),
+    SpecialCharge.Source.OBSTRUCTION_REMOVAL: (
+        Role.CLERK,
+        Role.DPW_DIRECTOR,
+        Role.DPW_INSPECTOR,
+        Role.BUILDING_INSPECTOR,
+        Role.POLICE_CHIEF,
+    ),
+    SpecialCharge.Source.PERMIT_DEFICIENCY: (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR),
+}
 
 
 def add_charge(
@@ -77,7 +98,14 @@ def add_charge(
     """Record a charge against `parcel` for the Village's work (see the contract above)."""
     today = today or timezone.localdate()
     if by is not None:
-        require_staff(by, action="record special charges (Village staff record them)")
+        roles = CHARGE_RECORDERS.get(source, (Role.CLERK,))
+        require_role(
+            by,
+            *roles,
+            action=f"record special charges for {SpecialCharge.Source(source).label}"
+            if source in SpecialCharge.Source.values
+            else "record special charges",
+        )
     errors = []
     try:
         amount = Decimal(str(amount)).quantize(Decimal("0.01"))
@@ -125,8 +153,9 @@ def add_charge(
 
 def _bill_due_on(charge: SpecialCharge, today: date) -> date | None:
     """A bill is given when emailed or mailed: emailed, it falls due from today; to an owner without email it is a
-    letter, and falls due from the day the Clerk-Treasurer mails it (None until bill_given). § 303-6F(2) is the
-    exception: an obstruction bill falls due whether or not it was mailed or received."""
+    letter, and falls due from the day the Clerk-Treasurer mails it (None until then: permits.ledger.notice_clocks).
+    § 303-6F(2) is the exception: an obstruction bill falls due whether or not it was mailed or received; mailed
+    later, its due date moves to 10 days after its presumed receipt."""
     if not charge.parcel.owner_email and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
         return None
     return charge_rules.charge_due_on(today, charge.source)
@@ -174,17 +203,6 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
             record=charge,
         )
     return charge
-
-
-def bill_given(sender, *, notice, given_on, **kwargs) -> None:
-    """permits.letters.notice_given: a bill mailed as a letter falls due counted from the day it was mailed."""
-    if notice.template != "special_charge_bill" or notice.record_id is None:
-        return
-    charge = SpecialCharge.objects.filter(pk=notice.record_id, status=S.BILLED, due_on__isnull=True).first()
-    if charge is None:
-        return
-    due_on = charge_rules.charge_due_on(max(given_on, charge.billed_on), charge.source)
-    SpecialCharge.objects.filter(pk=charge.pk, due_on__isnull=True).update(due_on=due_on)
 
 
 def charges_for_work(work_record) -> QuerySet[SpecialCharge]:
