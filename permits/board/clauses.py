@@ -15,6 +15,7 @@ class Clause(models.TextChoices):
     SIDEWALK_ORDER = "303-3B(3)", "§ 303-3B(3), Wis. Stat. § 66.0907: order sidewalks laid, rebuilt or repaired"
     SPECIAL_CHARGE_HEARING = "66.0627", "Wis. Stat. § 66.0627(3)(b): hear objections to a special charge"
     PRIVILEGE_BOND_WAIVER = "303-7B", "§ 303-7B: waive the street privilege bond"
+    PRIVILEGE_REVOCATION = "303-7D", "§ 303-7D: revoke a street privilege permit for a violation of its conditions"
     MOVE_DAY_AND_NIGHT = "303-7D(4)", "§ 303-7D(4): order a building move to continue day and night"
     MOVE_ROUTE = "303-7D(6)", "§ 303-7D(6): prescribe the route of a building move"
     PRIVILEGE_OBSTRUCTION_NOTICE = "303-7F", "§ 303-7F: notify the adjoining owner to remove a sidewalk obstruction"

@@ -45,7 +45,9 @@ RECOMMENDERS = {Role.DPW_DIRECTOR: Office.DPW, Role.POLICE_CHIEF: Office.POLICE}
 # § 303-7A "Village officials may attach conditions", § 303-7C the Village's actual costs (escort, barricades)
 COST_RECORDERS = (Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.CLERK)
 # § 303-7D: revocable "by the Village Board, Director of Public Works, Chief of Police, or Building Inspector"
-REVOKERS = (Role.BOARD, Role.PRESIDENT, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.BUILDING_INSPECTOR)
+# § 303-7D: the officials who revoke on their own; the Village Board revokes only as a body, by a carried motion (a
+# trustee or the President alone is not "the Village Board").
+REVOKERS = (Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.BUILDING_INSPECTOR)
 CLOSING_INSPECTORS = (Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR)  # § 303-7D(7)
 BOARD_RECORDERS = (Role.CLERK, Role.BOARD, Role.PRESIDENT)  # the Board's decision, recorded from its minutes
 OBSTRUCTION_REPORTERS = (Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.CLERK)
@@ -446,20 +448,34 @@ def report_completion(*, permit: Permit, by, today: date | None = None) -> Permi
     return _end_the_work(permit, Status.COMPLETED, by=by, today=today or timezone.localdate(), reason=reason)
 
 
-def revoke_street_privilege(*, permit: Permit, by, reason: str, today: date | None = None) -> Permit:
-    """§ 303-7D: the Village Board, the DPW Director, the Chief of Police or the Building Inspector revokes the
-    permit, without notice, for a violation of its conditions; nobody else may. The space must still be vacated
+def revoke_street_privilege(*, permit: Permit, by, reason: str = "", motion=None, today: date | None = None) -> Permit:
+    """§ 303-7D: the Director of Public Works, the Chief of Police or the Building Inspector revokes the permit,
+    without notice, for a violation of its conditions; the Village Board does so only by a carried motion of a
+    meeting (recorded from its minutes), never a trustee or the President alone. The space must still be vacated
     (§ 303-7D(7)): the closing inspection opens."""
-    require_role(
-        by,
-        *REVOKERS,
-        action="revoke street privilege permits (the Village Board, the Director of Public Works, the Chief of Police "
-        "or the Building Inspector does, § 303-7D)",
-    )
+    today = today or timezone.localdate()
+    if motion is not None:
+        require_role(by, *BOARD_RECORDERS, action="record the Board's decisions")
+        _board_errors(motion, clause=Clause.PRIVILEGE_REVOCATION, subject=_sp(permit), today=today)
+        reason = reason or motion.text
+    else:
+        require_role(
+            by,
+            *REVOKERS,
+            action="revoke street privilege permits (the Director of Public Works, the Chief of Police or the "
+            "Building Inspector does; the Village Board only by a motion of a meeting, § 303-7D)",
+        )
     if not reason.strip():
         _refuse("reason", "required", "§ 303-7D", "Name the condition violated")
-    reason = f"Revoked for a violation of its conditions: {reason.strip()} (§ 303-7D)"
-    return _end_the_work(permit, Status.REVOKED, by=by, today=today or timezone.localdate(), reason=reason)
+    if motion is None:
+        reason = f"Revoked for a violation of its conditions: {reason.strip()} (§ 303-7D)"
+        return _end_the_work(permit, Status.REVOKED, by=by, today=today, reason=reason)
+    # The Board's act, not the recorder's: the step is the Board's (no user's authority), the recorder on the timeline.
+    reason = f"Revoked by the Village Board ({motion}) for a violation of its conditions: {reason.strip()} (§ 303-7D)"
+    with transaction.atomic():
+        _end_the_work(permit, Status.REVOKED, by=None, today=today, reason=reason)
+        services.record_event(permit, by=by, reason=f"The Board's revocation recorded from its minutes: {motion}")
+    return permit
 
 
 def record_closing_inspection(
@@ -584,7 +600,9 @@ def report_obstruction(*, permit: Permit, parcel, description: str, by) -> Sidew
 
 def give_obstruction_notice(*, obstruction: SidewalkObstruction, motion, by, today: date | None = None):
     """§ 303-7F: by a recorded motion the Village Board notifies the adjoining owner or occupant to remove the
-    obstruction within 24 hours (the owner of record is written to: emailed, or a letter the clerk mails)."""
+    obstruction within 24 hours (the owner of record is written to: emailed, or a letter the clerk mails). The 24
+    hours run from the notice given, not from the motion: permits.street_privilege.notice_clocks stamps `noticed_at`
+    when the email goes or the letter's mailing is recorded."""
     require_role(by, *BOARD_RECORDERS, action="record the Board's decisions")
     today = today or timezone.localdate()
     _board_errors(motion, clause=Clause.PRIVILEGE_OBSTRUCTION_NOTICE, subject=obstruction, today=today)
@@ -595,10 +613,9 @@ def give_obstruction_notice(*, obstruction: SidewalkObstruction, motion, by, tod
             to=S.NOTICED,
             from_states={S.REPORTED},
             by=by,
-            reason="Noticed by the Board's motion: to be removed within 24 hours (§ 303-7F)",
+            reason="Noticed by the Board's motion: to be removed within 24 hours of the notice (§ 303-7F)",
             refusal=Violation(None, "not_reported", "§ 303-7F", "The notice was already given (§ 303-7F)"),
             notice_motion=motion,
-            noticed_at=timezone.now(),
         )
         permit = obstruction.privilege.permit
         services.notify_owner(
@@ -608,6 +625,7 @@ def give_obstruction_notice(*, obstruction: SidewalkObstruction, motion, by, tod
             permit=permit,
             record=obstruction,
         )
+    obstruction.refresh_from_db()
     return obstruction
 
 

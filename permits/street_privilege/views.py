@@ -195,6 +195,8 @@ def _apply_motion(sp, user, data):
     clause = motion.item.clause
     if clause == Clause.PRIVILEGE_BOND_WAIVER:
         return sp_services.waive_bond(permit=sp.permit, motion=motion, by=user)
+    if clause == Clause.PRIVILEGE_REVOCATION:
+        return sp_services.revoke_street_privilege(permit=sp.permit, motion=motion, by=user)
     if clause == Clause.MOVE_ROUTE:
         return sp_services.prescribe_route(
             permit=sp.permit, motion=motion, route=data.get("route") or motion.text, by=user

@@ -24,11 +24,10 @@ AUTHORITY = {
     Status.COMPLETED: frozenset({APPLICANT, Role.BUILDING_INSPECTOR}),
     Status.CLOSED: frozenset({Role.BUILDING_INSPECTOR}),
     # § 303-7E: EXPIRED is entered by the nightly job only (the system): no role.
-    # § 303-7D: revocable "by the Village Board, Director of Public Works, Chief of Police, or Building Inspector";
-    # nobody else (the President acts as the Board's presiding officer).
-    Status.REVOKED: frozenset(
-        {Role.BOARD, Role.PRESIDENT, Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.BUILDING_INSPECTOR}
-    ),
+    # § 303-7D: revocable "by the Village Board, Director of Public Works, Chief of Police, or Building Inspector".
+    # The officials act alone; the Board only as a body, by a carried motion (services.revoke_street_privilege
+    # records it from the minutes): no trustee, and not the President, revokes alone through any path.
+    Status.REVOKED: frozenset({Role.DPW_DIRECTOR, Role.POLICE_CHIEF, Role.BUILDING_INSPECTOR}),
 }
 
 

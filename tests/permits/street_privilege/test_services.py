@@ -171,7 +171,7 @@ def test_303_7e_the_building_inspectors_earlier_date_is_the_last_day(world, buil
     assert Permit.objects.get(pk=permit.pk).expires_on == date(2027, 4, 20)
 
 
-@pytest.mark.parametrize("persona", ["board_member", "dpw_director", "police_chief", "building_inspector"])
+@pytest.mark.parametrize("persona", ["dpw_director", "police_chief", "building_inspector"])
 def test_303_7d_revoked_by_each_official_named(world, persona, request):
     permit = world.walk("issued")
     sp.revoke_street_privilege(permit=permit, by=request.getfixturevalue(persona), reason="Not lighted")
@@ -180,7 +180,7 @@ def test_303_7d_revoked_by_each_official_named(world, persona, request):
     assert permit.street_privilege.closing_inspection_opened_on is not None
 
 
-@pytest.mark.parametrize("persona", ["clerk", "contractor", "inspector", "outsider"])
+@pytest.mark.parametrize("persona", ["clerk", "contractor", "inspector", "outsider", "board_member", "president"])
 def test_303_7d_nobody_else_revokes(world, persona, request):
     permit = world.walk("issued")
     with pytest.raises(PermissionDenied):
@@ -209,3 +209,28 @@ def test_begin_review_tells_the_dpw_and_the_chief(world, dpw_director, police_ch
     to = set(permit.notices.filter(template="street_privilege_recommendation_requested").values_list("to", flat=True))
     assert {dpw_director.email, police_chief.email} <= to
     assert PermitEvent.objects.filter(permit=permit, to_status=Status.UNDER_REVIEW).exists()
+
+
+def test_303_7d_the_board_revokes_by_a_carried_motion(world, clerk):
+    from permits.board.clauses import Clause
+    from tests.board_world import vote
+
+    permit = world.walk("issued")
+    motion = vote(
+        clause=Clause.PRIVILEGE_REVOCATION, ayes=4, held_on=date(2026, 11, 2), subject=permit.street_privilege
+    )
+    sp.revoke_street_privilege(permit=permit, motion=motion, by=clerk)
+    permit.refresh_from_db()
+    assert permit.status == Status.REVOKED
+
+
+def test_303_7d_a_motion_under_another_clause_revokes_nothing(world, clerk):
+    from permits.board.clauses import Clause
+    from tests.board_world import vote
+
+    permit = world.walk("issued")
+    motion = vote(clause=Clause.MOVE_ROUTE, ayes=4, held_on=date(2026, 11, 2), subject=permit.street_privilege)
+    with pytest.raises(RulesBroken):
+        sp.revoke_street_privilege(permit=permit, motion=motion, by=clerk)
+    permit.refresh_from_db()
+    assert permit.status == Status.ISSUED
