@@ -141,7 +141,13 @@ class OpenCaseForm(forms.Form):
 class ServeNoticeForm(forms.Form):
     served_to = forms.ChoiceField(choices=RECIPIENTS, label="Notice to")
     served_how = forms.ChoiceField(choices=Case.ServedHow.choices, label="Served how")
-    served_at = forms.DateTimeField(label="Served at", widget=DATETIME_WIDGET)
+    served_at = forms.DateTimeField(
+        label="Served at",
+        widget=DATETIME_WIDGET,
+        required=False,
+        help_text="When handed over or posted. Mailed or emailed: leave it; the notice is served when the Village's "
+        "own letter is recorded as mailed, or its email sent.",
+    )
     days = forms.IntegerField(
         required=False, min_value=1, max_value=90, label="Days to comply (§§ 303-9, 303-12, 303-13 only)"
     )

@@ -89,6 +89,9 @@ class Case(NumberedRecord):
     served_how = models.CharField(max_length=10, choices=ServedHow.choices, blank=True, editable=False)
     served_at = models.DateTimeField(null=True, blank=True, editable=False)
     deadline_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The days the official gave (§§ 303-9, 303-12, 303-13): kept so a mailed notice's deadline is counted from its
+    # mailing, when the clerk records it.
+    notice_days = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     closed_at = models.DateTimeField(null=True, blank=True, editable=False)
     abatement_cost = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True, editable=False)
 

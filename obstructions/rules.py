@@ -71,8 +71,9 @@ def removal_errors(served_at: datetime | None, at: datetime) -> list[Violation]:
                 "removed_at",
                 "not_served",
                 "§ 303-6F(1)",
-                "Serve the written notice first (§ 303-6D, § 303-6E): the Village removes an obstruction only "
-                "when the owner or occupant has not removed it within 24 hours of the notice (§ 303-6F(1)).",
+                "The written notice has not been served yet (§ 303-6D, § 303-6E): serve it, or, for a mailed notice, "
+                "record its letter as mailed. The Village removes an obstruction only when the owner or occupant has "
+                "not removed it within 24 hours of the notice (§ 303-6F(1)).",
             )
         ]
     if not village_may_remove(served_at, at):

@@ -314,6 +314,13 @@ def add_photo(*, case: Case, upload, by, note: str = "") -> CaseStep:
 
 # --- The notice -------------------------------------------------------------------------------------------------------
 
+# Served by the Village's own letter or email: served when that notice is given (permits.notices), not at a typed time.
+SERVED_BY_THE_VILLAGES_NOTICE = frozenset({Case.ServedHow.MAIL, Case.ServedHow.EMAIL})
+
+
+def _owner_email(case: Case) -> str:
+    return case.parcel.owner_email if case.parcel_id else ""
+
 
 def notice_deadline(case: Case, served_at: datetime, days: int | None) -> datetime:
     """The deadline the notice gives: 24 hours for an obstruction (§ 303-6D/E); for a street number, the end of the
@@ -334,25 +341,41 @@ def serve_notice(
     case: Case,
     served_to: str,
     served_how: str,
-    served_at: datetime,
+    served_at: datetime | None = None,
     by,
     days: int | None = None,
     now: datetime | None = None,
 ) -> Case:
     """The written notice to the person the section names (§ 303-6D, § 303-6E, § 303-9C, § 303-14C), served how and
-    when; its deadline runs from then. A copy goes to the owner of record (email, or a letter the clerk mails)."""
+    when; its deadline runs from then. Handed over or posted, the official records when; mailed or emailed, the
+    notice is the Village's own letter or email, and it is served only when that is given (permits.notices: the
+    email sent, the letter recorded as mailed and presumed received): no typed time starts the deadline
+    (obstructions.notice_clocks). Handed over or posted, a copy goes to the owner of record."""
     _require_case_role(by, case.kind, "serve enforcement notices")
     now = now or timezone.now()
+    by_system = served_how in SERVED_BY_THE_VILLAGES_NOTICE
+    if by_system:
+        served_at = None
     violations = rules.recipient_errors(case.kind, served_to, case.section)
     if case.kind == K.STREET_NUMBER:
-        violations += rules.number_notice_errors(case.neglect_recorded_on, timezone.localdate(served_at))
+        violations += rules.number_notice_errors(case.neglect_recorded_on, timezone.localdate(served_at or now))
     errors = []
     if case.parcel_id is None:
         message = "Match the case to a parcel first: the notice goes to its owner or occupant."
         errors.append(Violation("served_to", "no_parcel", "", message))
     if served_how not in Case.ServedHow.values:
         errors.append(Violation("served_how", "required", "", "Say how the notice was served."))
-    if served_at is None or served_at > now:
+    if by_system:
+        if served_how == Case.ServedHow.EMAIL and (served_to != rules.OWNER or not _owner_email(case)):
+            message = (
+                "Email reaches only an owner with an email address on file: choose the owner, or serve the notice "
+                f"another way ({case.section})."
+            )
+            errors.append(Violation("served_how", "no_email", case.section, message))
+    elif served_at is None:
+        message = f"Give the time the notice was handed over or posted ({case.section})."
+        errors.append(Violation("served_at", "required", case.section, message))
+    elif served_at > now:
         message = "The notice's service time cannot be in the future: record it once served."
         errors.append(Violation("served_at", "in_future", "", message))
     elif served_at < case.seen_at:
@@ -364,33 +387,46 @@ def serve_notice(
     raise_if_broken(violations)
     parcel = case.parcel
     name = parcel.owner_name if served_to == rules.OWNER else f"Occupant, {parcel.site_address}"
-    deadline = notice_deadline(case, served_at, days)
+    deadline = None if by_system else notice_deadline(case, served_at, days)
+    if by_system:
+        how = "emailed" if served_how == Case.ServedHow.EMAIL else "mailed (the letter waits in Letters to mail)"
+        reason = (
+            f"Written notice to the {served_to} ({name}), {how}: its deadline runs once it is given ({case.section})"
+        )
+    else:
+        reason = (
+            f"Written notice to the {served_to} ({name}), {Case.ServedHow(served_how).label.lower()} "
+            f"{timezone.localtime(served_at):%B %-d, %Y %-I:%M %p}; deadline "
+            f"{timezone.localtime(deadline):%B %-d, %Y %-I:%M %p} ({case.section})"
+        )
+    if served_how == Case.ServedHow.MAIL:
+        to = ""  # served by mail: the Village's own letter, whatever email is on file
+    else:
+        to = parcel.owner_email if served_to == rules.OWNER else ""
     with transaction.atomic():
         change_state(
             case,
             to=S.NOTICED,
             from_states={S.OPEN},
             by=by,
-            reason=(
-                f"Written notice to the {served_to} ({name}), {Case.ServedHow(served_how).label.lower()} "
-                f"{timezone.localtime(served_at):%B %-d, %Y %-I:%M %p}; deadline "
-                f"{timezone.localtime(deadline):%B %-d, %Y %-I:%M %p} ({case.section})"
-            ),
+            reason=reason,
             served_to=served_to,
             served_name=name,
             served_how=served_how,
             served_at=served_at,
             deadline_at=deadline,
+            notice_days=days,
             attention="",
         )
         send_notice(
             None,
-            to=parcel.owner_email if served_to == rules.OWNER else "",
+            to=to,
             template="enforcement_notice",
             context={"case": case, "parcel": parcel, "name": name},
             mail_to=(name, parcel.owner_mailing_address if served_to == rules.OWNER else parcel.site_address),
             record=case,
         )
+    case.refresh_from_db()
     return case
 
 
@@ -404,6 +440,9 @@ def record_reinspection(*, case: Case, at: datetime, complied: bool, by, note: s
         raise RulesBroken.one("at", "in_future", "", "The re-inspection time cannot be in the future.")
     if case.status != S.NOTICED:
         raise RulesBroken.one("complied", "not_noticed", "", "Re-inspect a case whose notice was served.")
+    if case.served_at is None:
+        message = f"The notice has not been given yet (its letter waits in Letters to mail): {case.section}."
+        raise RulesBroken.one("at", "notice_not_given", case.section, message)
     if at < case.served_at:
         raise RulesBroken.one("at", "before_notice", "", "The re-inspection cannot be before the notice was served.")
     with transaction.atomic():
@@ -486,6 +525,9 @@ def refer_for_forfeiture(*, case: Case, referred_at: datetime, by, note: str = "
     if case.status != S.NOTICED:
         message = f"Case {case.number} is {case.get_status_display().lower()}: serve the notice first."
         raise RulesBroken.one("referred_on", "not_noticed", "§ 1-5", message)
+    if case.served_at is None:
+        message = f"The notice has not been given yet (its letter waits in Letters to mail): {case.section}."
+        raise RulesBroken.one("referred_on", "notice_not_given", case.section, message)
     if referred_at is None or referred_at > timezone.now():
         raise RulesBroken.one("referred_on", "in_future", "", "The referral time cannot be in the future.")
     if case.kind == K.STREET_NUMBER:

@@ -13,12 +13,6 @@ class PermitsConfig(AppConfig):
         # apps get their permissions after this app does, and each staff role must get theirs too. Idempotent.
         post_migrate.connect(sync_role_permissions, dispatch_uid="theresa_sync_role_permissions")
 
-        from permits.ledger.services import bill_given
-        from permits.letters import notice_given
-
-        # A bill mailed as a letter falls due from the day it is mailed (permits.letters, permits.ledger).
-        notice_given.connect(bill_given, dispatch_uid="ledger_bill_given")
-
         from permits import office_calendar
         from permits.models import OfficeClosure
 

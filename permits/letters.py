@@ -3,8 +3,8 @@
 A notice is given only when it was emailed or mailed (§ 303-8B, and every notice the Village must give). A letter is
 created by permits.services.send_notice / notify_owner; the Clerk-Treasurer prints it (one PDF per owner, or the
 batch of every letter not yet mailed), mails it and records the mailing date. Until then it is "not yet given" and no
-deadline runs from it; when the mailing is recorded, `notice_given` is sent so that the record the notice is about
-starts its clock from that day (a snow case's written notice, a bill's due date).
+deadline runs from it; when the mailing is recorded, permits.notices.start_clocks starts the clock of the record the
+notice is about (a snow case's written notice, a bill's due date, the 24 hours to remove an obstruction).
 """
 
 from __future__ import annotations
@@ -13,17 +13,14 @@ from datetime import date
 
 from django.db import transaction
 from django.db.models import QuerySet
-from django.dispatch import Signal
 from django.utils import timezone
 
 from permits.access import require_role
 from permits.errors import Violation, raise_if_broken
 from permits.models import Notice
+from permits.notices import start_clocks
 from permits.pdf import render_pdf
 from permits.roles import Role
-
-# Sent once per letter when its mailing is recorded: sender=Notice, notice=<Notice>, given_on=<date>.
-notice_given = Signal()
 
 MAILING_ACTION = "record the mailing of letters (the Clerk-Treasurer does)"
 
@@ -90,7 +87,7 @@ def record_mailing(*, notices, mailed_on: date | None, by, today: date | None = 
                     kind="notice",
                     reason=f"Letter mailed on {mailed_on:%B %-d, %Y} to {notice.recipient_name}: {notice.subject}",
                 )
-            notice_given.send(sender=Notice, notice=notice, given_on=mailed_on)
+            start_clocks([notice])
             done += 1
     return done
 

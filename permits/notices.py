@@ -9,11 +9,17 @@ is on file), whatever the preference: a person cannot choose not to be served.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import date, datetime
+from datetime import time as clock_time
+from functools import cache
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
+
+from permits.readings import Reading
 
 
 @dataclass(frozen=True)
@@ -207,3 +213,122 @@ def notify_step(permit, *, to: str, by, reason: str = "") -> None:
             )
 
     transaction.on_commit(send)
+
+
+# --- When a notice is given: the moment every "after notice" clock reads ------------------------------------------
+
+# A letter is presumed received this many days after it is mailed (counted as Wis. Stat. § 990.001(4) counts days):
+# the usual presumption for first-class mail, the one Wisconsin's courts apply to service by mail (§ 801.15(5)(a)).
+MAIL_RECEIPT_DAYS = 3
+
+
+@dataclass(frozen=True)
+class Given:
+    """When a notice was given: `on`, the day it counts as given (the first day a period of days excludes), and
+    `at`, the moment a period of hours starts."""
+
+    on: date
+    at: datetime
+    by_mail: bool = False
+
+
+@dataclass(frozen=True)
+class NoticeClock:
+    """A deadline that runs from a written notice: the notice is the one rendered from `template` about a record, and
+    `start(record_id, given)` starts the record's clock (it stamps the record, and does nothing once started).
+    `receipt_days` is the presumed receipt the rule needs for a mailed letter: 0 where the rule runs from the notice
+    itself, MAIL_RECEIPT_DAYS where the person must have the notice in hand to act on it (24 hours to remove)."""
+
+    template: str
+    start: Callable[[int, Given], None]
+    receipt_days: int = 0
+
+
+def given(notice, *, receipt_days: int = 0) -> Given | None:
+    """The one reading of when a notice is given, read by every clock that runs "after notice": an email when it is
+    handed to the mail server (queued at once, in the same transaction as the step that gave it); a letter only once the
+    Clerk-Treasurer records the day it was mailed, and then on that day (or on the day of its presumed receipt).
+    The hour a letter was mailed or received is not known, so a period of hours starts when that day ends: the
+    person keeps the whole day. None while a letter waits in "Letters to mail": no clock has started."""
+    from permits import time as law_time
+
+    if notice.channel == "email":
+        moment = notice.sent_at or notice.created_at
+        return Given(on=timezone.localdate(moment), at=moment) if moment else None
+    if notice.mailed_on is None:
+        return None
+    on = law_time.last_day(notice.mailed_on, receipt_days) if receipt_days else notice.mailed_on
+    at = timezone.make_aware(datetime.combine(law_time.shift(on, 1), clock_time.min))
+    return Given(on=on, at=at, by_mail=True)
+
+
+@cache
+def clocks() -> dict[str, NoticeClock]:
+    """Every part's clocks that start on a notice (`<part>.notice_clocks.CLOCKS`), by template."""
+    from permits import kinds
+
+    return {clock.template: clock for module in kinds.discover("notice_clocks") for clock in module.CLOCKS}
+
+
+def start_clocks(notices: Iterable) -> None:
+    """Start the clock of each notice that is given (permits.services.send_notice for an email, permits.letters'
+    record_mailing for a letter): the one path from "a notice was given" to "its deadline runs"."""
+    for notice in notices:
+        clock = clocks().get(notice.template)
+        if clock is None or notice.record_id is None:
+            continue
+        moment = given(notice, receipt_days=clock.receipt_days)
+        if moment is not None:
+            clock.start(notice.record_id, moment)
+
+
+def given_about(record, template: str, *, receipt_days: int = 0) -> Given | None:
+    """The earliest moment a notice `template` about `record` was given; None when none has been (a letter unmailed)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    from permits.models import Notice
+
+    rows = Notice.objects.filter(
+        record_type=ContentType.objects.get_for_model(record), record_id=record.pk, template=template
+    )
+    moments = [m for m in (given(n, receipt_days=receipt_days) for n in rows) if m is not None]
+    return min(moments, key=lambda g: g.at) if moments else None
+
+
+def given_to_all(record, template: str, *, receipt_days: int = 0) -> Given | None:
+    """When the last of the notices `template` about `record` was given, once every one of them has been; None while
+    none exists or any letter among them waits to be mailed (a notice to many: § 303-5I's utilities and owners)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    from permits.models import Notice
+
+    rows = Notice.objects.filter(
+        record_type=ContentType.objects.get_for_model(record), record_id=record.pk, template=template
+    )
+    moments = [given(n, receipt_days=receipt_days) for n in rows]
+    if not moments or any(m is None for m in moments):
+        return None
+    return max(moments, key=lambda g: g.at)
+
+
+READINGS = (
+    Reading(
+        "When a notice is given",
+        "How the Village counts time",
+        "A deadline that runs after a written notice runs from the notice actually given: an email from the moment "
+        "it is sent; a letter only once the Clerk-Treasurer records the day it was mailed, never from the day the "
+        "Board or an official decided to send it. The hour a letter arrives is not known, so a period of hours "
+        "starts when its day ends.",
+    ),
+    Reading(
+        "Presumed receipt of a mailed notice",
+        "How the Village counts time",
+        "Where the person must have the notice in hand to act on it (24 hours to remove an obstruction, § 303-6D, "
+        "§ 303-6E, § 303-7F; 30 days to finish excavation before a repaving, § 303-5I; 10 days to pay an "
+        "obstruction bill, § 303-6F(1)), a mailed letter is presumed received three days after it is mailed, "
+        "counted as days are counted (a Sunday or legal holiday moves it to the next day), as Wisconsin presumes "
+        "for service by mail (Wis. Stat. § 801.15(5)(a)).",
+        otherwise="The Village attorney may read a clause otherwise; proof of an earlier actual receipt is not "
+        "recorded, so the presumption is the only date the office uses.",
+    ),
+)

@@ -392,6 +392,7 @@ def send_notice(
         fields.update(record_type=ContentType.objects.get_for_model(record), record_id=record.pk)
     if to:
         notice = Notice.objects.create(channel=Notice.Channel.EMAIL, to=to, **fields)
+        topics.start_clocks([notice])  # emailed: given now, its deadline runs from now
         if permit is not None:
             record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=f"Notice sent to {to}: {subject}")
         from permits.tasks import deliver_notice
@@ -443,7 +444,9 @@ def notify_owners(items: list[tuple]) -> list[Notice]:
         else:
             notices.append(Notice(channel=Notice.Channel.MAIL, recipient_name=name, mailing_address=address, **fields))
     notices = Notice.objects.bulk_create(notices)
-    deliver_on_commit([n.pk for n in notices if n.channel == Notice.Channel.EMAIL])
+    emailed = [n for n in notices if n.channel == Notice.Channel.EMAIL]
+    topics.start_clocks(emailed)  # the letters' clocks start when the clerk records their mailing
+    deliver_on_commit([n.pk for n in emailed])
     return notices
 
 

@@ -10,26 +10,29 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from permits.errors import Violation
-from permits.time import last_day_at_office, shift
+from permits.notices import MAIL_RECEIPT_DAYS
+from permits.time import last_day, last_day_at_office
 
 # --- Due dates, delinquency, installments (Wis. Stat. § 66.0627) ----------------------------------------------
 
 # § 66.0627(4): a special charge unpaid by the date the Board sets is delinquent. The Board of Theresa has not set a
 # period in Chapter 303, so bills give 30 days; change it here if the Board adopts another.
 SPECIAL_CHARGE_PAYMENT_DAYS = 30
-# § 303-6F(1): an obstruction-removal bill is payable within 10 calendar days from receipt. Receipt is presumed
-# 3 days after mailing (the usual presumption for first-class mail), so the due date is mailing + 13 days.
+# § 303-6F(1): an obstruction-removal bill is payable within 10 calendar days from receipt. A mailed bill is presumed
+# received MAIL_RECEIPT_DAYS after mailing (permits.notices); an emailed one the day it is sent.
 OBSTRUCTION_PAYMENT_DAYS = 10
-MAIL_RECEIPT_DAYS = 3
 
 
-def charge_due_on(billed_on: date, source: str) -> date:
+def charge_due_on(given_on: date, source: str, *, received: bool = False) -> date:
     """§ 66.0627(4) / § 303-6F(1): the day by which a billed special charge must be paid in full at the
-    Clerk-Treasurer's office, counted as Wis. Stat. § 990.001(4) counts days (permits.time): the billing day excluded,
-    and a last day on a Sunday, a legal holiday or a day the office is closed moves to the next day it is open."""
+    Clerk-Treasurer's office, counted from the day the bill was given (`received`: it was in hand that day, as an
+    email is; otherwise a mailing, presumed received MAIL_RECEIPT_DAYS later), as Wis. Stat. § 990.001(4) counts days
+    (permits.time): that day excluded, and a last day on a Sunday, a legal holiday or a day the office is closed
+    moves to the next day it is open."""
     if source == "obstruction_removal":
-        return last_day_at_office(shift(billed_on, MAIL_RECEIPT_DAYS), OBSTRUCTION_PAYMENT_DAYS)
-    return last_day_at_office(billed_on, SPECIAL_CHARGE_PAYMENT_DAYS)
+        received_on = given_on if received else last_day(given_on, MAIL_RECEIPT_DAYS)
+        return last_day_at_office(received_on, OBSTRUCTION_PAYMENT_DAYS)
+    return last_day_at_office(given_on, SPECIAL_CHARGE_PAYMENT_DAYS)
 
 
 def is_delinquent(due_on: date | None, today: date) -> bool:

@@ -560,10 +560,12 @@ def board_decision_violations(*, decided_on: date, work_begins_on: date) -> list
     return []
 
 
-def excavation_deadline_after_notice(decided_on: date) -> date:
-    """§ 303-5I: after the Board's decision, excavation in the street must be completed within 30 days (counted as
-    Wis. Stat. § 990.001(4) counts days)."""
-    return last_day(decided_on, EXCAVATION_DEADLINE_AFTER_NOTICE.days)
+def excavation_deadline_after_notice(notified_on: date) -> date:
+    """§ 303-5I: the Clerk-Treasurer's written notice says excavation in the street must be completed within 30 days:
+    counted from the day the notices were given (the last of them, a mailed one presumed received three days after
+    mailing: permits.notices), as Wis. Stat. § 990.001(4) counts days. Not from the Board's decision: a person cannot
+    be held to a period that ran before they were told of it."""
+    return last_day(notified_on, EXCAVATION_DEADLINE_AFTER_NOTICE.days)
 
 
 def moratorium_ends(repaved_on: date) -> date:
@@ -589,7 +591,9 @@ def moratorium_violations(
     permit is absolutely essential; and a street the Board decided to repave must be finished within 30 days.
 
     At application these are warnings (the applicant may ask for the exception); at approval the moratorium refuses.
-    `planned_repaving` is (decided_on, work_begins_on) of a Board decision whose work has not yet been done.
+    `planned_repaving` is (notified_on, work_begins_on) of a Board decision whose work has not yet been done, where
+    notified_on is the day its written notices were all given (None until then). Past the 30 days after the notice,
+    an application is warned and an approval refused.
     """
     out = []
     if (
@@ -609,16 +613,26 @@ def moratorium_violations(
         make = _error if at_approval else _warning
         out.append(make("street", "moratorium", "§ 303-5I", message))
     if planned_repaving and end_date:
-        deadline = excavation_deadline_after_notice(planned_repaving[0])
-        if end_date > deadline:
+        notified_on, begins_on = planned_repaving
+        if notified_on is None:
             out.append(
                 _warning(
                     "end_date",
                     "repaving_planned",
                     "§ 303-5I",
-                    f"The Village Board decided to repave this street (work begins "
-                    f"{planned_repaving[1]:%B %-d, %Y}): excavation must be completed by "
-                    f"{deadline:%B %-d, %Y}",
+                    f"The Village Board decided to repave this street (work begins {begins_on:%B %-d, %Y}): "
+                    "excavation must be completed within 30 days of the Village's written notice",
+                )
+            )
+        elif end_date > (deadline := excavation_deadline_after_notice(notified_on)):
+            make = _error if at_approval else _warning
+            out.append(
+                make(
+                    "end_date",
+                    "repaving_planned",
+                    "§ 303-5I",
+                    f"The Village Board decided to repave this street (work begins {begins_on:%B %-d, %Y}) and its "
+                    f"written notice was given: excavation must be completed by {deadline:%B %-d, %Y}",
                 )
             )
     return out

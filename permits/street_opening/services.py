@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from permits import jobs, services, street_work, workflow
+from permits import jobs, notices, services, street_work, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
@@ -171,14 +171,19 @@ def record_guarantee_bond_amount(*, permit: Permit, by, amount) -> StreetOpening
     return so
 
 
-def street_repaving_facts(street: Street | None) -> tuple[date | None, tuple[date, date] | None]:
-    """§ 303-5I: (the latest repaving date, (decided_on, work_begins_on) of a decided repaving not yet done)."""
+def street_repaving_facts(street: Street | None) -> tuple[date | None, tuple[date | None, date] | None]:
+    """§ 303-5I: (the latest repaving date, (notified_on, work_begins_on) of a decided repaving not yet done), where
+    notified_on is the day the Clerk-Treasurer's written notices were all given (None until then: the 30 days have
+    not started)."""
     if street is None:
         return None, None
     improvements = list(StreetImprovement.objects.filter(street=street).order_by("-decided_on"))
     repaved = max((i.repaved_on for i in improvements if i.repaved_on), default=None)
-    planned = next(((i.decided_on, i.work_begins_on) for i in improvements if i.repaved_on is None), None)
-    return repaved, planned
+    pending = next((i for i in improvements if i.repaved_on is None), None)
+    if pending is None:
+        return repaved, None
+    given = notices.given_to_all(pending, REPAVING_NOTICE, receipt_days=notices.MAIL_RECEIPT_DAYS)
+    return repaved, (given.on if given else None, pending.work_begins_on)
 
 
 @dataclass
@@ -299,7 +304,7 @@ def check_approval(
     expires_on = ordinance.expiry_date(today)
     tickets = list(so.tickets.all())
     ticket = tickets[0] if tickets else None
-    repaved_on, _planned = street_repaving_facts(permit.street)
+    repaved_on, planned = street_repaving_facts(permit.street)
     doc_kinds = set(permit.documents.values_list("kind", flat=True))
     violations = [
         *ordinance.revocation_violations(
@@ -339,7 +344,7 @@ def check_approval(
         ),
         *ordinance.moratorium_violations(
             repaved_on=repaved_on,
-            planned_repaving=None,
+            planned_repaving=planned,
             start_date=permit.start_date,
             end_date=permit.end_date,
             exception_recorded=hasattr(so, "moratorium_exception"),
@@ -411,7 +416,7 @@ def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list
         ),
         *ordinance.moratorium_violations(
             repaved_on=repaved_on,
-            planned_repaving=None if decided else planned,
+            planned_repaving=planned,
             start_date=start,
             end_date=end,
             exception_recorded=hasattr(so, "moratorium_exception"),
@@ -1064,15 +1069,20 @@ def record_repaving_done(*, improvement: StreetImprovement, by, repaved_on: date
     return improvement
 
 
+REPAVING_NOTICE = "street_opening_repaving_notice"
+
+
 @dataclass
 class ImprovementNotices:
     emailed: list[str]
-    to_mail: list[Parcel]  # abutting owners with no email on file: the clerk mails these
+    to_mail: list[Parcel]  # abutting owners with no email on file: a letter each waits in Letters to mail
 
 
 def send_improvement_notices(*, improvement: StreetImprovement, by) -> ImprovementNotices:
     """§ 303-5I: immediately after the decision the clerk notifies in writing every utility and every owner of
-    property abutting the street that excavation there must be completed within 30 days. Sent once."""
+    property abutting the street that excavation there must be completed within 30 days. Sent once: emailed where an
+    email is on file, otherwise a letter for the clerk to mail. The 30 days run from the notices as given
+    (street_repaving_facts), not from the Board's decision."""
     require_role(by, Role.CLERK, action="send the notices of § 303-5I")
     with transaction.atomic():
         claimed = StreetImprovement.objects.filter(pk=improvement.pk, notices_sent_at__isnull=True).update(
@@ -1080,8 +1090,7 @@ def send_improvement_notices(*, improvement: StreetImprovement, by) -> Improveme
         )
         if not claimed:
             return ImprovementNotices([], [])
-        deadline = ordinance.excavation_deadline_after_notice(improvement.decided_on)
-        context = {"improvement": improvement, "deadline": deadline}
+        context = {"improvement": improvement}
         recipients: dict[str, str] = {}
         for org in Organization.objects.filter(kind=Organization.Kind.UTILITY).prefetch_related("memberships__user"):
             members = [m for m in org.memberships.all() if m.user.email]
@@ -1091,11 +1100,15 @@ def send_improvement_notices(*, improvement: StreetImprovement, by) -> Improveme
         for parcel in Parcel.objects.filter(street=improvement.street).order_by("site_address"):
             if parcel.owner_email:
                 recipients.setdefault(parcel.owner_email, parcel.owner_name)
-            else:
+            elif (parcel.owner_mailing_address or "").strip():
                 to_mail.append(parcel)
         for email, name in recipients.items():
             services.send_notice(
-                None, to=email, template="street_opening_repaving_notice", context={**context, "name": name}
+                None, to=email, template=REPAVING_NOTICE, context={**context, "name": name}, record=improvement
+            )
+        for parcel in to_mail:
+            services.notify_owner(
+                parcel, template=REPAVING_NOTICE, context={**context, "name": parcel.owner_name}, record=improvement
             )
     return ImprovementNotices(list(recipients), to_mail)
 

@@ -396,7 +396,11 @@ def removal_violations(*, noticed_at: datetime | None, removed_at: datetime) -> 
     Board's notice (24 hours after passes; 23 h 59 min does not), counted as Wis. Stat. § 990.001(4)(a) counts
     hours: Sundays and legal holidays are excluded (permits.time)."""
     if noticed_at is None:
-        return [_error(None, "no_notice", "§ 303-7F", "The Village Board has not given the 24-hour notice yet")]
+        message = (
+            "The Village Board's 24-hour notice has not been given yet: the Board must order it by motion, and a "
+            "letter counts only once the Clerk-Treasurer records it as mailed (Letters to mail)"
+        )
+        return [_error(None, "no_notice", "§ 303-7F", message)]
     deadline = hours_later(noticed_at, NOTICE_HOURS)
     if removed_at < deadline:
         return [

@@ -4,7 +4,7 @@ special-charge ledger (permits.ledger.services.add_charge)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date, datetime, time
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
@@ -134,19 +134,8 @@ def _notify_owner(case: SnowCase) -> None:
         },
         record=case,
     )
-    if notice is not None and notice.is_given:
-        case.owner_notified_at = timezone.now()
-        SnowCase.objects.filter(pk=case.pk).update(owner_notified_at=case.owner_notified_at)
-
-
-def snow_notice_given(sender, *, notice, given_on, **kwargs) -> None:
-    """permits.letters.notice_given: the § 303-8B letter was mailed: the owner was given written notice that day."""
-    if notice.template != "snow_case_notice" or notice.record_id is None:
-        return
-    given_at = timezone.make_aware(datetime.combine(given_on, time.min))
-    if given_on == timezone.localdate():
-        given_at = timezone.now()
-    SnowCase.objects.filter(pk=notice.record_id, owner_notified_at__isnull=True).update(owner_notified_at=given_at)
+    if notice is not None and notice.is_given:  # emailed: sidewalks.notice_clocks stamped the case
+        case.owner_notified_at = SnowCase.objects.values_list("owner_notified_at", flat=True).get(pk=case.pk)
 
 
 def set_unoccupied(*, case: SnowCase, by, unoccupied: bool) -> SnowCase:

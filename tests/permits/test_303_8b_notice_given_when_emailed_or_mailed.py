@@ -69,7 +69,9 @@ def test_303_8b_crew_may_not_clear_before_the_letter_is_mailed(snow_case, dpw_di
     letters.record_mailing(notices=[letter], mailed_on=STOPPED.date(), by=clerk, today=STOPPED.date())
     snow_case.refresh_from_db()
     assert snow_case.owner_notified_at is not None
-    assert snow_case.owner_notified_at.date() == STOPPED.date()
+    # Given on the mailing day; its hour unknown, the notice counts from that day's end (permits.notices.given).
+    notified = timezone.localtime(snow_case.owner_notified_at)
+    assert (notified.date(), notified.hour, notified.minute) == (STOPPED.date() + timedelta(days=1), 0, 0)
     snow.log_village_clearing(case=snow_case, by=dpw_director, at=STOPPED + timedelta(hours=30))
 
 

@@ -432,9 +432,12 @@ def test_303_5i_notices_go_to_utilities_and_abutting_owners_once(spring, street,
     assert sorted(sent.emailed) == ["gasman@example.com", "olga@example.com"]
     assert len(sent.to_mail) == 1 and isinstance(sent.to_mail[0], Parcel)
     notice = Notice.objects.get(to="olga@example.com")
-    assert "June 3, 2026" in notice.subject
+    assert "within 30 days of this notice" in notice.subject
+    # The owner without email gets a letter, waiting for the clerk to mail it (it is not recorded as given).
+    letter = Notice.objects.get(channel=Notice.Channel.MAIL)
+    assert letter.template == "street_opening_repaving_notice" and letter.mailed_on is None
     again = so.send_improvement_notices(improvement=improvement, by=clerk)
-    assert again.emailed == [] and Notice.objects.count() == 2
+    assert again.emailed == [] and Notice.objects.count() == 3
 
 
 def test_303_5i_application_on_a_street_to_be_repaved_is_warned(spring, street, contractor, clerk):

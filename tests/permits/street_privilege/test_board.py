@@ -17,10 +17,10 @@ from permits.ledger.services import mark_delinquent_charges
 from permits.ledger.tax_roll import plan_roll
 from permits.models import Permit, Status
 from permits.state import history_of
-from permits.time import hours_later
 from permits.street_privilege import board_matters
 from permits.street_privilege import services as sp
 from permits.street_privilege.models import SidewalkObstruction, StreetPrivilege
+from permits.time import hours_later
 from tests.board_world import vote
 from tests.permits.street_privilege.conftest import move_data
 
