@@ -108,3 +108,19 @@ def designate_former_offices() -> None:
         if clause not in motions:
             motions[clause] = vote(clause=clause, ayes=5, held_on=SINCE, clerk=clerk)
         services.designate(clause=clause, role=role, starts_on=SINCE, motion=motions[clause], by=clerk)
+
+
+# The demo Board's amounts (permits.street_opening.demo): a guarantee bond of $5,000 and an annual bond of $20,000.
+GUARANTEE_BOND, ANNUAL_BOND = 5000, 20000
+
+
+def bond_amounts_in_force(*, clerk=None, since: date = SINCE) -> None:
+    """§ 303-4H(3), (5): the bond amounts the Board determined by one carried motion, in force from `since` (a bond
+    counts only against an amount the Board has determined: permits.street_opening.rules.bond_amount_counts)."""
+    from permits.street_opening import services as street_openings
+    from permits.street_opening.models import BondAmount
+
+    clerk = clerk or board_clerk()
+    motion = vote(clause="303-4H(3)", ayes=5, held_on=since, clerk=clerk)
+    for kind, amount in ((BondAmount.Kind.GUARANTEE, GUARANTEE_BOND), (BondAmount.Kind.ANNUAL, ANNUAL_BOND)):
+        street_openings.set_bond_amount(kind=kind, amount=amount, effective_from=since, motion=motion, by=clerk)

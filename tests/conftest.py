@@ -231,3 +231,12 @@ def real_worker(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
             yield app
+
+
+@pytest.fixture
+def board_bond_amounts(clerk):
+    """§ 303-4H(3), (5): the Board's bond amounts in force (a street opening is approved only against them), the
+    motion recorded by the clerk persona."""
+    from tests.board_world import bond_amounts_in_force
+
+    bond_amounts_in_force(clerk=clerk)

@@ -207,6 +207,16 @@ class RenewForm(LimitedForm):
     note = forms.CharField(required=False, max_length=300)
 
 
+class BondAmountForm(LimitedForm):
+    amount = forms.DecimalField(
+        min_value=0.01,
+        max_digits=10,
+        decimal_places=2,
+        label="Amount of the bond filed for this permit ($)",
+        help_text="As written on the bond document (§ 303-4H(3)): it counts only at or above the Board's amount.",
+    )
+
+
 class ReasonForm(LimitedForm):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label="Why")
 

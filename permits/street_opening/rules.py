@@ -290,10 +290,29 @@ def annual_bond_covers(bond_year: int, day: date) -> bool:
 
 def bond_amount_counts(amount, required) -> bool:
     """§ 303-4H(3), (5): a bond counts only at or above the amount the Village Board determined and has in force on
-    the day (no amount in force: the Board has set none, and any bond counts). One cent below does not count."""
+    the day; one cent below does not count. It fails closed: with no amount in force (the Board has determined none)
+    or no amount recorded for the bond, nothing shows the bond is enough, so it does not count yet."""
+    if required is None or amount is None:
+        return False
+    return Decimal(amount) >= Decimal(required)
+
+
+def _bond_shortfall(kind: str, amount, required) -> str:
+    """Why a bond does not count (bond_amount_counts is False), in words that say who can clear it."""
     if required is None:
-        return True
-    return amount is not None and Decimal(amount) >= Decimal(required)
+        return (
+            f"The Village Board has not determined the amount of the {kind} in force: the bond cannot be "
+            "accepted until it does (the Clerk-Treasurer records the Board's motion)"
+        )
+    if amount is None:
+        return (
+            f"The amount of the {kind} is not recorded: the Clerk-Treasurer or the Director of Public Works records "
+            "it from the bond document on the permit's Village actions page"
+        )
+    return (
+        f"The {kind} on file is ${Decimal(amount):,.2f}, below the ${Decimal(required):,.2f} the Village Board "
+        "determined: it does not count"
+    )
 
 
 def bond_violations(
@@ -338,28 +357,28 @@ def bond_violations(
                 )
             )
         for year in short:
+            # Below the Board's amount, the bond is refused at once; an amount not yet determined holds approval.
+            undetermined = annual_required is None or amounts[year] is None
+            make = _warning if undetermined and not at_approval else _error
             errors.append(
-                _error(
+                make(
                     "annual_bond",
                     "annual_bond_below_amount",
                     "§ 303-4H(5)",
-                    f"The {year} annual bond on file is ${amounts[year]:,.2f}, below the ${annual_required:,.2f} the "
-                    "Village Board determined: it does not count",
+                    f"{year}: " + _bond_shortfall("annual bond", amounts[year], annual_required),
                 )
             )
         return errors
     if per_permit_bond_filed:
         if bond_amount_counts(per_permit_bond_amount, guarantee_required):
             return []
-        shown = "not recorded" if per_permit_bond_amount is None else f"${Decimal(per_permit_bond_amount):,.2f}"
         make = _error if at_approval else _warning
         return [
             make(
                 "annual_bond",
                 "guarantee_bond_below_amount",
                 "§ 303-4H(3)",
-                f"The bond filed for this permit is {shown}; the Village Board determined ${guarantee_required:,.2f}: "
-                "a smaller bond does not count",
+                _bond_shortfall("bond for this permit", per_permit_bond_amount, guarantee_required),
             )
         ]
     if at_approval:
@@ -498,7 +517,11 @@ def is_late_emergency_filing(*, work_began_on: date, filed_on: date) -> bool:
 
 
 def emergency_violations(*, emergency: bool, work_began_on: date | None, filed_on: date) -> list[Violation]:
-    """§ 303-5H: a late emergency application is accepted and flagged to the Clerk-Treasurer, never refused."""
+    """§ 303-5H: a late emergency application is accepted and flagged to the Clerk-Treasurer, never refused. The day
+    the emergency work began is required: defaulting it to the filing day would hide a late filing."""
+    if emergency and work_began_on is None:
+        message = "Give the day the emergency work began: the application is due by the next business day after it"
+        return [_error("emergency_began_on", "required", "§ 303-5H", message)]
     if emergency and work_began_on and is_late_emergency_filing(work_began_on=work_began_on, filed_on=filed_on):
         deadline = emergency_filing_deadline(work_began_on)
         return [

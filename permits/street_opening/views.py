@@ -28,6 +28,7 @@ from permits.street_opening import services as so_services
 from permits.street_opening.forms import (
     ApproveForm,
     ApproveWithDatesForm,
+    BondAmountForm,
     DecideRenewalForm,
     EmergencyReportForm,
     ReasonForm,
@@ -83,7 +84,12 @@ def apply(request):
 
 
 # The manage page's forms that an action binds, by their name on the page.
-ACTION_FORMS = {"dates_form": ApproveWithDatesForm, "payment_form": StaffPaymentForm, "renew_form": RenewForm}
+ACTION_FORMS = {
+    "dates_form": ApproveWithDatesForm,
+    "payment_form": StaffPaymentForm,
+    "renew_form": RenewForm,
+    "bond_amount_form": BondAmountForm,
+}
 
 
 def _manage_context(request, permit, **forms):
@@ -96,6 +102,11 @@ def _manage_context(request, permit, **forms):
         "payment_form": forms.get("payment_form") or StaffPaymentForm(initial={"amount": permit.balance_due}),
         "renew_form": forms.get("renew_form") or RenewForm(initial={"work_begun_on": so.work_begun_on}),
         "reason_form": forms.get("reason_form") or ReasonForm(),
+        # § 303-4H(3): the bond filed for this permit, read from its document (it counts once its amount is recorded)
+        "bond_amount_form": forms.get("bond_amount_form")
+        or BondAmountForm(initial={"amount": so.guarantee_bond_amount}),
+        "bond_in_force": so_services.bond_amount_in_force("guarantee", timezone.localdate()),
+        "bond_filed": not so.annual_bond and permit.documents.filter(kind="bond").exists(),
         "approval_blockers": so_services.check_approval(permit, today=timezone.localdate(), plans_approved=True)
         if permit.status == Status.UNDER_REVIEW
         else [],
@@ -177,6 +188,11 @@ def act(request, number, action):
             "Approved with the new planned dates; the applicant was told (§ 303-4D).",
         ),
         "payment": ("payment_form", services.record_payment, "Payment recorded."),
+        "bond_amount": (
+            "bond_amount_form",
+            so_services.record_guarantee_bond_amount,
+            "Amount of the bond for this permit recorded (§ 303-4H(3)).",
+        ),
         "renew": (
             "renew_form",
             so_services.renew_street_opening,

@@ -64,7 +64,8 @@ def contractor_owns_a_utility(contractor_org):
 
 
 @pytest.fixture
-def bond(contractor_org, clerk):
+def bond(contractor_org, clerk, board_bond_amounts):
+    """The contractor's annual bond, with the Board's bond amounts in force (§ 303-4H(5): it counts only then)."""
     return annual_bond(contractor_org, clerk)
 
 
@@ -181,7 +182,7 @@ def other_org_permit(street, user_factory_name="rival"):
     rival = UserFactory(username=user_factory_name)
     org = Organization.objects.create(name="Rival Digging Inc", kind=Organization.Kind.CONTRACTOR)
     Membership.objects.create(user=rival, organization=org, is_manager=True)
-    annual_bond(org, rival, surety="S", amount=1000)
+    annual_bond(org, rival, surety="S", amount=25000)
     return so.apply_for_street_opening(
         applicant=rival, organization=org, data=valid_data(street, location_description="Rival's trench")
     )

@@ -19,6 +19,11 @@ pytestmark = pytest.mark.django_db
 SPRING = date(2026, 5, 4)  # the street opening tests' "today"
 
 
+@pytest.fixture
+def board_bond_amounts():
+    """These tests set the Board's amounts themselves (none in force unless a test records one)."""
+
+
 def codes(error):
     return {v.code for v in error.value.violations}
 
@@ -58,10 +63,11 @@ def test_303_4h_5_a_one_dollar_annual_bond_does_not_count(under_review, dpw_dire
 @pytest.mark.parametrize(
     "effective_from, effective_until, refused",
     [
-        (SPRING + timedelta(days=1), None, False),  # not yet in force
-        (SPRING, None, True),  # in force from today
-        (date(2026, 1, 6), SPRING, True),  # its last day
-        (date(2026, 1, 6), SPRING - timedelta(days=1), False),  # ended yesterday
+        # Fail closed: with no amount in force the Board has determined none, so no bond counts yet.
+        (SPRING + timedelta(days=1), None, "annual_bond_below_amount"),  # not yet in force
+        (SPRING, None, "annual_bond_below_amount"),  # in force from today: $30,000 > the $25,000 bond
+        (date(2026, 1, 6), SPRING, "annual_bond_below_amount"),  # its last day
+        (date(2026, 1, 6), SPRING - timedelta(days=1), "annual_bond_below_amount"),  # ended yesterday
     ],
 )
 def test_303_4h_5_the_amount_in_force_on_the_day(
@@ -70,11 +76,34 @@ def test_303_4h_5_the_amount_in_force_on_the_day(
     _amount(
         BondAmount.Kind.ANNUAL, Decimal("30000"), clerk, effective_from=effective_from, effective_until=effective_until
     )
-    if refused:
-        with pytest.raises(RulesBroken):
-            so.approve_street_opening(permit=under_review, by=dpw_director)
-    else:
-        assert so.approve_street_opening(permit=under_review, by=dpw_director).status == Status.APPROVED
+    with pytest.raises(RulesBroken) as error:
+        so.approve_street_opening(permit=under_review, by=dpw_director)
+    assert codes(error) == {refused}
+    in_force = effective_from <= SPRING and (effective_until is None or effective_until >= SPRING)
+    assert ("has not determined" in str(error.value)) is not in_force
+
+
+def test_303_4h_5_no_amount_determined_holds_approval(under_review, dpw_director):
+    with pytest.raises(RulesBroken) as error:
+        so.approve_street_opening(permit=under_review, by=dpw_director)
+    assert codes(error) == {"annual_bond_below_amount"}
+    assert "has not determined the amount" in str(error.value) and "§ 303-4H(5)" in str(error.value)
+
+
+def test_303_4h_5_at_application_an_undetermined_amount_is_only_warned():
+    from permits.street_opening import rules
+
+    [warning] = rules.bond_violations(
+        annual_bond=True,
+        annual_bond_years={2026},
+        annual_bond_amounts={2026: Decimal("25000")},
+        annual_required=None,
+        per_permit_bond_filed=False,
+        start_date=date(2026, 6, 1),
+        end_date=date(2026, 6, 5),
+        at_approval=False,
+    )
+    assert warning.warning and warning.code == "annual_bond_below_amount"
 
 
 @pytest.mark.parametrize("recorded, approves", [(Decimal("4999.99"), False), (Decimal("5000.00"), True), (None, False)])
@@ -128,3 +157,47 @@ def test_303_4h_3_only_the_clerk_records_the_boards_amount(clerk, persona, reque
             motion=motion,
             by=request.getfixturevalue(persona),
         )
+
+
+def _per_permit_bond(permit, contractor):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from permits import services
+
+    so_detail = permit.street_opening
+    type(so_detail).objects.filter(pk=so_detail.pk).update(annual_bond=False)
+    services.upload_document(
+        permit=permit,
+        kind=Document.Kind.BOND,
+        by=contractor,
+        upload=SimpleUploadedFile("bond.pdf", PDF, content_type="application/pdf"),
+    )
+
+
+@pytest.mark.parametrize("persona, records", [("clerk", True), ("dpw_director", True), ("police_chief", False)])
+def test_303_4h_3_the_bond_amount_is_recorded_from_the_village_actions_page(
+    client, under_review, contractor, persona, records, request
+):
+    from django.urls import reverse
+
+    _per_permit_bond(under_review, contractor)
+    client.force_login(request.getfixturevalue(persona))
+    page = reverse("permits:street_opening_manage", args=[under_review.number])
+    if records:
+        assert "Its amount is not recorded yet" in client.get(page).content.decode()
+    action = reverse("permits:street_opening_act", args=[under_review.number, "bond_amount"])
+    client.post(action, {"amount": "5000.00"})
+    under_review.street_opening.refresh_from_db()
+    assert (under_review.street_opening.guarantee_bond_amount == Decimal("5000.00")) is records
+
+
+def test_303_4h_3_a_bond_amount_that_is_not_a_number_names_the_field(client, under_review, contractor, clerk):
+    from django.urls import reverse
+
+    _per_permit_bond(under_review, contractor)
+    client.force_login(clerk)
+    action = reverse("permits:street_opening_act", args=[under_review.number, "bond_amount"])
+    response = client.post(action, {"amount": "lots"})
+    assert response.status_code == 400 and "Enter a number" in response.content.decode()
+    under_review.street_opening.refresh_from_db()
+    assert under_review.street_opening.guarantee_bond_amount is None

@@ -18,7 +18,9 @@ from tests.permits.street_opening.test_api import body
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO)  # the `spring` fixture's clock
-SMALL_BOND = dict(surety="S", amount=1000, recorded_at=NOW)  # a 2026 annual bond of $1,000, recorded at NOW
+SMALL_BOND = dict(
+    surety="S", amount=25000, recorded_at=NOW
+)  # a 2026 annual bond at the Board's amount, recorded at NOW
 
 
 def codes(error):

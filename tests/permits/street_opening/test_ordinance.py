@@ -174,7 +174,13 @@ def test_303_4h_3_per_permit_bond_warns_at_application_and_refuses_at_approval()
     assert warning.warning
     [error] = o.bond_violations(at_approval=True, **kw)
     assert not error.warning
-    assert o.bond_violations(at_approval=True, **{**kw, "per_permit_bond_filed": True}) == []
+    filed = {**kw, "per_permit_bond_filed": True}
+    # Fail closed: a filed bond counts only once its amount is recorded and the Board has determined one.
+    assert [v.code for v in o.bond_violations(at_approval=True, **filed)] == ["guarantee_bond_below_amount"]
+    assert [v.code for v in o.bond_violations(at_approval=True, per_permit_bond_amount=5000, **filed)] == [
+        "guarantee_bond_below_amount"
+    ]
+    assert o.bond_violations(at_approval=True, per_permit_bond_amount=5000, guarantee_required=5000, **filed) == []
 
 
 def test_303_4h_2_revocation_lasts_one_year_to_the_day():
@@ -420,3 +426,10 @@ def test_303_4g_certificate_of_insurance_must_be_on_file():
     [e] = o.insurance_certificate_violations(certificate_filed=False)
     assert e.citation == "§ 303-4G" and not e.warning
     assert o.insurance_certificate_violations(certificate_filed=True) == []
+
+
+def test_303_5h_an_emergency_without_the_day_it_began_is_refused():
+    [error] = o.emergency_violations(emergency=True, work_began_on=None, filed_on=date(2026, 5, 4))
+    assert (error.field, error.code, error.warning) == ("emergency_began_on", "required", False)
+    assert "§ 303-5H" in error.message
+    assert o.emergency_violations(emergency=False, work_began_on=None, filed_on=date(2026, 5, 4)) == []
