@@ -54,6 +54,20 @@ class Filing:
     kind: str
     fee_code: str
     fee_citation: str
+    required_by: str = ""  # the clause that requires the permit before the work or the use ("§ 303-4A")
+
+
+def past_start_violations(start_date: date | None, today: date, *, required_by: str, began_in_emergency=False):
+    """A permit is obtained before the work or the use it allows (§ 303-3C, § 303-4A, § 303-7A, § 303-15B): an
+    application whose work or event starts before today is refused on every type, today itself allowed. The one
+    exception is § 303-5H's emergency excavation, begun before the application that must follow it."""
+    if start_date is None or start_date >= today or began_in_emergency:
+        return []
+    message = (
+        f"The start date {start_date:%B %-d, %Y} has passed: a permit is obtained before the work or the use it "
+        f"allows, so choose today or a later day ({required_by})"
+    )
+    return [Violation("start_date", "start_in_past", required_by, message)]
 
 
 def apply_for(
@@ -64,16 +78,28 @@ def apply_for(
     detail: Callable[[Permit], object],
     organization=None,
     today: date | None = None,
+    began_in_emergency: bool = False,
     **fields,
 ) -> Permit:
-    """What every type's application does: the applicant may file for `organization` only as its staff, `rules()`
-    (the type's filing rules) refuse before anything is stored, then in one transaction the permit is numbered,
+    """What every type's application does: the applicant may file for `organization` only as its staff, a start
+    date already past is refused (past_start_violations), `rules()` (the type's filing rules) refuse before anything
+    is stored, then in one transaction the permit is numbered,
     `detail(permit)` stores the type's own record, and the permit is submitted with the fee in force. All or nothing:
     a caller that adds more in its own atomic block keeps it so."""
     today = today or timezone.localdate()
     if organization is not None and not organization.memberships.filter(user=applicant).exists():
         raise PermissionDenied("You may apply for an organization only if you are on its staff.")
-    raise_if_broken(rules())
+    raise_if_broken(
+        [
+            *past_start_violations(
+                fields.get("start_date"),
+                today,
+                required_by=filing.required_by,
+                began_in_emergency=began_in_emergency,
+            ),
+            *rules(),
+        ]
+    )
     with transaction.atomic():
         permit = create_permit(kind=filing.kind, applicant=applicant, organization=organization, today=today, **fields)
         detail(permit)

@@ -31,7 +31,7 @@ from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, Sid
 from sidewalks.models.sidewalk import Work
 
 FEE_CODE = "sidewalk"  # § 303-3C: "The fee charged for such permits shall be as prescribed in Chapter 167, Fees."
-FILING = Filing(PermitKind.SIDEWALK, FEE_CODE, "§ 303-3C")
+FILING = Filing(PermitKind.SIDEWALK, FEE_CODE, "§ 303-3C", required_by="§ 303-3C")
 REPLACE_FEE_CODE = "sidewalk_replace_sqft"
 REPAIR_FEE_CODE = "sidewalk_repair_block"
 INSPECTING_ROLES = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)

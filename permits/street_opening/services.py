@@ -39,7 +39,7 @@ from permits.street_opening.models import (
 )
 
 FEE_CODE = "street_opening"
-FILING = services.Filing(PermitKind.STREET_OPENING, FEE_CODE, "§ 303-4F(2)")
+FILING = services.Filing(PermitKind.STREET_OPENING, FEE_CODE, "§ 303-4F(2)", required_by="§ 303-4A")
 RENEWAL_FEE_CODE = "street_opening_renewal"
 
 REVIEWERS = (Role.CLERK, Role.DPW_DIRECTOR)  # § 303-4B: the clerk or the DPW decides completeness
@@ -581,8 +581,6 @@ def apply_for_street_opening(
     now = timezone.now()
     today = today or timezone.localdate(now)
     data = dict(data)
-    if data.get("emergency") and not data.get("emergency_began_on"):
-        data["emergency_began_on"] = today
     checked = None
 
     def check() -> list:
@@ -637,6 +635,7 @@ def apply_for_street_opening(
             today=today,
             rules=check,
             detail=detail,
+            began_in_emergency=bool(data.get("emergency")),
             street=data.get("street"),
             location_description=data.get("location_description"),
             work_description=data.get("work_description"),

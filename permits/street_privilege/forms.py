@@ -124,6 +124,12 @@ class GrantForm(LimitedForm):
     )
 
 
+class EndDateForm(LimitedForm):
+    earlier_termination_on = forms.DateField(
+        widget=DATE, required=False, label="Earlier end date (blank: three months from issue, § 303-7E)"
+    )
+
+
 class ReasonForm(LimitedForm):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason (the condition violated)")
 

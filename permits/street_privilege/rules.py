@@ -366,6 +366,19 @@ def earlier_termination_violations(*, earlier_on: date | None, today: date) -> l
     return []
 
 
+def earlier_end_at_issue_violations(*, earlier_on: date | None, issued_on: date) -> list[Violation]:
+    """§ 303-7E: the earlier end date the Building Inspector set at grant cannot fall before the day the permit is
+    issued (the permit would be issued already ended); the day of issue itself is allowed. The Building Inspector sets
+    a new date (or clears it) on the permit's Village actions page."""
+    if earlier_on is None or earlier_on >= issued_on:
+        return []
+    message = (
+        f"The earlier end date set at grant, {earlier_on:%B %-d, %Y}, is before today's issue: the Building "
+        "Inspector sets a new end date, or clears it, before the permit is issued"
+    )
+    return [_error("earlier_termination_on", "ends_before_issue", "§ 303-7E", message)]
+
+
 def has_terminated(*, last_day: date | None, today: date) -> bool:
     """§ 303-7E: the permit has terminated once its last day has passed (the last day itself is still in force)."""
     return last_day is not None and today > last_day

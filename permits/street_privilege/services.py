@@ -36,7 +36,7 @@ from permits.street_privilege.models import (
 )
 
 FEE_CODE = "street_privilege"  # Chapter 167, charged at submission (§ 303-7C)
-FILING = services.Filing(PermitKind.STREET_PRIVILEGE, FEE_CODE, "§ 303-7C")
+FILING = services.Filing(PermitKind.STREET_PRIVILEGE, FEE_CODE, "§ 303-7C", required_by="§ 303-7A")
 
 INSPECTORS = (Role.BUILDING_INSPECTOR,)  # § 303-7A: the Building Inspector grants, issues, sets an earlier end
 BOND_SETTERS = (Role.DPW_DIRECTOR,)  # § 303-7B: "an amount determined by the Director of Public Works"
@@ -383,6 +383,23 @@ def add_cost(*, permit: Permit, by, description: str, amount) -> CostLine:
 
 
 # --- Grant, issue, end -----------------------------------------------------------------------------------------------
+
+
+def set_earlier_termination(
+    *, permit: Permit, by, earlier_termination_on: date | None, today: date | None = None
+) -> StreetPrivilege:
+    """§ 303-7E: before issue, the Building Inspector sets a new earlier end date for a granted permit, or clears it
+    (blank: three months from issue), held to the same rule as at grant."""
+    require_role(by, *INSPECTORS, action="set a street privilege permit's end date (the Building Inspector does)")
+    today = today or timezone.localdate()
+    if permit.status != Status.APPROVED:
+        _refuse("earlier_termination_on", "not_granted", "§ 303-7E", "The end date is changed only before issue")
+    raise_if_broken(rules.earlier_termination_violations(earlier_on=earlier_termination_on, today=today))
+    with transaction.atomic():
+        StreetPrivilege.objects.filter(permit_id=permit.pk).update(earlier_termination_on=earlier_termination_on)
+        when = f"{earlier_termination_on:%B %-d, %Y}" if earlier_termination_on else "three months from issue"
+        services.record_event(permit, by=by, reason=f"End date set: {when} (§ 303-7E)")
+    return _sp(permit)
 
 
 def grant_street_privilege(

@@ -58,15 +58,18 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
     if to == Status.APPROVED:
         return rules.grant_violations(**recommendation_facts(sp))
     if to == Status.ISSUED:
-        return rules.issue_violations(
-            **recommendation_facts(sp),
-            bond_amount_set=sp.bond_amount is not None,
-            bond_filed=sp.bond_filed_at is not None,
-            bond_waived=sp.bond_waived,
-            balance_due=permit.balance_due_as_stored(),
-            is_move=sp.is_move,
-            route_prescribed=bool(sp.route_prescribed),
-        )
+        return [
+            *rules.issue_violations(
+                **recommendation_facts(sp),
+                bond_amount_set=sp.bond_amount is not None,
+                bond_filed=sp.bond_filed_at is not None,
+                bond_waived=sp.bond_waived,
+                balance_due=permit.balance_due_as_stored(),
+                is_move=sp.is_move,
+                route_prescribed=bool(sp.route_prescribed),
+            ),
+            *rules.earlier_end_at_issue_violations(earlier_on=sp.earlier_termination_on, issued_on=today),
+        ]
     return rules.closing_violations(closing_passed=sp.closing_passed)
 
 

@@ -28,7 +28,7 @@ from permits.street_use.models import BoardAppearance, PetitionSignature, Regist
 from permits.streetmap.placement import address_number
 
 FEE_CODE = "street_use"  # § 303-15E: the Chapter 167 fee
-FILING = services.Filing(PermitKind.STREET_USE, FEE_CODE, "§ 303-15E")
+FILING = services.Filing(PermitKind.STREET_USE, FEE_CODE, "§ 303-15E", required_by="§ 303-15B")
 CLERKS = (Role.CLERK,)  # § 303-15B, F: the Clerk-Treasurer's form, petition and register
 TERMINATORS = (Role.PRESIDENT, Role.POLICE_CHIEF)  # § 303-15H: the Village President or a law enforcement officer
 SIGN_SALT = "permits.street_use.petition-signature"

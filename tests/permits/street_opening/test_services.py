@@ -194,7 +194,7 @@ def test_approval_is_refused_with_every_reason_at_once(spring, street, contracto
 
 
 def test_303_4h_3_per_permit_bond_uploaded_allows_approval(
-    spring, street, contractor, contractor_org, clerk, dpw_director
+    spring, street, contractor, contractor_org, clerk, dpw_director, board_bond_amounts
 ):
     permit = so.apply_for_street_opening(
         applicant=contractor, organization=contractor_org, data=valid_data(street, annual_bond=False)
@@ -207,6 +207,10 @@ def test_303_4h_3_per_permit_bond_uploaded_allows_approval(
         upload=SimpleUploadedFile("bond.pdf", PDF, content_type="application/pdf"),
     )
     so.begin_review(permit=permit, by=clerk)
+    with pytest.raises(so.RulesBroken) as unrecorded:  # the bond's amount is not on record yet
+        so.approve_street_opening(permit=permit, by=dpw_director)
+    assert "guarantee_bond_below_amount" in {v.code for v in unrecorded.value.violations}
+    so.record_guarantee_bond_amount(permit=permit, by=clerk, amount="5000")
     assert so.approve_street_opening(permit=permit, by=dpw_director).status == Status.APPROVED
 
 
@@ -556,3 +560,12 @@ def test_303_4f_2_no_fee_in_the_schedule_refuses_cleanly_and_stores_nothing(spri
         so.apply_for_street_opening(applicant=contractor, data=valid_data(street, annual_bond=False))
     assert codes(error) == {"fee_not_configured"}
     assert not Permit.objects.exists() and not StreetOpening.objects.exists()
+
+
+def test_303_4a_work_starting_yesterday_is_refused(spring, street, contractor, contractor_org, bond):
+    with pytest.raises(so.RulesBroken) as broken:
+        so.apply_for_street_opening(
+            applicant=contractor, organization=contractor_org, data=valid_data(street, start_date=date(2026, 5, 3))
+        )
+    assert "start_in_past" in codes(broken) and "§ 303-4A" in str(broken.value)
+    assert not Permit.objects.exists()

@@ -234,3 +234,35 @@ def test_303_7d_a_motion_under_another_clause_revokes_nothing(world, clerk):
         sp.revoke_street_privilege(permit=permit, motion=motion, by=clerk)
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED
+
+
+def test_303_7e_an_earlier_end_before_the_issue_day_holds_the_issue(world, building_inspector, clerk):
+    permit = world.walk("approved")
+    StreetPrivilege.objects.filter(permit=permit).update(earlier_termination_on=date(2027, 3, 9))
+    with pytest.raises(RulesBroken) as broken:  # issued on the 10th, it would end the day before
+        sp.issue_street_privilege(permit=permit, by=building_inspector, today=date(2027, 3, 10))
+    assert "ends_before_issue" in {v.code for v in broken.value.violations} and "§ 303-7E" in str(broken.value)
+    sp.set_earlier_termination(
+        permit=permit, by=building_inspector, earlier_termination_on=date(2027, 3, 10), today=date(2027, 3, 10)
+    )
+    assert sp.rules.earlier_end_at_issue_violations(earlier_on=date(2027, 3, 10), issued_on=date(2027, 3, 10)) == []
+
+
+@pytest.mark.parametrize("persona", ["clerk", "dpw_director", "police_chief"])
+def test_303_7e_only_the_building_inspector_sets_the_end_date(world, persona, request):
+    permit = world.walk("approved")
+    with pytest.raises(PermissionDenied):
+        sp.set_earlier_termination(permit=permit, by=request.getfixturevalue(persona), earlier_termination_on=None)
+
+
+def test_303_7e_the_building_inspector_sets_the_end_date_on_the_village_actions_page(world, building_inspector, client):
+    from django.urls import reverse
+
+    permit = world.walk("approved")
+    client.force_login(building_inspector)
+    page = client.get(reverse("permits:street_privilege_manage", args=[permit.number])).content.decode()
+    assert "Set the end date" in page
+    client.post(
+        reverse("permits:street_privilege_act", args=[permit.number, "end_date"]), {"earlier_termination_on": ""}
+    )
+    assert permit.events.filter(reason__startswith="End date set: three months from issue").exists()

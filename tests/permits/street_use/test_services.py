@@ -356,3 +356,15 @@ def test_303_15h_the_generic_transition_cannot_revoke_without_the_record(issued,
 def test_303_15h_the_clerk_may_not_revoke_through_the_generic_transition(issued, clerk):
     with pytest.raises(IllegalTransition):
         workflow.transition(issued, Status.REVOKED, by=clerk)
+
+
+def test_303_15b_an_event_on_a_day_already_gone_is_refused_and_not_charged(spring, street, segment, roster, resident):
+    from permits.models import Permit
+
+    yesterday = at(TODAY - timedelta(days=1), 18)
+    with pytest.raises(RulesBroken) as broken:
+        services.apply_for_street_use(
+            applicant=resident, data=valid_data(street, segment, starts_at=yesterday, ends_at=at(TODAY, 22))
+        )
+    assert "start_in_past" in {v.code for v in broken.value.violations} and "§ 303-15B" in str(broken.value)
+    assert not Permit.objects.exists()
