@@ -24,7 +24,7 @@ def spring_2026():
 
 
 @pytest.fixture
-def application(spring_2026, contractor, contractor_org, clerk, settings, live_server):
+def application(spring_2026, contractor, contractor_org, clerk, settings, live_server, board_bond_amounts):
     settings.SITE_URL = live_server.url  # the configured site: every email's links open on it
     steps.street_opening_fees()
     steps.annual_bond(contractor_org, 2026, recorded_by=clerk, recorded_at=datetime(2026, 1, 5, tzinfo=steps.CHICAGO))

@@ -30,7 +30,7 @@ def march_2027():
 
 
 def test_street_opening_from_application_to_issued_permit(
-    march_2027, page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director
+    march_2027, page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director, board_bond_amounts
 ):
     steps.verified(contractor, clerk, dpw_director)
     StreetFactory(name="Henni Street")

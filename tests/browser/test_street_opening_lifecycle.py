@@ -27,7 +27,7 @@ def fee_schedule(db):
 
 
 def test_winter_application_held_approval_written_renewal_paid_and_no_completion_before_the_final_inspection(
-    page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director
+    page, live_server, axe_check, contractor, contractor_org, clerk, dpw_director, board_bond_amounts
 ):
     steps.verified(contractor, clerk, dpw_director)
     StreetFactory(name="Henni Street")
