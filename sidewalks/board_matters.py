@@ -97,9 +97,7 @@ def _decide_order(*, subject, motion, by) -> None:
     from sidewalks import services
 
     if motion.carried:
-        services.adopt_orders(
-            orders=[subject], resolution_number=motion.resolution_number, adopted_on=motion.held_on, by=by
-        )
+        services.adopt_orders(orders=[subject], motion=motion, by=by)
 
 
 def _waiver_matter(clause: str, title: str, kind: str) -> Matter:

@@ -280,8 +280,23 @@ class IllegalSidewalkForm(LimitedForm):
 
 
 class AdoptForm(LimitedForm):
-    resolution_number = forms.CharField(max_length=40, label="Board resolution number")
-    adopted_on = forms.DateField(label="Adopted on", widget=DATE)
+    motion = forms.ModelChoiceField(
+        queryset=None,
+        label="The Board's motion that adopted them (§ 303-3B(3))",
+        help_text="A carried motion under § 303-3B(3), with its resolution number, recorded at a meeting that was "
+        "held (Board > meetings). Its date is the adoption date.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from permits.board.clauses import Clause
+        from permits.board.models import Motion
+
+        self.fields["motion"].queryset = (
+            Motion.objects.filter(outcome=Motion.Outcome.CARRIED, item__clause=Clause.SIDEWALK_ORDER)
+            .select_related("item__meeting")
+            .order_by("-item__meeting__held_on", "-pk")
+        )
 
 
 class ServeForm(LimitedForm):

@@ -20,6 +20,8 @@ from django.utils import timezone
 
 from permits import street_work, workflow
 from permits.access import require_role
+from permits.board import services as board
+from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import fee_in_force
 from permits.models import Parcel, Permit, PermitKind, Status
@@ -739,14 +741,22 @@ def order_illegal_sidewalk(
 # --- Board orders (§ 303-3B(3), Wis. Stat. § 66.0907) ----------------------------------------------------------------
 
 
-def adopt_orders(*, orders, resolution_number: str, adopted_on: date, by) -> int:
-    """§ 303-3B(3), § 303-3A: the Clerk-Treasurer records the Board's resolution adopting proposed orders."""
+def adopt_orders(*, orders, motion, by, today: date | None = None) -> int:
+    """§ 303-3B(3), § 303-3A: the Clerk-Treasurer records the Board's resolution adopting proposed orders. The Board
+    acts only as a body: adoption comes from a carried motion of a held meeting under § 303-3B(3) (on the order
+    itself, or a resolution naming no single order), with its resolution number; a typed number adopts nothing."""
     require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
-    if not resolution_number.strip():
-        message = "Give the number of the Board's resolution (§ 303-3B(3))."
-        raise RulesBroken.one("resolution_number", "resolution_required", "§ 303-3B(3)", message)
+    today = today or timezone.localdate()
+    orders = list(orders)
+    errors = []
+    for order in orders or [None]:
+        errors += board.board_action_errors(motion, clause=Clause.SIDEWALK_ORDER, on=today, subject=order)
+    if motion is not None and not motion.resolution_number.strip():
+        message = "The motion has no resolution number: record it on the motion first (§ 303-3B(3))."
+        errors.append(Violation("motion", "no_resolution_number", "§ 303-3B(3)", message))
+    raise_if_broken(list({(v.field, v.code, v.message): v for v in errors}.values()))
     done = 0
-    number = resolution_number.strip()
+    number, adopted_on = motion.resolution_number.strip(), motion.held_on
     with transaction.atomic():  # all or none: an order adopted meanwhile (IllegalTransition) rolls the rest back
         for order in orders:
             change_state(

@@ -336,7 +336,7 @@ def orders(request):
     """Staff: the Board's sidewalk orders; the clerk records a resolution adopting the proposed ones."""
     require_staff(request.user, action="open the Board's sidewalk orders (Village staff do)")
     may_adopt = has_role(request.user, Role.CLERK)
-    form = forms.AdoptForm(request.POST or None, initial={"adopted_on": timezone.localdate()})
+    form = forms.AdoptForm(request.POST or None)
     if request.method == "POST":
         require_role(request.user, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
         chosen = SidewalkOrder.objects.filter(
@@ -352,7 +352,8 @@ def orders(request):
                     _form_errors(form, error)
                 else:
                     messages.success(
-                        request, f"{done} order(s) adopted by resolution {form.cleaned_data['resolution_number']}."
+                        request,
+                        f"{done} order(s) adopted by resolution {form.cleaned_data['motion'].resolution_number}.",
                     )
                     return redirect("sidewalks:orders")
     qs = SidewalkOrder.objects.select_related("parcel", "survey__street")

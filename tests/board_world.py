@@ -124,3 +124,12 @@ def bond_amounts_in_force(*, clerk=None, since: date = SINCE) -> None:
     motion = vote(clause="303-4H(3)", ayes=5, held_on=since, clerk=clerk)
     for kind, amount in ((BondAmount.Kind.GUARANTEE, GUARANTEE_BOND), (BondAmount.Kind.ANNUAL, ANNUAL_BOND)):
         street_openings.set_bond_amount(kind=kind, amount=amount, effective_from=since, motion=motion, by=clerk)
+
+
+def adopt_orders(orders, clerk, *, number: str, held_on: date):
+    """§ 303-3B(3): the Board adopts sidewalk orders by a carried motion with resolution `number`, recorded by the
+    clerk (sidewalks.services.adopt_orders)."""
+    from sidewalks import services as sidewalk_services
+
+    motion = vote(clause="303-3B(3)", ayes=5, held_on=held_on, number=number, clerk=clerk)
+    return sidewalk_services.adopt_orders(orders=orders, motion=motion, by=clerk, today=held_on)

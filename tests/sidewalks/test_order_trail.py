@@ -13,6 +13,7 @@ from permits.errors import IllegalTransition
 from permits.state import actor_label, history_of
 from sidewalks import services
 from sidewalks.models import SidewalkOrder
+from tests.board_world import adopt_orders
 from tests.sidewalks.conftest import TODAY, order_illegal
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def proposed(shop, dpw_director):
 
 @pytest.fixture
 def adopted(proposed, clerk):
-    services.adopt_orders(orders=[proposed], resolution_number="2026-20", adopted_on=TODAY, by=clerk)
+    adopt_orders([proposed], clerk, number="2026-20", held_on=TODAY)
     return SidewalkOrder.objects.get(pk=proposed.pk)
 
 
@@ -80,7 +81,7 @@ def test_66_0907_a_race_shown_on_the_order_page_as_a_form_error(adopted, clerk, 
 
 def test_order_page_queries_do_not_grow_with_its_history(proposed, adopted, clerk, client, shop, dpw_director):
     other = order_illegal(shop, dpw_director, frontage_feet=Decimal("20"))
-    services.adopt_orders(orders=[other], resolution_number="2026-21", adopted_on=TODAY, by=clerk)
+    adopt_orders([other], clerk, number="2026-21", held_on=TODAY)
     serve(adopted, clerk)
     client.force_login(clerk)
     counts = []

@@ -11,6 +11,7 @@ from permits.ledger.models import SpecialCharge
 from permits.models import Notice, Permit, PermitKind, Status
 from sidewalks import services
 from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit
+from tests.board_world import adopt_orders
 from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at, order_illegal
 
 pytestmark = pytest.mark.django_db
@@ -304,7 +305,7 @@ def test_blocks_cannot_change_after_orders_are_proposed(survey, inspector, home)
 @pytest.fixture
 def served(survey, inspector, clerk, home):
     orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
-    services.adopt_orders(orders=orders, resolution_number="2026-20", adopted_on=TODAY + timedelta(days=7), by=clerk)
+    adopt_orders(orders, clerk, number="2026-20", held_on=TODAY + timedelta(days=7))
     order = SidewalkOrder.objects.get(parcel=home)
     return services.serve_order(
         order=order, method="certified_mail", served_on=date(2026, 6, 10), proof="7019 2280 0000 1234 5678", by=clerk
@@ -320,7 +321,7 @@ def test_serving_records_method_date_proof_and_the_owners_deadline(served):
 
 def test_66_0907_service_without_proof_is_refused(survey, inspector, clerk):
     [order, *_] = services.propose_orders(survey=survey, by=inspector, today=TODAY)
-    services.adopt_orders(orders=[order], resolution_number="2026-20", adopted_on=TODAY, by=clerk)
+    adopt_orders([order], clerk, number="2026-20", held_on=TODAY)
     with pytest.raises(ValidationError) as error:
         services.serve_order(order=order, method="email", served_on=TODAY, proof="", by=clerk)
     assert set(error.value.message_dict) == {"service_method", "service_proof"}
@@ -329,7 +330,7 @@ def test_66_0907_service_without_proof_is_refused(survey, inspector, clerk):
 def test_only_the_clerk_records_adoption(survey, inspector, board_member):
     orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
     with pytest.raises(PermissionDenied):
-        services.adopt_orders(orders=orders, resolution_number="1", adopted_on=TODAY, by=board_member)
+        services.adopt_orders(orders=orders, motion=None, by=board_member)
 
 
 def test_66_0907_village_may_not_work_on_the_twentieth_day(served, dpw_director):
@@ -449,16 +450,31 @@ def test_clerk_withdraws_an_order_with_its_reason(served, clerk, dpw_director):
 def test_303_3b_3_adoption_needs_the_boards_resolution_number(survey, inspector, clerk):
     orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
     with pytest.raises(ValidationError, match="§ 303-3B\\(3\\)"):
-        services.adopt_orders(orders=orders, resolution_number=" ", adopted_on=TODAY, by=clerk)
-    assert services.adopt_orders(orders=orders, resolution_number="2026-20", adopted_on=TODAY, by=clerk) == 2
+        adopt_orders(orders, clerk, number=" ", held_on=TODAY)
+    assert adopt_orders(orders, clerk, number="2026-20", held_on=TODAY) == 2
     with pytest.raises(IllegalTransition):  # adopted once: a second resolution cannot adopt it again
-        services.adopt_orders(orders=orders[:1], resolution_number="2026-21", adopted_on=TODAY, by=clerk)
+        adopt_orders(orders[:1], clerk, number="2026-21", held_on=TODAY)
 
 
 def test_303_3a_the_boards_resolution_turns_proposed_orders_into_adopted_orders(survey, inspector, clerk):
     orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
     assert {o.status for o in orders} == {"proposed"}
-    services.adopt_orders(orders=orders, resolution_number="2026-22", adopted_on=TODAY, by=clerk)
+    adopt_orders(orders, clerk, number="2026-22", held_on=TODAY)
     for order in orders:
         order.refresh_from_db()
         assert order.status == "adopted" and order.resolution_number == "2026-22"
+
+
+def test_303_3b_3_no_order_is_adopted_without_the_boards_carried_motion(survey, inspector, clerk):
+    from permits.errors import RulesBroken
+    from tests.board_world import vote
+
+    orders = services.propose_orders(survey=survey, by=inspector, today=TODAY)
+    with pytest.raises(RulesBroken) as broken:  # a typed resolution number is not the Board acting
+        services.adopt_orders(orders=orders, motion=None, by=clerk, today=TODAY)
+    assert broken.value.violations[0].code == "no_motion"
+    failed = vote(clause="303-3B(3)", ayes=2, nays=5, held_on=TODAY, number="2026-30", clerk=clerk)
+    with pytest.raises(RulesBroken) as broken:
+        services.adopt_orders(orders=orders, motion=failed, by=clerk, today=TODAY)
+    assert "motion_failed" in {v.code for v in broken.value.violations}
+    assert {o.status for o in SidewalkOrder.objects.all()} == {"proposed"}

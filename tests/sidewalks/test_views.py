@@ -1,6 +1,6 @@
 """Sidewalk pages: apply, the permit page, the inspector's phone page, surveys and orders; roles and query counts."""
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -199,13 +199,16 @@ def test_orders_and_surveys_lists_query_counts_do_not_grow(
 
 
 def test_clerk_adopts_serves_and_charges_through_the_pages(client, clerk, dpw_director, inspector, elm):
+    from tests.board_world import vote
+
     [order] = make_orders(inspector, elm, 1)
     client.force_login(clerk)
-    client.post(
-        reverse("sidewalks:orders"), {"order": [order.pk], "resolution_number": "2026-31", "adopted_on": "2026-06-01"}
-    )
+    response = client.post(reverse("sidewalks:orders"), {"order": [order.pk], "motion": ""})
+    assert "motion" in response.context["form"].errors  # no motion, no adoption
+    motion = vote(clause="303-3B(3)", ayes=5, held_on=date(2026, 6, 1), number="2026-31", clerk=clerk)
+    client.post(reverse("sidewalks:orders"), {"order": [order.pk], "motion": motion.pk})
     order.refresh_from_db()
-    assert order.status == "adopted" and order.resolution_number == "2026-31"
+    assert order.status == "adopted" and order.resolution_number == "2026-31" and order.adopted_on == date(2026, 6, 1)
     response = client.post(
         reverse("sidewalks:order_act", args=[order.number, "serve"]),
         {"method": "personal", "served_on": "2026-06-01", "proof": ""},
