@@ -186,16 +186,18 @@ def is_in_progress(*, starts_at: datetime, ends_at: datetime, now: datetime) -> 
 
 
 def termination_violations(*, starts_at: datetime, ends_at: datetime, now: datetime, reason: str) -> list[Violation]:
-    """§ 303-15H: a permit "for an event in progress" may be terminated, and the officer says why."""
+    """§ 303-15H: the Village President or a law enforcement officer "has the authority to revoke a permit or
+    terminate an event in progress": before the event the permit is revoked, during it the event is terminated (its
+    last moment included); once the event is over there is nothing left to end. The officer says why."""
     errors = []
-    if not is_in_progress(starts_at=starts_at, ends_at=ends_at, now=now):
+    if now > ends_at:
         errors.append(
             Violation(
                 None,
-                "not_in_progress",
+                "event_over",
                 "§ 303-15H",
-                "Only an event in progress may be terminated (§ 303-15H): this one runs "
-                f"{starts_at:%b %-d %-I:%M %p} to {ends_at:%b %-d %-I:%M %p}",
+                "The event is over: a permit is revoked before its event or terminated while it is in progress "
+                f"(§ 303-15H); this one ran {starts_at:%b %-d %-I:%M %p} to {ends_at:%b %-d %-I:%M %p}",
             )
         )
     if _blank(reason):

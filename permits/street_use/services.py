@@ -556,8 +556,9 @@ def guarantees_on_file(permit: Permit) -> set[str]:
 
 
 def terminate_street_use(*, permit: Permit, by, reason: str, now: datetime | None = None) -> Permit:
-    """§ 303-15H: the Village President or a law enforcement officer terminates an event in progress, saying why;
-    who and when are recorded and the permit shows "terminated (§ 303-15H)"."""
+    """§ 303-15H: the Village President or a law enforcement officer revokes the permit before its event, or
+    terminates the event in progress, saying why; who and when are recorded and the permit shows "terminated
+    (§ 303-15H)"."""
     require_role(
         by,
         *TERMINATORS,

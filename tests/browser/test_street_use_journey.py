@@ -152,7 +152,7 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     page.goto(f"{live_server.url}/street-use/in-progress/")
     axe_check(page, "street use events, phone")
     page.get_by_role("link", name=permit.number).click()
-    page.get_by_role("link", name="Terminate the event (§ 303-15H)").click()
+    page.get_by_role("link", name="Revoke the permit or terminate the event (§ 303-15H)").click()
     axe_check(page, "terminate, phone")
     page.get_by_label("Why (§ 303-15H)").fill("Crowd blocking the fire lane")
     page.get_by_role("button", name="Terminate the event now").click()

@@ -120,13 +120,13 @@ def test_303_15b_a_chapter_245_event_needs_no_permit():
     assert _codes(errors) == ["chapter_245_event"] and "§ 303-15B" in errors[0].message
 
 
-def test_303_15h_terminates_at_the_start_and_at_the_end_not_a_minute_before_or_after():
+def test_303_15h_revoked_before_or_terminated_during_the_event_not_a_minute_after():
     start, end = at(FRIDAY, 8), at(SUNDAY, 23)
     ok = dict(starts_at=start, ends_at=end, reason="Fight in the street")
+    assert rules.termination_violations(now=at(FRIDAY, 7, 59), **ok) == []  # before the event: the permit is revoked
     assert rules.termination_violations(now=start, **ok) == []
     assert rules.termination_violations(now=end, **ok) == []
-    assert _codes(rules.termination_violations(now=at(FRIDAY, 7, 59), **ok)) == ["not_in_progress"]
-    assert _codes(rules.termination_violations(now=at(SUNDAY, 23, 1), **ok)) == ["not_in_progress"]
+    assert _codes(rules.termination_violations(now=at(SUNDAY, 23, 1), **ok)) == ["event_over"]
 
 
 def test_303_15h_a_reason_is_required():

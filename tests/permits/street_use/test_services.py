@@ -341,10 +341,18 @@ def test_303_15h_nobody_else_may_terminate(issued, persona, request):
         services.terminate_street_use(permit=issued, by=user, reason="No", now=at(FRIDAY, 21))
 
 
-def test_303_15h_not_before_the_event_starts(issued, president):
+def test_303_15h_the_permit_may_be_revoked_before_the_event(issued, president):
+    services.terminate_street_use(permit=issued, by=president, reason="Conditions not met", now=at(FRIDAY, 7, 59))
+    issued.refresh_from_db()
+    assert issued.status == Status.REVOKED
+
+
+def test_303_15h_nothing_to_end_once_the_event_is_over(issued, police_chief):
     with pytest.raises(RulesBroken) as error:
-        services.terminate_street_use(permit=issued, by=president, reason="Early", now=at(FRIDAY, 7, 59))
-    assert _codes(error) == ["not_in_progress"]
+        services.terminate_street_use(
+            permit=issued, by=police_chief, reason="Late", now=at(FRIDAY.replace(day=17), 23, 1)
+        )
+    assert _codes(error) == ["event_over"]
 
 
 def test_303_15h_the_generic_transition_cannot_revoke_without_the_record(issued, president, police_chief):
