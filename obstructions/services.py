@@ -362,9 +362,11 @@ def serve_notice(
     errors = []
     if case.parcel_id is None:
         message = "Match the case to a parcel first: the notice goes to its owner or occupant."
-        errors.append(Violation("served_to", "no_parcel", "", message))
+        errors.append(Violation("served_to", "no_parcel", case.section, f"{message} ({case.section})"))
     if served_how not in Case.ServedHow.values:
-        errors.append(Violation("served_how", "required", "", "Say how the notice was served."))
+        errors.append(
+            Violation("served_how", "required", case.section, f"Say how the notice was served ({case.section}).")
+        )
     if by_system:
         if served_how == Case.ServedHow.EMAIL and (served_to != rules.OWNER or not _owner_email(case)):
             message = (
@@ -376,11 +378,11 @@ def serve_notice(
         message = f"Give the time the notice was handed over or posted ({case.section})."
         errors.append(Violation("served_at", "required", case.section, message))
     elif served_at > now:
-        message = "The notice's service time cannot be in the future: record it once served."
-        errors.append(Violation("served_at", "in_future", "", message))
+        message = f"The notice's service time cannot be in the future: record it once served ({case.section})."
+        errors.append(Violation("served_at", "in_future", case.section, message))
     elif served_at < case.seen_at:
-        message = "The notice cannot be served before the obstruction was seen."
-        errors.append(Violation("served_at", "before_seen", "", message))
+        message = f"The notice cannot be served before the obstruction was seen ({case.section})."
+        errors.append(Violation("served_at", "before_seen", case.section, message))
     if days is not None and not 1 <= days <= 90:
         errors.append(Violation("days", "days_range", "", "Give between 1 and 90 days."))
     raise_if_broken(errors)
@@ -437,14 +439,17 @@ def record_reinspection(*, case: Case, at: datetime, complied: bool, by, note: s
     """The official looks again: complied closes the case; not complied keeps it for removal or a referral."""
     _require_case_role(by, case.kind, "record re-inspections")
     if at is None or at > timezone.now():
-        raise RulesBroken.one("at", "in_future", "", "The re-inspection time cannot be in the future.")
+        message = f"The re-inspection time cannot be in the future ({case.section})."
+        raise RulesBroken.one("at", "in_future", case.section, message)
     if case.status != S.NOTICED:
-        raise RulesBroken.one("complied", "not_noticed", "", "Re-inspect a case whose notice was served.")
+        message = f"Re-inspect a case whose notice was served ({case.section})."
+        raise RulesBroken.one("complied", "not_noticed", case.section, message)
     if case.served_at is None:
         message = f"The notice has not been given yet (its letter waits in Letters to mail): {case.section}."
         raise RulesBroken.one("at", "notice_not_given", case.section, message)
     if at < case.served_at:
-        raise RulesBroken.one("at", "before_notice", "", "The re-inspection cannot be before the notice was served.")
+        message = f"The re-inspection cannot be before the notice was served ({case.section})."
+        raise RulesBroken.one("at", "before_notice", case.section, message)
     with transaction.atomic():
         _step(
             case,
@@ -479,13 +484,16 @@ def record_removal(*, case: Case, removed_at: datetime, cost, description: str, 
         message = f"Case {case.number} is {case.get_status_display().lower()}: nothing to remove."
         errors["removed_at"] = Violation("removed_at", "not_noticed", "§ 303-6F(1)", message)
     if removed_at is None or removed_at > timezone.now():
-        errors["removed_at"] = Violation("removed_at", "in_future", "", "The removal time cannot be in the future.")
+        message = "The removal time cannot be in the future (§ 303-6F(1))."
+        errors["removed_at"] = Violation("removed_at", "in_future", "§ 303-6F(1)", message)
     try:
         cost = Decimal(str(cost)).quantize(Decimal("0.01"))
         if cost < 0:
-            errors["cost"] = Violation("cost", "negative_cost", "", "The cost of the removal cannot be negative.")
+            message = "The cost of the removal cannot be negative (§ 303-6F(1))."
+            errors["cost"] = Violation("cost", "negative_cost", "§ 303-6F(1)", message)
     except (InvalidOperation, ValueError):
-        errors["cost"] = Violation("cost", "not_a_number", "", "Give the cost of the removal in dollars, like 185.00.")
+        message = "Give the cost of the removal in dollars, like 185.00 (§ 303-6F(1))."
+        errors["cost"] = Violation("cost", "not_a_number", "§ 303-6F(1)", message)
     if not description.strip():
         message = "Say what the Village removed: it is printed on the bill and the tax roll."
         errors["description"] = Violation("description", "required", "", message)
@@ -529,7 +537,8 @@ def refer_for_forfeiture(*, case: Case, referred_at: datetime, by, note: str = "
         message = f"The notice has not been given yet (its letter waits in Letters to mail): {case.section}."
         raise RulesBroken.one("referred_on", "notice_not_given", case.section, message)
     if referred_at is None or referred_at > timezone.now():
-        raise RulesBroken.one("referred_on", "in_future", "", "The referral time cannot be in the future.")
+        message = "The referral time cannot be in the future (Chapter 1, § 1-5)."
+        raise RulesBroken.one("referred_on", "in_future", "§ 1-5", message)
     if case.kind == K.STREET_NUMBER:
         violations = rules.number_referral_errors(timezone.localdate(case.served_at), timezone.localdate(referred_at))
     else:

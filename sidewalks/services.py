@@ -422,7 +422,8 @@ def _stage_violations(*, permit: Permit, detail, stage: str, today: date, **m) -
         ]
     if stage == S.CURING:
         return ordinance.check_curing(m.get("curing_method", ""))
-    raise RulesBroken.one("stage", "unknown_stage", "", "Choose subgrade, forms, pour or curing.")
+    message = "Choose the stage inspected: subgrade, forms, pour or curing (§ 303-3D)."
+    raise RulesBroken.one("stage", "unknown_stage", "§ 303-3D", message)
 
 
 def driveway_approach_violations(detail: SidewalkPermit, measured) -> list[Violation]:
@@ -778,7 +779,7 @@ def serve_order(*, order: SidewalkOrder, method: str, served_on: date, proof: st
     require_role(by, Role.CLERK, action="record service of the Board's orders (the Clerk-Treasurer does)")
     raise_if_broken(ordinance.check_service(method=method, served_on=served_on, proof=proof))
     if order.adopted_on and served_on < order.adopted_on:
-        message = "An order cannot be served before the Board adopted it."
+        message = "An order cannot be served before the Board adopted it (Wis. Stat. § 66.0907)."
         raise RulesBroken.one("served_on", "served_before_adopted", "Wis. Stat. § 66.0907", message)
     deadline = ordinance.owner_deadline(served_on, owner_period_days())
     with transaction.atomic():
@@ -840,7 +841,8 @@ def record_village_work(*, order: SidewalkOrder, cost, done_on: date, by) -> Sid
     cost = Decimal(str(cost))
     errors = []
     if cost < 0:
-        errors.append(Violation("cost", "negative_cost", "", "The cost cannot be negative."))
+        message = "The cost of the Village's work cannot be negative (§ 303-3B(3))."
+        errors.append(Violation("cost", "negative_cost", "§ 303-3B(3)", message))
     if order.status == SidewalkOrder.Status.SERVED and not ordinance.village_may_do_work(
         served_on=order.served_on, today=done_on, period_days=owner_period_days()
     ):
@@ -870,8 +872,8 @@ def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
     """The Board drops an order (not adopted, rescinded, or the walk was fixed otherwise); the reason is kept."""
     require_role(by, Role.CLERK, action="record the Board's decisions on sidewalk orders (the Clerk-Treasurer does)")
     if not reason.strip():
-        message = "Say why the order is withdrawn: it stays on the public record."
-        raise RulesBroken.one("reason", "reason_required", "", message)
+        message = "Say why the order is withdrawn: it stays on the public record (§ 303-3B(3))."
+        raise RulesBroken.one("reason", "reason_required", "§ 303-3B(3)", message)
     S = SidewalkOrder.Status
     findings = f"{order.findings}\nWithdrawn: {reason.strip()}".strip()
     change_state(

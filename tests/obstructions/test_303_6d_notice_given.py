@@ -61,3 +61,11 @@ def test_303_6d_emailed_service_needs_the_owners_email(house, dpw_director):
     with pytest.raises(RulesBroken) as broken:
         cases.serve_notice(case=case, served_to="owner", served_how="email", by=dpw_director)
     assert broken.value.violations[0].field == "served_how" and "§ 303-6D" in str(broken.value)
+
+
+def test_every_refusal_of_a_notice_cites_its_section(house, dpw_director):
+    case = _open(house, dpw_director)
+    future = timezone.now() + timedelta(days=1)
+    with pytest.raises(RulesBroken) as broken:
+        cases.serve_notice(case=case, served_to="owner", served_how="personal", served_at=future, by=dpw_director)
+    assert all(v.citation and v.citation in v.message for v in broken.value.violations)
