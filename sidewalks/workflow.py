@@ -25,7 +25,9 @@ AUTHORITY = {
     Status.COMPLETED: frozenset({*INSPECTORS, Role.CLERK}),
     Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
     Status.EXPIRED: frozenset({Role.CLERK}),
-    Status.REVOKED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
+    # No REVOKED: § 303-3 gives no revocation of a sidewalk permit; § 303-3D(10) stops the work (the inspections),
+    # so no role, on any path, marks one revoked.
+    Status.REVOKED: frozenset(),
 }
 
 

@@ -29,8 +29,10 @@ AUTHORITY = {
     Status.COMPLETED: frozenset({Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
     Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
     Status.EXPIRED: frozenset({Role.CLERK}),  # § 303-4D (the nightly job acts as the system)
-    # § 303-4H(2): the clerk, the DPW or the Board (or its President) revoke.
-    Status.REVOKED: frozenset({Role.CLERK, Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT}),
+    # No REVOKED: Chapter 303 gives no revocation of a street opening permit. § 303-4H(2) revokes the permittee's
+    # right to obtain permits for a year (services.revoke_applicant), and work is stopped through its inspections;
+    # an empty row here means no role, on any path (admin, API, shell), can mark one revoked.
+    Status.REVOKED: frozenset(),
 }
 
 
