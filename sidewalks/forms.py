@@ -276,6 +276,12 @@ class IllegalSidewalkForm(LimitedForm):
         "Measured thickness across driveway approaches (inches)", required=False, max_digits=4
     )
     material = forms.ChoiceField(choices=Material.choices)
+    predates_section = forms.BooleanField(
+        required=False,
+        label="The walk was built before § 303-3 took effect",
+        help_text="A residential walk that existed then may be kept at its own width (§ 303-3D(8)(a)): its width is "
+        "then no ground to call it illegal.",
+    )
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 

@@ -572,14 +572,26 @@ def proposed_work(*, defective_blocks: int, total_blocks: int) -> str | None:
 
 
 def check_existing_sidewalk(
-    *, land_use: str, width_feet, thickness_inches, material: str, driveway_thickness_inches=None, waived: bool = False
+    *,
+    land_use: str,
+    width_feet,
+    thickness_inches,
+    material: str,
+    driveway_thickness_inches=None,
+    waived: bool = False,
+    predates_section: bool = False,
 ) -> list[Violation]:
-    """§ 303-3F: the § 303-3D(4) and (8) standards an existing walk, as measured, fails to meet."""
+    """§ 303-3F: the § 303-3D(4) and (8) standards an existing walk, as measured, fails to meet. A residential walk
+    that existed when the section took effect (`predates_section`, recorded by the official) is lawfully as narrow
+    as it is: § 303-3D(8)(a) lets it be repaired or replaced at that width, so its width is no ground to call it
+    illegal (its thickness and material still are)."""
+    kept_width = predates_section and land_use not in (COMMERCIAL, INDUSTRIAL)
     return [
         *check_material(material),
         *check_width_and_thickness(
             land_use=land_use,
-            work=NEW,
+            work=REPLACE if kept_width else NEW,
+            existing_width_feet=width_feet if kept_width else None,
             width_feet=width_feet,
             thickness_inches=thickness_inches,
             driveway_thickness_inches=driveway_thickness_inches,

@@ -697,11 +697,13 @@ def order_illegal_sidewalk(
     material: str,
     driveway_thickness_inches=None,
     notes: str = "",
+    predates_section: bool = False,
     by,
     today: date | None = None,
 ) -> SidewalkOrder:
     """§ 303-3F: propose that a walk built contrary to § 303-3 be replaced with a legal one. The measured walk must
-    break a standard; the replacement is estimated at the conforming width from the fee schedule's unit price."""
+    break a standard; the replacement is estimated at the conforming width from the fee schedule's unit price (a
+    residential walk that predates the section at its own width, § 303-3D(8)(a))."""
     require_role(by, *SURVEYING_ROLES, Role.CLERK, action="propose sidewalk orders (DPW or the Clerk-Treasurer does)")
     today = today or timezone.localdate()
     violations = ordinance.check_existing_sidewalk(
@@ -711,6 +713,7 @@ def order_illegal_sidewalk(
         material=material,
         driveway_thickness_inches=driveway_thickness_inches,
         waived=width_waiver_for(parcel, today) is not None,
+        predates_section=predates_section,
     )
     if ordinance.is_legal_sidewalk(violations):
         message = (
@@ -718,7 +721,9 @@ def order_illegal_sidewalk(
             "apply."
         )
         raise RulesBroken.one(None, "legal_sidewalk", "§ 303-3F", message)
-    width = max(Decimal(width_feet), ordinance.required_width_feet(land_use=parcel.land_use, work=ordinance.NEW))
+    work = ordinance.REPLACE if predates_section else ordinance.NEW
+    least = ordinance.required_width_feet(land_use=parcel.land_use, work=work, existing_width_feet=width_feet)
+    width = max(Decimal(width_feet), least)
     quantity = (Decimal(frontage_feet) * width).quantize(Decimal("0.1"))
     price = fee_in_force(REPLACE_FEE_CODE, today).amount
     findings = [f"§ 303-3F: built contrary to § 303-3. {v.message}" for v in violations]

@@ -384,3 +384,17 @@ def test_303_3f_a_conforming_walk_is_legal():
     assert o.is_legal_sidewalk(
         o.check_existing_sidewalk(land_use="residential", width_feet=4, thickness_inches=4, material="concrete")
     )
+
+
+def test_303_3f_a_residential_walk_that_predates_the_section_is_not_illegal_for_its_width():
+    from decimal import Decimal as D
+
+    from sidewalks import rules
+
+    measured = dict(land_use="residential", width_feet=D("3.5"), thickness_inches=D("4"), material="concrete")
+    assert [v.code for v in rules.check_existing_sidewalk(**measured)]  # built since: too narrow
+    assert rules.check_existing_sidewalk(**measured, predates_section=True) == []
+    thin = {**measured, "thickness_inches": D("3.9")}
+    assert rules.check_existing_sidewalk(**thin, predates_section=True)  # its thickness still counts
+    commercial = {**measured, "land_use": "commercial"}
+    assert rules.check_existing_sidewalk(**commercial, predates_section=True)  # the proviso is residential only
