@@ -97,9 +97,6 @@ class SidewalkApplicationForm(LimitedForm):
         widget=DATE,
         help_text="Apply at least three days before the work (§ 303-3C).",
     )
-    village_contract = forms.BooleanField(
-        required=False, label="This work is under contract with the Village (§ 303-3C)"
-    )
     vault_or_cistern = forms.BooleanField(
         required=False,
         label="The work includes a vault or cistern under the sidewalk",

@@ -41,9 +41,24 @@ def earliest_work_date(obtained_on: date) -> date:
     return obtained_on + timedelta(days=PERMIT_LEAD_DAYS)
 
 
+def village_contract_errors(village_contract: bool) -> list[Violation]:
+    """§ 303-3C: "unless he is under contract with the Village to do such work or has obtained a permit ... at least
+    three days before": work under a Village contract needs no permit at all, and a permit always needs its three
+    days. A contract is the Village's record, kept by the Clerk-Treasurer, not an applicant's statement: an
+    application that claims one is told so instead of having its lead time waived."""
+    if not village_contract:
+        return []
+    message = (
+        "Work under contract with the Village needs no sidewalk permit, and a permit cannot waive the three days: "
+        "if the Village contracted this work, ask the Clerk-Treasurer instead of applying (§ 303-3C)"
+    )
+    return [Violation("village_contract", "contract_needs_no_permit", "§ 303-3C", message)]
+
+
 def check_lead_time(*, obtained_on: date, pour_date: date | None, village_contract: bool) -> list[Violation]:
-    """§ 303-3C: the permit is obtained (issued) at least three days before the work, unless the work is under
-    contract with the Village. At application `obtained_on` is today (the earliest the permit could be issued); at
+    """§ 303-3C: the permit is obtained (issued) at least three days before the work. `village_contract` is kept for
+    permits recorded before the contract became the clerk's record; no new application sets it
+    (village_contract_errors). At application `obtained_on` is today (the earliest the permit could be issued); at
     issue it is the day of issue; a permit issued the day before the pour is refused."""
     if village_contract or pour_date is None:
         return []
@@ -501,7 +516,8 @@ def check_application(
     return [
         # § 303-3C: the permit cannot be obtained before today, so a pour sooner than three days out is refused now;
         # the same rule is asked again, from the day of issue, when the Clerk-Treasurer issues it (workflow.blockers).
-        *check_lead_time(obtained_on=applied_on, pour_date=pour_date, village_contract=village_contract),
+        *village_contract_errors(village_contract),
+        *check_lead_time(obtained_on=applied_on, pour_date=pour_date, village_contract=False),
         *check_material(material),
         *check_concrete_mix(psi_at_28_days=concrete_psi, sacks_per_cubic_yard=sacks_per_cubic_yard),
         *check_width_and_thickness(

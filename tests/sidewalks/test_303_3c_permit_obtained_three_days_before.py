@@ -55,7 +55,8 @@ def test_303_3c_issued_the_day_before_the_pour_is_refused():
     assert rules.check_lead_time(obtained_on=POUR - timedelta(days=1), pour_date=POUR, village_contract=False)
 
 
-def test_303_3c_village_contract_needs_no_permit_lead_time():
+def test_303_3c_a_permit_recorded_under_an_old_contract_flag_keeps_it():
+    # Permits recorded before the contract became the clerk's record keep their flag; no new application sets it.
     assert rules.check_lead_time(obtained_on=POUR, pour_date=POUR, village_contract=True) == []
 
 

@@ -39,8 +39,21 @@ def test_303_3c_counts_calendar_days_across_a_weekend():
     assert o.earliest_work_date(friday) == date(2026, 6, 8)  # Monday, although only one business day between
 
 
-def test_303_3c_village_contract_needs_no_lead_time():
-    assert o.check_lead_time(obtained_on=MONDAY, pour_date=MONDAY, village_contract=True) == []
+def test_303_3c_a_claimed_village_contract_waives_nothing_it_needs_no_permit():
+    [v] = o.village_contract_errors(True)
+    assert (v.field, v.code, v.citation) == ("village_contract", "contract_needs_no_permit", "§ 303-3C")
+    assert o.village_contract_errors(False) == []
+    # An application claiming a contract is refused for it, and its lead time is still checked.
+    found = o.check_application(
+        applied_on=MONDAY,
+        land_use="residential",
+        work="new",
+        width_feet=4,
+        thickness_inches=4,
+        pour_date=MONDAY,
+        village_contract=True,
+    )
+    assert {"contract_needs_no_permit", "too_soon"} <= {v.code for v in found}
 
 
 # --- § 303-3D(4) ------------------------------------------------------------------------------------------------------
