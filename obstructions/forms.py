@@ -65,9 +65,6 @@ class OpenCaseForm(forms.Form):
         help_text="§ 303-6C(3): at least 3.0 ft.",
     )
     detail = forms.ChoiceField(choices=DETAIL_CHOICES, required=False, label="The condition, place or drainage way")
-    area_approved = forms.BooleanField(
-        required=False, label="Terrace: the Village Board or its designee approved this area (§ 303-9B)"
-    )
     permission_from = forms.ChoiceField(
         choices=[("", "No permission recorded"), *RECIPIENTS],
         required=False,

@@ -96,7 +96,11 @@ def findings_violations(*, kind: str, parcel: Parcel | None, day: date, findings
             )
         return [_obstruction(kind)]
     if kind == K.TERRACE:
-        return rules.terrace_errors(findings.get("detail", ""), area_approved=bool(findings.get("area_approved")))
+        # § 303-9B: "specifically approved by the Village Board or its designee": the register's record, not a finding.
+        from obstructions.registers.services import terrace_approval_for
+
+        approved = terrace_approval_for(parcel, day) is not None
+        return rules.terrace_errors(findings.get("detail", ""), area_approved=approved)
     if kind == K.DUMPING:
         return rules.dumping_errors(findings.get("detail", ""), permission_from=findings.get("permission_from", ""))
     if kind == K.DRAINAGE:
@@ -168,7 +172,6 @@ def open_case(
     temporary_design: bool = True,
     clear_width_feet=None,
     detail: str = "",
-    area_approved: bool = False,
     permission_from: str = "",
     permission_note: str = "",
     neglect_recorded_on: date | None = None,
@@ -210,7 +213,6 @@ def open_case(
         temporary_design=temporary_design,
         clear_width_feet=clear_width_feet,
         detail=detail,
-        area_approved=area_approved,
         permission_from=permission_from,
         display=display if kind == K.STREET_NUMBER else None,
     )
@@ -261,7 +263,7 @@ def _exception_text(kind: str, findings: dict) -> str:
     if findings.get("is_fixture"):
         return "a sidewalk fixture meeting § 303-6C."
     if kind == K.TERRACE:
-        return "an area approved by the Village Board or its designee (§ 303-9B)."
+        return "an area approved by the Village Board or its designee, on the register of terrace approvals (§ 303-9B)."
     if kind == K.STREET_NUMBER:
         return "the number is displayed as § 303-14B requires."
     if kind == K.DUMPING:

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from obstructions.registers.models import Grade, GradeApplication, HigherStandard, ImprovementRequest
+from obstructions.registers.models import (
+    Grade,
+    GradeApplication,
+    HigherStandard,
+    ImprovementRequest,
+    TerraceApproval,
+)
 from permits.admin.base import ReadOnlyAdmin
 
 
@@ -42,3 +48,10 @@ class HigherStandardAdmin(RegisterAdmin):
     work_page = ("obstructions:registers:higher_standards", "record standards on the higher standards page")
     list_display = ("street", "parcel", "min_width_feet", "min_thickness_inches", "resolution_number", "adopted_on")
     list_select_related = ("street", "parcel")
+
+
+@admin.register(TerraceApproval)
+class TerraceApprovalAdmin(RegisterAdmin):
+    work_page = ("obstructions:registers:terrace_approvals", "record approvals on the terrace approvals page")
+    list_display = ("parcel", "area", "approved_on", "ends_on", "motion", "approved_by")
+    list_select_related = ("parcel", "approved_by", "motion")

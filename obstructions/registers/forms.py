@@ -122,3 +122,23 @@ class HigherStandardForm(LimitedForm):
         super().__init__(*args, **kwargs)
         self.fields["parcel"].queryset = Parcel.objects.select_related("street").order_by("site_address")
         self.fields["motion"].queryset = carried_motions(Clause.HIGHER_STANDARD)
+
+
+class TerraceApprovalForm(LimitedForm):
+    """§ 303-9B: an area of a terrace approved to be covered, by the Board's motion or its designee."""
+
+    parcel = forms.ModelChoiceField(queryset=None, label="Parcel")
+    area = forms.CharField(max_length=300, label="The area approved and what covers it")
+    motion = MotionChoiceField(
+        queryset=carried_motions(Clause.TERRACE_SURFACE),
+        required=False,
+        label="The Board's motion (§ 303-9B)",
+        help_text="Blank when you approve it as the Board's designee for § 303-9.",
+    )
+    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Ends on")
+
+    def __init__(self, *args, **kwargs):
+        from permits.models import Parcel
+
+        super().__init__(*args, **kwargs)
+        self.fields["parcel"].queryset = Parcel.objects.order_by("site_address")

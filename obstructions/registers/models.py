@@ -1,5 +1,6 @@
 """The Clerk-Treasurer's registers (Chapter 303): grades (§ 303-1A, § 303-1B), sidewalk grade applications
-(§ 303-1A(2)), requests for improvements (§ 303-11) and the Board's higher sidewalk standards (§ 303-3D(11)).
+(§ 303-1A(2)), requests for improvements (§ 303-11), the Board's higher sidewalk standards (§ 303-3D(11)) and the
+terrace areas approved to be covered (§ 303-9B).
 
 Imported by obstructions/models.py (one line) so Django loads them with the app; tables have the `obstructions`
 label. Rows are written by obstructions.registers.services only; status and audit fields are read-only in the admin.
@@ -192,3 +193,30 @@ class HigherStandard(models.Model):
     @property
     def location(self) -> str:
         return self.parcel.site_address if self.parcel_id else f"all of {self.street}"
+
+
+class TerraceApproval(models.Model):
+    """§ 303-9B: an area of a terrace "specifically approved by the Village Board or its designee" to be paved,
+    surfaced or covered: the Board's carried motion (recorded by the clerk), or its designee for § 303-9 acting on the
+    day. An enforcement case on a paved or covered terrace reads this record; no official's checkbox stands for it."""
+
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="+")
+    area = models.CharField(max_length=300, help_text="The area approved and what covers it")
+    approved_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True, help_text="The last day it stands (blank: until revoked)")
+    motion = board_motion(help_text="The Board's motion, when the Board approved it (blank: its designee did)")
+    approved_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(editable=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-approved_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("approved_on")),
+                name="registers_terrace_approval_ends_after_it_starts",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.parcel.site_address}: {self.area} (approved {self.approved_on:%Y-%m-%d})"

@@ -11,10 +11,11 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from obstructions.registers import rules
-from obstructions.registers.models import Grade, GradeApplication, HigherStandard, ImprovementRequest
+from obstructions.registers.models import Grade, GradeApplication, HigherStandard, ImprovementRequest, TerraceApproval
 from permits.access import require_role
 from permits.board.clauses import Clause
 from permits.board.services import board_action_errors
@@ -345,3 +346,58 @@ def higher_standard_for(parcel, today: date) -> HigherStandard | None:
         return None
     qs = HigherStandard.objects.filter(street_id=parcel.street_id, adopted_on__lte=today).order_by("-adopted_on", "-pk")
     return qs.filter(parcel=parcel).first() or qs.filter(parcel__isnull=True).first()
+
+
+# --- § 303-9B: terrace areas approved to be covered -----------------------------------------------------------------
+
+
+def record_terrace_approval(
+    *, parcel, area: str, by, motion=None, ends_on: date | None = None, today: date | None = None
+) -> TerraceApproval:
+    """§ 303-9B: the Village Board (a carried motion, recorded by the clerk) or its designee for § 303-9 on the day
+    approves an area of a parcel's terrace to be paved, surfaced or covered."""
+    today = today or timezone.localdate()
+    from permits.board.services import require_board_or_designee
+
+    require_board_or_designee(
+        by, Clause.TERRACE_SURFACE, on=today, action="approve covering an area of a terrace", motion=motion
+    )
+    approved_on = motion.held_on if motion is not None else today
+    errors = []
+    if parcel is None:
+        errors.append(Violation("parcel", "required", "§ 303-9B", "Choose the parcel whose terrace it is (§ 303-9B)."))
+    if not (area or "").strip():
+        message = "Describe the area approved and what covers it (§ 303-9B)."
+        errors.append(Violation("area", "required", "§ 303-9B", message))
+    if ends_on is not None and ends_on < approved_on:
+        message = f"The approval cannot end before it was given ({approved_on:%B %-d, %Y}) (§ 303-9B)."
+        errors.append(Violation("ends_on", "ends_before_approval", "§ 303-9B", message))
+    raise_if_broken(errors)
+    return TerraceApproval.objects.create(
+        parcel=parcel,
+        area=area.strip(),
+        approved_on=approved_on,
+        ends_on=ends_on,
+        motion=motion,
+        approved_by=by,
+        recorded_at=timezone.now(),
+    )
+
+
+def terrace_approval_for(parcel, day: date) -> TerraceApproval | None:
+    """§ 303-9B: the approval of a covered area of `parcel`'s terrace standing on `day` (the latest), if any."""
+    if parcel is None:
+        return None
+    return (
+        TerraceApproval.objects.filter(parcel=parcel, approved_on__lte=day)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=day))
+        .order_by("-approved_on", "-pk")
+        .first()
+    )
+
+
+def may_record_terrace_approval(user) -> bool:
+    """§ 303-9B: the clerk (recording the Board's motion) or the Board's designee for § 303-9 today."""
+    from permits.board.services import may_act_for
+
+    return has_role(user, *REGISTRAR) or may_act_for(user, Clause.TERRACE_SURFACE, on=timezone.localdate())

@@ -7,5 +7,6 @@ urlpatterns = [
     path("grades/", views.grades, name="grades"),
     path("higher-standards/", views.higher_standards, name="higher_standards"),
     path("improvements/", views.improvements, name="improvements"),
+    path("terrace-approvals/", views.terrace_approvals, name="terrace_approvals"),
     path("improvements.csv", views.improvements_csv, name="improvements_csv"),
 ]

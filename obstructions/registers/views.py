@@ -16,8 +16,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from obstructions.registers import services
-from obstructions.registers.forms import GradeAlterationForm, GradeForm, HigherStandardForm, ImprovementRequestForm
-from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest
+from obstructions.registers.forms import (
+    GradeAlterationForm,
+    GradeForm,
+    HigherStandardForm,
+    ImprovementRequestForm,
+    TerraceApprovalForm,
+)
+from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest, TerraceApproval
 from permits.forms import service_result
 from permits.input_limits import plausible_year
 from permits.paging import page_of
@@ -145,3 +151,23 @@ def improvements_csv(request):
 def _cell(value: str) -> str:
     """A spreadsheet opens a cell starting with = + - @ as a formula: such text is quoted with an apostrophe."""
     return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def terrace_approvals(request):
+    """§ 303-9B: the terrace areas approved to be covered. The clerk records the Board's motions; the Board's
+    designee for § 303-9 records his own approvals; every reader of the registers sees them."""
+    _require_reader(request.user)
+    may_record = services.may_record_terrace_approval(request.user)
+    if request.method == "POST" and not may_record:
+        raise PermissionDenied("Only the Board's designee for § 303-9, or the clerk recording the Board's motion, may.")
+    form = TerraceApprovalForm(request.POST or None) if may_record else None
+    if request.method == "POST":
+        approval = service_result(form, partial(services.record_terrace_approval, by=request.user))
+        if approval is not None:
+            messages.success(request, f"Recorded: {approval}. Enforcement cases on that terrace read it (§ 303-9B).")
+            return redirect("obstructions:registers:terrace_approvals")
+    qs = TerraceApproval.objects.select_related("parcel", "motion__item__meeting", "approved_by")
+    page = page_of(request, qs.order_by("-approved_on", "-pk"))
+    return render(request, "obstructions/registers/terrace_approvals.html", {"page": page, "form": form})

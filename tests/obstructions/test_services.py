@@ -263,9 +263,37 @@ def test_flag_cases_not_before_the_deadline(case):
 # --- §§ 303-9, 303-12, 303-13 -------------------------------------------------------------------------------------
 
 
-def test_303_9b_terrace_in_an_approved_area_is_closed_as_excepted(inspector, house):
-    case = open_seen("terrace", inspector, house, "Pavers", detail="paved", area_approved=True)
+def test_303_9b_terrace_in_an_approved_area_is_closed_as_excepted(inspector, house, clerk):
+    from obstructions.registers.services import record_terrace_approval
+    from tests.board_world import vote
+
+    # Without an approval on record, a paved terrace is a violation: no official's say-so excepts it.
+    assert open_seen("terrace", inspector, house, "Pavers", detail="paved").status == Case.Status.OPEN
+    motion = vote(clause="303-9", ayes=5, held_on=SEEN.date() - timedelta(days=30), number="2026-9", clerk=clerk)
+    record_terrace_approval(parcel=house, area="Pavers by the drive", motion=motion, by=clerk, today=SEEN.date())
+    case = open_seen("terrace", inspector, house, "Pavers", detail="paved")
     assert case.status == Case.Status.EXCEPTED
+
+
+def test_303_9b_an_approval_ended_before_the_day_seen_excepts_nothing(inspector, house, clerk):
+    from obstructions.registers.services import record_terrace_approval
+    from tests.board_world import vote
+
+    motion = vote(clause="303-9", ayes=5, held_on=SEEN.date() - timedelta(days=30), number="2026-9", clerk=clerk)
+    record_terrace_approval(
+        parcel=house, area="Pavers", motion=motion, by=clerk, ends_on=SEEN.date() - timedelta(days=1), today=SEEN.date()
+    )
+    assert open_seen("terrace", inspector, house, "Pavers", detail="paved").status == Case.Status.OPEN
+
+
+@pytest.mark.parametrize("persona", ["inspector", "police_chief", "board_member"])
+def test_303_9b_only_the_board_or_its_designee_approves(persona, house, request):
+    from django.core.exceptions import PermissionDenied
+
+    from obstructions.registers.services import record_terrace_approval
+
+    with pytest.raises(PermissionDenied):
+        record_terrace_approval(parcel=house, area="Pavers", by=request.getfixturevalue(persona))
 
 
 def test_303_12_recorded_permission_excepts_dumping(inspector, house):

@@ -16,7 +16,7 @@ from tests.factories import ParcelFactory, StreetFactory
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
-PAGES = ["grades", "improvements", "improvements_csv", "higher_standards"]
+PAGES = ["grades", "improvements", "improvements_csv", "higher_standards", "terrace_approvals"]
 READERS = ["clerk", "dpw_director", "inspector", "building_inspector", "board_member", "president"]
 STRANGERS = ["resident", "outsider", "contractor", "police_chief"]
 
@@ -220,3 +220,29 @@ def test_303_3d_11_a_standard_that_sets_nothing_is_refused_on_the_page(client, c
 def test_the_admin_has_no_add_form_for_the_registers(admin_client, model):
     assert admin_client.get(reverse(f"admin:obstructions_{model}_add")).status_code == 403
     assert admin_client.get(reverse(f"admin:obstructions_{model}_changelist")).status_code == 200
+
+
+def test_303_9b_the_boards_designee_records_a_terrace_approval_on_its_page(client, dpw_director, clerk):
+    board_world.designate(Clause.TERRACE_SURFACE, role="Director of Public Works", starts_on=date(2026, 1, 5))
+    house = ParcelFactory(site_address="305 Main Street")
+    client.force_login(dpw_director)
+    response = client.post(url("terrace_approvals"), {"parcel": house.pk, "area": ""})
+    assert response.status_code == 200 and "area" in response.context["form"].errors  # nothing stored
+    client.post(url("terrace_approvals"), {"parcel": house.pk, "area": "Brick pavers by the drive"})
+    assert services.terrace_approval_for(house, date(2026, 10, 1)).area == "Brick pavers by the drive"
+
+
+def test_303_9b_a_reader_who_is_not_the_designee_may_not_record(client, inspector):
+    house = ParcelFactory()
+    client.force_login(inspector)
+    assert client.post(url("terrace_approvals"), {"parcel": house.pk, "area": "Pavers"}).status_code == 403
+    assert services.terrace_approval_for(house, date(2026, 10, 1)) is None
+
+
+def test_303_9b_the_approvals_page_does_not_grow_its_queries(client, clerk, django_assert_max_num_queries):
+    motion = board_world.vote(clause="303-9", ayes=5, held_on=date(2026, 9, 1), number="2026-9", clerk=clerk)
+    for _ in range(12):
+        services.record_terrace_approval(parcel=ParcelFactory(), area="Pavers", motion=motion, by=clerk)
+    client.force_login(clerk)
+    with django_assert_max_num_queries(20):
+        assert client.get(url("terrace_approvals")).status_code == 200
