@@ -29,3 +29,9 @@ def test_every_page_links_to_the_rules(client):
 
 def test_the_rules_page_takes_no_post(client):
     assert client.post(reverse("permits:rules")).status_code == 405
+
+
+def test_the_rules_page_states_the_readings_of_notices_bonds_orders_and_terraces(client, db):
+    page = client.get("/rules/").content.decode()
+    for section in ("When a notice is given", "Presumed receipt", "§ 303-5I", "§ 303-9B", "§ 303-3C", "§ 303-15H"):
+        assert section in page, section

@@ -1,0 +1,21 @@
+"""The readings chosen for the enforcement clauses where Chapter 303 can be read more than one way."""
+
+from permits.readings import Reading
+
+TOPIC = "Obstructions, terraces and notices (§ 303-6, § 303-9)"
+READINGS = (
+    Reading(
+        "§ 303-6D, § 303-6E",
+        TOPIC,
+        "A notice served by mail or email is the Village's own letter or email: it is served when emailed, or when "
+        "the Clerk-Treasurer records the letter as mailed (presumed received three days later), and the 24 hours "
+        "run from then. A notice handed over or posted is served at the time the official records.",
+    ),
+    Reading(
+        "§ 303-9B",
+        TOPIC,
+        'An area of a terrace is "specifically approved" only by a recorded approval of the Village Board (a '
+        "motion) or of its designee for § 303-9; the register of terrace approvals holds them, and a covered terrace "
+        "is excepted only by one standing on the day it was seen. Objects are never approved.",
+    ),
+)

@@ -1,0 +1,31 @@
+"""The readings chosen for the street opening clauses where Chapter 303 can be read more than one way (the public
+rules page, permits.readings)."""
+
+from permits.readings import Reading
+
+TOPIC = "Street openings (§ 303-4, § 303-5)"
+READINGS = (
+    Reading(
+        "§ 303-5I",
+        TOPIC,
+        "When the Board decides to repave a street, excavation there must be completed within 30 days of the "
+        "Clerk-Treasurer's written notice, counted from the day the last of the notices was given (a mailed one "
+        "presumed received three days after mailing), not from the Board's decision. Until every notice is given the "
+        "30 days have not started; after them, an opening that would end later is not approved.",
+    ),
+    Reading(
+        "§ 303-4H(3), (5)",
+        TOPIC,
+        "A bond counts only when it is at least the amount the Village Board determined and has in force. While the "
+        "Board has determined no amount, or the amount of a bond filed for one permit is not recorded, no bond can be "
+        "shown to be enough, so approval waits.",
+        otherwise="The Board sets the amounts by motion; the Clerk-Treasurer records them.",
+    ),
+    Reading(
+        "§ 303-4A, § 303-5H",
+        TOPIC,
+        "A permit is obtained before the work: an application whose work starts before today is refused, except an "
+        "emergency excavation begun before the application § 303-5H requires by the next business day. The day the "
+        "emergency work began must be given.",
+    ),
+)
