@@ -174,3 +174,20 @@ def special_charge(parcel, source: str, amount, description: str, citation: str,
         by=by,
         today=incurred_on,
     )
+
+
+CERTIFICATE = (  # a stand-in certificate of insurance: a minimal, well-formed PDF (permits/uploads.py parses it)
+    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
+    b"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \n"
+    b"trailer<</Size 3/Root 1 0 R>>\nstartxref\n96\n%%EOF\n"
+)
+
+
+def upload_certificate(permit, *, by) -> None:
+    """The applicant's stand-in certificate of insurance, uploaded to the application (§ 303-4G, § 303-7A)."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from permits import services
+
+    certificate = SimpleUploadedFile("certificate-of-insurance.pdf", CERTIFICATE, content_type="application/pdf")
+    services.upload_document(permit=permit, kind="insurance", by=by, upload=certificate)

@@ -7,11 +7,11 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.utils import timezone
 
 from permits import services
+from permits.demo import upload_certificate
 from permits.errors import RulesBroken
 from permits.models import Organization, Permit, PermitKind, Street
 from permits.street_opening import lifecycle
@@ -19,22 +19,10 @@ from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
 from permits.street_opening.models import AnnualBond
 
-CERTIFICATE = (  # a stand-in certificate of insurance: a minimal, well-formed PDF (permits/uploads.py parses it)
-    b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\n"
-    b"xref\n0 3\n0000000000 65535 f \n0000000009 00000 n \n0000000052 00000 n \n"
-    b"trailer<</Size 3/Root 1 0 R>>\nstartxref\n96\n%%EOF\n"
-)
-
 
 def _next_april(today: date) -> date:
     year = today.year if (today.month, today.day) < (4, 6) else today.year + 1
     return date(year, 4, 13)
-
-
-def upload_certificate(permit: Permit, *, by) -> None:
-    """The applicant's stand-in certificate of insurance, uploaded to the application."""
-    certificate = SimpleUploadedFile("certificate-of-insurance.pdf", CERTIFICATE, content_type="application/pdf")
-    services.upload_document(permit=permit, kind="insurance", by=by, upload=certificate)
 
 
 def _data(street: str, location: str, work: str, start: date, days: int, signer: str, **extra) -> dict:

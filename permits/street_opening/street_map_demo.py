@@ -11,10 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from permits import services
+from permits.demo import upload_certificate
 from permits.models import Organization, Permit, PermitKind, Street
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so
-from permits.street_opening.demo import application_values, upload_certificate
+from permits.street_opening.demo import application_values
 
 
 def _opening(street, location, work, start, signer, **extra) -> dict:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from permits import services
+from permits.demo import upload_certificate
 from permits.models import Organization, Permit, PermitKind, Street
 from permits.street_privilege import services as sp
 
@@ -80,6 +81,7 @@ def _advance(permit, state, users, today, real_today) -> None:
     sp.grant_street_privilege(permit=permit, by=users["building"], conditions="Work 7 a.m. to 7 p.m.", today=today)
     if state == "approved":
         return
+    upload_certificate(permit, by=permit.applicant)  # the Chief's condition: proof of insurance (§ 303-7A)
     sp.set_bond(permit=permit, by=users["dpw"], amount=Decimal("5000.00"))
     sp.file_bond(permit=permit, by=users["clerk"], surety="Badger State Surety Co.")
     privilege = permit.street_privilege

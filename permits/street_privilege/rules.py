@@ -294,6 +294,19 @@ def grant_violations(*, dpw_recommended: bool, police_recommended: bool) -> list
     return errors
 
 
+def insurance_condition_violations(*, required_by: list[str], certificate_filed: bool) -> list[Violation]:
+    """§ 303-7A: "Village officials may attach conditions to the permit, including proof of liability insurance": a
+    condition attached is met before the permit is issued, so proof of insurance an official required must be on
+    file (the certificate, uploaded on the permit page) first."""
+    if not required_by or certificate_filed:
+        return []
+    message = (
+        f"Proof of liability insurance is a condition attached by the {' and the '.join(required_by)}: upload the "
+        "certificate of insurance on the permit page before the permit is issued"
+    )
+    return [_error("insurance", "insurance_condition_unmet", "§ 303-7A", message)]
+
+
 def issue_violations(
     *,
     dpw_recommended: bool,

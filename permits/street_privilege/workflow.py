@@ -69,6 +69,10 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
                 route_prescribed=bool(sp.route_prescribed),
             ),
             *rules.earlier_end_at_issue_violations(earlier_on=sp.earlier_termination_on, issued_on=today),
+            *rules.insurance_condition_violations(
+                required_by=[r.get_office_display() for r in sp.recommendations.filter(insurance_required=True)],
+                certificate_filed=permit.documents.filter(kind="insurance").exists(),
+            ),
         ]
     return rules.closing_violations(closing_passed=sp.closing_passed)
 

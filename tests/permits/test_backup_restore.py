@@ -39,7 +39,7 @@ LATEST_EVENTS = (
 def demo_data(monkeypatch):
     """The demo village (permits.demo.load_demo and every type's loader, through `manage.py load_demo`), with the
     demo's certificate of insurance a real PDF (the uploads are checked by content, permits/uploads.py)."""
-    from permits.street_opening import demo
+    from permits import demo
 
     monkeypatch.setattr(demo, "CERTIFICATE", PLAIN_PDF)
     call_command("load_demo", stdout=io.StringIO())

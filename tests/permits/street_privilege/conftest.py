@@ -98,6 +98,15 @@ def world(main_street, contractor, contractor_org, clerk, dpw_director, police_c
                 permit=permit, by=police_chief, recommended=False, conditions="Escort", insurance_required=True
             )
 
+        def file_insurance(self, permit):
+            """The Chief's condition (§ 303-7A): the applicant's certificate of insurance, on the permit page."""
+            from django.core.files.uploadedfile import SimpleUploadedFile
+
+            from tests.upload_samples import PDF
+
+            upload = SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf")
+            services.upload_document(permit=permit, kind="insurance", by=permit.applicant, upload=upload)
+
         def bond_and_pay(self, permit):
             sp.set_bond(permit=permit, by=dpw_director, amount=D("5000.00"))
             sp.file_bond(permit=permit, by=clerk, surety="Badger State Surety Co.")
@@ -112,6 +121,7 @@ def world(main_street, contractor, contractor_org, clerk, dpw_director, police_c
             if to == "under_review":
                 return permit
             self.recommend(permit)
+            self.file_insurance(permit)
             sp.grant_street_privilege(permit=permit, by=building_inspector, conditions="7 a.m. to 7 p.m.", today=today)
             if to == "approved":
                 return permit

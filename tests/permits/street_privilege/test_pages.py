@@ -112,6 +112,18 @@ def test_officials_take_the_permit_to_issue_on_the_pages(
     act(client, permit, "file_bond", surety="Badger State Surety Co.")
     act(client, permit, "payment", amount="140.00", method="cash")
     client.force_login(building_inspector)
+    response = act(client, permit, "issue")  # refused: the Chief's insurance condition is not met (§ 303-7A)
+    assert "Proof of liability insurance" in client.get(response["Location"]).content.decode()
+    assert Permit.objects.get(pk=permit.pk).status == Status.APPROVED
+    client.force_login(permit.applicant)  # the applicant files the certificate on the permit page
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from tests.upload_samples import PDF
+
+    certificate = SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf")
+    client.post(reverse("permits:upload", args=[permit.number]), {"kind": "insurance", "upload": certificate})
+    client.force_login(building_inspector)
     act(client, permit, "issue")
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED and permit.fee_amount == D("140.00")

@@ -163,6 +163,7 @@ def test_303_7e_issued_march_10_last_day_june_10(world):
 def test_303_7e_the_building_inspectors_earlier_date_is_the_last_day(world, building_inspector):
     permit = world.walk("under_review")
     world.recommend(permit)
+    world.file_insurance(permit)
     sp.grant_street_privilege(
         permit=permit, by=building_inspector, earlier_termination_on=date(2027, 4, 20), today=date(2027, 3, 1)
     )
@@ -266,3 +267,18 @@ def test_303_7e_the_building_inspector_sets_the_end_date_on_the_village_actions_
         reverse("permits:street_privilege_act", args=[permit.number, "end_date"]), {"earlier_termination_on": ""}
     )
     assert permit.events.filter(reason__startswith="End date set: three months from issue").exists()
+
+
+def test_303_7a_an_insurance_condition_holds_the_issue_until_the_certificate_is_filed(world, building_inspector):
+    from permits.street_privilege import rules
+
+    [v] = rules.insurance_condition_violations(required_by=["Chief of Police"], certificate_filed=False)
+    assert (v.code, v.citation) == ("insurance_condition_unmet", "§ 303-7A") and "Chief of Police" in v.message
+    assert rules.insurance_condition_violations(required_by=["Chief of Police"], certificate_filed=True) == []
+    assert rules.insurance_condition_violations(required_by=[], certificate_filed=False) == []
+    permit = world.walk("approved")
+    permit.documents.filter(kind="insurance").delete()
+    world.bond_and_pay(permit)
+    with pytest.raises(RulesBroken) as broken:
+        sp.issue_street_privilege(permit=permit, by=building_inspector, today=date(2027, 3, 10))
+    assert [v.code for v in broken.value.violations] == ["insurance_condition_unmet"]
