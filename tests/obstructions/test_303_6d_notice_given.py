@@ -10,11 +10,10 @@ from django.utils import timezone
 
 from obstructions import services as cases
 from obstructions.models import Case
-from permits import notices
 from permits.errors import RulesBroken
-from permits.letters import record_mailing
 from permits.models import Notice
 from permits.time import hours_later, last_day, shift
+from tests.letters import mail_today
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
@@ -44,13 +43,9 @@ def test_303_6d_a_mailed_notice_starts_no_deadline_until_its_letter_is_mailed(sh
         cases.record_removal(case=case, removed_at=timezone.now(), cost=D("80"), description="Trailer", by=dpw_director)
     assert "§ 303-6F(1)" in str(broken.value)
     # Served from the end of the presumed day of receipt; the 24 counted hours run from there.
-    mailed_on = timezone.localdate()
-    record_mailing(notices=[letter], mailed_on=mailed_on, by=clerk, today=mailed_on)
-    letter.refresh_from_db()
-    received = notices.given(letter, receipt_days=notices.MAIL_RECEIPT_DAYS)
-    assert received.on == last_day(mailed_on, 3) and received.at == datetime.combine(
-        shift(received.on, 1), time.min, tzinfo=CHICAGO
-    )
+    received = mail_today(letter, clerk)
+    assert received.on == last_day(timezone.localdate(), 3)
+    assert received.at == datetime.combine(shift(received.on, 1), time.min, tzinfo=CHICAGO)
     case.refresh_from_db()
     assert case.served_at == received.at
     assert case.deadline_at == hours_later(received.at, 24)

@@ -110,18 +110,7 @@ def test_303_4h_5_at_application_an_undetermined_amount_is_only_warned():
 def test_303_4h_3_bond_for_this_permit_one_cent_below_or_at_the_amount(
     under_review, dpw_director, clerk, contractor, recorded, approves
 ):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    from permits import services
-
-    so_detail = under_review.street_opening
-    type(so_detail).objects.filter(pk=so_detail.pk).update(annual_bond=False)
-    services.upload_document(
-        permit=under_review,
-        kind=Document.Kind.BOND,
-        by=contractor,
-        upload=SimpleUploadedFile("bond.pdf", PDF, content_type="application/pdf"),
-    )
+    _per_permit_bond(under_review, contractor)
     _amount(BondAmount.Kind.GUARANTEE, Decimal("5000"), clerk)
     if recorded is not None:
         so.record_guarantee_bond_amount(permit=under_review, by=clerk, amount=recorded)

@@ -7,11 +7,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from permits import notices
 from permits.errors import RulesBroken
-from permits.letters import record_mailing
 from permits.models import Notice
 from permits.time import hours_later, last_day, shift
+from tests.letters import mail_today
 
 pytestmark = pytest.mark.django_db
 CHICAGO = ZoneInfo("America/Chicago")
@@ -59,13 +58,9 @@ def test_303_7f_the_24_hours_run_from_the_letters_presumed_receipt(letter_obstru
 
     letter = Notice.objects.get(template="street_privilege_obstruction_notice")
     # The hours start at the end of the presumed day of receipt; the Village may remove 24 counted hours later.
-    mailed_on = timezone.localdate()
-    record_mailing(notices=[letter], mailed_on=mailed_on, by=clerk, today=mailed_on)
-    letter.refresh_from_db()
-    received = notices.given(letter, receipt_days=notices.MAIL_RECEIPT_DAYS)
-    assert received.on == last_day(mailed_on, 3) and received.at == datetime.combine(
-        shift(received.on, 1), time.min, tzinfo=CHICAGO
-    )
+    received = mail_today(letter, clerk)
+    assert received.on == last_day(timezone.localdate(), 3)
+    assert received.at == datetime.combine(shift(received.on, 1), time.min, tzinfo=CHICAGO)
     letter_obstruction.refresh_from_db()
     assert letter_obstruction.noticed_at == received.at
     end = hours_later(received.at, 24)
