@@ -84,7 +84,7 @@ def test_jobs_are_on_the_beat_schedule(settings):
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_expire_job_on_a_real_worker_is_idempotent(
-    real_worker, street, contractor, contractor_org, clerk, dpw_director
+    real_worker, street, contractor, contractor_org, clerk, dpw_director, board_bond_amounts
 ):
     from permits.models import FeeItem
     from tests.permits.street_opening.conftest import file_certificate, valid_data
@@ -95,7 +95,7 @@ def test_expire_job_on_a_real_worker_is_idempotent(
         effective_from=date(2020, 1, 1),
         defaults={"name": "Street opening permit", "amount": 50, "citation": "§ 303-4F(2)", "basis": "test"},
     )
-    annual_bond(contractor_org, clerk, surety="S", amount=1)
+    annual_bond(contractor_org, clerk, surety="S", amount=25000)
     with time_machine.travel(datetime(2026, 5, 4, 10, 0, tzinfo=CHICAGO), tick=False):
         permit = so.apply_for_street_opening(applicant=contractor, organization=contractor_org, data=valid_data(street))
         file_certificate(permit, contractor)
