@@ -282,19 +282,6 @@ def start_clocks(notices: Iterable) -> None:
             clock.start(notice.record_id, moment)
 
 
-def given_about(record, template: str, *, receipt_days: int = 0) -> Given | None:
-    """The earliest moment a notice `template` about `record` was given; None when none has been (a letter unmailed)."""
-    from django.contrib.contenttypes.models import ContentType
-
-    from permits.models import Notice
-
-    rows = Notice.objects.filter(
-        record_type=ContentType.objects.get_for_model(record), record_id=record.pk, template=template
-    )
-    moments = [m for m in (given(n, receipt_days=receipt_days) for n in rows) if m is not None]
-    return min(moments, key=lambda g: g.at) if moments else None
-
-
 def given_to_all(record, template: str, *, receipt_days: int = 0) -> Given | None:
     """When the last of the notices `template` about `record` was given, once every one of them has been; None while
     none exists or any letter among them waits to be mailed (a notice to many: § 303-5I's utilities and owners)."""

@@ -18,7 +18,7 @@ from obstructions.registers import rules
 from obstructions.registers.models import Grade, GradeApplication, HigherStandard, ImprovementRequest, TerraceApproval
 from permits.access import require_role
 from permits.board.clauses import Clause
-from permits.board.services import board_action_errors
+from permits.board.services import board_action_errors, may_decide_for_the_board, require_board_or_designee
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.recording import create_once, recorded_by
 from permits.roles import Role, has_role, roles_of
@@ -357,8 +357,6 @@ def record_terrace_approval(
     """§ 303-9B: the Village Board (a carried motion, recorded by the clerk) or its designee for § 303-9 on the day
     approves an area of a parcel's terrace to be paved, surfaced or covered."""
     today = today or timezone.localdate()
-    from permits.board.services import require_board_or_designee
-
     require_board_or_designee(
         by, Clause.TERRACE_SURFACE, on=today, action="approve covering an area of a terrace", motion=motion
     )
@@ -398,6 +396,4 @@ def terrace_approval_for(parcel, day: date) -> TerraceApproval | None:
 
 def may_record_terrace_approval(user) -> bool:
     """§ 303-9B: the clerk (recording the Board's motion) or the Board's designee for § 303-9 today."""
-    from permits.board.services import may_act_for
-
-    return has_role(user, *REGISTRAR) or may_act_for(user, Clause.TERRACE_SURFACE, on=timezone.localdate())
+    return may_decide_for_the_board(user, Clause.TERRACE_SURFACE, on=timezone.localdate())

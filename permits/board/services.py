@@ -26,7 +26,7 @@ from permits.board.clauses import DESIGNABLE, Clause, citation
 from permits.board.models import AgendaItem, Attendance, Designation, Meeting, Motion, Seat, Term, Vote
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.recording import recorded_by
-from permits.roles import Role, roles_of
+from permits.roles import Role, has_role, roles_of
 
 BOARD_CLERKS = (Role.CLERK,)  # the Clerk-Treasurer keeps the Board's roster, agendas and minutes
 
@@ -391,6 +391,12 @@ def may_act_for(user, clause: str, *, on: date) -> bool:
         return False
     offices = roles_of(user)
     return designations_in_force(on, clause).filter(Q(user=user) | Q(role__in=offices)).exists()
+
+
+def may_decide_for_the_board(user, clause: str, *, on: date) -> bool:
+    """ "The Village Board or its designee" under `clause`, for showing a page's form: the clerk, who records the
+    Board's own decisions from its minutes, or the designee in force on `on` (require_board_or_designee decides)."""
+    return has_role(user, *BOARD_CLERKS) or may_act_for(user, clause, on=on)
 
 
 def require_board_or_designee(by, clause: str, *, on: date, action: str, motion: Motion | None = None, subject=None):

@@ -23,15 +23,13 @@ SPECIAL_CHARGE_PAYMENT_DAYS = 30
 OBSTRUCTION_PAYMENT_DAYS = 10
 
 
-def charge_due_on(given_on: date, source: str, *, received: bool = False) -> date:
+def charge_due_on(given_on: date, source: str) -> date:
     """§ 66.0627(4) / § 303-6F(1): the day by which a billed special charge must be paid in full at the
-    Clerk-Treasurer's office, counted from the day the bill was given (`received`: it was in hand that day, as an
-    email is; otherwise a mailing, presumed received MAIL_RECEIPT_DAYS later), as Wis. Stat. § 990.001(4) counts days
-    (permits.time): that day excluded, and a last day on a Sunday, a legal holiday or a day the office is closed
-    moves to the next day it is open."""
+    Clerk-Treasurer's office, counted from the day the bill was given (an obstruction bill from its presumed receipt,
+    MAIL_RECEIPT_DAYS later), as Wis. Stat. § 990.001(4) counts days (permits.time): that day excluded, and a last
+    day on a Sunday, a legal holiday or a day the office is closed moves to the next day it is open."""
     if source == "obstruction_removal":
-        received_on = given_on if received else last_day(given_on, MAIL_RECEIPT_DAYS)
-        return last_day_at_office(received_on, OBSTRUCTION_PAYMENT_DAYS)
+        return last_day_at_office(last_day(given_on, MAIL_RECEIPT_DAYS), OBSTRUCTION_PAYMENT_DAYS)
     return last_day_at_office(given_on, SPECIAL_CHARGE_PAYMENT_DAYS)
 
 

@@ -528,16 +528,9 @@ class Notice(models.Model):
 
     @property
     def is_given(self) -> bool:
-        """Emailed (handed to the mail server, or queued to it), or mailed on a recorded day."""
+        """Emailed (handed to the mail server, or queued to it), or mailed on a recorded day. When it counts as given
+        is permits.notices.given's one reading."""
         return self.channel == self.Channel.EMAIL or self.mailed_on is not None
-
-    @property
-    def given_on(self):
-        from django.utils import timezone
-
-        if self.channel == self.Channel.MAIL:
-            return self.mailed_on
-        return timezone.localdate(self.sent_at or self.created_at) if (self.sent_at or self.created_at) else None
 
 
 class JobRun(models.Model):

@@ -693,7 +693,7 @@ def record_defect_notice(
 
 def may_record_defect_notice(user, *, on: date) -> bool:
     """§ 303-4H(4): the Board's designee for the finding, or the clerk recording the Board's own finding."""
-    return board.may_act_for(user, Clause.DEFECT_FINDING, on=on) or has_role(user, *board.BOARD_CLERKS)
+    return board.may_decide_for_the_board(user, Clause.DEFECT_FINDING, on=on)
 
 
 def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = None) -> DefectNotice:
