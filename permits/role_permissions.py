@@ -37,8 +37,8 @@ VIEW: dict[Role, set[str] | None] = {
     Role.DPW_INSPECTOR: PERMIT_RECORDS,
     Role.BUILDING_INSPECTOR: PERMIT_RECORDS,
     Role.POLICE_CHIEF: PERMIT_RECORDS,
-    Role.BOARD: PERMIT_RECORDS | {"chargehearing"} | BOARD_RECORDS,
-    Role.PRESIDENT: PERMIT_RECORDS | {"chargehearing"} | BOARD_RECORDS,
+    Role.BOARD: PERMIT_RECORDS | {"chargehearing", "paymentperiod"} | BOARD_RECORDS,
+    Role.PRESIDENT: PERMIT_RECORDS | {"chargehearing", "paymentperiod"} | BOARD_RECORDS,
 }
 # role -> core models it may change (and add) in the back office; None means every model it may view.
 CHANGE: dict[Role, set[str] | None] = {

@@ -14,6 +14,7 @@ class Clause(models.TextChoices):
     COLD_POUR_WAIVER = "303-3D(9)", "§ 303-3D(9): waive the cold-weather pour rule for an emergency replacement"
     SIDEWALK_ORDER = "303-3B(3)", "§ 303-3B(3), Wis. Stat. § 66.0907: order sidewalks laid, rebuilt or repaired"
     SPECIAL_CHARGE_HEARING = "66.0627", "Wis. Stat. § 66.0627(3)(b): hear objections to a special charge"
+    PAYMENT_PERIOD = "66.0627(4)", "Wis. Stat. § 66.0627(4): determine the time for paying special charges"
     PRIVILEGE_BOND_WAIVER = "303-7B", "§ 303-7B: waive the street privilege bond"
     PRIVILEGE_REVOCATION = "303-7D", "§ 303-7D: revoke a street privilege permit for a violation of its conditions"
     MOVE_DAY_AND_NIGHT = "303-7D(4)", "§ 303-7D(4): order a building move to continue day and night"

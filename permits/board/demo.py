@@ -13,6 +13,7 @@ from django.utils import timezone
 from permits.board import services
 from permits.board.clauses import Clause
 from permits.board.models import Meeting, Motion, Seat, Term, Vote
+from permits.ledger import services as ledger
 from permits.roles import Role
 
 TITLE = "Regular meeting (demo)"
@@ -124,6 +125,14 @@ def load() -> dict:
         all_aye,
         number=f"{held_on.year}-B1",
     )
+    period = motion(
+        Clause.PAYMENT_PERIOD,
+        "Time for paying special charges",
+        "To determine that special charges are due 30 days after the bill is given (Wis. Stat. § 66.0627(4))",
+        all_aye,
+        number=f"{held_on.year}-P1",
+    )
+    ledger.set_payment_period(days=30, effective_from=held_on, motion=period, by=clerk)
     # A waiver vote short of three-fourths of the entire Board: 5 ayes of 7 seats (one seat's member absent) fails.
     votes = {t: Vote.Choice.AYE for t in present[:5]} | {present[5]: Vote.Choice.NAY}
     motion(

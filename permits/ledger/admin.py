@@ -5,9 +5,19 @@
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
+from simple_history.admin import SimpleHistoryAdmin
 
 from permits.admin.base import ReadOnlyAdmin, ReadOnlyInline
-from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollBatch, TaxRollLine
+from permits.board.admin import ServiceAdmin, ServiceForm
+from permits.ledger import services as ledger
+from permits.ledger.models import (
+    ChargeHearing,
+    ChargePayment,
+    PaymentPeriod,
+    SpecialCharge,
+    TaxRollBatch,
+    TaxRollLine,
+)
 from permits.paging import CappedPaginator
 
 
@@ -62,3 +72,24 @@ class TaxRollBatchAdmin(ReadOnlyAdmin):
     @admin.display(description="Page")
     def page_link(self, obj):
         return format_html('<a href="{}">Build, certify, download</a>', reverse("ledger:tax_roll", args=[obj.year]))
+
+
+class PaymentPeriodForm(ServiceForm):
+    class Meta:
+        model = PaymentPeriod
+        fields = ["days", "effective_from", "motion"]
+
+    def call_service(self, data):
+        return ledger.set_payment_period(
+            days=data["days"], effective_from=data["effective_from"], motion=data["motion"], by=self.request.user
+        )
+
+
+@admin.register(PaymentPeriod)
+class PaymentPeriodAdmin(ServiceAdmin, SimpleHistoryAdmin):
+    """Wis. Stat. § 66.0627(4): the time for paying special charges "determined by the governing body", each set by a
+    recorded Board motion with the day it takes effect. Read-only once recorded (a new motion sets a new period)."""
+
+    form = PaymentPeriodForm
+    list_display = ["days", "effective_from", "motion", "note"]
+    raw_id_fields = ["motion"]

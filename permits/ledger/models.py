@@ -18,9 +18,40 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from simple_history.models import HistoricalRecords
 
 from permits.models.core import Parcel
 from permits.models.shared_fields import NumberedRecord, board_motion
+
+
+class PaymentPeriod(models.Model):
+    """Wis. Stat. § 66.0627(4): a special charge not paid "within the time determined by the governing body" is
+    delinquent. The Village Board determines that time by a recorded motion, in force from `effective_from`; the
+    period in force on the day a bill is given counts its due date (permits.ledger.services.payment_days_in_force).
+
+    The one row without a motion is the installation's starting period (30 days, the Village's practice before the
+    system), shown as such on the rules page until the Board records its own; the service never creates another."""
+
+    days = models.PositiveSmallIntegerField(help_text="Days after the bill is given, counted as § 990.001(4) counts")
+    effective_from = models.DateField()
+    motion = models.ForeignKey(
+        "permits.Motion", on_delete=models.PROTECT, null=True, blank=True, related_name="payment_periods"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-effective_from", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(days__gte=1) & Q(days__lte=366), name="payment_period_days_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.days} days from {self.effective_from:%Y-%m-%d}"
 
 
 class SpecialCharge(NumberedRecord):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from permits.ledger import rules as charge_rules
+from permits.ledger import services as ledger
 from permits.ledger.models import SpecialCharge
 from permits.notices import Given, NoticeClock
 
@@ -19,7 +19,7 @@ def bill_given(charge_id: int, given: Given) -> None:
     charge = SpecialCharge.objects.filter(pk=charge_id, status=SpecialCharge.Status.BILLED).first()
     if charge is None:
         return
-    due_on = charge_rules.charge_due_on(max(given.on, charge.billed_on or given.on), charge.source)
+    due_on = ledger.due_on_when_given(charge, max(given.on, charge.billed_on or given.on))
     SpecialCharge.objects.filter(pk=charge.pk, status=SpecialCharge.Status.BILLED).filter(
         Q(due_on__isnull=True) | Q(due_on__lt=due_on)
     ).update(due_on=due_on)

@@ -15,22 +15,31 @@ from permits.time import last_day, last_day_at_office
 
 # --- Due dates, delinquency, installments (Wis. Stat. § 66.0627) ----------------------------------------------
 
-# § 66.0627(4): a special charge unpaid by the date the Board sets is delinquent. The Board of Theresa has not set a
-# period in Chapter 303, so bills give 30 days; change it here if the Board adopts another.
-SPECIAL_CHARGE_PAYMENT_DAYS = 30
+# § 66.0627(4): a special charge unpaid "within the time determined by the governing body" is delinquent. That time
+# is the Board's, recorded as data (permits.ledger.models.PaymentPeriod): callers pass the period in force.
 # § 303-6F(1): an obstruction-removal bill is payable within 10 calendar days from receipt. A mailed bill is presumed
 # received MAIL_RECEIPT_DAYS after mailing (permits.notices); an emailed one the day it is sent.
 OBSTRUCTION_PAYMENT_DAYS = 10
 
 
-def charge_due_on(given_on: date, source: str) -> date:
+def charge_due_on(given_on: date, source: str, payment_days: int) -> date:
     """§ 66.0627(4) / § 303-6F(1): the day by which a billed special charge must be paid in full at the
-    Clerk-Treasurer's office, counted from the day the bill was given (an obstruction bill from its presumed receipt,
-    MAIL_RECEIPT_DAYS later), as Wis. Stat. § 990.001(4) counts days (permits.time): that day excluded, and a last
-    day on a Sunday, a legal holiday or a day the office is closed moves to the next day it is open."""
+    Clerk-Treasurer's office, counted from the day the bill was given: `payment_days`, the period the Board set, or
+    for an obstruction bill the ordinance's own 10 days from its presumed receipt (MAIL_RECEIPT_DAYS later), as
+    Wis. Stat. § 990.001(4) counts days (permits.time): that day excluded, and a last day on a Sunday, a legal
+    holiday or a day the office is closed moves to the next day it is open."""
     if source == "obstruction_removal":
         return last_day_at_office(last_day(given_on, MAIL_RECEIPT_DAYS), OBSTRUCTION_PAYMENT_DAYS)
-    return last_day_at_office(given_on, SPECIAL_CHARGE_PAYMENT_DAYS)
+    return last_day_at_office(given_on, payment_days)
+
+
+def payment_period_errors(days) -> list[Violation]:
+    """Wis. Stat. § 66.0627(4): the Board's time for payment is a whole number of days, at least one and at most a
+    year (a longer period would let a charge miss the tax roll it is meant for)."""
+    cite = "Wis. Stat. § 66.0627(4)"
+    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 366:
+        return [Violation("days", "days_range", cite, f"The time for payment is 1 to 366 days ({cite}).")]
+    return []
 
 
 def is_delinquent(due_on: date | None, today: date) -> bool:

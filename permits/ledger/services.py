@@ -48,9 +48,11 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from permits.access import require_role
+from permits.board import services as board
+from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.ledger import rules as charge_rules
-from permits.ledger.models import ChargeHearing, ChargePayment, SpecialCharge, TaxRollLine
+from permits.ledger.models import ChargeHearing, ChargePayment, PaymentPeriod, SpecialCharge, TaxRollLine
 from permits.roles import Role
 from permits.services import next_number, notify_owner, notify_owners
 from permits.state import change_state, change_state_many
@@ -151,20 +153,59 @@ def add_charge(
     return charge
 
 
-def _bill_due_on(charge: SpecialCharge, today: date) -> date | None:
+def _bill_due_on(charge: SpecialCharge, today: date, payment_days: int | None = None) -> date | None:
     """A bill is given when emailed or mailed: emailed, it falls due from today; to an owner without email it is a
     letter, and falls due from the day the Clerk-Treasurer mails it (None until then: permits.ledger.notice_clocks).
     § 303-6F(2) is the exception: an obstruction bill falls due whether or not it was mailed or received; mailed
     later, its due date moves to 10 days after its presumed receipt."""
     if not charge.parcel.owner_email and charge.source != SpecialCharge.Source.OBSTRUCTION_REMOVAL:
         return None
-    return charge_rules.charge_due_on(today, charge.source)
+    return due_on_when_given(charge, today, payment_days)
 
 
-def _bill_reason(due_on: date | None) -> str:
+def payment_days_in_force(on: date) -> int:
+    """Wis. Stat. § 66.0627(4): the time for payment the Board determined, in force on `on` (the day the bill is
+    given). The installation's starting period (PaymentPeriod without a motion) stands until the Board records one."""
+    row = PaymentPeriod.objects.filter(effective_from__lte=on).order_by("-effective_from", "-pk").first()
+    if row is None:
+        raise RulesBroken(
+            [
+                Violation(
+                    "days", "no_period", "Wis. Stat. § 66.0627(4)", "No time for payment is on record (§ 66.0627(4))"
+                )
+            ]
+        )
+    return row.days
+
+
+def due_on_when_given(charge: SpecialCharge, given_on: date, payment_days: int | None = None) -> date:
+    """§ 66.0627(4) / § 303-6F(1): the due date of `charge`'s bill given on `given_on`, under the period in force
+    that day (`payment_days`, when the caller has read it once for many bills)."""
+    if charge.source == SpecialCharge.Source.OBSTRUCTION_REMOVAL:
+        return charge_rules.charge_due_on(given_on, charge.source, None)
+    return charge_rules.charge_due_on(given_on, charge.source, payment_days or payment_days_in_force(given_on))
+
+
+def set_payment_period(*, days, effective_from: date, motion, by) -> PaymentPeriod:
+    """Wis. Stat. § 66.0627(4): record the time for payment the Village Board determined by `motion` (a carried
+    motion under that section, at a meeting held on or before `effective_from`). Bills given from that day fall due
+    under it; a bill already given keeps its due date."""
+    require_role(by, *board.BOARD_CLERKS, action="record the Board's time for payment (the Clerk-Treasurer does)")
+    errors = board.board_action_errors(motion, clause=Clause.PAYMENT_PERIOD, on=effective_from)
+    errors += charge_rules.payment_period_errors(days)
+    raise_if_broken(errors)
+    return PaymentPeriod.objects.create(
+        days=days, effective_from=effective_from, motion=motion, recorded_by=by, recorded_at=timezone.now()
+    )
+
+
+def _bill_reason(due_on: date | None, payment_days: int) -> str:
     if due_on:
         return f"Billed to the owner of record, due {due_on:%B %-d, %Y} (Wis. Stat. § 66.0627(4))"
-    return "Billed to the owner of record by letter: due 30 days after the letter is mailed (Wis. Stat. § 66.0627(4))"
+    days = payment_days
+    return (
+        f"Billed to the owner of record by letter: due {days} days after the letter is mailed (Wis. Stat. § 66.0627(4))"
+    )
 
 
 def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> SpecialCharge:
@@ -184,7 +225,8 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
             )
             for problem in problems
         )
-    due_on = _bill_due_on(charge, today)
+    payment_days = payment_days_in_force(today)
+    due_on = _bill_due_on(charge, today, payment_days)
     with transaction.atomic():
         # Two clerks cannot both bill it: change_state raises IllegalTransition when it is no longer pending.
         change_state(
@@ -192,7 +234,7 @@ def bill_charge(charge: SpecialCharge, *, by, today: date | None = None) -> Spec
             to=S.BILLED,
             from_states={S.PENDING},
             by=by,
-            reason=_bill_reason(due_on),
+            reason=_bill_reason(due_on, payment_days),
             billed_on=today,
             due_on=due_on,
         )
@@ -265,16 +307,17 @@ def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=N
     # still pending are moved by one conditional UPDATE per due date (billed meanwhile by a clerk: left alone), their
     # state changes and the owners' bills inserted in one statement each.
     done = 0
+    payment_days = payment_days_in_force(today) if due else 0
     for start in range(0, len(due), CHARGE_CHUNK):
         groups: dict[date | None, dict] = {}
         for charge in due[start : start + CHARGE_CHUNK]:
-            groups.setdefault(_bill_due_on(charge, today), {})[charge.pk] = charge
+            groups.setdefault(_bill_due_on(charge, today, payment_days), {})[charge.pk] = charge
         with transaction.atomic():
             billed = []
             for due_on, chunk in groups.items():
                 moved = change_state_many(
                     SpecialCharge,
-                    dict.fromkeys(chunk, _bill_reason(due_on)),
+                    dict.fromkeys(chunk, _bill_reason(due_on, payment_days)),
                     to=S.BILLED,
                     from_states={S.PENDING},
                     by=by,

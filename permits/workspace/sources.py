@@ -442,6 +442,7 @@ RECORD_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "permits.settlementday",
             "permits.specialcharge",
             "permits.chargehearing",
+            "permits.paymentperiod",
             "permits.taxrollbatch",
         ),
     ),

@@ -214,7 +214,7 @@ def test_303_6f1_removed_september_17_waits_for_next_years_roll():
 @pytest.mark.django_db
 def test_303_6f1_bill_payable_ten_days_from_receipt():
     # Receipt presumed 3 days after mailing: due mailing + 13, delinquent the day after.
-    assert ledger_rules.charge_due_on(date(2026, 5, 1), "obstruction_removal") == date(2026, 5, 14)
+    assert ledger_rules.charge_due_on(date(2026, 5, 1), "obstruction_removal", None) == date(2026, 5, 14)
 
 
 # --- § 303-9 -------------------------------------------------------------------------------------------------

@@ -42,17 +42,17 @@ CORE_EVERYTHING = (
     PERMIT_PAGES
     | BOARD_PAGES
     | CLERK_ONLY
-    | {"Parcel", "Organization", "FeeItem", "SpecialCharge", "ChargeHearing"}
+    | {"Parcel", "Organization", "FeeItem", "SpecialCharge", "ChargeHearing", "PaymentPeriod"}
     | STREET_MAP_PAGES
 )
 CORE_VISIBLE = {
     Role.CLERK: CORE_EVERYTHING,
-    Role.DPW_DIRECTOR: CORE_EVERYTHING - CLERK_ONLY - {"ChargeHearing"},
+    Role.DPW_DIRECTOR: CORE_EVERYTHING - CLERK_ONLY - {"ChargeHearing", "PaymentPeriod"},
     Role.DPW_INSPECTOR: PERMIT_PAGES,
     Role.BUILDING_INSPECTOR: PERMIT_PAGES,
     Role.POLICE_CHIEF: PERMIT_PAGES,
-    Role.BOARD: PERMIT_PAGES | BOARD_PAGES | {"ChargeHearing"},
-    Role.PRESIDENT: PERMIT_PAGES | BOARD_PAGES | {"ChargeHearing"},
+    Role.BOARD: PERMIT_PAGES | BOARD_PAGES | {"ChargeHearing", "PaymentPeriod"},
+    Role.PRESIDENT: PERMIT_PAGES | BOARD_PAGES | {"ChargeHearing", "PaymentPeriod"},
 }
 
 

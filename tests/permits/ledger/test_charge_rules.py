@@ -17,7 +17,7 @@ STOPPED = datetime(2026, 1, 10, 6, 0, tzinfo=CHICAGO)
 
 @pytest.mark.django_db
 def test_66_0627_due_30_days_after_billing_and_delinquent_the_day_after():
-    due = rules.charge_due_on(date(2026, 3, 1), "snow_ice")
+    due = rules.charge_due_on(date(2026, 3, 1), "snow_ice", 30)
     assert due == date(2026, 3, 31)
     assert not rules.is_delinquent(due, date(2026, 3, 31))
     assert rules.is_delinquent(due, date(2026, 4, 1))
@@ -26,9 +26,9 @@ def test_66_0627_due_30_days_after_billing_and_delinquent_the_day_after():
 
 @pytest.mark.django_db
 def test_303_6f_1_obstruction_bill_due_10_days_after_presumed_receipt():
-    assert rules.charge_due_on(date(2026, 5, 1), "obstruction_removal") == date(2026, 5, 14)
+    assert rules.charge_due_on(date(2026, 5, 1), "obstruction_removal", None) == date(2026, 5, 14)
     # the 13th day is Saturday March 14: the office is closed, so the payment may be made Monday (§ 990.001(4))
-    assert rules.charge_due_on(date(2026, 3, 1), "obstruction_removal") == date(2026, 3, 16)
+    assert rules.charge_due_on(date(2026, 3, 1), "obstruction_removal", None) == date(2026, 3, 16)
 
 
 @pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_303_6f_1_obstruction_bill_due_10_days_after_presumed_receipt():
     ],
 )
 def test_66_0627_a_bill_due_when_the_office_is_closed_is_due_the_next_open_day(billed_on, due_on):
-    assert rules.charge_due_on(billed_on, "snow_ice") == due_on
+    assert rules.charge_due_on(billed_on, "snow_ice", 30) == due_on
     assert not rules.is_delinquent(due_on, due_on)
 
 
