@@ -29,6 +29,9 @@ $(STAMP): requirements.txt
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
 
+# The demo's links (emails, petition links, PDFs, feeds) point at the server it starts: SITE_URL follows HOST and
+# PORT unless it is set (`PORT=8001 make demo`).
+demo: export SITE_URL ?= http://$(HOST):$(PORT)
 demo: migrate
 	$(PY) manage.py load_demo
 	$(PY) manage.py runserver $(HOST):$(PORT)

@@ -61,6 +61,8 @@ SECRET_KEY = SECRET_KEY or DEMO_SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# DEBUG's technical 404 lists every URL; the demo shows the designed page unless a developer sets this to 0.
+DESIGNED_ERROR_PAGES = env_bool("DESIGNED_ERROR_PAGES", True)
 VILLAGE_NAME = os.environ.get("VILLAGE_NAME", "Village of Theresa")
 # The public map's basemap (e.g. "https://tile.openstreetmap.org/{z}/{x}/{y}.png" with its attribution); without one
 # the map draws only the Village's own street segments, so it works offline.
@@ -106,6 +108,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "permits.error_pages.DesignedErrorPagesMiddleware",  # the designed 404 in the demo too; a 405 that says why
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "allauth.account.middleware.AccountMiddleware",

@@ -47,6 +47,14 @@ def test_clerk_finds_a_permit_by_number_changes_its_status_and_records_a_payment
     # The clerk's start page is the back office's index as a work list; the records are grouped by task.
     expect(page.get_by_role("heading", name="Today's work")).to_be_visible()
     axe_check(page, "admin index")
+    # The office links are readable in the light theme (they were white on white) and leave "Log out" uncovered.
+    link = page.locator(".office-links a", has_text="Village office")
+    colour, background = link.evaluate(
+        "a => [getComputedStyle(a).color, getComputedStyle(a.closest('nav')).backgroundColor]"
+    )
+    assert colour != background
+    nav, logout = page.locator(".office-links").bounding_box(), page.locator("#logout-form").bounding_box()
+    assert nav["y"] >= logout["y"] + logout["height"]
 
     page.get_by_text("Permits and applications (").click()
     page.locator('#content-main a[href="/admin/permits/permit/"]').first.click()
