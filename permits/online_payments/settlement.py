@@ -12,12 +12,15 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from permits import kinds
 from permits.access import require_role
 from permits.errors import raise_if_broken
-from permits.ledger.models import ChargePayment
-from permits.models import Payment
+from permits.ledger.models import ChargePayment, SpecialCharge
+from permits.models import FeeItem, Payment
 from permits.online_payments import rules
 from permits.online_payments.models import OnlinePayment, Refund, SettlementDay
 from permits.roles import Role
@@ -102,6 +105,106 @@ def compute_totals(day: date) -> dict:
         "refunds_recorded": str(recorded_refunds),
         "expected_gateway_payout": str(expected_payout),
     }
+
+
+# --- Words, not codes: the totals keep stable codes (stored as built); pages, CSV and PDF show these -------------
+
+METHOD_LABELS = {
+    "card_online": "Card, online",
+    "card": "Card at the counter",
+    "cash": "Cash",
+    "check": "Check",
+    "tax_bill": "Collected on the tax bill",
+}
+
+
+def method_label(code: str) -> str:
+    return METHOD_LABELS.get(code, code.replace("_", " ").capitalize())
+
+
+def fee_item_labels() -> dict[str, str]:
+    """Every fee item code the totals may hold, in words: the Chapter 167 fee items by name, a permit type by its
+    label (a permit without a fee code), a special charge by its source."""
+    labels = {code: record.label for code, record in kinds.registry().items()}
+    labels |= dict(FeeItem.objects.order_by("effective_from").values_list("code", "name"))
+    labels |= {f"special_charge_{code}": f"Special charge: {name}" for code, name in SpecialCharge.Source.choices}
+    return labels
+
+
+def in_words(totals: dict) -> dict:
+    """The stored totals with their method and fee item codes as (words, amount) pairs, for a page or a PDF."""
+    items = fee_item_labels()
+    return {
+        **totals,
+        "by_method": [(method_label(k), v) for k, v in totals.get("by_method", {}).items()],
+        "by_fee_item": [(items.get(k, k), v) for k, v in totals.get("by_fee_item", {}).items()],
+    }
+
+
+def receipts_in_words(rows: list[dict]) -> list[dict]:
+    items = fee_item_labels()
+    return [
+        {
+            **row,
+            "method_label": method_label(row["method"]),
+            "fee_item_label": items.get(row["fee_item"], row["fee_item"]),
+        }
+        for row in rows
+    ]
+
+
+def _sum_by_day(queryset, stamp: str, **sums) -> dict[date, dict]:
+    """{day: {name: total}} of `queryset` grouped by the Village-time day of its `stamp` field: one query."""
+    day = TruncDate(stamp, tzinfo=timezone.get_current_timezone())
+    rows = queryset.annotate(settled_day=day).values("settled_day").annotate(**sums).order_by()
+    return {row.pop("settled_day"): row for row in rows}
+
+
+def live_summaries(days: list[date]) -> dict[date, dict]:
+    """The list's figures for `days` (receipts, their total, the expected card payout), counted from the receipts as
+    compute_totals counts them, in a fixed number of queries however many days: a day not reconciled is shown as it
+    stands now, never as it stood when the nightly job last built it (the list and the day's page once disagreed)."""
+    if not days:
+        return {}
+    start, end = day_bounds(min(days))[0], day_bounds(max(days))[1]
+    money = {
+        "n": Count("pk"),
+        "total": Sum("amount"),
+        "online": Sum("amount", filter=Q(online_payment__isnull=False)),
+        "fees": Sum("online_payment__convenience_fee"),
+    }
+    window = {"received_at__gte": start, "received_at__lt": end}
+    permits_paid = _sum_by_day(Payment.objects.filter(**window), "received_at", **money)
+    charges_paid = _sum_by_day(ChargePayment.objects.filter(**window), "received_at", **money)
+    held = _sum_by_day(
+        OnlinePayment.objects.filter(
+            outcome__in=[OnlinePayment.Outcome.HELD, OnlinePayment.Outcome.REFUNDED],
+            receipt_payment__isnull=True,
+            receipt_charge_payment__isnull=True,
+            settled_at__gte=start,
+            settled_at__lt=end,
+        ),
+        "settled_at",
+        total=Sum("total"),
+    )
+    refunded = _sum_by_day(
+        Refund.objects.filter(channel=Refund.Channel.GATEWAY, refunded_at__gte=start, refunded_at__lt=end),
+        "refunded_at",
+        total=Sum("amount"),
+    )
+    summaries = {}
+    for day in days:
+        paid = [permits_paid.get(day, {}), charges_paid.get(day, {})]
+        received = sum((p.get("total") or ZERO for p in paid), ZERO)
+        online = sum((p.get("online") or ZERO for p in paid), ZERO)
+        fees = sum((p.get("fees") or ZERO for p in paid), ZERO)
+        payout = online + fees + (held.get(day, {}).get("total") or ZERO) - (refunded.get(day, {}).get("total") or ZERO)
+        summaries[day] = {
+            "receipts": sum(p.get("n") or 0 for p in paid),
+            "receipts_total": str(received.quantize(Decimal("0.01"))),
+            "expected_gateway_payout": str(payout.quantize(Decimal("0.01"))),
+        }
+    return summaries
 
 
 def build_settlement(day: date) -> SettlementDay:

@@ -252,7 +252,14 @@ def _day(value: str) -> date:
 def settlements(request):
     require_role(request.user, Role.CLERK, action=CLERK_ONLY)
     page = page_of(request, SettlementDay.objects.select_related("reconciled_by").order_by("-day"))
-    return render(request, "permits/online_payments/settlements.html", {"page": page, "today": timezone.localdate()})
+    # A reconciled day is frozen as reconciled; any other is shown as its receipts stand now, as its own page shows it.
+    live = settlement_service.live_summaries([s.day for s in page if not s.reconciled_at])
+    rows = [(s, s.totals if s.reconciled_at else live[s.day]) for s in page]
+    return render(
+        request,
+        "permits/online_payments/settlements.html",
+        {"page": page, "rows": rows, "today": timezone.localdate()},
+    )
 
 
 @login_required
@@ -270,10 +277,17 @@ def settlement(request, day):
     if record is None or not record.reconciled_at:
         record = settlement_service.build_settlement(day)
     receipts = page_of(request, settlement_service.receipts_of(day), per_page=50)
+    receipts.object_list = settlement_service.receipts_in_words(list(receipts.object_list))
     return render(
         request,
         "permits/online_payments/settlement.html",
-        {"settlement": record, "totals": record.totals, "receipts": receipts, "form": form, "day": day},
+        {
+            "settlement": record,
+            "totals": settlement_service.in_words(record.totals),
+            "receipts": receipts,
+            "form": form,
+            "day": day,
+        },
     )
 
 
@@ -318,7 +332,11 @@ def settlement_pdf(request, day):
     day = _day(day)
     pdf = render_pdf(
         "pdf/settlement.html",
-        {"day": day, "totals": settlement_service.compute_totals(day), "receipts": settlement_service.receipts_of(day)},
+        {
+            "day": day,
+            "totals": settlement_service.in_words(settlement_service.compute_totals(day)),
+            "receipts": settlement_service.receipts_in_words(settlement_service.receipts_of(day)),
+        },
     )
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="settlement-{day.isoformat()}.pdf"'

@@ -176,3 +176,44 @@ def test_settlement_job_builds_yesterday_and_records_a_job_run():
 
     assert build_settlements() == 2
     assert JobRun.objects.get(name="online_payments.build_settlements").state == JobRun.State.FINISHED
+
+
+def test_the_days_list_and_the_days_page_agree_after_a_later_receipt(owing, contractor, clerk, client):
+    """The nightly job built today's row at one receipt; two receipts later the list and the day's page both say
+    three (they once said 11 and 13), and in words, not codes."""
+    from django.urls import reverse
+
+    other = permit_owing_for(contractor)
+    confirm(services.start_permit_payment(owing, by=contractor, base_url=BASE))
+    today = timezone.localdate()
+    settlement.build_settlement(today)
+    record_payment(permit=other, amount=Decimal("10.00"), method="cash", by=clerk)
+    record_payment(permit=other, amount=Decimal("20.00"), method="check", reference="78", by=clerk)
+    client.force_login(clerk)
+    listing = client.get(reverse("online_payments:settlements")).content.decode()
+    day_page = client.get(reverse("online_payments:settlement", args=[today.isoformat()])).content.decode()
+    for page in (listing, day_page):
+        assert "$80.00" in page
+    assert '<td class="text-end">3</td>' in listing
+    assert "All receipts (3)" in day_page
+    assert "Card, online" in day_page and "card_online" not in day_page
+    assert "Street opening" in day_page
+
+
+def test_the_days_list_counts_its_queries_once_for_any_number_of_days(clerk, client, django_assert_max_num_queries):
+    from datetime import timedelta
+
+    from django.urls import reverse
+
+    today = timezone.localdate()
+    for back in range(12):
+        settlement.build_settlement(today - timedelta(days=back))
+    client.force_login(clerk)
+    with django_assert_max_num_queries(12):
+        assert client.get(reverse("online_payments:settlements")).status_code == 200
+
+
+def permit_owing_for(applicant):
+    from tests.permits.online_payments.conftest import permit_owing
+
+    return permit_owing(applicant=applicant, fee="30.00")
