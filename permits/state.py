@@ -15,13 +15,22 @@ from django.utils import timezone
 
 from permits.errors import IllegalTransition, RulesBroken, Violation
 from permits.models import StateChange
+from permits.roles import STAFF_ROLES, roles_of
+
+SYSTEM_ACTOR = "the permit system"
 
 
 def actor_label(user) -> str:
+    """Who acted, as a timeline shows it to the applicant, the staff and the public record: a person's name, and a
+    staff member's office; never a username (it names a login, not a person). `None` is the system itself: a job,
+    or a notice sent on its own when something happened."""
     if user is None:
-        return "Theresa Permits (scheduled job)"
-    full = user.get_full_name()
-    return f"{full} ({user.username})" if full else user.username
+        return SYSTEM_ACTOR
+    name = user.get_full_name()
+    offices = ", ".join(sorted(roles_of(user) & set(STAFF_ROLES))) if user.pk else ""
+    if offices:
+        return f"{name}, {offices}" if name else offices
+    return name or "the applicant"
 
 
 def change_state(

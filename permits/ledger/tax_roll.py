@@ -22,6 +22,7 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery, Sum, Window
 from django.db.models.functions import Coalesce, Rank
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from permits.access import require_role
@@ -240,7 +241,11 @@ def _build(*, progress, batch, year, today, chunk_size, on_line, chunk_pause) ->
         # Nothing the build reads has changed since the last build: nothing to write.
         lines = batch.lines.count()
         TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(built_at=timezone.now())
-        return lines, lines, f"{lines} charges on the {year} roll; nothing changed since the last build."
+        return (
+            lines,
+            lines,
+            f"{lines} charge{pluralize(lines)} on the {year} roll; nothing changed since the last build.",
+        )
     plan = plan_roll(year=year, today=today)
     progress.total(len(plan.eligible))
     eligible_ids = {c.pk for c in plan.eligible}
@@ -271,7 +276,11 @@ def _build(*, progress, batch, year, today, chunk_size, on_line, chunk_pause) ->
     TaxRollBatch.objects.filter(pk=batch.pk, state=TaxRollBatch.State.DRAFT).update(
         built_at=timezone.now(), inputs_fingerprint=roll_inputs_fingerprint(batch, year=year, today=today)
     )
-    return len(plan.eligible), written, f"{written} charges on the {year} roll; {len(plan.held_back)} held back."
+    return (
+        len(plan.eligible),
+        written,
+        f"{written} charge{pluralize(written)} on the {year} roll; {len(plan.held_back)} held back.",
+    )
 
 
 LINE_FIELDS = ["batch_id", "tax_key", "owner", "source", "description", "amount", "citation"]
@@ -413,7 +422,7 @@ def _render_and_keep_pdf(*, progress, batch: TaxRollBatch) -> tuple[int, int, st
     lines = batch.lines.count()
     progress.total(lines)
     _save(batch, "pdf_file", f"special-charges-{batch.year}.pdf", render_roll_pdf(batch))
-    return lines, lines, f"The {batch.year} roll's PDF ({lines} lines) is ready."
+    return lines, lines, f"The {batch.year} roll's PDF ({lines} line{pluralize(lines)}) is ready."
 
 
 def write_files(batch: TaxRollBatch) -> None:
@@ -449,7 +458,9 @@ def certify_tax_roll(*, batch: TaxRollBatch, by, today: date | None = None) -> T
             to=TaxRollBatch.State.CERTIFIED,
             from_states={TaxRollBatch.State.DRAFT},
             by=by,
-            reason=f"Certified by the Clerk-Treasurer with {len(lines)} charges (Wis. Stat. § 70.65)",
+            reason=(
+                f"Certified by the Clerk-Treasurer with {len(lines)} charge{pluralize(len(lines))} (Wis. Stat. § 70.65)"
+            ),
             certified_by=by,
             certified_at=timezone.now(),
         )

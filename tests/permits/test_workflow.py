@@ -193,7 +193,7 @@ def test_each_transition_writes_who_when_from_to_and_why(clerk):
     event = permit.events.get(to_status=Status.APPROVED)
     assert event.kind == PermitEvent.Kind.TRANSITION
     assert event.actor == clerk
-    assert event.actor_label == "Carol Kramer (clerk)"
+    assert event.actor_label == "Carol Kramer, Clerk-Treasurer"  # a name and an office, never the login
     assert event.at == moment
     assert event.from_status == Status.UNDER_REVIEW
     assert event.reason == "Insurance and bond on file"
@@ -202,11 +202,18 @@ def test_each_transition_writes_who_when_from_to_and_why(clerk):
     assert permit.expires_on == datetime.date(2026, 6, 3)
 
 
-def test_system_transition_is_labelled_as_scheduled_job():
+def test_system_transition_is_labelled_as_the_system_not_as_a_scheduled_job():
     permit = permit_in(Status.APPROVED)
     transition(permit, Status.EXPIRED, by=None, reason="Not issued in time")
-    assert permit.events.last().actor_label == "Theresa Permits (scheduled job)"
+    assert permit.events.last().actor_label == "the permit system"
     assert permit.events.last().actor is None
+
+
+def test_an_applicant_without_a_name_is_not_shown_by_login(django_user_model):
+    from permits.state import actor_label
+
+    assert actor_label(django_user_model(username="jdoe77")) == "the applicant"
+    assert actor_label(django_user_model(username="jdoe77", first_name="Jane", last_name="Doe")) == "Jane Doe"
 
 
 def test_every_step_of_the_path_is_on_the_timeline():
@@ -240,7 +247,7 @@ def test_applicant_sees_the_timeline_on_the_permit_page(client, resident, clerk)
     assert "Timeline" in html
     assert "Denied" in html and "(was under review)" in html
     assert "Work is in the frozen-ground season" in html
-    assert "clerk" in html
+    assert "Clerk-Treasurer" in html and "(clerk)" not in html
     assert html.index("Submitted") < html.index("Under review") < html.index("Denied</strong>")
 
 

@@ -50,11 +50,11 @@ def test_66_0627_4_the_job_marks_delinquent_as_the_system_with_the_reason(parcel
     assert mark_delinquent_charges(today=LATE) == (0, 0)  # idempotent: one change, one row
     [_, delinquent] = history_of(charge)
     assert (delinquent.from_state, delinquent.to_state, delinquent.actor) == (S.BILLED, S.DELINQUENT, None)
-    assert delinquent.actor_label == "Theresa Permits (scheduled job)"
+    assert delinquent.actor_label == "the permit system"
     assert delinquent.reason == "Delinquent: unpaid after April 1, 2026 (Wis. Stat. § 66.0627(4))"
     client.force_login(resident)  # the owner sees the trail of a charge on their parcel
     page = client.get(reverse("ledger:charge_detail", args=[charge.number])).content.decode()
-    assert "Billed → Delinquent by Theresa Permits (scheduled job). Delinquent: unpaid after April 1, 2026" in page
+    assert "Billed → Delinquent by the permit system. Delinquent: unpaid after April 1, 2026" in page
 
 
 def test_66_0627_two_clerks_billing_at_once_bill_once(parcel, clerk):
