@@ -191,3 +191,41 @@ def test_303_3b_2_village_half_only_on_the_named_project(charge, clerk):
     order = SidewalkOrder.objects.get(charge=charge)
     assert "100% owner's cost (§ 303-3B(2))" in charge.description and order.highland_theresa_project is False
     assert SpecialCharge.objects.get(pk=charge.pk).route == SpecialCharge.Route.SPECIAL_ASSESSMENT_66_0703
+
+
+def test_303_3b_2_assessment_pages_by_role(
+    client, charge, clerk, dpw_director, resident, django_assert_max_num_queries
+):
+    """The clerk opens and notices; DPW files the engineer's report; a resident sees none of it."""
+    from django.urls import reverse
+
+    from permits.ledger.models import AssessmentProceeding
+
+    url = reverse("ledger:assessments")
+    client.force_login(resident)
+    assert client.get(url).status_code == 403
+    client.force_login(clerk)
+    with django_assert_max_num_queries(15):
+        assert charge.number in client.get(url).content.decode()
+    response = client.post(url, {"title": "Elm Street walks 2026", "charges": [charge.number]})
+    proceeding = AssessmentProceeding.objects.get()
+    assert response.status_code == 302 and list(proceeding.charges.all()) == [charge]
+    motion = vote(clause="66.0703(4)", ayes=5, held_on=PRELIMINARY_ON, subject=proceeding, number="2026-30")
+    assessments.adopt_preliminary_resolution(proceeding=proceeding, motion=motion, by=clerk)
+    page = proceeding.get_absolute_url()
+    client.force_login(dpw_director)
+    filed = client.post(page, {"step": "report", "filed_on": REPORT_ON.isoformat(), "report": "Plans and estimate"})
+    assert filed.status_code == 302
+    notice = {
+        "step": "notice",
+        "hearing_on": HEARING_ON.isoformat(),
+        "published_on": PUBLISHED_ON.isoformat(),
+        "mailed_on": MAILED_ON.isoformat(),
+    }
+    assert client.post(page, notice).status_code == 403  # the notice is the Clerk-Treasurer's
+    client.force_login(clerk)
+    late = client.post(page, notice | {"mailed_on": (HEARING_ON - timedelta(days=9)).isoformat()})
+    assert late.status_code == 400 and "requires at least 10" in late.content.decode()
+    assert client.post(page, notice).status_code == 302
+    proceeding.refresh_from_db()
+    assert proceeding.hearing_on == HEARING_ON and proceeding.step == "Noticed for hearing"
