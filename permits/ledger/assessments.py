@@ -63,6 +63,7 @@ def adopt_preliminary_resolution(*, proceeding, motion, by, today: date | None =
     """Wis. Stat. § 66.0703(4): the Board declares its intent to levy by a preliminary resolution: a carried motion
     with its resolution number, under that clause (the Board acts only as a body)."""
     require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
+    proceeding.refresh_from_db()  # decide on the proceeding as it is now, not as the caller read it
     today = today or max(timezone.localdate(), motion.held_on if motion else timezone.localdate())
     errors = _motion_errors(proceeding, motion, Clause.SPECIAL_ASSESSMENT_PRELIMINARY, PRELIMINARY, today)
     if proceeding.preliminary_motion_id:
@@ -80,6 +81,7 @@ def file_engineers_report(*, proceeding, filed_on: date, report: str, by) -> Ass
     assessments) is filed with the Clerk-Treasurer for public inspection. The Director of Public Works reports; the
     Clerk-Treasurer may record the filing."""
     require_role(by, Role.CLERK, Role.DPW_DIRECTOR, action="file the engineer's report (DPW or the Clerk-Treasurer)")
+    proceeding.refresh_from_db()  # decide on the proceeding as it is now, not as the caller read it
     errors = []
     if not report.strip():
         message = "Give the report: plans, estimate and schedule of assessments (Wis. Stat. § 66.0703(5))."
@@ -105,6 +107,7 @@ def give_hearing_notice(
     mailed to each owner at least 10 days before it; the notice says the report may be inspected and any interested
     person may be heard. The mailed copy is a letter to each owner of record (emailed as well where known)."""
     require_role(by, Role.CLERK, action="give notice of special assessment hearings (the Clerk-Treasurer does)")
+    proceeding.refresh_from_db()  # decide on the proceeding as it is now, not as the caller read it
     preliminary = proceeding.preliminary_motion
     field_errors = charge_rules.assessment_notice_field_errors(
         preliminary_on=preliminary.held_on if preliminary else None,
@@ -139,6 +142,7 @@ def levy_assessment(*, proceeding, motion, by, today: date | None = None) -> Ass
     from permits.ledger.services import bill_charges_after_hearings
 
     require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
+    proceeding.refresh_from_db()  # decide on the proceeding as it is now, not as the caller read it
     today = today or max(timezone.localdate(), motion.held_on if motion else timezone.localdate())
     errors = _motion_errors(proceeding, motion, Clause.SPECIAL_ASSESSMENT_FINAL, FINAL, today)
     if proceeding.hearing_on is None:
