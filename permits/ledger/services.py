@@ -234,6 +234,14 @@ def record_hearing(
     if mailed_on > hearing_on:
         message = "The notice cannot be mailed after the hearing (Wis. Stat. § 66.0627(3)(b))."
         errors.append(Violation("mailed_on", "mailed_after_hearing", "Wis. Stat. § 66.0627(3)(b)", message))
+    charges = list(charges)
+    for charge in charges:
+        if charge_rules.needs_assessment_proceeding(charge.route):
+            message = (
+                f"{charge.number} is a special assessment: its hearing is on the Wis. Stat. § 66.0703 route "
+                "(§ 303-3B(2)), not a special-charge hearing."
+            )
+            errors.append(Violation("charges", "special_assessment", "Wis. Stat. § 66.0703", message))
     raise_if_broken(errors)
     with transaction.atomic():
         hearing = ChargeHearing.objects.create(

@@ -171,7 +171,9 @@ def _charge_context(request, charge, form):
         or charge.parcel.owners.filter(pk=request.user.pk).exists(),
         "history": trail(charge),
         "hearing_form": HearingForm()
-        if has_role(request.user, Role.CLERK) and charge_rules.needs_hearing(charge.source)
+        if has_role(request.user, Role.CLERK)
+        and charge_rules.needs_hearing(charge.source)
+        and not charge_rules.needs_assessment_proceeding(charge.route)
         else None,
     }
 
@@ -228,7 +230,7 @@ def _hearing_candidates() -> QuerySet[SpecialCharge]:
     return SpecialCharge.objects.filter(
         source__in=charge_rules.SOURCES_NEEDING_HEARING,
         status__in=[SpecialCharge.Status.PENDING, SpecialCharge.Status.BILLED, SpecialCharge.Status.DELINQUENT],
-    )
+    ).exclude(route=charge_rules.SPECIAL_ASSESSMENT_ROUTE)  # heard on the § 66.0703 route (ledger:assessments)
 
 
 @login_required

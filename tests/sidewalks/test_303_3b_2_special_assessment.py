@@ -229,3 +229,14 @@ def test_303_3b_2_assessment_pages_by_role(
     assert client.post(page, notice).status_code == 302
     proceeding.refresh_from_db()
     assert proceeding.hearing_on == HEARING_ON and proceeding.step == "Noticed for hearing"
+
+
+def test_66_0703_an_assessment_is_not_heard_as_a_special_charge(charge, clerk):
+    from permits.ledger.services import record_hearing
+
+    with pytest.raises(ValidationError, match="66.0703 route"):
+        record_hearing(
+            hearing_on=HEARING_ON, published_on=PUBLISHED_ON, mailed_on=MAILED_ON, charges=[charge], by=clerk
+        )
+    charge.refresh_from_db()
+    assert charge.status == "pending" and not charge.hearings.exists()
