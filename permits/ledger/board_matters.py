@@ -82,8 +82,15 @@ def _awaiting_final():
     )
 
 
+def _prepare_assessments(proceedings: list) -> None:
+    """The schedules of the proceedings listed together, in one query (no query per row)."""
+    from django.db.models import prefetch_related_objects
+
+    prefetch_related_objects(proceedings, "charges__parcel")
+
+
 def _assessment_facts(proceeding) -> list[tuple[str, str]]:
-    charges = list(proceeding.charges.select_related("parcel"))
+    charges = list(proceeding.charges.all())
     facts = [
         ("Project", proceeding.title),
         ("Schedule of assessments", f"{len(charges)} totalling ${sum((c.amount for c in charges), 0):,.2f}"),
@@ -129,6 +136,7 @@ MATTERS = (
         facts=_assessment_facts,
         decide=_decide_preliminary,
         new_url="ledger:assessments",
+        prepare=_prepare_assessments,
     ),
     Matter(
         clause=Clause.SPECIAL_ASSESSMENT_FINAL,
@@ -137,6 +145,7 @@ MATTERS = (
         waiting=_awaiting_final,
         facts=_assessment_facts,
         decide=_decide_final,
+        prepare=_prepare_assessments,
     ),
     Matter(
         clause=Clause.SPECIAL_CHARGE_HEARING,

@@ -240,3 +240,44 @@ def test_66_0703_an_assessment_is_not_heard_as_a_special_charge(charge, clerk):
         )
     charge.refresh_from_db()
     assert charge.status == "pending" and not charge.hearings.exists()
+
+
+def test_66_0703_both_resolutions_through_the_boards_agenda(charge, clerk, dpw_director):
+    """The queue lists the proceeding; the motion recorded on its agenda item adopts each resolution."""
+    from permits.board import services as board
+    from tests.board_world import seat_members
+
+    def decide(clause, held_on, subject, number, ayes=4):
+        meeting = board.schedule_meeting(held_on=held_on, by=clerk)
+        item = board.add_matter_to_agenda(meeting=meeting, subject=subject, clause=clause, by=clerk)
+        terms = seat_members()
+        board.record_attendance(meeting=meeting, present=terms, by=clerk)
+        votes = {t: ("aye" if i < ayes else "nay") for i, t in enumerate(terms)}
+        return board.decide_item(item=item, text="So moved", votes=votes, resolution_number=number, by=clerk)
+
+    proceeding = assessments.open_assessment(title="Elm Street walks 2026", charges=[charge], by=clerk)
+    preliminary = matter_for("66.0703(4)", "permits.AssessmentProceeding")
+    assert proceeding in list(preliminary.waiting())
+    assert ("Owners", "101 Elm Street: $1,200.00") in preliminary.facts(proceeding)
+    decide("66.0703(4)", PRELIMINARY_ON, proceeding, "2026-30", ayes=3)  # 3 of 7 present: failed, still waiting
+    assert proceeding in list(preliminary.waiting())
+    decide("66.0703(4)", PRELIMINARY_ON + timedelta(days=1), proceeding, "2026-31")
+    assert proceeding not in list(preliminary.waiting())
+    assessments.file_engineers_report(proceeding=proceeding, filed_on=REPORT_ON, report="Report", by=dpw_director)
+    assessments.give_hearing_notice(
+        proceeding=proceeding, hearing_on=HEARING_ON, published_on=PUBLISHED_ON, mailed_on=MAILED_ON, by=clerk
+    )
+    final = matter_for("66.0703(8)", "permits.AssessmentProceeding")
+    assert proceeding in list(final.waiting())
+    decide("66.0703(8)", HEARING_ON, proceeding, "2026-50")
+    charge.refresh_from_db()
+    assert charge.status == "billed" and proceeding not in list(final.waiting())
+
+
+def test_66_0703_4_the_boards_queue_shows_the_proceeding(client, charge, clerk):
+    from django.urls import reverse
+
+    assessments.open_assessment(title="Elm Street walks 2026", charges=[charge], by=clerk)
+    client.force_login(clerk)
+    page = client.get(reverse("board:queue")).content.decode()
+    assert "preliminary resolutions" in page and "Elm Street walks 2026" in page
