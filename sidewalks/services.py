@@ -26,7 +26,7 @@ from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import fee_in_force
 from permits.models import Parcel, Permit, PermitKind, Status
-from permits.roles import Role
+from permits.roles import Role, has_role
 from permits.services import Filing, apply_for, next_number, notify_owner, record_event, send_notice
 from permits.state import change_state
 from sidewalks import rules as ordinance
@@ -793,6 +793,10 @@ def propose_board_order(
     if not findings.strip():
         message = "Say why the Board should order the work: it goes on the order served on the owner (§ 303-3A)."
         errors.append(Violation("findings", "required", "§ 303-3A", message))
+    if highland_theresa_project and not has_role(by, Role.CLERK):
+        # As in the back office: only the Clerk-Treasurer records that work belongs to the budgeted project.
+        message = "Only the Clerk-Treasurer records work as part of the Highland Avenue / Theresa Lane project."
+        errors.append(Violation("highland_theresa_project", "clerk_only", "§ 303-3B(2)", message))
     raise_if_broken(errors)
     return SidewalkOrder.objects.create(
         number=next_number("SWO", today.year),

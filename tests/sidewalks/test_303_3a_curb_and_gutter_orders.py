@@ -54,8 +54,13 @@ def test_303_3a_curb_and_gutter_order_is_adopted_served_and_assessed(home, dpw_d
     assert charge.description.startswith("Curb and gutter")
 
 
+def test_303_3b_2_only_the_clerk_records_the_named_project(home, dpw_director):
+    with pytest.raises(ValidationError, match="Only the Clerk-Treasurer"):
+        propose(home, dpw_director, highland_theresa_project=True)
+
+
 def test_303_3b_2_highland_theresa_curb_is_half_the_owners(home, dpw_director, clerk):
-    order = propose(home, dpw_director, highland_theresa_project=True)
+    order = propose(home, clerk, highland_theresa_project=True)
     adopt_orders([order], clerk, number="2026-51", held_on=TODAY + timedelta(days=3))
     order.refresh_from_db()
     services.serve_order(order=order, method="personal", served_on=date(2026, 6, 10), proof="Affidavit", by=clerk)
