@@ -991,7 +991,7 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
             amount=amount,
             incurred_on=order.village_done_on,
             description=(
-                f"{order.get_element_display()} {order.get_work_display().lower()} at {order.parcel.site_address} "
+                f"{order.get_element_display()}: {order.work_label.lower()} at {order.parcel.site_address} "
                 f"by the Village, order {order.number}, resolution {order.resolution_number}; {share}"
             ),
             citation=ORDER_CITATION,

@@ -407,3 +407,11 @@ class SidewalkOrder(NumberedRecord):
 
     def __str__(self) -> str:
         return f"{self.number}: {self.get_work_display().lower()} at {self.parcel.site_address}"
+
+    @property
+    def work_label(self) -> str:
+        """The work as the order names it: "replace the entire walk" is a sidewalk's (§ 303-3E(2)); curb and gutter
+        are rebuilt (§ 303-3A)."""
+        if self.element != self.Element.SIDEWALK and self.work == Work.REPLACE:
+            return "Remove and rebuild"
+        return self.get_work_display()

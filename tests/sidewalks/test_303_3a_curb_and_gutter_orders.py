@@ -51,7 +51,7 @@ def test_303_3a_curb_and_gutter_order_is_adopted_served_and_assessed(home, dpw_d
     services.record_village_work(order=order, cost=Decimal("2000"), done_on=date(2026, 7, 1), by=dpw_director)
     charge = services.charge_order(order=order, by=clerk, today=date(2026, 7, 2))
     assert (charge.amount, charge.route, charge.status) == (Decimal("2000.00"), "special_assessment_66_0703", "pending")
-    assert charge.description.startswith("Curb and gutter")
+    assert charge.description.startswith("Curb and gutter: remove and rebuild at 101 Elm Street")
 
 
 def test_303_3b_2_only_the_clerk_records_the_named_project(home, dpw_director):
