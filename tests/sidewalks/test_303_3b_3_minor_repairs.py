@@ -113,3 +113,16 @@ def test_303_3b_3_minor_repairs_page(client, authority, home, dpw_director, resi
     assert client.get(done.get_absolute_url()).status_code == 200
     over = client.post(url, posted | {"cost": "100.01"})
     assert over.status_code == 400 and "needs the Board" in over.content.decode()
+
+
+def test_303_3b_3_the_owner_of_record_sees_the_repair_others_do_not(
+    client, authority, home, dpw_director, resident, outsider
+):
+    done = repair(home, dpw_director)
+    home.owners.add(resident)
+    client.force_login(resident)
+    page = client.get(done.get_absolute_url())
+    assert page.status_code == 200 and done.charge.number in page.content.decode()
+    assert "Minor repairs</a>" not in page.content.decode()  # the staff page is not the owner's
+    client.force_login(outsider)
+    assert client.get(done.get_absolute_url()).status_code == 404
