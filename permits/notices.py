@@ -74,7 +74,7 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         "charge_billed",
         "Special charge billed",
-        ("special_charge_bill", "field_village_repair_bill"),
+        ("special_charge_bill", "field_village_repair_bill", "sidewalk_minor_repair_notice"),
         required="A special charge is billed to the owner in writing (Wis. Stat. § 66.0627(2)).",
     ),
     Topic(
@@ -89,6 +89,7 @@ TOPICS: tuple[Topic, ...] = (
         (
             "field_defect_notice",
             "sidewalk_order_served",
+            "special_assessment_notice",
             "snow_case_notice",
             "rubbish_notice",
             "street_opening_repaving_notice",
@@ -96,7 +97,7 @@ TOPICS: tuple[Topic, ...] = (
             "enforcement_notice",
         ),
         required="The Code requires these in writing (§ 303-4H(4), § 303-3, § 303-8B, § 303-2, § 303-5I, § 303-7F, "
-        "§ 303-6D, § 303-6E, § 303-9, § 303-14C).",
+        "§ 303-6D, § 303-6E, § 303-9, § 303-14C; Wis. Stat. § 66.0703(7)).",
     ),
     Topic("parcel_link", "Links to my property", ("parcel_link_decided",)),
     Topic(

@@ -15,6 +15,8 @@ from permits.roles import Role, has_role
 from sidewalks import services
 from sidewalks.models import (
     BoardWaiver,
+    MinorRepairAuthority,
+    MinorSidewalkRepair,
     RubbishCase,
     SidewalkInspection,
     SidewalkOrder,
@@ -151,7 +153,7 @@ class SidewalkOrderAdmin(NoDeleteAdmin):
         "owner_deadline",
         "charge",
     ]
-    list_filter = ["status", "work", "reason", "highland_theresa_project"]
+    list_filter = ["status", "element", "work", "reason", "highland_theresa_project"]
     search_fields = ["number", "parcel__tax_key", "parcel__site_address", "resolution_number"]
     list_select_related = ["parcel", "charge"]
     readonly_fields = [
@@ -160,6 +162,7 @@ class SidewalkOrderAdmin(NoDeleteAdmin):
         "parcel",
         "survey",
         "reason",
+        "element",
         "work",
         "blocks_total",
         "blocks_defective",
@@ -201,6 +204,25 @@ class SidewalkOrderAdmin(NoDeleteAdmin):
         SidewalkOrder.objects.filter(pk=obj.pk).exclude(status=SidewalkOrder.Status.CHARGED).update(
             highland_theresa_project=obj.highland_theresa_project
         )
+
+
+@admin.register(MinorRepairAuthority)
+class MinorRepairAuthorityAdmin(ReadOnlyAdmin):
+    """§ 303-3B(3): the Board's authority for minor repairs, recorded on the minor repairs page (the service checks
+    the Board's motion)."""
+
+    work_page = ("sidewalks:minor_repairs", "record the Board's authority on the minor repairs page")
+    list_display = ["effective_from", "limit", "motion", "recorded_by"]
+
+
+@admin.register(MinorSidewalkRepair)
+class MinorSidewalkRepairAdmin(ReadOnlyAdmin):
+    """§ 303-3B(3), Wis. Stat. § 66.0907: minor repairs and their charges, recorded on the minor repairs page."""
+
+    work_page = ("sidewalks:minor_repairs", "record minor repairs on the minor repairs page")
+    list_display = ["number", "parcel", "done_on", "cost", "charge"]
+    search_fields = ["number", "parcel__tax_key", "parcel__site_address"]
+    list_select_related = ["parcel", "charge"]
 
 
 @admin.register(Snowfall)

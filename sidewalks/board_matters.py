@@ -84,7 +84,8 @@ def _order_facts(order) -> list[tuple[str, str]]:
     return [
         ("Order", order.number),
         ("Parcel", f"{order.parcel.site_address} (tax key {order.parcel.tax_key})"),
-        ("Work", f"{order.get_work_display()}: {order.quantity} {order.get_unit_display()}"),
+        ("Ordered", order.get_element_display()),
+        ("Work", f"{order.work_label}: {order.quantity} {order.get_unit_display()}"),
         ("Reason", order.get_reason_display()),
         ("Estimated cost", f"${order.estimated_cost:,.2f}"),
         ("Findings", order.findings or "(none recorded)"),

@@ -118,6 +118,53 @@ def load() -> None:
                 )
         services.propose_orders(survey=survey, by=inspector, today=today)
 
+    _minor_repairs(clerk, today)
+    _curb_and_gutter(users, today)
+
     from sidewalks import board_matters  # a width waiver waiting on the Village Board queue
 
     board_matters.load_demo(clerk=clerk)
+
+
+def _minor_repairs(clerk, today) -> None:
+    """§ 303-3B(3): the minor-repair authority the demo Board gave by its motion (permits.board.demo), and one minor
+    repair made under it, billed to the owner."""
+    from permits.board.models import Motion
+    from sidewalks.models import MinorRepairAuthority, MinorSidewalkRepair
+
+    motion = Motion.objects.filter(item__clause="303-3B(3)", outcome=Motion.Outcome.CARRIED, item__subject_id=None)
+    motion = motion.filter(text__startswith="To require minor sidewalk repairs").first()
+    if motion is None or MinorRepairAuthority.objects.exists():
+        return
+    services.set_minor_repair_authority(limit=Decimal(100), effective_from=motion.held_on, motion=motion, by=clerk)
+    parcel = Parcel.objects.filter(tax_key=RESIDENT_PARCEL).first()
+    if parcel is not None and not MinorSidewalkRepair.objects.exists():
+        services.record_minor_repair(
+            parcel=parcel,
+            description="Ground down a 3/4-inch lip between two blocks",
+            done_on=today - timedelta(days=5),
+            cost=Decimal("85.00"),
+            by=clerk,
+            today=today,
+        )
+
+
+def _curb_and_gutter(users, today) -> None:
+    """§ 303-3A: a proposed curb and gutter order waiting for the Board."""
+    from sidewalks.models import SidewalkOrder
+
+    street = Street.objects.filter(name=SURVEY_STREET).first()
+    parcel = Parcel.objects.filter(street=street).order_by("-site_address").first() if street else None
+    if parcel is None or SidewalkOrder.objects.filter(element=SidewalkOrder.Element.CURB_GUTTER).exists():
+        return
+    services.propose_board_order(
+        parcel=parcel,
+        element=SidewalkOrder.Element.CURB_GUTTER,
+        work="replace",
+        quantity=Decimal("66"),
+        unit=SidewalkOrder.Unit.LINEAR_FEET,
+        unit_price=Decimal("38.00"),
+        findings=f"{MARKER}: the curb has settled and the gutter holds water along the frontage",
+        by=users["inspector"],
+        today=today,
+    )

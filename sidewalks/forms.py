@@ -282,6 +282,68 @@ class IllegalSidewalkForm(LimitedForm):
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
 
 
+class BoardOrderForm(LimitedForm):
+    """§ 303-3A: sidewalk or curb and gutter work the Board may order, with the engineer's estimate."""
+
+    parcel = ParcelField(label="Parcel tax key number")
+    element = forms.ChoiceField(choices=SidewalkOrder.Element.choices, label="What the Board orders")
+    work = forms.ChoiceField(
+        choices=[(Work.NEW, "Construct"), (Work.REPAIR, "Repair"), (Work.REPLACE, "Remove and rebuild")],
+        label="Work",
+    )
+    quantity = _decimal("Quantity", attrs={"min": "0", "step": "0.1", "inputmode": "decimal"}, max_digits=8, places=1)
+    unit = forms.ChoiceField(choices=SidewalkOrder.Unit.choices)
+    unit_price = _decimal(
+        "Unit price ($, engineer's estimate)",
+        attrs={"min": "0", "step": "0.01", "inputmode": "decimal"},
+        max_digits=10,
+    )
+    findings = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Why the work is needed")
+    highland_theresa_project = forms.BooleanField(
+        required=False,
+        label="Part of the Highland Avenue / Theresa Lane project",
+        help_text="§ 303-3B(2): the Village pays 50% only on that named, budgeted project; any other work is 100% "
+        "the owner's, as a special assessment.",
+    )
+
+
+class MinorRepairForm(LimitedForm):
+    """§ 303-3B(3), Wis. Stat. § 66.0907: a minor repair the Village made at once, within the Board's limit."""
+
+    parcel = ParcelField(label="Parcel tax key number")
+    description = forms.CharField(max_length=200, label="What was repaired")
+    done_on = forms.DateField(label="Repaired on", widget=DATE)
+    cost = _decimal("Cost of the repair ($)", attrs={"min": "0", "step": "0.01", "inputmode": "decimal"}, max_digits=10)
+
+
+class MinorRepairAuthorityForm(LimitedForm):
+    """The Board's resolution requiring minor repairs to be made at once, with its cost limit (§ 303-3B(3))."""
+
+    motion = forms.ModelChoiceField(
+        queryset=None,
+        label="The Board's motion (§ 303-3B(3))",
+        help_text="A carried motion under § 303-3B(3) recorded at a meeting that was held (Board > meetings).",
+    )
+    limit = _decimal(
+        "Most a minor repair may cost ($)",
+        attrs={"min": "0.01", "step": "0.01", "inputmode": "decimal"},
+        max_digits=10,
+        help_text="As the Board set it ($100 in the statute's older text: verify the current text).",
+    )
+    effective_from = forms.DateField(label="In force from", widget=DATE)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from permits.board.clauses import Clause
+        from permits.board.models import Motion
+
+        self.fields["motion"].queryset = (
+            Motion.objects.filter(outcome=Motion.Outcome.CARRIED, item__clause=Clause.SIDEWALK_ORDER)
+            .select_related("item__meeting")
+            .order_by("-item__meeting__held_on", "-pk")
+        )
+
+
 class AdoptForm(LimitedForm):
     motion = forms.ModelChoiceField(
         queryset=None,

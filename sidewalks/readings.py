@@ -24,4 +24,24 @@ READINGS = (
         "The Board orders sidewalk work only as a body: an order is adopted by a carried motion of a meeting that "
         "was held, with its resolution number, never by a number typed into the system.",
     ),
+    Reading(
+        "§ 303-3A, § 303-3B(2)",
+        TOPIC,
+        "Curb and gutter are ordered, served and done as sidewalk orders are (§ 303-3A names them together): the "
+        "owner may do the work within the period after service, then the Village may. The owner's share of the "
+        'Village\'s cost is charged "as a special assessment" as § 303-3B(2) says, so under Wis. Stat. § 66.0703 '
+        "(preliminary resolution, engineer's report, notice, hearing, final resolution) rather than as a § 66.0907 "
+        "special tax; it is not billed before the final resolution. The 50% Village share is only for work the "
+        "clerk records as part of the Highland Avenue / Theresa Lane project, never inferred from a street name.",
+    ),
+    Reading(
+        "§ 303-3B(3)",
+        TOPIC,
+        "Minor repairs (Wis. Stat. § 66.0907): the Board's resolution requiring them, and the most one may cost, are "
+        "recorded as data (the statute's older text says $100: verify). A repair costing exactly the limit is "
+        "minor; a cent more needs the Board's order. No notice is required before the repair; afterwards the owner "
+        "of record is told in writing what was repaired, under what authority and at what cost, and the cost is "
+        "billed at once as a special tax (no § 66.0627(3)(b) hearing: it is not a special charge). Unpaid, it goes on "
+        "the tax roll.",
+    ),
 )

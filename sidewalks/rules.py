@@ -645,6 +645,42 @@ def estimated_cost(*, quantity, unit_price) -> Decimal:
     return (_d(quantity) * _d(unit_price)).quantize(Decimal("0.01"))
 
 
+# --- Wis. Stat. § 66.0907 (named by § 303-3B(3)): minor repairs made at once ----------------------------------------
+
+MINOR_REPAIR_CITE = "§ 303-3B(3); Wis. Stat. § 66.0907"
+
+
+def minor_repair_errors(
+    *, cost: Decimal, limit: Decimal | None, done_on: date, today: date, description: str
+) -> list[Violation]:
+    """§ 303-3B(3), Wis. Stat. § 66.0907: where the Board has so required, a repair of the sidewalk in front of a
+    parcel costing no more than the Board's limit may be made at once, without the order and its notice, and
+    charged to the owner. `limit` is the limit in force on the day of the work (None: the Board has not authorised
+    minor repairs then). A repair costing the limit itself is minor; a cent more needs the Board's order."""
+    errors = []
+    if limit is None:
+        message = (
+            "The Board has not authorised minor repairs on that day: the work needs the Board's order "
+            f"({MINOR_REPAIR_CITE})."
+        )
+        errors.append(Violation("done_on", "no_authority", MINOR_REPAIR_CITE, message))
+    if cost <= 0:
+        errors.append(Violation("cost", "not_positive", MINOR_REPAIR_CITE, "The cost must be more than $0.00."))
+    elif limit is not None and cost > limit:
+        message = (
+            f"${cost:,.2f} is more than the ${limit:,.2f} a minor repair may cost: the work needs the Board's order, "
+            f"served on the owner ({MINOR_REPAIR_CITE})."
+        )
+        errors.append(Violation("cost", "over_limit", MINOR_REPAIR_CITE, message))
+    if done_on > today:
+        message = "Record a minor repair once it is made: the date cannot be in the future."
+        errors.append(Violation("done_on", "future", MINOR_REPAIR_CITE, message))
+    if not description.strip():
+        message = f"Say what was repaired: the owner's notice and the bill say it ({MINOR_REPAIR_CITE})."
+        errors.append(Violation("description", "required", MINOR_REPAIR_CITE, message))
+    return errors
+
+
 # --- Wis. Stat. § 66.0907 (named by § 303-3B(3)): Board orders, service, the owner's period --------------------------
 
 OWNER_WORK_PERIOD_DAYS = 20  # Wis. Stat. § 66.0907(3)(b): "within 20 days after service" (verify the current text)

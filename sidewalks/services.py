@@ -14,6 +14,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -25,11 +26,20 @@ from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import fee_in_force
 from permits.models import Parcel, Permit, PermitKind, Status
-from permits.roles import Role
-from permits.services import Filing, apply_for, next_number, record_event, send_notice
+from permits.roles import Role, has_role
+from permits.services import Filing, apply_for, next_number, notify_owner, record_event, send_notice
 from permits.state import change_state
 from sidewalks import rules as ordinance
-from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey, SurveyBlock
+from sidewalks.models import (
+    BoardWaiver,
+    MinorRepairAuthority,
+    MinorSidewalkRepair,
+    SidewalkInspection,
+    SidewalkOrder,
+    SidewalkPermit,
+    SidewalkSurvey,
+    SurveyBlock,
+)
 from sidewalks.models.sidewalk import Work
 
 FEE_CODE = "sidewalk"  # § 303-3C: "The fee charged for such permits shall be as prescribed in Chapter 167, Fees."
@@ -38,7 +48,7 @@ REPLACE_FEE_CODE = "sidewalk_replace_sqft"
 REPAIR_FEE_CODE = "sidewalk_repair_block"
 INSPECTING_ROLES = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)
 SURVEYING_ROLES = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)
-ORDER_CITATION = "§ 303-3B(1); § 303-3B(3); Wis. Stat. § 66.0907"
+ORDER_CITATION = "§ 303-3B(2); Wis. Stat. § 66.0703"
 
 
 def owner_period_days() -> int:
@@ -744,6 +754,67 @@ def order_illegal_sidewalk(
     )
 
 
+BOARD_ORDER_PRICE_CODE = "engineer_estimate"  # § 303-3A orders: the unit price is the engineer's estimate
+
+
+def propose_board_order(
+    *,
+    parcel: Parcel,
+    element: str,
+    work: str,
+    quantity,
+    unit: str,
+    unit_price,
+    findings: str,
+    highland_theresa_project: bool = False,
+    by,
+    today: date | None = None,
+) -> SidewalkOrder:
+    """§ 303-3A: "The Village Board may determine that sidewalks or curb and gutter may be constructed, laid, rebuilt
+    or repaired": DPW or the Clerk-Treasurer proposes such an order (curb and gutter, or a sidewalk no survey found
+    defective), with the engineer's unit price; the Board adopts it by resolution as any order (§ 303-3B(3)). Its
+    cost is the owner's as a special assessment (§ 303-3B(2)); the Village's 50% only on the named project."""
+    require_role(by, *SURVEYING_ROLES, Role.CLERK, action="propose Board orders (DPW or the Clerk-Treasurer does)")
+    today = today or timezone.localdate()
+    errors = []
+    if element not in SidewalkOrder.Element.values:
+        message = "Choose what the Board orders: sidewalk, or curb and gutter (§ 303-3A)."
+        errors.append(Violation("element", "unknown_element", "§ 303-3A", message))
+    if work not in (ordinance.NEW, ordinance.REPAIR, ordinance.REPLACE):
+        message = "Choose the work: construct, repair or rebuild (§ 303-3A)."
+        errors.append(Violation("work", "unknown_work", "§ 303-3A", message))
+    if unit not in SidewalkOrder.Unit.values:
+        errors.append(Violation("unit", "unknown_unit", "§ 303-3A", "Choose the unit of the quantity."))
+    quantity, unit_price = Decimal(str(quantity)), Decimal(str(unit_price))
+    if quantity <= 0:
+        errors.append(Violation("quantity", "not_positive", "§ 303-3A", "The quantity must be more than 0."))
+    if unit_price < 0:
+        errors.append(Violation("unit_price", "negative", "§ 303-3A", "The unit price cannot be negative."))
+    if not findings.strip():
+        message = "Say why the Board should order the work: it goes on the order served on the owner (§ 303-3A)."
+        errors.append(Violation("findings", "required", "§ 303-3A", message))
+    if highland_theresa_project and not has_role(by, Role.CLERK):
+        # As in the back office: only the Clerk-Treasurer records that work belongs to the budgeted project.
+        message = "Only the Clerk-Treasurer records work as part of the Highland Avenue / Theresa Lane project."
+        errors.append(Violation("highland_theresa_project", "clerk_only", "§ 303-3B(2)", message))
+    raise_if_broken(errors)
+    return SidewalkOrder.objects.create(
+        number=next_number("SWO", today.year),
+        parcel=parcel,
+        reason=SidewalkOrder.Reason.BOARD,
+        element=element,
+        work=work,
+        quantity=quantity.quantize(Decimal("0.1")),
+        unit=unit,
+        fee_code=BOARD_ORDER_PRICE_CODE,
+        unit_price=unit_price.quantize(Decimal("0.01")),
+        estimated_cost=ordinance.estimated_cost(quantity=quantity, unit_price=unit_price),
+        findings=f"§ 303-3A: {findings.strip()}",
+        highland_theresa_project=highland_theresa_project,
+        created_by=by,
+    )
+
+
 # --- Board orders (§ 303-3B(3), Wis. Stat. § 66.0907) ----------------------------------------------------------------
 
 
@@ -893,14 +964,15 @@ def withdraw_order(*, order: SidewalkOrder, reason: str, by) -> SidewalkOrder:
 
 
 def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
-    """§ 303-3B(1), (2): the Village's cost becomes a special tax on the parcel (Wis. Stat. § 66.0907) or, for the
-    Highland Avenue / Theresa Lane project, a special assessment (§ 303-3B(2)) of the owner's 50%; otherwise 100% the
-    owner's. Billed only after the Board's hearing (Wis. Stat. § 66.0627(3)(b)). Charged once: the order holds a
+    """§ 303-3B(2): the owner's share of the Village's cost of sidewalk, curb or gutter work is charged "as a special
+    assessment": 100% of it, or 50% on the named Highland Avenue / Theresa Lane project only. It is recorded as a
+    pending special assessment (Wis. Stat. § 66.0703) and levied, so billed, only by the Board's final resolution
+    after the engineer's report, notice and hearing (permits.ledger.assessments). Charged once: the order holds a
     one-to-one link to its charge and moves only from "done by the Village"."""
     from permits.ledger.services import add_charge
 
     today = today or timezone.localdate()
-    require_role(by, Role.CLERK, action="record special charges (the Clerk-Treasurer does)")
+    require_role(by, Role.CLERK, action="record special assessments (the Clerk-Treasurer does)")
     with transaction.atomic():
         order = SidewalkOrder.objects.select_for_update().select_related("parcel").get(pk=order.pk)
         if order.status != SidewalkOrder.Status.VILLAGE_DONE:
@@ -910,22 +982,17 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
         share = (
             "50% owner share, Highland Avenue / Theresa Lane project (§ 303-3B(2))"
             if order.highland_theresa_project
-            else "100% owner's cost"
+            else "100% owner's cost (§ 303-3B(2))"
         )
-        # The statutory route, as the law names it: a Board order under § 303-3B(3) is carried out under Wis. Stat.
-        # § 66.0907, whose cost is a special tax; the Highland Avenue / Theresa Lane project's owner half is the
-        # special assessment § 303-3B(2) speaks of. Either way, as a sidewalk repair, it is billed only after the
-        # Board's hearing (Wis. Stat. § 66.0627(3)(b)): add_charge records it as pending until then.
-        route = "special_assessment_66_0703" if order.highland_theresa_project else "special_tax_66_0907"
         charge = add_charge(
             parcel=order.parcel,
             source="sidewalk_repair",
-            route=route,
+            route="special_assessment_66_0703",
             amount=amount,
             incurred_on=order.village_done_on,
             description=(
-                f"Sidewalk {order.get_work_display().lower()} at {order.parcel.site_address} by the Village, order "
-                f"{order.number}, resolution {order.resolution_number}; {share}"
+                f"{order.get_element_display()}: {order.work_label.lower()} at {order.parcel.site_address} "
+                f"by the Village, order {order.number}, resolution {order.resolution_number}; {share}"
             ),
             citation=ORDER_CITATION,
             work_record=order,
@@ -938,9 +1005,105 @@ def charge_order(*, order: SidewalkOrder, by, today: date | None = None):
             from_states={SidewalkOrder.Status.VILLAGE_DONE},
             by=by,
             reason=(
-                f"Charged to the parcel: {charge.number}, ${charge.amount}, {charge.get_route_display()}; billed "
-                "after the Board's hearing (Wis. Stat. § 66.0627(3)(b))"
+                f"Charged to the parcel: {charge.number}, ${charge.amount}, {charge.get_route_display()}; levied "
+                "by the Board's final resolution after its hearing (Wis. Stat. § 66.0703; § 303-3B(2))"
             ),
             charge=charge,
         )
     return charge
+
+
+# --- Minor repairs (§ 303-3B(3), Wis. Stat. § 66.0907) --------------------------------------------------------------
+
+
+def set_minor_repair_authority(*, limit, effective_from: date, motion, by) -> MinorRepairAuthority:
+    """§ 303-3B(3), Wis. Stat. § 66.0907: the Board requires minor repairs to be made at once, up to a cost it sets,
+    by a carried motion under § 303-3B(3) held on or before the day it takes effect. The Clerk-Treasurer records it;
+    the limit is the Board's, never a constant."""
+    require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
+    cite = ordinance.MINOR_REPAIR_CITE
+    errors = list(board.board_action_errors(motion, clause=Clause.SIDEWALK_ORDER, on=effective_from))
+    try:
+        limit = Decimal(str(limit)).quantize(Decimal("0.01"))
+    except ArithmeticError:
+        limit = Decimal("0")
+    if limit <= 0:
+        errors.append(Violation("limit", "not_positive", cite, f"The limit must be more than $0.00 ({cite})."))
+    raise_if_broken(errors)
+    return MinorRepairAuthority.objects.create(
+        motion=motion, limit=limit, effective_from=effective_from, recorded_by=by
+    )
+
+
+def minor_repair_authority_on(day: date) -> MinorRepairAuthority | None:
+    """The Board's minor-repair authority in force on `day`: the latest to take effect on or before it."""
+    return (
+        MinorRepairAuthority.objects.filter(effective_from__lte=day)
+        .select_related("motion__item__meeting")
+        .order_by("-effective_from", "-pk")
+        .first()
+    )
+
+
+def record_minor_repair(
+    *, parcel: Parcel, description: str, done_on: date, cost, by, today: date | None = None
+) -> MinorSidewalkRepair:
+    """§ 303-3B(3), Wis. Stat. § 66.0907: the Director of Public Works (or the Clerk-Treasurer) records a minor repair
+    the Village made at once, without the order procedure, within the Board's limit in force that day. The statute
+    needs no notice before the repair; afterwards the owner of record is told in writing what was repaired, under
+    what authority and at what cost, and the cost is billed through the ledger as a special tax (Wis. Stat.
+    § 66.0907): unpaid, it goes on the tax roll."""
+    from permits.ledger.services import add_charge
+
+    require_role(
+        by, Role.DPW_DIRECTOR, Role.CLERK, action="record minor sidewalk repairs (DPW or the Clerk-Treasurer does)"
+    )
+    today = today or timezone.localdate()
+    try:
+        cost = Decimal(str(cost)).quantize(Decimal("0.01"))
+    except ArithmeticError:
+        raise RulesBroken.one("cost", "not_a_number", "", "The cost must be a number of dollars.") from None
+    authority = minor_repair_authority_on(done_on)
+    raise_if_broken(
+        ordinance.minor_repair_errors(
+            cost=cost,
+            limit=authority.limit if authority else None,
+            done_on=done_on,
+            today=today,
+            description=description,
+        )
+    )
+    with transaction.atomic():
+        number = next_number("MSR", today.year)
+        charge = add_charge(
+            parcel=parcel,
+            source="sidewalk_minor_repair",
+            route="special_tax_66_0907",
+            amount=cost,
+            incurred_on=done_on,
+            description=f"Minor sidewalk repair at {parcel.site_address}, {number}: {description.strip()}"[:280],
+            citation=ordinance.MINOR_REPAIR_CITE,
+            by=by,
+            today=today,
+        )
+        repair = MinorSidewalkRepair.objects.create(
+            number=number,
+            parcel=parcel,
+            authority=authority,
+            description=description.strip(),
+            done_on=done_on,
+            cost=cost,
+            charge=charge,
+            recorded_by=by,
+        )
+        # The charge names the repair it came from (the repair, numbered with it, needs the charge first).
+        charge.work_content_type = ContentType.objects.get_for_model(repair)
+        charge.work_object_id = repair.pk
+        charge.save(update_fields=["work_content_type", "work_object_id"])
+        notify_owner(
+            parcel,
+            template="sidewalk_minor_repair_notice",
+            context={"repair": repair, "parcel": parcel, "charge": charge},
+            record=repair,
+        )
+    return repair

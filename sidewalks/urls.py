@@ -21,6 +21,9 @@ urlpatterns = [
     path("surveys/<int:pk>/propose/", sidewalk_views.propose, name="propose"),
     path("orders/", sidewalk_views.orders, name="orders"),
     path("orders/illegal/", sidewalk_views.order_illegal, name="order_illegal"),
+    path("orders/board/", sidewalk_views.order_board, name="order_board"),
+    path("minor-repairs/", sidewalk_views.minor_repairs, name="minor_repairs"),
+    path("minor-repairs/<str:number>/", sidewalk_views.minor_repair, name="minor_repair"),
     path("orders/<str:number>/", sidewalk_views.order_detail, name="order"),
     path("orders/<str:number>/<slug:action>/", sidewalk_views.order_act, name="order_act"),
 ]

@@ -31,7 +31,7 @@ from permits.services import record_payment
 from permits.text_search import matching
 from permits.workflow import is_applicant_side
 from sidewalks import forms, services
-from sidewalks.models import SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey
+from sidewalks.models import MinorSidewalkRepair, SidewalkInspection, SidewalkOrder, SidewalkPermit, SidewalkSurvey
 
 SURVEY_ACTION = "survey sidewalks (DPW inspectors and the Director of Public Works do, § 303-3E)"
 ALIASES = {"service_method": "method", "service_proof": "proof"}
@@ -391,6 +391,76 @@ def order_illegal(request):
             messages.success(request, f"Order {order.number} proposed: replace the walk (§ 303-3F).")
             return redirect(order)
     return form_page(request, "sidewalks/order_illegal.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def order_board(request):
+    """§ 303-3A: DPW or the clerk proposes sidewalk or curb and gutter work for the Board to order."""
+    require_role(
+        request.user,
+        *services.SURVEYING_ROLES,
+        Role.CLERK,
+        action="propose Board orders (DPW or the Clerk-Treasurer does, § 303-3A)",
+    )
+    form = forms.BoardOrderForm(request.POST or None)
+    if request.method == "POST":
+        order = service_result(form, partial(services.propose_board_order, by=request.user), ALIASES)
+        if order is not None:
+            messages.success(
+                request, f"Order {order.number} proposed: {order.get_element_display().lower()} (§ 303-3A)."
+            )
+            return redirect(order)
+    return form_page(request, "sidewalks/order_board.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def minor_repairs(request):
+    """§ 303-3B(3), Wis. Stat. § 66.0907: DPW (or the clerk) records a minor repair made at once; the clerk records
+    the Board's authority and its cost limit."""
+    require_role(
+        request.user,
+        Role.DPW_DIRECTOR,
+        Role.CLERK,
+        action="record minor sidewalk repairs (DPW or the Clerk-Treasurer does)",
+    )
+    may_authorise = has_role(request.user, Role.CLERK)
+    form = forms.MinorRepairForm(None if "limit" in request.POST else (request.POST or None))
+    authority_form = forms.MinorRepairAuthorityForm(request.POST if "limit" in request.POST else None)
+    if request.method == "POST" and "limit" in request.POST:
+        require_role(request.user, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
+        authority = service_result(authority_form, partial(services.set_minor_repair_authority, by=request.user))
+        if authority is not None:
+            messages.success(
+                request, f"Recorded: minor repairs up to ${authority.limit} from {authority.effective_from:%B %-d, %Y}."
+            )
+            return redirect("sidewalks:minor_repairs")
+    elif request.method == "POST":
+        repair = service_result(form, partial(services.record_minor_repair, by=request.user))
+        if repair is not None:
+            messages.success(request, f"Minor repair {repair.number} recorded; charge {repair.charge.number} billed.")
+            return redirect(repair)
+    context = {
+        "form": form,
+        "authority_form": authority_form if may_authorise else None,
+        "authority": services.minor_repair_authority_on(timezone.localdate()),
+        "repairs": MinorSidewalkRepair.objects.select_related("parcel", "charge")[:20],
+    }
+    status = 400 if form.errors or authority_form.errors else 200
+    return render(request, "sidewalks/minor_repairs.html", context, status=status)
+
+
+@login_required
+def minor_repair(request, number):
+    """A minor repair and its charge: staff, or the owner of record of the parcel."""
+    qs = MinorSidewalkRepair.objects.select_related("parcel", "charge", "authority__motion", "recorded_by")
+    if not is_village_staff(request.user):
+        qs = qs.filter(parcel__owners=request.user)
+    repair = get_object_or_404(qs, number=number)
+    return render(
+        request, "sidewalks/minor_repair.html", {"repair": repair, "is_owner_view": not is_village_staff(request.user)}
+    )
 
 
 ORDER_ACTIONS = {

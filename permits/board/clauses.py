@@ -13,6 +13,14 @@ class Clause(models.TextChoices):
     SIDEWALK_WAIVER = "303-3D(8)(c)", "§ 303-3D(8)(c): waive the commercial sidewalk width and thickness"
     COLD_POUR_WAIVER = "303-3D(9)", "§ 303-3D(9): waive the cold-weather pour rule for an emergency replacement"
     SIDEWALK_ORDER = "303-3B(3)", "§ 303-3B(3), Wis. Stat. § 66.0907: order sidewalks laid, rebuilt or repaired"
+    SPECIAL_ASSESSMENT_PRELIMINARY = (
+        "66.0703(4)",
+        "Wis. Stat. § 66.0703(4), § 303-3B(2): preliminary resolution to levy a special assessment",
+    )
+    SPECIAL_ASSESSMENT_FINAL = (
+        "66.0703(8)",
+        "Wis. Stat. § 66.0703(7), (8), § 303-3B(2): hear objections; final special assessment resolution",
+    )
     SPECIAL_CHARGE_HEARING = "66.0627", "Wis. Stat. § 66.0627(3)(b): hear objections to a special charge"
     PAYMENT_PERIOD = "66.0627(4)", "Wis. Stat. § 66.0627(4): determine the time for paying special charges"
     PRIVILEGE_BOND_WAIVER = "303-7B", "§ 303-7B: waive the street privilege bond"

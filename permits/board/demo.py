@@ -133,6 +133,14 @@ def load() -> dict:
         number=f"{held_on.year}-P1",
     )
     ledger.set_payment_period(days=30, effective_from=held_on, motion=period, by=clerk)
+    motion(  # the authority itself is recorded by the sidewalks demo (sidewalks.demo)
+        Clause.SIDEWALK_ORDER,
+        "Minor sidewalk repairs",
+        "To require minor sidewalk repairs costing no more than $100 to be made at once and charged to the owner "
+        "(§ 303-3B(3); Wis. Stat. § 66.0907)",
+        all_aye,
+        number=f"{held_on.year}-S1",
+    )
     # A waiver vote short of three-fourths of the entire Board: 5 ayes of 7 seats (one seat's member absent) fails.
     votes = {t: Vote.Choice.AYE for t in present[:5]} | {present[5]: Vote.Choice.NAY}
     motion(

@@ -11,6 +11,7 @@ from permits.admin.base import ReadOnlyAdmin, ReadOnlyInline
 from permits.board.admin import ServiceAdmin, ServiceForm
 from permits.ledger import services as ledger
 from permits.ledger.models import (
+    AssessmentProceeding,
     ChargeHearing,
     ChargePayment,
     PaymentPeriod,
@@ -56,6 +57,14 @@ class SpecialChargeAdmin(ReadOnlyAdmin):
 @admin.register(ChargeHearing)
 class ChargeHearingAdmin(ReadOnlyAdmin):
     list_display = ["hearing_on", "published_on", "mailed_on", "recorded_by"]
+
+
+@admin.register(AssessmentProceeding)
+class AssessmentProceedingAdmin(ReadOnlyAdmin):
+    """§ 303-3B(2), Wis. Stat. § 66.0703: each step goes through permits.ledger.assessments and the Board's agenda."""
+
+    work_page = ("ledger:assessments", "record the report and the notice on the special assessments page")
+    list_display = ["title", "preliminary_motion", "report_filed_on", "published_on", "hearing_on", "final_motion"]
 
 
 class TaxRollLineInline(ReadOnlyInline):

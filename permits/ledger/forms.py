@@ -67,3 +67,45 @@ class BulkHearingForm(forms.Form):
             ).items():
                 self.add_error(field, message)
         return data
+
+
+class AssessmentForm(forms.Form):
+    """§ 303-3B(2), Wis. Stat. § 66.0703: a special assessment proceeding over pending assessments."""
+
+    title = forms.CharField(max_length=200, label="Project", help_text="As the notice will name it.")
+    charges = forms.ModelMultipleChoiceField(
+        queryset=None,
+        to_field_name="number",
+        widget=forms.CheckboxSelectMultiple,
+        label="Assessments in the schedule",
+        error_messages={"required": "Select at least one assessment."},
+    )
+
+    def __init__(self, *args, eligible=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["charges"].queryset = eligible
+        self.fields["charges"].label_from_instance = lambda c: f"{c.number}: {c.parcel.site_address}, ${c.amount}"
+
+
+class EngineersReportForm(forms.Form):
+    filed_on = forms.DateField(widget=DATE_WIDGET, label="Filed with the Clerk-Treasurer on")
+    report = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Engineer's report",
+        help_text="Plans and specifications, the estimate, and the schedule of assessments (Wis. Stat. § 66.0703(5)).",
+    )
+
+
+class AssessmentNoticeForm(forms.Form):
+    hearing_on = forms.DateField(widget=DATE_WIDGET, label="Public hearing on")
+    published_on = forms.DateField(
+        widget=DATE_WIDGET,
+        label="Class 1 notice published on",
+        help_text="10 to 40 days before the hearing (Wis. Stat. § 66.0703(7)(a)).",
+    )
+    mailed_on = forms.DateField(
+        widget=DATE_WIDGET,
+        label="Notice mailed to the owners on",
+        help_text="At least 10 days before the hearing (Wis. Stat. § 66.0703(7)(a)).",
+    )
+    place = forms.CharField(max_length=200, required=False, label="Place of the hearing")

@@ -64,6 +64,7 @@ class SpecialCharge(NumberedRecord):
         SIDEWALK_REPAIR = "sidewalk_repair", "Sidewalk repair or replacement (§ 303-3)"
         OBSTRUCTION_REMOVAL = "obstruction_removal", "Obstruction removal (§ 303-6F)"
         PERMIT_DEFICIENCY = "permit_deficiency", "Repair of a permittee's deficient work (§ 303-4H(2))"
+        SIDEWALK_MINOR_REPAIR = "sidewalk_minor_repair", "Minor sidewalk repair (§ 303-3B(3); Wis. Stat. § 66.0907)"
 
     class Route(models.TextChoices):
         # Named as the law names them: their notices and hearings differ (wisconsin.md).
@@ -150,9 +151,20 @@ class SpecialCharge(NumberedRecord):
     @property
     def awaiting_hearing(self) -> bool:
         """Wis. Stat. § 66.0627(3)(b): recorded, but not billed until the Board's hearing is held."""
-        from permits.ledger.rules import needs_hearing
+        from permits.ledger.rules import needs_assessment_proceeding, needs_hearing
 
-        return self.status == self.Status.PENDING and needs_hearing(self.source)
+        return (
+            self.status == self.Status.PENDING
+            and needs_hearing(self.source)
+            and not needs_assessment_proceeding(self.route)
+        )
+
+    @property
+    def awaiting_levy(self) -> bool:
+        """Wis. Stat. § 66.0703(8), § 303-3B(2): recorded, but not levied until the Board's final resolution."""
+        from permits.ledger.rules import needs_assessment_proceeding
+
+        return self.status == self.Status.PENDING and needs_assessment_proceeding(self.route)
 
     @property
     def is_open(self) -> bool:
@@ -216,6 +228,55 @@ class ChargeHearing(models.Model):
 
     def __str__(self) -> str:
         return f"Board hearing of {self.hearing_on:%Y-%m-%d}"
+
+
+class AssessmentProceeding(models.Model):
+    """Wis. Stat. § 66.0703, named by § 303-3B(2): the steps before the owners' 100% share of curb, gutter and
+    sidewalk work is levied as a special assessment. The Board's preliminary resolution (§ 66.0703(4)), the
+    engineer's report filed with the Clerk-Treasurer for public inspection (§ 66.0703(5)), the class 1 notice and
+    the copy mailed to each owner (§ 66.0703(7)), the public hearing, and the Board's final resolution
+    (§ 66.0703(8)). Its charges (the schedule of assessments) are billed only after the final resolution."""
+
+    title = models.CharField(max_length=200, help_text="The project, as the notice names it")
+    charges = models.ManyToManyField(SpecialCharge, related_name="assessment_proceedings", blank=True)
+    preliminary_motion = board_motion(
+        help_text="The Board's preliminary resolution (Wis. Stat. § 66.0703(4))", editable=False
+    )
+    report_filed_on = models.DateField("engineer's report filed on", null=True, blank=True, editable=False)
+    report = models.TextField(
+        "engineer's report", blank=True, editable=False, help_text="Plans, estimate and schedule of assessments"
+    )
+    published_on = models.DateField("class 1 notice published on", null=True, blank=True, editable=False)
+    mailed_on = models.DateField("notice mailed on", null=True, blank=True, editable=False)
+    hearing_on = models.DateField("public hearing on", null=True, blank=True, editable=False)
+    place = models.CharField(max_length=200, blank=True, editable=False)
+    final_motion = board_motion(
+        help_text="The Board's final resolution, after the hearing (Wis. Stat. § 66.0703(8))", editable=False
+    )
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-recorded_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Special assessment: {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ledger:assessment", args=[self.pk])
+
+    @property
+    def step(self) -> str:
+        """Where the proceeding stands, as the clerk's page says it."""
+        if self.final_motion_id:
+            return "Levied by the final resolution"
+        if self.published_on:
+            return "Noticed for hearing"
+        if self.report_filed_on:
+            return "Engineer's report filed"
+        if self.preliminary_motion_id:
+            return "Preliminary resolution adopted"
+        return "Awaiting the Board's preliminary resolution"
 
 
 def tax_roll_upload_to(instance: TaxRollBatch, filename: str) -> str:

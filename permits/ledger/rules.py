@@ -116,6 +116,78 @@ def billing_errors(source: str, hearings: list[tuple[date, date, date]], today: 
     return certification_errors(source, hearings, today)
 
 
+# --- Special assessments (Wis. Stat. § 66.0703, named by § 303-3B(2)) ------------------------------------------
+
+SPECIAL_ASSESSMENT_ROUTE = "special_assessment_66_0703"
+ASSESSMENT_MAILED_DAYS = 10  # § 66.0703(7)(a): a copy mailed at least 10 days before the hearing
+ASSESSMENT_HEARING_MIN_DAYS = 10  # § 66.0703(7)(a): the hearing not less than 10 days after publication (verify)
+ASSESSMENT_HEARING_MAX_DAYS = 40  # § 66.0703(7)(a): nor more than 40 days after it (verify)
+
+
+def needs_assessment_proceeding(route: str) -> bool:
+    """§ 303-3B(2), Wis. Stat. § 66.0703: a special assessment is levied only by the Board's final resolution after
+    the engineer's report, the notice and the public hearing; its own route replaces the § 66.0627(3)(b) hearing."""
+    return route == SPECIAL_ASSESSMENT_ROUTE
+
+
+def assessment_notice_field_errors(
+    *, preliminary_on: date | None, report_filed_on: date | None, hearing_on: date, published_on: date, mailed_on: date
+) -> dict[str, str]:
+    """Wis. Stat. § 66.0703(7)(a): the notice follows the preliminary resolution and the engineer's report (it says
+    the report may be inspected at the Clerk-Treasurer's office); the hearing is 10 to 40 days after the class 1
+    notice is published (10 days after: in time; 9 days or 41 days: not), and a copy is mailed at least 10 days before
+    the hearing. Keyed by the form field at fault."""
+    cite = "Wis. Stat. § 66.0703(7)(a)"
+    errors = {}
+    if preliminary_on is None:
+        errors["published_on"] = "The Board has not adopted its preliminary resolution (Wis. Stat. § 66.0703(4))."
+    elif published_on < preliminary_on:
+        errors["published_on"] = "The notice cannot come before the Board's preliminary resolution (§ 66.0703(4))."
+    if report_filed_on is None or report_filed_on > published_on:
+        errors.setdefault(
+            "published_on",
+            "File the engineer's report for public inspection before the notice is published (Wis. Stat. "
+            "§ 66.0703(5), (7)(a)).",
+        )
+    days = (hearing_on - published_on).days
+    if days < ASSESSMENT_HEARING_MIN_DAYS or days > ASSESSMENT_HEARING_MAX_DAYS:
+        errors["hearing_on"] = (
+            f"The hearing is {days} days after the notice was published; {cite} requires "
+            f"{ASSESSMENT_HEARING_MIN_DAYS} to {ASSESSMENT_HEARING_MAX_DAYS} days."
+        )
+    if (hearing_on - mailed_on).days < ASSESSMENT_MAILED_DAYS:
+        errors["mailed_on"] = (
+            f"The notice was mailed {(hearing_on - mailed_on).days} days before the hearing; {cite} requires at "
+            f"least {ASSESSMENT_MAILED_DAYS}."
+        )
+    return errors
+
+
+def levy_errors(proceedings: list[dict], today: date) -> list[str]:
+    """Wis. Stat. § 66.0703(8), § 303-3B(2): a special-assessment charge is not levied, so not billed, due, delinquent
+    or on the roll, before a proceeding covering it has its final resolution adopted (on or before `today`) after
+    a timely noticed hearing. `proceedings` are dicts of preliminary_on, report_filed_on, published_on, mailed_on,
+    hearing_on, final_on."""
+    problems = []
+    for p in proceedings:
+        if p["final_on"] is None or p["final_on"] > today or p["hearing_on"] is None:
+            continue
+        notice = assessment_notice_field_errors(
+            preliminary_on=p["preliminary_on"],
+            report_filed_on=p["report_filed_on"],
+            hearing_on=p["hearing_on"],
+            published_on=p["published_on"],
+            mailed_on=p["mailed_on"],
+        )
+        if not notice and p["final_on"] >= p["hearing_on"]:
+            return []
+        problems += list(notice.values())
+    return problems or [
+        "The Board has not levied this special assessment by its final resolution after the public hearing "
+        "(Wis. Stat. § 66.0703(8); § 303-3B(2))."
+    ]
+
+
 # --- The tax roll (Wis. Stat. §§ 70.65, 74.03) -------------------------------------------------------------------
 
 TRANSFER_MONTH_DAY = (12, 8)  # § 74.03: the clerk delivers the roll to the treasurer by December 8

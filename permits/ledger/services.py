@@ -8,7 +8,8 @@ CONTRACT (other code relies on it; change it only together with its callers)
     add_charge(*, parcel, source, route, amount, incurred_on, description, citation,
                work_record=None, by, bill_now=True, today=None) -> SpecialCharge
         parcel       permits.models.Parcel the charge is levied against
-        source       SpecialCharge.Source: snow_ice, rubbish, sidewalk_repair, obstruction_removal, permit_deficiency
+        source       SpecialCharge.Source: snow_ice, rubbish, sidewalk_repair, obstruction_removal, permit_deficiency,
+                     sidewalk_minor_repair
         route        SpecialCharge.Route: special_charge_66_0627, special_tax_66_0907, special_assessment_66_0703
         amount       Decimal >= 0 (a database constraint refuses a negative amount)
         incurred_on  date the Village did the work
@@ -44,7 +45,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from permits.access import require_role
@@ -80,6 +81,8 @@ CHARGE_RECORDERS: dict[str, tuple[str, ...]] = {
         Role.POLICE_CHIEF,
     ),
     SpecialCharge.Source.PERMIT_DEFICIENCY: (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR),
+    # § 303-3B(3), Wis. Stat. § 66.0907: the Director of Public Works makes minor repairs where the Board so requires.
+    SpecialCharge.Source.SIDEWALK_MINOR_REPAIR: (Role.CLERK, Role.DPW_DIRECTOR),
 }
 
 
@@ -148,7 +151,7 @@ def add_charge(
             charge.work_object_id = work_record.pk
         charge.save()
         # § 66.0627(3)(b): no sidewalk-repair charge is billed before its hearing is held; it waits as "pending".
-        if bill_now and not charge_rules.billing_errors(charge.source, [], today):
+        if bill_now and not _gate_errors(charge, [], [], today):
             bill_charge(charge, by=by, today=today)
     return charge
 
@@ -273,6 +276,14 @@ def record_hearing(
     if mailed_on > hearing_on:
         message = "The notice cannot be mailed after the hearing (Wis. Stat. § 66.0627(3)(b))."
         errors.append(Violation("mailed_on", "mailed_after_hearing", "Wis. Stat. § 66.0627(3)(b)", message))
+    charges = list(charges)
+    for charge in charges:
+        if charge_rules.needs_assessment_proceeding(charge.route):
+            message = (
+                f"{charge.number} is a special assessment: its hearing is on the Wis. Stat. § 66.0703 route "
+                "(§ 303-3B(2)), not a special-charge hearing."
+            )
+            errors.append(Violation("charges", "special_assessment", "Wis. Stat. § 66.0703", message))
     raise_if_broken(errors)
     with transaction.atomic():
         hearing = ChargeHearing.objects.create(
@@ -297,11 +308,13 @@ def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=N
     if charges is None:
         charges = SpecialCharge.objects.all()
     candidates = list(
-        charges.filter(status=S.PENDING, source__in=charge_rules.SOURCES_NEEDING_HEARING)
+        charges.filter(status=S.PENDING)
+        .filter(Q(source__in=charge_rules.SOURCES_NEEDING_HEARING) | Q(route=charge_rules.SPECIAL_ASSESSMENT_ROUTE))
         .select_related("parcel")
         .prefetch_related("hearings")
         .order_by("pk")
     )
+    prefetch_assessments(candidates)
     due = [charge for charge in candidates if not hearing_errors_for(charge, today)]
     # Set-based, as bill_charge() bills one (the same due date and reason): a chunk at a time, the charges
     # still pending are moved by one conditional UPDATE per due date (billed meanwhile by a clerk: left alone), their
@@ -335,8 +348,47 @@ def bill_charges_after_hearings(*, today: date | None = None, by=None, charges=N
 
 
 def hearing_errors_for(charge: SpecialCharge, today: date) -> list[str]:
+    """Why `charge` may not be billed, fall due, go delinquent or reach the roll yet: a special assessment
+    (§ 303-3B(2)) before the Board's final resolution after its noticed hearing (Wis. Stat. § 66.0703); a
+    sidewalk-repair special charge before its § 66.0627(3)(b) hearing. [] when nothing holds it back."""
+    if charge_rules.needs_assessment_proceeding(charge.route):
+        return _gate_errors(charge, [], [_proceeding_facts(p) for p in charge.assessment_proceedings.all()], today)
     hearings = [(h.hearing_on, h.published_on, h.mailed_on) for h in charge.hearings.all()]
+    return _gate_errors(charge, hearings, [], today)
+
+
+def prefetch_assessments(charges: list[SpecialCharge]) -> None:
+    """Fetch, in one query, the § 66.0703 proceedings hearing_errors_for reads of the special assessments among
+    `charges` (none: no query)."""
+    from django.db.models import Prefetch, prefetch_related_objects
+
+    from permits.ledger.models import AssessmentProceeding
+
+    assessed = [c for c in charges if charge_rules.needs_assessment_proceeding(c.route)]
+    if assessed:
+        proceedings = AssessmentProceeding.objects.select_related(
+            "preliminary_motion__item__meeting", "final_motion__item__meeting"
+        )
+        prefetch_related_objects(assessed, Prefetch("assessment_proceedings", queryset=proceedings))
+
+
+def _gate_errors(charge: SpecialCharge, hearings: list, proceedings: list[dict], today: date) -> list[str]:
+    if charge_rules.needs_assessment_proceeding(charge.route):
+        return charge_rules.levy_errors(proceedings, today)
     return charge_rules.certification_errors(charge.source, hearings, today)
+
+
+def _proceeding_facts(proceeding) -> dict:
+    """What the § 66.0703 rules read of a proceeding (permits.ledger.rules.levy_errors)."""
+    preliminary, final = proceeding.preliminary_motion, proceeding.final_motion
+    return {
+        "preliminary_on": preliminary.held_on if preliminary else None,
+        "report_filed_on": proceeding.report_filed_on,
+        "published_on": proceeding.published_on,
+        "mailed_on": proceeding.mailed_on,
+        "hearing_on": proceeding.hearing_on,
+        "final_on": final.held_on if final else None,
+    }
 
 
 def record_charge_payment(
@@ -409,6 +461,7 @@ def mark_delinquent_charges(*, today: date | None = None) -> tuple[int, int]:
         .prefetch_related("hearings")
         .order_by("pk")
     )
+    prefetch_assessments(candidates)
     due = [
         charge
         for charge in candidates

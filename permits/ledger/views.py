@@ -171,7 +171,9 @@ def _charge_context(request, charge, form):
         or charge.parcel.owners.filter(pk=request.user.pk).exists(),
         "history": trail(charge),
         "hearing_form": HearingForm()
-        if has_role(request.user, Role.CLERK) and charge_rules.needs_hearing(charge.source)
+        if has_role(request.user, Role.CLERK)
+        and charge_rules.needs_hearing(charge.source)
+        and not charge_rules.needs_assessment_proceeding(charge.route)
         else None,
     }
 
@@ -228,7 +230,7 @@ def _hearing_candidates() -> QuerySet[SpecialCharge]:
     return SpecialCharge.objects.filter(
         source__in=charge_rules.SOURCES_NEEDING_HEARING,
         status__in=[SpecialCharge.Status.PENDING, SpecialCharge.Status.BILLED, SpecialCharge.Status.DELINQUENT],
-    )
+    ).exclude(route=charge_rules.SPECIAL_ASSESSMENT_ROUTE)  # heard on the § 66.0703 route (ledger:assessments)
 
 
 @login_required
@@ -470,3 +472,92 @@ def tax_roll_file(request, year, kind):
     response = FileResponse(file.open("rb"), content_type=content_type, as_attachment=True, filename=filename)
     response["X-Content-Type-Options"] = "nosniff"
     return response
+
+
+def _assessment_candidates() -> QuerySet[SpecialCharge]:
+    """§ 303-3B(2): pending special assessments no proceeding lists yet."""
+    return (
+        SpecialCharge.objects.filter(
+            route=charge_rules.SPECIAL_ASSESSMENT_ROUTE,
+            status=SpecialCharge.Status.PENDING,
+            assessment_proceedings__isnull=True,
+        )
+        .select_related("parcel")
+        .order_by("parcel__tax_key", "pk")
+    )
+
+
+@login_required
+def assessments(request):
+    """§ 303-3B(2), Wis. Stat. § 66.0703: the clerk puts pending special assessments to the Board (its preliminary
+    resolution); the proceedings and where each stands."""
+    require_role(request.user, Role.CLERK, Role.DPW_DIRECTOR, action="open special assessments (Village staff do)")
+    from permits.ledger import assessments as assessment_services
+    from permits.ledger.forms import AssessmentForm
+    from permits.ledger.models import AssessmentProceeding
+
+    eligible = _assessment_candidates()
+    form = AssessmentForm(request.POST or None, eligible=eligible)
+    if request.method == "POST":
+        require_role(request.user, Role.CLERK, action="open special assessments (the Clerk-Treasurer does)")
+        from permits.forms import service_result
+
+        proceeding = service_result(form, partial(assessment_services.open_assessment, by=request.user))
+        if proceeding is not None:
+            messages.success(
+                request, "Proceeding opened: it waits on the Board's queue for the preliminary resolution."
+            )
+            return redirect(proceeding)
+    proceedings = AssessmentProceeding.objects.select_related(
+        "preliminary_motion__item__meeting", "final_motion__item__meeting"
+    ).annotate(charge_count=Count("charges"), charge_total=Sum("charges__amount"))[:50]
+    context = {"form": form, "proceedings": proceedings, "may_open": has_role(request.user, Role.CLERK)}
+    return render(request, "permits/ledger/assessments.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def assessment(request, pk):
+    """One § 66.0703 proceeding: the engineer's report (DPW or the clerk) and the hearing notice (the clerk)."""
+    require_role(request.user, Role.CLERK, Role.DPW_DIRECTOR, action="open special assessments (Village staff do)")
+    from permits.forms import service_result
+    from permits.ledger import assessments as assessment_services
+    from permits.ledger.forms import AssessmentNoticeForm, EngineersReportForm
+    from permits.ledger.models import AssessmentProceeding
+
+    proceeding = get_object_or_404(
+        AssessmentProceeding.objects.select_related("preliminary_motion__item__meeting", "final_motion__item__meeting"),
+        pk=pk,
+    )
+    step = request.POST.get("step") if request.method == "POST" else None
+    report_form = EngineersReportForm(request.POST if step == "report" else None)
+    notice_form = AssessmentNoticeForm(request.POST if step == "notice" else None)
+    if step == "report":
+        done = service_result(
+            report_form, partial(assessment_services.file_engineers_report, proceeding=proceeding, by=request.user)
+        )
+        if done is not None:
+            messages.success(request, "The engineer's report is filed for public inspection.")
+            return redirect(proceeding)
+    elif step == "notice":
+        require_role(request.user, Role.CLERK, action="give notice of hearings (the Clerk-Treasurer does)")
+        done = service_result(
+            notice_form, partial(assessment_services.give_hearing_notice, proceeding=proceeding, by=request.user)
+        )
+        if done is not None:
+            messages.success(request, "The hearing notice is recorded and a copy sent to each owner.")
+            return redirect(proceeding)
+    elif step is not None:
+        raise Http404
+    charges = proceeding.charges.select_related("parcel").order_by("parcel__tax_key", "pk")
+    context = {
+        "proceeding": proceeding,
+        "charges": charges,
+        "report_form": report_form,
+        "notice_form": notice_form if has_role(request.user, Role.CLERK) else None,
+    }
+    return render(
+        request,
+        "permits/ledger/assessment.html",
+        context,
+        status=400 if report_form.errors or notice_form.errors else 200,
+    )

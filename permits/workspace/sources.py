@@ -200,6 +200,8 @@ def _charges_to_bill(user, today):
             ~Q(source__in=SOURCES_NEEDING_HEARING)
             | Exists(SpecialCharge.hearings.through.objects.filter(specialcharge_id=OuterRef("pk")))
         )
+        # A special assessment is billed by the Board's final resolution (Wis. Stat. § 66.0703), not by the clerk.
+        .exclude(route=SpecialCharge.Route.SPECIAL_ASSESSMENT_66_0703)
         .order_by("incurred_on", "pk"),
         _charges,
     )
@@ -212,6 +214,8 @@ def _hearings_to_hold(user, today):
     return with_base(
         _charges()
         .filter(status=SpecialCharge.Status.PENDING, source__in=SOURCES_NEEDING_HEARING, hearings__isnull=True)
+        # A special assessment has its own hearing, on the § 66.0703 route (permits.ledger.assessments).
+        .exclude(route=SpecialCharge.Route.SPECIAL_ASSESSMENT_66_0703)
         .order_by("incurred_on", "pk"),
         _charges,
     )

@@ -2,6 +2,7 @@
 rubbish cases (snow.py). The app imports the core from permits/ (the ledger it bills through among it), never the
 other way round."""
 
+from sidewalks.models.minor_repair import MinorRepairAuthority, MinorSidewalkRepair
 from sidewalks.models.sidewalk import (
     BoardWaiver,
     SidewalkInspection,
@@ -15,6 +16,8 @@ from sidewalks.snow.models import RubbishCase, SnowCase, Snowfall
 
 __all__ = [
     "BoardWaiver",
+    "MinorRepairAuthority",
+    "MinorSidewalkRepair",
     "RubbishCase",
     "SidewalkInspection",
     "SidewalkOrder",

@@ -316,6 +316,13 @@ class SidewalkOrder(NumberedRecord):
     class Unit(models.TextChoices):
         SQFT = "sqft", "square feet"
         BLOCK = "block", "blocks"
+        LINEAR_FEET = "lf", "linear feet"
+
+    class Element(models.TextChoices):
+        # § 303-3A: the Board may order "sidewalks or curb and gutter" constructed, laid, rebuilt or repaired.
+        SIDEWALK = "sidewalk", "Sidewalk"
+        CURB_GUTTER = "curb_gutter", "Curb and gutter"
+        SIDEWALK_CURB_GUTTER = "all", "Sidewalk, curb and gutter"
 
     class ServiceMethod(models.TextChoices):
         PERSONAL = "personal", "Personal delivery"
@@ -328,7 +335,21 @@ class SidewalkOrder(NumberedRecord):
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_orders")
     survey = models.ForeignKey(SidewalkSurvey, on_delete=models.PROTECT, null=True, blank=True, related_name="orders")
     reason = models.CharField(max_length=12, choices=Reason.choices, default=Reason.DEFECTIVE)
-    work = models.CharField(max_length=10, choices=[(Work.REPAIR, "Repair"), (Work.REPLACE, "Replace the entire walk")])
+    element = models.CharField(
+        "what is ordered",
+        max_length=12,
+        choices=Element.choices,
+        default=Element.SIDEWALK,
+        help_text="§ 303-3A: sidewalks or curb and gutter",
+    )
+    work = models.CharField(
+        max_length=10,
+        choices=[
+            (Work.NEW, "Construct"),
+            (Work.REPAIR, "Repair"),
+            (Work.REPLACE, "Replace the entire walk"),
+        ],
+    )
     blocks_total = models.PositiveIntegerField(default=0)
     blocks_defective = models.PositiveIntegerField(default=0)
     quantity = models.DecimalField(max_digits=8, decimal_places=1)
@@ -386,3 +407,11 @@ class SidewalkOrder(NumberedRecord):
 
     def __str__(self) -> str:
         return f"{self.number}: {self.get_work_display().lower()} at {self.parcel.site_address}"
+
+    @property
+    def work_label(self) -> str:
+        """The work as the order names it: "replace the entire walk" is a sidewalk's (§ 303-3E(2)); curb and gutter
+        are rebuilt (§ 303-3A)."""
+        if self.element != self.Element.SIDEWALK and self.work == Work.REPLACE:
+            return "Remove and rebuild"
+        return self.get_work_display()

@@ -1,7 +1,9 @@
 """Sidewalk journeys in a real browser, with axe-core (WCAG 2.1 A/AA) on every page visited:
 a contractor applies for a sidewalk permit, the clerk records the fee and issues it, an inspector on a phone passes
 the four inspections and completes it; and a survey of a street becomes an adopted, served order that the Village
-carries out and charges to the parcel."""
+carries out and charges to the parcel as a special assessment, levied after the engineer's report, the notice and
+the Board's hearing (§ 303-3B(2), Wis. Stat. § 66.0703); DPW proposes curb and gutter work (§ 303-3A) and records a
+minor repair under the Board's authority (§ 303-3B(3), Wis. Stat. § 66.0907)."""
 
 import re
 from datetime import timedelta
@@ -248,3 +250,99 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     assert order.status == "charged" and order.charge.amount == Decimal("162.50")
     expect(clerk.get_by_text(f"Charge {order.charge.number} of $162.50 recorded")).to_be_visible()
     axe_check(clerk, "charged order")
+    assert order.charge.route == "special_assessment_66_0703" and order.charge.status == "pending"
+
+    # § 303-3B(2), Wis. Stat. § 66.0703: the clerk puts the assessment to the Board; the Board's preliminary
+    # resolution (its vote: the Board pages, walked in test_board_agenda.py) came first; DPW files the engineer's
+    # report; the clerk records the notice; the Board's final resolution at the hearing levies and bills it.
+    from permits.ledger import assessments
+    from permits.ledger.models import AssessmentProceeding
+
+    today = timezone.localdate()
+    clerk.goto(f"{live_server.url}/assessments/")
+    axe_check(clerk, "special assessments (clerk)")
+    clerk.get_by_label(re.compile(f"{order.charge.number}: 101 Juneau Street")).check()
+    clerk.get_by_label("Project").fill("Juneau Street walks")
+    clerk.get_by_role("button", name="Open the proceeding").click()
+    expect(clerk.get_by_text("Awaiting the Board's preliminary resolution")).to_be_visible()
+    axe_check(clerk, "special assessment opened")
+    proceeding = AssessmentProceeding.objects.get()
+    preliminary = vote(
+        clause="66.0703(4)", ayes=5, held_on=today - timedelta(days=60), subject=proceeding, number="2026-40"
+    )
+    assessments.adopt_preliminary_resolution(proceeding=proceeding, motion=preliminary, by=_clerk_user())
+
+    dpw = browser.new_page()
+    steps.person("dpw", Role.DPW_DIRECTOR)
+    _log_in(dpw, live_server, axe_check, "dpw", proceeding.get_absolute_url())
+    dpw.get_by_label("Filed with the Clerk-Treasurer on").fill((today - timedelta(days=55)).isoformat())
+    dpw.get_by_role("textbox", name=re.compile("^Engineer's report")).fill(
+        "Plans, estimate $162.50, schedule of one assessment"
+    )
+    dpw.get_by_role("button", name="File the report").click()
+    expect(dpw.get_by_text("The engineer's report is filed for public inspection.")).to_be_visible()
+    axe_check(dpw, "engineer's report filed (DPW)")
+
+    clerk.goto(f"{live_server.url}{proceeding.get_absolute_url()}")
+    clerk.get_by_label("Public hearing on").fill((today - timedelta(days=35)).isoformat())
+    clerk.get_by_label("Class 1 notice published on").fill((today - timedelta(days=50)).isoformat())
+    clerk.get_by_label("Notice mailed to the owners on").fill((today - timedelta(days=36)).isoformat())
+    clerk.get_by_role("button", name="Record the notice and mail the owners' copies").click()
+    expect(clerk.get_by_text(re.compile("requires at least 10")).first).to_be_visible()
+    axe_check(clerk, "notice refused: copy mailed 1 day before the hearing")
+    clerk.get_by_label("Notice mailed to the owners on").fill((today - timedelta(days=45)).isoformat())
+    clerk.get_by_role("button", name="Record the notice and mail the owners' copies").click()
+    expect(clerk.get_by_text("The hearing notice is recorded")).to_be_visible()
+    axe_check(clerk, "hearing noticed (clerk)")
+    final = vote(clause="66.0703(8)", ayes=5, held_on=today - timedelta(days=35), subject=proceeding, number="2026-44")
+    assessments.levy_assessment(proceeding=proceeding, motion=final, by=_clerk_user())
+    clerk.reload()
+    expect(clerk.get_by_text("Levied by the final resolution")).to_be_visible()
+    axe_check(clerk, "assessment levied")
+    order.charge.refresh_from_db()
+    assert order.charge.status == "billed"
+
+    # § 303-3A: DPW proposes curb and gutter for the Board to order, with the engineer's price.
+    dpw.goto(f"{live_server.url}/sidewalks/orders/board/")
+    axe_check(dpw, "propose curb and gutter (DPW)")
+    dpw.get_by_label("Parcel tax key number").fill(home.tax_key)
+    dpw.get_by_label("What the Board orders").select_option("curb_gutter")
+    dpw.get_by_role("combobox", name=re.compile("^Work")).select_option("replace")
+    dpw.get_by_label("Quantity").fill("60")
+    dpw.get_by_role("combobox", name=re.compile("^Unit")).select_option("lf")
+    dpw.get_by_label("Unit price ($, engineer's estimate)").fill("38.00")
+    dpw.get_by_label("Why the work is needed").fill("The gutter holds water along the frontage")
+    dpw.get_by_role("button", name="Propose the order").click()
+    expect(dpw.get_by_text("Curb and gutter (§ 303-3A)", exact=True)).to_be_visible()
+    axe_check(dpw, "curb and gutter order proposed")
+    assert SidewalkOrder.objects.filter(element="curb_gutter", estimated_cost=Decimal("2280.00")).exists()
+
+    # § 303-3B(3), Wis. Stat. § 66.0907: the clerk records the Board's minor-repair authority; DPW records a repair
+    # made at once within it, and the owner is told and billed.
+    authority = vote(clause="303-3B(3)", ayes=5, held_on=today - timedelta(days=20), number="2026-45")
+    clerk.goto(f"{live_server.url}/sidewalks/minor-repairs/")
+    axe_check(clerk, "minor repairs (clerk)")
+    clerk.get_by_label("The Board's motion (§ 303-3B(3))").select_option(str(authority.pk))
+    clerk.get_by_label("Most a minor repair may cost ($)").fill("100")
+    clerk.get_by_label("In force from").fill((today - timedelta(days=20)).isoformat())
+    clerk.get_by_role("button", name="Record the Board's authority").click()
+    expect(clerk.get_by_text("Recorded: minor repairs up to $100.00")).to_be_visible()
+    axe_check(clerk, "minor-repair authority recorded")
+    dpw.goto(f"{live_server.url}/sidewalks/minor-repairs/")
+    dpw.get_by_label("Parcel tax key number").fill(home.tax_key)
+    dpw.get_by_label("What was repaired").fill("Ground down a lip at block 2")
+    dpw.get_by_label("Repaired on").fill(today.isoformat())
+    dpw.get_by_label("Cost of the repair ($)").fill("100.01")
+    dpw.get_by_role("button", name="Record the repair and bill the owner").click()
+    expect(dpw.get_by_text("needs the Board's order", exact=False).first).to_be_visible()
+    axe_check(dpw, "minor repair over the limit refused")
+    dpw.get_by_label("Cost of the repair ($)").fill("100.00")
+    dpw.get_by_role("button", name="Record the repair and bill the owner").click()
+    expect(dpw.get_by_text(re.compile(r"Minor repair MSR-\d{4}-\d{4} recorded"))).to_be_visible()
+    axe_check(dpw, "minor repair recorded (DPW)")
+
+
+def _clerk_user():
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username="clerk")

@@ -21,6 +21,17 @@ def test_demo_loader_makes_permits_a_survey_and_orders_and_is_idempotent():
     assert counts() == first
 
 
+def test_demo_has_a_curb_and_gutter_order_and_a_minor_repair_once():
+    from sidewalks.models import MinorRepairAuthority, MinorSidewalkRepair
+
+    load_demo(password="demo-password-123")
+    sidewalk_demo.load()
+    sidewalk_demo.load()
+    assert SidewalkOrder.objects.filter(element="curb_gutter", status="proposed").count() == 1
+    assert MinorRepairAuthority.objects.get().limit == 100
+    assert MinorSidewalkRepair.objects.get().charge.status == "billed"
+
+
 @pytest.mark.slow
 def test_demo_inspections_passed_because_the_permit_was_obtained_three_days_before(db):
     """§ 303-3C in the demo: the half-inspected permit was issued three days before the work the inspector saw."""

@@ -338,14 +338,16 @@ def test_66_0907_village_may_not_work_on_the_twentieth_day(served, dpw_director)
         services.record_village_work(order=served, cost=Decimal("1500"), done_on=date(2026, 6, 30), by=dpw_director)
 
 
-def test_village_work_after_the_deadline_becomes_a_charge(served, dpw_director, clerk):
+def test_303_3b_2_village_work_after_the_deadline_becomes_a_pending_special_assessment(served, dpw_director, clerk):
     services.record_village_work(order=served, cost=Decimal("1480.50"), done_on=date(2026, 7, 1), by=dpw_director)
     charge = services.charge_order(order=served, by=clerk, today=date(2026, 7, 2))
-    assert (charge.source, charge.route, charge.amount) == (
+    assert (charge.source, charge.route, charge.amount, charge.status) == (
         "sidewalk_repair",
-        "special_tax_66_0907",
+        "special_assessment_66_0703",
         Decimal("1480.50"),
+        "pending",
     )
+    assert charge.awaiting_levy and not charge.awaiting_hearing
     assert charge.work_record == served and charge.parcel == served.parcel
     served.refresh_from_db()
     assert served.status == "charged" and served.charge == charge
