@@ -28,4 +28,13 @@ READINGS = (
         "emergency excavation begun before the application § 303-5H requires by the next business day. The day the "
         "emergency work began must be given.",
     ),
+    Reading(
+        "§ 303-4H(2), (4)",
+        TOPIC,
+        "Faulty work or materials found while the work is under way are the Director of Public Works' to notice "
+        "(§ 303-4H(2)). Once the DPW has confirmed completion, work that has become defective within the year is the "
+        "Village Board's alone to find (§ 303-4H(4)): a carried motion on that permit at a meeting held on or before "
+        "the notice; no designee finds it. Either notice, uncorrected by its deadline, leads to the Village's repair "
+        "billed with 20% and the one-year revocation (§ 303-4H(2)).",
+    ),
 )

@@ -80,6 +80,7 @@ class GuaranteeAdmin(FieldRecordAdmin):
 class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
     list_display = [
         "field_link",
+        "kind",
         "served_on",
         "addressee_name",
         "deadline",
@@ -88,7 +89,7 @@ class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
         "village_repaired_on",
         "repair_total_display",
     ]
-    list_filter = ["addressed_to", ("deadline", admin.DateFieldListFilter)]
+    list_filter = ["kind", "addressed_to", ("deadline", admin.DateFieldListFilter)]
     readonly_fields = [f.name for f in DefectNotice._meta.fields] + ["repair_total_display"]
     actions = ["mark_corrected_today"]
 

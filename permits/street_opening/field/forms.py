@@ -231,8 +231,10 @@ class PermanentPavementForm(LimitedForm):
     completed_on = forms.DateField(label="Permanent pavement completed on", widget=DateInput())
 
 
-class DefectNoticeForm(LimitedForm):
-    defect = forms.CharField(label="Defect", widget=forms.Textarea(attrs={"rows": 3}))
+class FaultyWorkNoticeForm(LimitedForm):
+    """§ 303-4H(2): the DPW's notice of faulty work or materials, to the permittee."""
+
+    defect = forms.CharField(label="Faulty work or materials", widget=forms.Textarea(attrs={"rows": 3}))
     work_to_be_done = forms.CharField(label="Work to be done", widget=forms.Textarea(attrs={"rows": 3}))
     estimated_cost = forms.DecimalField(
         label="Estimated cost ($)",
@@ -242,19 +244,36 @@ class DefectNoticeForm(LimitedForm):
         widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
     )
     deadline = forms.DateField(label="Correct by", widget=DateInput())
+    served_on = forms.DateField(label="Served on", widget=DateInput())
+
+
+class DefectFindingForm(FaultyWorkNoticeForm):
+    """§ 303-4H(4): the Village Board's finding, recorded by the clerk from the minutes."""
+
+    defect = forms.CharField(label="Defect", widget=forms.Textarea(attrs={"rows": 3}))
+    deadline = forms.DateField(label="Correct by (the time the Board set)", widget=DateInput())
     addressed_to = forms.ChoiceField(
         label="Addressed to", choices=DefectNotice.Addressee.choices, widget=forms.RadioSelect
     )
     addressee_name = forms.CharField(label="Surety's name (for a notice to the surety)", required=False)
     addressee_email = forms.EmailField(label="Surety's email", required=False)
-    served_on = forms.DateField(label="Served on", widget=DateInput())
     finding = forms.ModelChoiceField(
         label="The Village Board's finding (§ 303-4H(4))",
         queryset=None,
-        required=False,
-        help_text="The carried motion that found the work defective. Leave blank when you act as the Board's "
-        "designee for § 303-4H(4).",
+        help_text="The carried motion on this permit that found the work defective.",
     )
+
+    field_order = [
+        "finding",
+        "defect",
+        "work_to_be_done",
+        "estimated_cost",
+        "deadline",
+        "addressed_to",
+        "addressee_name",
+        "addressee_email",
+        "served_on",
+    ]
 
     def __init__(self, *args, permit=None, **kwargs):
         from django.contrib.contenttypes.models import ContentType

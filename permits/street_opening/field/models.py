@@ -215,14 +215,21 @@ class Guarantee(models.Model):
 
 
 class DefectNotice(models.Model):
-    """§ 303-4H(4): written notice of a defect within the guarantee year; § 303-4H(2): the Village's repair and bill
-    when it is not corrected in time."""
+    """Two notices with one consequence. § 303-4H(2): the DPW's notice of faulty work or materials while the work is
+    under way. § 303-4H(4): the Village Board's written notice of work found defective within one year of completion,
+    made only on the Board's carried motion (`finding`). Either one not corrected in time: the Village repairs and
+    bills (§ 303-4H(2))."""
+
+    class Kind(models.TextChoices):
+        FAULTY_WORK = "faulty_work", "The DPW's notice of faulty work or materials (§ 303-4H(2))"
+        BOARD_FINDING = "board_finding", "The Village Board's finding of defective work (§ 303-4H(4))"
 
     class Addressee(models.TextChoices):
         PERMITTEE = "permittee", "The permittee (contractor)"
         SURETY = "surety", "The permittee's surety"
 
     permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="defect_notices")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.FAULTY_WORK)
     defect = models.TextField()
     work_to_be_done = models.TextField()
     estimated_cost = models.DecimalField(**AMOUNT)
@@ -233,7 +240,7 @@ class DefectNotice(models.Model):
     served_on = models.DateField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
-    finding = board_motion(help_text="The Board's finding (§ 303-4H(4)); blank when its designee found the defect")
+    finding = board_motion(help_text="The Board's carried motion finding the work defective (§ 303-4H(4))")
     corrected_on = models.DateField(null=True, blank=True)
     past_deadline_on = models.DateField(
         null=True, blank=True, editable=False, help_text="Flagged the day after the deadline passed uncorrected"
@@ -249,6 +256,11 @@ class DefectNotice(models.Model):
         ordering = ["-served_on", "-pk"]
         constraints = [
             models.CheckConstraint(condition=Q(estimated_cost__gte=0), name="defect_cost_not_negative"),
+            # § 303-4H(4): a finding is the Board's motion; the DPW's § 303-4H(2) notice has none
+            models.CheckConstraint(
+                condition=Q(kind="board_finding", finding__isnull=False) | Q(kind="faulty_work", finding__isnull=True),
+                name="defect_finding_only_by_board_motion",
+            ),
             models.CheckConstraint(
                 condition=Q(deadline__gt=models.F("served_on")), name="defect_deadline_after_served"
             ),

@@ -493,7 +493,77 @@ def guarantee_in_force(*, completed_on: date, today: date) -> bool:
 DEFECT_ADDRESSEES = ("permittee", "surety")  # § 303-4H(4): "to the contractor or to his surety"
 
 
-def defect_notice_violations(
+def _notice_content_violations(
+    citation: str, *, found_on: date, defect: str, work_to_be_done: str, estimated_cost, deadline: date | None
+) -> list[Violation]:
+    """What either defect notice states: the defect, the work to be done, its cost and the time to do it."""
+    errors = []
+    for field, value, label in (
+        ("defect", defect, "the defect"),
+        ("work_to_be_done", work_to_be_done, "the work to be done"),
+    ):
+        if not (value or "").strip():
+            errors.append(Violation(field, "required", citation, f"The notice must state {label} ({citation})."))
+    if estimated_cost is None or _d(estimated_cost) < 0:
+        errors.append(
+            Violation(
+                "estimated_cost",
+                "required",
+                citation,
+                f"The notice must state the cost of the work, $0.00 or more ({citation}).",
+            )
+        )
+    if deadline is None or deadline <= found_on:
+        errors.append(
+            Violation(
+                "deadline",
+                "deadline_not_after_notice",
+                citation,
+                f"The notice must give a time to complete the work: a deadline after the day of the notice "
+                f"({citation}).",
+            )
+        )
+    return errors
+
+
+def faulty_work_notice_violations(
+    *,
+    work_under_way: bool,
+    found_on: date,
+    defect: str,
+    work_to_be_done: str,
+    estimated_cost,
+    deadline: date | None,
+) -> list[Violation]:
+    """§ 303-4H(2): "faulty work or materials shall be immediately replaced by the permittee upon notice by the
+    Village": the DPW's notice to the permittee while the work is under way (issued or active, completion not yet
+    confirmed), stating the fault, the work to be done, its cost and the deadline.
+
+    Reading: once the DPW has confirmed completion, work that "has become defective within one year of the date of
+    completion" is the Village Board's to find (§ 303-4H(4), defect_finding_violations); the DPW's notice covers the
+    work before then."""
+    errors = []
+    if not work_under_way:
+        errors.append(
+            Violation(
+                "found_on",
+                "not_under_way",
+                "§ 303-4H(2)",
+                "The DPW's notice of faulty work is for work under way; once the work is complete, only the Village "
+                "Board finds it defective (§ 303-4H(2), § 303-4H(4)).",
+            )
+        )
+    return errors + _notice_content_violations(
+        "§ 303-4H(2)",
+        found_on=found_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+    )
+
+
+def defect_finding_violations(
     *,
     completed_on: date | None,
     found_on: date,
@@ -502,60 +572,29 @@ def defect_notice_violations(
     estimated_cost,
     deadline: date | None,
     addressed_to: str,
-    work_under_way: bool = False,
 ) -> list[Violation]:
-    """§ 303-4H(4): a defect found within one year of completion is noticed in writing to the contractor or its surety,
-    stating the defect, the work to be done, its cost and the time allowed to complete it.
-
-    Faulty work found before completion (`work_under_way`: the permit is issued or its work under way, not yet
-    completed) takes the same path: written notice, correct by the deadline, or the Village repairs and bills and
-    the right to permits is revoked (§ 303-4H(2)). Waiting for completion would let faulty work be finished first."""
+    """§ 303-4H(4): work the Village Board finds defective within one year of its completion is noticed in writing to
+    the contractor or its surety, stating the defect, the work to be done, its cost and the time the Board deems
+    reasonably necessary to complete it."""
     errors = []
-    in_time = (completed_on is None and work_under_way) or (
-        completed_on is not None and guarantee_in_force(completed_on=completed_on, today=found_on)
-    )
-    if not in_time:
+    if completed_on is None or not guarantee_in_force(completed_on=completed_on, today=found_on):
         errors.append(
             Violation(
                 "found_on",
                 "outside_guarantee",
                 "§ 303-4H(4)",
-                "A defect notice is for work under way or that became defective within one year of its completion "
-                "(§ 303-4H(3), § 303-4H(4)).",
+                "The Village Board's defect notice is for work that became defective within one year of its "
+                "completion (§ 303-4H(3), § 303-4H(4)).",
             )
         )
-    for field, value, label in (
-        ("defect", defect, "the defect"),
-        ("work_to_be_done", work_to_be_done, "the work to be done"),
-    ):
-        if not (value or "").strip():
-            errors.append(
-                Violation(
-                    field,
-                    "required",
-                    "§ 303-4H(4)",
-                    f"The notice must state {label} (§ 303-4H(4)).",
-                )
-            )
-    if estimated_cost is None or _d(estimated_cost) < 0:
-        errors.append(
-            Violation(
-                "estimated_cost",
-                "required",
-                "§ 303-4H(4)",
-                "The notice must state the cost of the work, $0.00 or more (§ 303-4H(4)).",
-            )
-        )
-    if deadline is None or deadline <= found_on:
-        errors.append(
-            Violation(
-                "deadline",
-                "deadline_not_after_notice",
-                "§ 303-4H(4)",
-                "The notice must give a time to complete the work: a deadline after the day of the notice (§ "
-                "303-4H(4)).",
-            )
-        )
+    errors += _notice_content_violations(
+        "§ 303-4H(4)",
+        found_on=found_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+    )
     if addressed_to not in DEFECT_ADDRESSEES:
         errors.append(
             Violation(

@@ -38,8 +38,8 @@ from permits.street_opening.field.models import (
 from permits.street_opening.models import StreetOpening
 
 INSPECTORS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # DPW inspectors log inspections from a phone
-# § 303-4H(2): the Village's repair of an uncorrected defect is the DPW's. The § 303-4H(4) finding is the Board's or
-# its designee's (permits.board.services.require_board_or_designee), not a role's.
+# § 303-4H(2): the notice of faulty work and the Village's repair of an uncorrected defect are the DPW's. The
+# § 303-4H(4) finding is the Board's alone (record_defect_finding): no designee, no role finds it.
 DEFECT_RECORDERS = (Role.DPW_DIRECTOR,)
 CORRECTION_CHECKERS = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 NOTICE_RECEIVERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)  # may record a notice received by phone
@@ -594,10 +594,103 @@ def report_completion(*, permit: Permit, by, today: date | None = None):
 # --- Guarantee, defects, the Village's repair -----------------------------------------------------------------
 
 
-def record_defect_notice(
+def _completed_on(permit: Permit) -> date | None:
+    guarantee = Guarantee.objects.filter(permit=permit).first()
+    return guarantee.completed_on if guarantee else permit.completed_on
+
+
+def _work_under_way(permit: Permit) -> bool:
+    return permit.status in (Status.ISSUED, Status.ACTIVE) and _completed_on(permit) is None
+
+
+def _serve_defect_notice(*, permit: Permit, by, now, citation: str, **fields) -> DefectNotice:
+    """Store the notice, note it on the timeline and email it to the addressee (and the permittee)."""
+    with transaction.atomic():
+        notice = DefectNotice.objects.create(permit=permit, recorded_by=by, recorded_at=now, **fields)
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Defect notice to {notice.addressee_name}: {notice.defect}; "
+            f"correct by {notice.deadline:%B %-d, %Y}, estimated ${notice.estimated_cost} ({citation})",
+        )
+        context = {"permit": permit, "notice": notice, "citation": citation}
+        services.send_notice(permit, to=notice.addressee_email, template="field_defect_notice", context=context)
+        if permit.applicant.email and permit.applicant.email != notice.addressee_email:
+            services.send_notice(permit, to=permit.applicant.email, template="field_defect_notice", context=context)
+    return notice
+
+
+def _permittee_name(permit: Permit) -> str:
+    if permit.organization:
+        return permit.organization.name
+    return permit.applicant.get_full_name() or permit.applicant.email
+
+
+def record_faulty_work_notice(
     *,
     permit: Permit,
     by,
+    defect: str,
+    work_to_be_done: str,
+    estimated_cost,
+    deadline: date | None,
+    served_on: date | None = None,
+) -> DefectNotice:
+    """§ 303-4H(2): the DPW's written notice to the permittee of faulty work or materials while the work is under way,
+    with the fault, the work to be done, its cost and the deadline; emailed. Not corrected by the deadline: the
+    Village repairs and bills, and the right to permits is revoked for a year (flag_defects_past_deadline)."""
+    require_role(by, *DEFECT_RECORDERS, action="give notice of faulty work (Director of Public Works, § 303-4H(2))")
+    now = timezone.now()
+    served_on = served_on or timezone.localdate(now)
+    errors = rules.faulty_work_notice_violations(
+        work_under_way=_work_under_way(permit),
+        found_on=served_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+    )
+    if errors:
+        raise RulesBroken(errors)
+    return _serve_defect_notice(
+        permit=permit,
+        by=by,
+        now=now,
+        citation="§ 303-4H(2)",
+        kind=DefectNotice.Kind.FAULTY_WORK,
+        defect=defect.strip(),
+        work_to_be_done=work_to_be_done.strip(),
+        estimated_cost=Decimal(estimated_cost),
+        deadline=deadline,
+        addressed_to=DefectNotice.Addressee.PERMITTEE,
+        addressee_name=_permittee_name(permit),
+        addressee_email=permit.applicant.email,
+        served_on=served_on,
+    )
+
+
+def finding_errors(finding, *, permit: Permit, on: date) -> list[rules.Violation]:
+    """§ 303-4H(4) "whenever the Village Board shall find": a motion that carried at a meeting held on or before `on`,
+    on an agenda item under § 303-4H(4) about this very permit. No designee finds work defective."""
+    errors = board.board_action_errors(finding, clause=Clause.DEFECT_FINDING, on=on, subject=permit)
+    if finding is not None and finding.item.subject_id is None:
+        errors.append(
+            rules.Violation(
+                "finding",
+                "no_subject",
+                "§ 303-4H(4)",
+                f"The motion must be on an agenda item about {permit.number}: the Board finds this permit's work "
+                "defective (§ 303-4H(4)).",
+            )
+        )
+    return errors
+
+
+def record_defect_finding(
+    *,
+    permit: Permit,
+    by,
+    finding,
     defect: str,
     work_to_be_done: str,
     estimated_cost,
@@ -606,94 +699,72 @@ def record_defect_notice(
     addressee_name: str = "",
     addressee_email: str = "",
     served_on: date | None = None,
-    finding=None,
 ) -> DefectNotice:
-    """§ 303-4H(4): "whenever the Village Board shall find" work defective: the Board's finding (`finding`, a carried
-    motion on this permit, recorded by the clerk) or its designee for § 303-4H(4) on the day served records the
-    written notice of a defect within the guarantee year, to the permittee or its surety, with the defect, the work
-    to be done, its cost and the deadline; the notice is emailed."""
+    """§ 303-4H(4): "whenever the Village Board shall find" completed work defective within one year of completion,
+    "it shall give written notice" to the contractor or its surety, stating the defect, the work to be done, its cost
+    and the time the Board deems necessary. Only the Board finds (its carried motion `finding` on this permit, held
+    on or before the day served); the clerk records the notice from the minutes and it is emailed."""
+    require_role(by, *board.BOARD_CLERKS, action="record the Village Board's finding of defective work (§ 303-4H(4))")
     now = timezone.now()
     served_on = served_on or timezone.localdate(now)
-    board.require_board_or_designee(
-        by,
-        Clause.DEFECT_FINDING,
-        on=served_on,
-        action="find street opening work defective and send the defect notice",
-        motion=finding,
-        subject=permit,
-    )
-    guarantee = Guarantee.objects.filter(permit=permit).first()
-    completed_on = guarantee.completed_on if guarantee else permit.completed_on
-    errors = rules.defect_notice_violations(
-        completed_on=completed_on,
+    errors = finding_errors(finding, permit=permit, on=served_on)
+    errors += rules.defect_finding_violations(
+        completed_on=_completed_on(permit),
         found_on=served_on,
         defect=defect,
         work_to_be_done=work_to_be_done,
         estimated_cost=estimated_cost,
         deadline=deadline,
         addressed_to=addressed_to,
-        work_under_way=permit.status in (Status.ISSUED, Status.ACTIVE) and completed_on is None,
     )
+    if addressed_to == DefectNotice.Addressee.SURETY and not addressee_name.strip():
+        errors.append(
+            rules.Violation(
+                "addressee_name", "required", "§ 303-4H(4)", "Name the surety the notice is addressed to (§ 303-4H(4))."
+            )
+        )
     if errors:
         raise RulesBroken(errors)
     if addressed_to == DefectNotice.Addressee.PERMITTEE:
-        addressee_name = addressee_name.strip() or (
-            permit.organization.name
-            if permit.organization
-            else permit.applicant.get_full_name() or permit.applicant.email
-        )
+        addressee_name = addressee_name.strip() or _permittee_name(permit)
         addressee_email = addressee_email.strip() or permit.applicant.email
-    elif not addressee_name.strip():
-        raise RulesBroken(
-            [
-                rules.Violation(
-                    "addressee_name",
-                    "required",
-                    "§ 303-4H(4)",
-                    "Name the surety the notice is addressed to (§ 303-4H(4)).",
-                )
-            ]
-        )
-    with transaction.atomic():
-        notice = DefectNotice.objects.create(
-            permit=permit,
-            defect=defect.strip(),
-            work_to_be_done=work_to_be_done.strip(),
-            estimated_cost=Decimal(estimated_cost),
-            deadline=deadline,
-            addressed_to=addressed_to,
-            addressee_name=addressee_name.strip(),
-            addressee_email=addressee_email.strip(),
-            served_on=served_on,
-            recorded_by=by,
-            recorded_at=now,
-            finding=finding,
-        )
-        services.record_event(
-            permit,
-            by=by,
-            reason=f"Defect notice to {notice.addressee_name}: {notice.defect}; "
-            f"correct by {deadline:%B %-d, %Y}, estimated ${notice.estimated_cost} (§ 303-4H(4))",
-        )
-        services.send_notice(
-            permit,
-            to=notice.addressee_email,
-            template="field_defect_notice",
-            context={"permit": permit, "notice": notice},
-        )
-        if permit.applicant.email and permit.applicant.email != notice.addressee_email:
-            services.send_notice(
-                permit,
-                to=permit.applicant.email,
-                template="field_defect_notice",
-                context={"permit": permit, "notice": notice},
-            )
-    return notice
+    return _serve_defect_notice(
+        permit=permit,
+        by=by,
+        now=now,
+        citation="§ 303-4H(4)",
+        kind=DefectNotice.Kind.BOARD_FINDING,
+        defect=defect.strip(),
+        work_to_be_done=work_to_be_done.strip(),
+        estimated_cost=Decimal(estimated_cost),
+        deadline=deadline,
+        addressed_to=addressed_to,
+        addressee_name=addressee_name.strip(),
+        addressee_email=addressee_email.strip(),
+        served_on=served_on,
+        finding=finding,
+    )
 
 
-def may_record_defect_notice(user, *, on: date) -> bool:
-    """§ 303-4H(4): the Board's designee for the finding, or the clerk recording the Board's own finding."""
-    return board.may_decide_for_the_board(user, Clause.DEFECT_FINDING, on=on)
+def defect_notice_kind(permit: Permit) -> str | None:
+    """Which defect notice the permit can take now: the DPW's (§ 303-4H(2)) while the work is under way, the Board's
+    (§ 303-4H(4)) in the guarantee year, none otherwise."""
+    if _work_under_way(permit):
+        return DefectNotice.Kind.FAULTY_WORK
+    guarantee = Guarantee.objects.filter(permit=permit).first()
+    if guarantee is not None and not guarantee.ended:
+        return DefectNotice.Kind.BOARD_FINDING
+    return None
+
+
+def may_record_defect_notice(user, permit: Permit) -> bool:
+    """The DPW Director gives the § 303-4H(2) notice; the clerk records the Board's § 303-4H(4) finding."""
+    kind = defect_notice_kind(permit)
+    if kind == DefectNotice.Kind.FAULTY_WORK:
+        return has_role(user, *DEFECT_RECORDERS)
+    if kind == DefectNotice.Kind.BOARD_FINDING:
+        return has_role(user, *board.BOARD_CLERKS)
+    return False
 
 
 def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = None) -> DefectNotice:

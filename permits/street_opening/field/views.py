@@ -27,7 +27,8 @@ from permits.street_opening.field import rules as field_rules
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.forms import (
     INSPECTION_FORMS,
-    DefectNoticeForm,
+    DefectFindingForm,
+    FaultyWorkNoticeForm,
     PermanentPavementForm,
     PermitteeNoticeForm,
     PlanWorkForm,
@@ -86,7 +87,7 @@ def _permit_context(request, permit, **forms):
         "defects": permit.defect_notices.all(),
         "is_inspector": has_role(user, *field_work.INSPECTORS),
         "is_dpw_director": has_role(user, *field_work.DEFECT_RECORDERS),
-        "may_record_defect": field_work.may_record_defect_notice(user, on=timezone.localdate()),
+        "may_record_defect": field_work.may_record_defect_notice(user, permit),
         "is_permittee": is_permittee,
         "can_log": has_role(user, *field_work.INSPECTORS) and permit.status in field_work.INSPECTABLE,
         "permittee_forms": is_permittee and permit.status in field_work.WORK_UNDER_WAY,
@@ -265,22 +266,27 @@ def confirm_completion(request, number):
 @login_required
 @require_http_methods(["GET", "POST"])
 def defect_notice(request, number):
-    """The Board's designee, or the clerk recording the Board's finding, records a written defect notice
-    (§ 303-4H(4))."""
-    if not field_work.may_record_defect_notice(request.user, on=timezone.localdate()):
-        raise PermissionDenied
+    """While the work is under way, the DPW Director's notice of faulty work (§ 303-4H(2)); in the guarantee year, the
+    clerk records the Village Board's finding of defective work from its minutes (§ 303-4H(4))."""
     permit = _street_opening_for(request.user, number)
-    form = DefectNoticeForm(
-        request.POST or None,
-        initial={"served_on": timezone.localdate(), "addressed_to": "permittee"},
-        permit=permit,
-    )
-    if request.method == "POST" and service_result(
-        form, partial(field_work.record_defect_notice, permit=permit, by=request.user)
-    ):
+    if not field_work.may_record_defect_notice(request.user, permit):
+        raise PermissionDenied
+    board_finding = field_work.defect_notice_kind(permit) == DefectNotice.Kind.BOARD_FINDING
+    initial = {"served_on": timezone.localdate(), "addressed_to": "permittee"}
+    if board_finding:
+        form = DefectFindingForm(request.POST or None, initial=initial, permit=permit)
+        service = partial(field_work.record_defect_finding, permit=permit, by=request.user)
+    else:
+        form = FaultyWorkNoticeForm(request.POST or None, initial=initial)
+        service = partial(field_work.record_faulty_work_notice, permit=permit, by=request.user)
+    if request.method == "POST" and service_result(form, service):
         messages.success(request, "Defect notice recorded and sent.")
         return redirect(_field_url(permit))
-    return form_page(request, "permits/street_opening/field/defect.html", {"permit": permit, "form": form})
+    return form_page(
+        request,
+        "permits/street_opening/field/defect.html",
+        {"permit": permit, "form": form, "board_finding": board_finding},
+    )
 
 
 @login_required
