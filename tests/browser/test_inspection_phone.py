@@ -138,3 +138,31 @@ def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_
     page.get_by_role("button", name="Request completion").click()
     expect(page.get_by_role("status").filter(has_text="Completion requested")).to_be_visible()
     axe_check(page, "after requesting completion")
+
+
+def test_303_1c4_director_asks_to_inspect_before_covering_on_a_phone(page, live_server, login, axe_check):
+    from allauth.account.models import EmailAddress
+
+    from permits.roles import Role
+
+    director = staff_user("director", Role.DPW_DIRECTOR)
+    EmailAddress.objects.create(user=director, email=director.email, verified=True, primary=True)
+    permit = PermitFactory(
+        applicant=UserFactory(username="gasco"),
+        organization=OrganizationFactory(name="Wisconsin Gas"),
+        location_description="Gas main crossing at 118 Henni Street",
+    )
+    add_detail(permit, underground_utility=True)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    login(page, "director")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    expect(page.get_by_role("heading", name="Check before covering")).to_be_visible()
+    axe_check(page, "field record with the covering request form")
+    page.get_by_label("Note to the permittee (optional)").fill("Call the DPW before backfilling")
+    page.get_by_role("button", name=re.compile("Ask to inspect before covering")).click()
+    expect(page.get_by_text("Do not cover the construction yet.")).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "field record with the covering held (§ 303-1C(4))")

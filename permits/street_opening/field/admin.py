@@ -11,6 +11,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from permits.errors import RulesBroken
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import (
+    CoveringHold,
     DefectNotice,
     Guarantee,
     Inspection,
@@ -44,6 +45,15 @@ class FieldRecordAdmin(admin.ModelAdmin):
         return format_html(
             '<a href="{}">{}</a>', reverse("permits:field_permit", args=[obj.permit.number]), obj.permit.number
         )
+
+
+@admin.register(CoveringHold)
+class CoveringHoldAdmin(FieldRecordAdmin):
+    """§ 303-1C(4): made by the Director on the field page, released by the DPW's underground inspection."""
+
+    list_display = ["field_link", "requested_at", "requested_by", "released_at"]
+    list_filter = [("requested_at", admin.DateFieldListFilter)]
+    readonly_fields = [f.name for f in CoveringHold._meta.fields]
 
 
 @admin.register(Inspection)

@@ -231,6 +231,17 @@ class PermanentPavementForm(LimitedForm):
     completed_on = forms.DateField(label="Permanent pavement completed on", widget=DateInput())
 
 
+class CoveringHoldForm(LimitedForm):
+    """§ 303-1C(4): the Director asks to check the construction before it is covered."""
+
+    note = forms.CharField(
+        label="Note to the permittee (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="What to check, or when to call.",
+    )
+
+
 class FaultyWorkNoticeForm(LimitedForm):
     """§ 303-4H(2): the DPW's notice of faulty work or materials, to the permittee."""
 

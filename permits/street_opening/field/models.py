@@ -105,6 +105,38 @@ class Inspection(models.Model):
         return sorted({f["citation"] for f in self.failures})
 
 
+class CoveringHold(models.Model):
+    """§ 303-1C(4): the Director of Public Works asked to check the underground construction before it is covered. Until
+    the DPW's underground inspection is logged, nothing may be recorded that covers it (backfill, compaction,
+    pavement, restoration, completion)."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="covering_holds")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField()
+    note = models.TextField(blank=True)
+    released_by = models.ForeignKey(
+        Inspection, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    released_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        constraints = [
+            # One open request per permit: asking again while it is open changes nothing.
+            models.UniqueConstraint(
+                fields=["permit"], condition=Q(released_at__isnull=True), name="covering_hold_one_open_per_permit"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = "released" if self.released_at else "open"
+        return f"{self.permit.number}: inspect before covering ({state})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.released_at is None
+
+
 class PermitteeNotice(models.Model):
     """A notice the permittee must give before a step of the work, and whether it came in time."""
 

@@ -29,6 +29,7 @@ from permits.roles import Role, has_role, is_village_staff
 from permits.street_opening import rules as ordinance
 from permits.street_opening.field import rules
 from permits.street_opening.field.models import (
+    CoveringHold,
     DefectNotice,
     Guarantee,
     Inspection,
@@ -133,6 +134,8 @@ def log_inspection(
                 )
             ]
         )
+    if kind in COVERING_KINDS:
+        require_not_held_for_inspection(permit, f"log a {Inspection.Kind(kind).label.lower()} inspection")
     now = timezone.now()
     at = at or now
     today = today or timezone.localdate(now)
@@ -176,6 +179,8 @@ def log_inspection(
             )
             Inspection.objects.filter(pk=inspection.pk).update(retest_fee_charged=True)
             inspection.retest_fee_charged = True
+        if kind == Inspection.Kind.UNDERGROUND_DEPTH:
+            _release_covering_holds(permit, inspection, by=by, now=now)
         if permit.status == Status.ISSUED:
             # An inspection in the field is evidence the work is under way.
             workflow.transition(permit, Status.ACTIVE, by=by, today=today, reason="Work under way: inspected on site")
@@ -283,6 +288,126 @@ class InspectionQueue:
             ids += list(self._rest().values_list("pk", flat=True)[offset : offset + wanted])
         rows = {p.pk: p for p in permits_to_inspect(today=self.today).filter(pk__in=ids)}
         return [rows[pk] for pk in ids if pk in rows]
+
+
+# --- § 303-1C(4): inspection before covering ------------------------------------------------------------------
+
+# What records the construction covered: the backfill, its compaction, the pavement over it and the restored surface.
+COVERING_KINDS = (
+    Inspection.Kind.BACKFILL,
+    Inspection.Kind.COMPACTION,
+    Inspection.Kind.PAVEMENT,
+    Inspection.Kind.FINAL,
+)
+COVERING_HOLDERS = (Role.DPW_DIRECTOR,)  # § 303-1C(4): "on request of the Director of Public Works"
+
+
+def open_covering_hold(permit: Permit) -> CoveringHold | None:
+    return CoveringHold.objects.filter(permit=permit, released_at__isnull=True).first()
+
+
+def covering_hold_violations(permit: Permit) -> list[rules.Violation]:
+    """§ 303-1C(4): covering is refused while the Director's request to check the construction is open."""
+    return rules.covering_violations(inspection_requested=open_covering_hold(permit) is not None, inspected=False)
+
+
+def require_not_held(permit: Permit) -> None:
+    errors = covering_hold_violations(permit)
+    if errors:
+        raise RulesBroken(errors)
+
+
+def require_not_held_for_inspection(permit: Permit, what: str) -> None:
+    """An inspection of the covering waits for the underground check (§ 303-1C(4)); the message says so."""
+    if open_covering_hold(permit) is not None:
+        raise RulesBroken(
+            [
+                rules.Violation(
+                    "kind",
+                    "covered_before_inspection",
+                    "§ 303-1C(4)",
+                    f"The Director of Public Works asked to check the underground construction before it is covered: "
+                    f"log the underground inspection first, then {what} (§ 303-1C(4)).",
+                )
+            ]
+        )
+
+
+def request_inspection_before_covering(*, permit: Permit, by, note: str = "") -> CoveringHold:
+    """§ 303-1C(4): "on request of the Director of Public Works, the utility company must provide opportunity for him
+    to check any construction before it may be covered". The Director asks; the permittee is told, and nothing that
+    covers the construction is recorded until the DPW's underground inspection is logged. Asking again while a request
+    is open returns it."""
+    require_role(
+        by, *COVERING_HOLDERS, action="ask to check construction before it is covered (Director of Public Works)"
+    )
+    errors = []
+    detail = detail_of(permit)
+    if permit.kind != PermitKind.STREET_OPENING or permit.status not in WORK_UNDER_WAY:
+        errors.append(
+            rules.Violation(
+                None,
+                "not_under_way",
+                "§ 303-1C(4)",
+                f"{permit.number} is {permit.get_status_display().lower()}: the Director asks to check construction "
+                "while the work is under way (§ 303-1C(4)).",
+            )
+        )
+    if detail is not None and not detail.underground_utility:
+        errors.append(
+            rules.Violation(
+                None,
+                "not_underground",
+                "§ 303-1C(4)",
+                f"{permit.number} is not underground utility construction: § 303-1C(4) is for underground "
+                "construction (§ 303-1C(4)).",
+            )
+        )
+    if errors:
+        raise RulesBroken(errors)
+    held = open_covering_hold(permit)
+    if held is not None:
+        return held
+    with transaction.atomic():
+        hold = CoveringHold.objects.create(
+            permit=permit, requested_by=by, requested_at=timezone.now(), note=note.strip()
+        )
+        services.record_event(
+            permit,
+            by=by,
+            reason="The Director of Public Works asked to check the underground construction before it is covered: "
+            "do not backfill or restore until the DPW has inspected it (§ 303-1C(4))"
+            + (f". {note.strip()}" if note.strip() else ""),
+        )
+        services.send_notice(
+            permit,
+            to=permit.applicant.email,
+            template="field_covering_hold",
+            context={"permit": permit, "hold": hold},
+        )
+    return hold
+
+
+def may_hold_covering(user, permit: Permit) -> bool:
+    """Whether the page offers the Director's § 303-1C(4) request (request_inspection_before_covering decides)."""
+    detail = detail_of(permit)
+    return (
+        has_role(user, *COVERING_HOLDERS)
+        and permit.status in WORK_UNDER_WAY
+        and (detail is None or detail.underground_utility)
+        and open_covering_hold(permit) is None
+    )
+
+
+def _release_covering_holds(permit: Permit, inspection: Inspection, *, by, now) -> None:
+    """§ 303-1C(4): the DPW's underground inspection is the check asked for: the covering may follow (a failure it
+    found is on the inspection)."""
+    if CoveringHold.objects.filter(permit=permit, released_at__isnull=True).update(
+        released_by=inspection, released_at=now
+    ):
+        services.record_event(
+            permit, by=by, reason="Underground construction checked: it may now be covered (§ 303-1C(4))"
+        )
 
 
 # --- Notices the permittee gives -------------------------------------------------------------------------------
@@ -509,6 +634,7 @@ def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inch
     """§ 303-5G(4): a winter emergency's temporary cold-mix surface (3 inches or more); the permanent pavement is
     then due by the following June 1."""
     _require_permittee_or_dpw(by, permit, "record the temporary surface")
+    require_not_held(permit)
     errors = rules.temporary_surface_violations(
         depth_inches=depth_inches, emergency=is_emergency(permit), placed_on=placed_on
     )
@@ -533,6 +659,7 @@ def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inch
 def record_permanent_pavement(*, permit: Permit, by, completed_on: date) -> PavementRestoration:
     """§ 303-5G(4): the permanent pavement is in."""
     _require_permittee_or_dpw(by, permit, "record the permanent pavement")
+    require_not_held(permit)
     with transaction.atomic():
         restoration = restoration_for(permit)
         PavementRestoration.objects.filter(pk=restoration.pk).update(permanent_completed_on=completed_on)
@@ -549,7 +676,7 @@ def record_permanent_pavement(*, permit: Permit, by, completed_on: date) -> Pave
 
 
 def completion_blockers(permit: Permit) -> list[rules.Violation]:
-    errors = []
+    errors = covering_hold_violations(permit)  # § 303-1C(4): not complete while the check before covering waits
     so = getattr(permit, "street_opening", None)
     if so is not None:
         for v in ordinance.emergency_underground_violations(

@@ -27,6 +27,7 @@ from permits.street_opening.field import rules as field_rules
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.forms import (
     INSPECTION_FORMS,
+    CoveringHoldForm,
     DefectFindingForm,
     FaultyWorkNoticeForm,
     PermanentPavementForm,
@@ -85,6 +86,9 @@ def _permit_context(request, permit, **forms):
         "restoration": getattr(permit, "pavement_restoration", None),
         "guarantee": getattr(permit, "guarantee", None),
         "defects": permit.defect_notices.all(),
+        "covering_hold": field_work.open_covering_hold(permit),
+        "may_hold_covering": field_work.may_hold_covering(user, permit),
+        "hold_form": CoveringHoldForm(prefix="hold"),
         "is_inspector": has_role(user, *field_work.INSPECTORS),
         "is_dpw_director": has_role(user, *field_work.DEFECT_RECORDERS),
         "may_record_defect": field_work.may_record_defect_notice(user, permit),
@@ -214,6 +218,26 @@ def give_notice(request, number):
             messages.warning(request, field_rules.notice_late_message(notice.kind, timezone.localtime(notice.due_by)))
 
     return _bound_or_error(request, permit, form, record, "Notice recorded.", "notice_form")
+
+
+@login_required
+@require_POST
+def covering_hold(request, number):
+    """§ 303-1C(4): the Director of Public Works asks to check the underground construction before it is covered."""
+    permit = _street_opening_for(request.user, number)
+    form = CoveringHoldForm(request.POST, prefix="hold")
+    try:
+        if not form.is_valid():
+            raise RulesBroken([field_rules.Violation("note", "invalid", "§ 303-1C(4)", "The note is too long.")])
+        field_work.request_inspection_before_covering(permit=permit, by=request.user, note=form.cleaned_data["note"])
+    except RulesBroken as broken:
+        for v in broken.violations:
+            messages.error(request, v.message)
+    else:
+        messages.success(
+            request, "The permittee was told not to cover the construction until the DPW has checked it (§ 303-1C(4))."
+        )
+    return redirect(_field_url(permit))
 
 
 @login_required
