@@ -37,4 +37,10 @@ READINGS = (
         "the notice; no designee finds it. Either notice, uncorrected by its deadline, leads to the Village's repair "
         "billed with 20% and the one-year revocation (§ 303-4H(2)).",
     ),
+    Reading(
+        "§ 303-5B(1)",
+        TOPIC,
+        'The warning lights clause reads "from sunrise to sunset". At an inspection the DPW records whether the '
+        "warning lights the site needs are on and working, whatever the hour; lights off fail the inspection.",
+    ),
 )

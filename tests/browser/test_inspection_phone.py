@@ -166,3 +166,50 @@ def test_303_1c4_director_asks_to_inspect_before_covering_on_a_phone(page, live_
     expect(page.get_by_text("Do not cover the construction yet.")).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "field record with the covering held (§ 303-1C(4))")
+
+
+def test_303_5b1_5c_inspector_records_barriers_and_the_saw_cut_on_a_phone(page, live_server, login, axe_check):
+    from allauth.account.models import EmailAddress
+
+    from permits.roles import Role
+
+    inspector = staff_user("inspector", Role.DPW_INSPECTOR)
+    EmailAddress.objects.create(user=inspector, email=inspector.email, verified=True, primary=True)
+    permit = PermitFactory(
+        applicant=UserFactory(username="digger"),
+        organization=OrganizationFactory(name="Brandt Excavating LLC"),
+        location_description="In front of 118 Henni Street",
+    )
+    add_detail(permit)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    login(page, "inspector")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+
+    # § 303-5B(1): an open-flame pot fails the inspection with its section
+    page.get_by_role("link", name=re.compile("Barriers, signs and lights")).click()
+    assert _fits_the_phone(page)
+    axe_check(page, "barriers, signs and lights form")
+    form = page.locator("form.field-form")
+    for question in ("barriers", "signs", "warning_lights"):
+        form.locator(f"input[name='{question}'][value='yes']").check()
+    form.get_by_label("Open-flame warning devices in use").check()
+    page.get_by_role("button", name="Log the inspection").click()
+    alert = page.get_by_role("alert").filter(has_text="FAILED")
+    expect(alert).to_be_visible()
+    assert "§ 303-5B(1)" in alert.inner_text()
+    axe_check(page, "field record after a failed protection inspection")
+
+    # § 303-5C: a neat rectangular cut after backfilling passes
+    page.get_by_role("link", name=re.compile("Pavement removal and saw cut")).click()
+    axe_check(page, "saw cut form")
+    form = page.locator("form.field-form")
+    form.locator("input[name='surface'][value='bituminous']").check()
+    for question in ("saw_cut_straight", "final_saw_cut", "saw_cut_rectangular", "saw_cut_aligned"):
+        form.locator(f"input[name='{question}'][value='yes']").check()
+    page.get_by_role("button", name="Log the inspection").click()
+    expect(page.get_by_role("status").filter(has_text="passed")).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "field record after a passed saw cut inspection")

@@ -185,6 +185,48 @@ class FinalForm(InspectionForm):
     field_order = ["surface_restored", "notes", "photo"]
 
 
+def _seen(label: str, help_text: str):
+    return yes_or_no(label, yes="Yes", no="No", help_text=help_text)
+
+
+class ProtectionForm(InspectionForm):
+    barriers = _seen("Opening enclosed with sufficient barriers?", "§ 303-5B(1).")
+    signs = _seen("Sufficient signs and traffic control devices?", "§ 303-5B(1), MUTCD Part VI.")
+    warning_lights = _seen("Sufficient warning lights on?", "§ 303-5B(1).")
+    open_flame = _yes("Open-flame warning devices in use", "Not allowed (§ 303-5B(1)).")
+    field_order = [*MEASURED_FIELDS["protection"], "notes", "photo"]
+
+
+class SawCutForm(InspectionForm):
+    surface = forms.ChoiceField(label="Pavement", choices=PavementForm.SURFACES, widget=forms.RadioSelect)
+    saw_cut_straight = _seen("Pavement removed to neat, straight lines?", "§ 303-5C(1).")
+    final_saw_cut = _seen("Final saw cut made after backfilling?", "§ 303-5C(1).")
+    damaged_not_recut = _yes(
+        "Pavement damaged beyond the saw-cut lines and not cut again", "It must be cut again (§ 303-5C(2))."
+    )
+    saw_cut_rectangular = _seen("Finished cut a regular rectangular section?", "§ 303-5C(2).")
+    saw_cut_aligned = _seen(
+        "Long dimension parallel with the curbline or direction of travel?",
+        "In concrete: parallel with or at right angles to it (§ 303-5C(3)).",
+    )
+    vertical_face = yes_or_no(
+        "Concrete: vertical face at the saw cut?",
+        yes="Yes",
+        no="No",
+        required=False,
+        help_text="For a full depth of concrete at the joint (§ 303-5C(4)). Concrete only.",
+    )
+    field_order = [*MEASURED_FIELDS["saw_cut"], "notes", "photo"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("surface") == "concrete" and data.get("vertical_face") in (None, ""):
+            self.add_error("vertical_face", "Answer this for concrete pavement (§ 303-5C(4)).")
+        if data.get("vertical_face") == "":
+            data["vertical_face"] = None
+        return data
+
+
 INSPECTION_FORMS = {
     "backfill": BackfillForm,
     "compaction": CompactionForm,
@@ -192,6 +234,8 @@ INSPECTION_FORMS = {
     "trench": TrenchForm,
     "underground_depth": UndergroundDepthForm,
     "final": FinalForm,
+    "protection": ProtectionForm,
+    "saw_cut": SawCutForm,
 }
 
 

@@ -27,6 +27,8 @@ class Inspection(models.Model):
         PAVEMENT = "pavement", "Pavement replacement (§ 303-5G)"
         TRENCH = "trench", "Trench limits (§ 303-5B(1))"
         UNDERGROUND_DEPTH = "underground_depth", "Underground depth before covering (§ 303-1C)"
+        PROTECTION = "protection", "Barriers, signs and lights (§ 303-5B(1))"
+        SAW_CUT = "saw_cut", "Pavement removal and saw cut (§ 303-5C)"
         FINAL = "final", "Final: surface restored (§ 303-1C(8))"
 
     class Result(models.TextChoices):
@@ -81,6 +83,22 @@ class Inspection(models.Model):
     cover_feet = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     # § 303-1C(8) final
     surface_restored = models.BooleanField(null=True, blank=True)
+    # § 303-5B(1) protection of the public
+    barriers = models.BooleanField(null=True, blank=True, help_text="Enclosed with sufficient barriers")
+    signs = models.BooleanField(null=True, blank=True, help_text="Sufficient signs and traffic control devices")
+    warning_lights = models.BooleanField(null=True, blank=True, help_text="Sufficient warning lights kept on")
+    open_flame = models.BooleanField(null=True, blank=True, help_text="Open-flame warning devices in use")
+    # § 303-5C pavement removal and saw cut
+    saw_cut_straight = models.BooleanField(null=True, blank=True, help_text="Removed to neat, straight lines")
+    final_saw_cut = models.BooleanField(null=True, blank=True, help_text="Final saw cut made after backfilling")
+    damaged_not_recut = models.BooleanField(
+        null=True, blank=True, help_text="Damaged beyond the saw-cut lines and not saw cut again"
+    )
+    saw_cut_rectangular = models.BooleanField(null=True, blank=True, help_text="A regular rectangular section")
+    saw_cut_aligned = models.BooleanField(
+        null=True, blank=True, help_text="Parallel with the curbline or travel (concrete: or at right angles)"
+    )
+    vertical_face = models.BooleanField(null=True, blank=True, help_text="Concrete: vertical face at the saw cut")
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -360,6 +360,107 @@ def spoil_pile_violations(*, spoil_blocks_gutter: bool) -> list[Violation]:
     ]
 
 
+# --- § 303-5B(1): barriers, signs, lights; § 303-5C: pavement removal and the saw cut -------------------------
+
+
+def protection_violations(*, barriers: bool, signs: bool, warning_lights: bool, open_flame: bool) -> list[Violation]:
+    """§ 303-5B(1): every opening "shall be enclosed with sufficient barriers, signing, and such other traffic control
+    devices as may be required" (MUTCD Part VI), "sufficient warning lights shall be kept on", and "no open flame
+    warning devices shall be used". The inspector records each as seen on site; any one missing fails.
+
+    Reading: the lights clause says "from sunrise to sunset"; the inspector records whether the warning lights the
+    site needs are on and working when inspected, whatever the hour."""
+    checks = (
+        (
+            "barriers",
+            not barriers,
+            "no_barriers",
+            "The opening is not enclosed with sufficient barriers (§ 303-5B(1)).",
+        ),
+        (
+            "signs",
+            not signs,
+            "no_signs",
+            "Signs and traffic control devices are not sufficient (§ 303-5B(1), MUTCD Part VI).",
+        ),
+        (
+            "warning_lights",
+            not warning_lights,
+            "no_warning_lights",
+            "Sufficient warning lights are not kept on (§ 303-5B(1)).",
+        ),
+        ("open_flame", open_flame, "open_flame", "No open flame warning devices may be used (§ 303-5B(1))."),
+    )
+    return [Violation(field, code, "§ 303-5B(1)", message) for field, failed, code, message in checks if failed]
+
+
+def saw_cut_violations(
+    *,
+    straight: bool,
+    final_cut_after_backfill: bool,
+    damaged_not_recut: bool,
+    rectangular: bool,
+    aligned: bool,
+    surface: str = "",
+    vertical_face: bool | None = None,
+) -> list[Violation]:
+    """§ 303-5C: pavement removed to neat, straight lines with a final saw cut after backfilling (C(1)); pavement
+    damaged beyond the original saw-cut lines cut again, the finished cut a regular rectangle (C(2)); the long
+    dimension parallel with the curbline or the direction of travel, in concrete parallel with or at right angles to
+    it (C(3)); in concrete a vertical face at the saw cut for a full depth at the joint (C(4))."""
+    checks = [
+        (
+            "saw_cut_straight",
+            not straight,
+            "not_straight",
+            "§ 303-5C(1)",
+            "Existing pavement must be removed to neat, straight lines (§ 303-5C(1)).",
+        ),
+        (
+            "final_saw_cut",
+            not final_cut_after_backfill,
+            "no_final_saw_cut",
+            "§ 303-5C(1)",
+            "The permittee must make a final saw cut in the existing pavement after backfilling (§ 303-5C(1)).",
+        ),
+        (
+            "damaged_not_recut",
+            damaged_not_recut,
+            "damaged_not_recut",
+            "§ 303-5C(2)",
+            "Pavement damaged beyond the original saw-cut lines must be saw cut again along neat, straight lines "
+            "(§ 303-5C(2)).",
+        ),
+        (
+            "saw_cut_rectangular",
+            not rectangular,
+            "not_rectangular",
+            "§ 303-5C(2)",
+            "The finished saw cut must leave a regular rectangular section for pavement replacement (§ 303-5C(2)).",
+        ),
+        (
+            "saw_cut_aligned",
+            not aligned,
+            "not_aligned",
+            "§ 303-5C(3)",
+            "The replacement area must run parallel with the curbline or the direction of travel (in concrete, "
+            "parallel with or at right angles to it) (§ 303-5C(3)).",
+        ),
+    ]
+    if surface == "concrete":
+        checks.append(
+            (
+                "vertical_face",
+                not vertical_face,
+                "no_vertical_face",
+                "§ 303-5C(4)",
+                "Concrete must be cut to a vertical face at the saw cut, for a full depth of concrete at the joint "
+                "(§ 303-5C(4)).",
+            )
+        )
+    return [Violation(field, code, cite, message) for field, failed, code, cite, message in checks if failed]
+
+
 # --- § 303-1C: underground utilities ----------------------------------------------------------------------------
 
 MIN_COVER_FEET = Decimal("3")  # § 303-1C(1): from the top of the established grade to the top of the construction
@@ -751,6 +852,8 @@ INSPECTION_CITATIONS = {
     "trench": "§ 303-5B(1)",
     "underground_depth": "§ 303-1C(1)",
     "final": "§ 303-1C(8)",
+    "protection": "§ 303-5B(1)",
+    "saw_cut": "§ 303-5C",
 }
 
 
@@ -804,6 +907,23 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
         # The DPW asked to check it by coming to inspect (§ 303-1C(4)); "covered_before_check" is what it found.
         return underground_depth_violations(cover_feet=v["cover_feet"]) + covering_violations(
             inspection_requested=True, inspected=not v.get("covered_before_check")
+        )
+    if kind == "protection":
+        return protection_violations(
+            barriers=bool(v.get("barriers")),
+            signs=bool(v.get("signs")),
+            warning_lights=bool(v.get("warning_lights")),
+            open_flame=bool(v.get("open_flame")),
+        )
+    if kind == "saw_cut":
+        return saw_cut_violations(
+            straight=bool(v.get("saw_cut_straight")),
+            final_cut_after_backfill=bool(v.get("final_saw_cut")),
+            damaged_not_recut=bool(v.get("damaged_not_recut")),
+            rectangular=bool(v.get("saw_cut_rectangular")),
+            aligned=bool(v.get("saw_cut_aligned")),
+            surface=v.get("surface") or "",
+            vertical_face=v.get("vertical_face"),
         )
     if kind == "final":
         if v.get("surface_restored") is False:

@@ -66,6 +66,16 @@ MEASURED_FIELDS = {
     "trench": ["excavated_ahead_feet", "unfilled_feet", "special_permission"],  # spoil_blocks_gutter: in failures
     "underground_depth": ["cover_feet"],  # covered_before_check is kept in the failures it causes
     "final": ["surface_restored"],
+    "protection": ["barriers", "signs", "warning_lights", "open_flame"],
+    "saw_cut": [
+        "surface",
+        "saw_cut_straight",
+        "final_saw_cut",
+        "damaged_not_recut",
+        "saw_cut_rectangular",
+        "saw_cut_aligned",
+        "vertical_face",
+    ],
 }
 
 
@@ -93,7 +103,7 @@ def with_application_defaults(permit: Permit, kind: str, values: dict) -> dict:
     """A pavement inspection takes the surface and existing depth from the application unless measured."""
     values = dict(values)
     detail = detail_of(permit)
-    if kind == "pavement" and detail is not None:
+    if kind in ("pavement", "saw_cut") and detail is not None:
         values["surface"] = values.get("surface") or detail.surface
         if values.get("existing_pavement_inches") is None:
             values["existing_pavement_inches"] = detail.existing_pavement_inches
@@ -143,7 +153,7 @@ def log_inspection(
     violations = rules.inspection_violations(kind, values)
     passed = not violations
     measured = {field: values.get(field) for field in MEASURED_FIELDS[kind]}
-    if kind == "pavement":
+    if kind in ("pavement", "saw_cut"):
         measured["surface"] = measured["surface"] or ""
     with transaction.atomic():
         photo_doc = None

@@ -125,7 +125,7 @@ def inspect(request, number, kind):
         raise Http404("No such inspection")
     initial = {}
     detail = field_work.detail_of(permit)
-    if kind == "pavement" and detail is not None and detail.surface in ("bituminous", "concrete"):
+    if kind in ("pavement", "saw_cut") and detail is not None and detail.surface in ("bituminous", "concrete"):
         initial["surface"] = detail.surface
     form = form_class(request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST" and form.is_valid():
