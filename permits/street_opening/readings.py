@@ -43,4 +43,12 @@ READINGS = (
         'The warning lights clause reads "from sunrise to sunset". At an inspection the DPW records whether the '
         "warning lights the site needs are on and working, whatever the hour; lights off fail the inspection.",
     ),
+    Reading(
+        "§ 303-4F(2)",
+        TOPIC,
+        '"Plus actual Village expenses" is part of the permit fee: what the Village spent on the opening (labor, '
+        "equipment, materials, the last two shown by their receipt or invoice) is added to the permit's fee and "
+        "paid to the Clerk-Treasurer, who receipts it. It is owed by the permittee, so it is not a special charge "
+        "on a parcel's owner, and no administration percentage is added (that is § 303-4H(2)'s).",
+    ),
 )

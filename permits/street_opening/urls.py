@@ -43,6 +43,7 @@ urlpatterns += [
     path("permits/<str:number>/field/pavement/temporary/", field.temporary_pavement, name="field_temporary_pavement"),
     path("permits/<str:number>/field/pavement/permanent/", field.permanent_pavement, name="field_permanent_pavement"),
     path("permits/<str:number>/field/cover-hold/", field.covering_hold, name="field_covering_hold"),
+    path("permits/<str:number>/field/expenses/", field.village_expenses, name="field_village_expenses"),
     path("permits/<str:number>/field/complete/", field.report_completion, name="field_complete"),
     path("permits/<str:number>/field/complete/confirm/", field.confirm_completion, name="field_confirm_completion"),
     path("permits/<str:number>/field/defects/new/", field.defect_notice, name="field_defect"),

@@ -213,3 +213,40 @@ def test_303_5b1_5c_inspector_records_barriers_and_the_saw_cut_on_a_phone(page, 
     expect(page.get_by_role("status").filter(has_text="passed")).to_be_visible()
     assert _fits_the_phone(page)
     axe_check(page, "field record after a passed saw cut inspection")
+
+
+def test_303_4f2_director_bills_the_villages_expenses_on_a_phone(page, live_server, login, axe_check):
+    from allauth.account.models import EmailAddress
+
+    from permits.roles import Role
+    from tests.upload_samples import PNG
+
+    director = staff_user("director", Role.DPW_DIRECTOR)
+    EmailAddress.objects.create(user=director, email=director.email, verified=True, primary=True)
+    permit = PermitFactory(
+        applicant=UserFactory(username="digger"),
+        organization=OrganizationFactory(name="Brandt Excavating LLC"),
+        location_description="In front of 118 Henni Street",
+    )
+    add_detail(permit)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    login(page, "director")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    page.get_by_role("link", name="Bill the Village's expenses").click()
+    assert _fits_the_phone(page)
+    axe_check(page, "Village expenses form")
+    page.get_by_label("What the Village did").fill("Cold patch placed by the Village crew")
+    page.get_by_label("Labor ($)").fill("60.00")
+    page.get_by_label("Materials ($)").fill("45.25")
+    page.get_by_role("button", name="Bill the expenses").click()
+    expect(page.get_by_role("alert").filter(has_text="Please correct")).to_be_visible()
+    axe_check(page, "Village expenses form without the receipt")
+    page.get_by_label(re.compile("Receipt or invoice")).set_input_files(
+        files=[{"name": "invoice.png", "mimeType": "image/png", "buffer": PNG}]
+    )
+    page.get_by_role("button", name="Bill the expenses").click()
+    expect(page.get_by_role("status").filter(has_text="$105.25")).to_be_visible()
+    axe_check(page, "field record after billing the Village's expenses (§ 303-4F(2))")

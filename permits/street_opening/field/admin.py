@@ -17,6 +17,7 @@ from permits.street_opening.field.models import (
     Inspection,
     PavementRestoration,
     PermitteeNotice,
+    VillageExpense,
 )
 
 
@@ -118,3 +119,12 @@ class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
                 self.message_user(request, f"{notice}: {error}", messages.ERROR)
         if done:
             self.message_user(request, f"{done} defect notice(s) marked corrected.")
+
+
+@admin.register(VillageExpense)
+class VillageExpenseAdmin(FieldRecordAdmin):
+    """§ 303-4F(2): billed on the field page (bill_village_expenses), which adds them to the permit fee."""
+
+    list_display = ["field_link", "incurred_on", "description", "labor", "equipment", "materials", "recorded_by"]
+    list_filter = [("incurred_on", admin.DateFieldListFilter)]
+    readonly_fields = [f.name for f in VillageExpense._meta.fields]

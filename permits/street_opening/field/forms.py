@@ -345,6 +345,34 @@ class DefectFindingForm(FaultyWorkNoticeForm):
         self.fields["finding"].queryset = motions.select_related("item__meeting")
 
 
+class VillageExpenseForm(LimitedForm):
+    """§ 303-4F(2): the Village's actual expenses on the opening, added to the permit fee."""
+
+    description = forms.CharField(label="What the Village did", max_length=300)
+    incurred_on = forms.DateField(label="Spent on", widget=DateInput())
+    labor = _dollars("Labor ($)")
+    equipment = _dollars("Equipment ($)")
+    materials = _dollars("Materials ($)")
+    receipt = forms.FileField(
+        label="Receipt or invoice (JPEG, PNG or PDF, at most 10 MB)",
+        required=False,
+        help_text="Required when equipment or materials are billed: only actual expenses are (§ 303-4F(2)).",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("labor", "equipment", "materials"):
+            self.fields[name].required = False
+            self.fields[name].initial = 0
+
+    def clean(self):
+        data = super().clean()
+        for name in ("labor", "equipment", "materials"):
+            if data.get(name) is None and name not in self.errors:
+                data[name] = 0
+        return data
+
+
 class VillageRepairForm(LimitedForm):
     repaired_on = forms.DateField(label="Village repaired on", widget=DateInput())
     labor = _dollars("Labor ($)")

@@ -346,3 +346,45 @@ class DefectNotice(models.Model):
     @property
     def is_open(self) -> bool:
         return self.corrected_on is None and self.village_repaired_on is None
+
+
+class VillageExpense(models.Model):
+    """§ 303-4F(2): "the fee for a street opening permit shall be as prescribed in Chapter 167, Fees, plus actual
+    Village expenses": what the Village spent on the opening (labor, equipment, materials), with the receipt or
+    invoice behind it, added to the permit's fee and paid to the Clerk-Treasurer, who issues his receipt."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="village_expenses")
+    incurred_on = models.DateField()
+    description = models.CharField(max_length=300, help_text="What the Village did")
+    labor = models.DecimalField(**AMOUNT)
+    equipment = models.DecimalField(**AMOUNT)
+    materials = models.DecimalField(**AMOUNT)
+    receipt = models.ForeignKey(
+        Document,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The vendor's receipt or invoice for the equipment or materials",
+    )
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-incurred_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(labor__gte=0) & Q(equipment__gte=0) & Q(materials__gte=0),
+                name="village_expense_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(labor__gt=0) | Q(equipment__gt=0) | Q(materials__gt=0), name="village_expense_some_amount"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.permit.number}: Village expenses ${self.total} ({self.incurred_on})"
+
+    @property
+    def total(self) -> Decimal:
+        return self.labor + self.equipment + self.materials

@@ -741,6 +741,52 @@ def village_repair_bill(*, labor, materials, equipment) -> RepairBill:
     return RepairBill(labor, materials, equipment, subtotal, administration, subtotal + administration)
 
 
+def village_expense_violations(
+    *, labor, equipment, materials, description: str, incurred_on: date | None, today: date, has_receipt: bool
+) -> list[Violation]:
+    """§ 303-4F(2): the permit fee is the Chapter 167 fee "plus actual Village expenses": amounts the Village spent
+    (labor, equipment, materials), each $0.00 or more and together more than nothing, for work it did, on a day that
+    has come. Equipment or materials are actual expenses shown by their receipt or invoice; labor is the Village's own
+    time. No administration is added: the 20% of § 303-4H(2) is for repairing a permittee's uncorrected deficiency."""
+    cite = "§ 303-4F(2)"
+    errors = []
+    amounts = {}
+    for field, value in (("labor", labor), ("equipment", equipment), ("materials", materials)):
+        try:
+            amounts[field] = _d(value if value is not None else 0)
+        except (ArithmeticError, ValueError, TypeError):
+            amounts[field] = None
+        if amounts[field] is None or not amounts[field].is_finite() or amounts[field] < 0:
+            errors.append(
+                Violation(field, "negative", cite, f"The {field} must be an amount of $0.00 or more ({cite}).")
+            )
+    if not errors and sum(amounts.values()) <= 0:
+        errors.append(
+            Violation(
+                "labor", "nothing_spent", cite, f"Enter what the Village spent: labor, equipment or materials ({cite})."
+            )
+        )
+    if not errors and (amounts["equipment"] > 0 or amounts["materials"] > 0) and not has_receipt:
+        errors.append(
+            Violation(
+                "receipt",
+                "receipt_required",
+                cite,
+                "Attach the receipt or invoice for the equipment and materials: only actual expenses are billed "
+                f"({cite}).",
+            )
+        )
+    if not (description or "").strip():
+        errors.append(Violation("description", "required", cite, f"Say what the Village did ({cite})."))
+    if incurred_on is None or incurred_on > today:
+        errors.append(
+            Violation(
+                "incurred_on", "future", cite, f"An expense is billed once spent: not a day still to come ({cite})."
+            )
+        )
+    return errors
+
+
 def revocation_ends_on(revoked_on: date) -> date:
     """§ 303-4H(2): failure to correct deficiencies revokes the right to obtain a street opening permit for one year
     (the application half's reading, in ordinance.py: the right returns on the anniversary)."""

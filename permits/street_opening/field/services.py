@@ -35,6 +35,7 @@ from permits.street_opening.field.models import (
     Inspection,
     PavementRestoration,
     PermitteeNotice,
+    VillageExpense,
 )
 from permits.street_opening.models import StreetOpening
 
@@ -1069,6 +1070,87 @@ def record_village_repair(
             context={"permit": permit, "notice": notice, "bill": bill},
         )
     return notice
+
+
+# --- § 303-4F(2): actual Village expenses ------------------------------------------------------------------------
+
+# The DPW, who does the Village's work on a street, and the Clerk-Treasurer, to whom permit fees are paid.
+EXPENSE_BILLERS = (Role.DPW_DIRECTOR, Role.CLERK)
+EXPENSE_BILLABLE = (Status.APPROVED, Status.ISSUED, Status.ACTIVE, Status.COMPLETED, Status.CLOSED, Status.EXPIRED)
+
+
+def bill_village_expenses(
+    *,
+    permit: Permit,
+    by,
+    incurred_on: date,
+    description: str,
+    labor=Decimal("0"),
+    equipment=Decimal("0"),
+    materials=Decimal("0"),
+    receipt=None,
+    today: date | None = None,
+) -> VillageExpense:
+    """§ 303-4F(2): the permit fee is the Chapter 167 fee "plus actual Village expenses". The DPW or the clerk records
+    what the Village spent on this opening (labor, equipment, materials, with the receipt or invoice for what was
+    bought or hired); the total is added to the permit's fee, the permittee is emailed the bill, and the payment is
+    made to the Clerk-Treasurer, who issues his receipt (permits.services.record_payment)."""
+    require_role(by, *EXPENSE_BILLERS, action="bill the Village's expenses on a street opening (§ 303-4F(2))")
+    today = today or timezone.localdate()
+    errors = rules.village_expense_violations(
+        labor=labor,
+        equipment=equipment,
+        materials=materials,
+        description=description,
+        incurred_on=incurred_on,
+        today=today,
+        has_receipt=receipt is not None,
+    )
+    if permit.kind != PermitKind.STREET_OPENING or permit.status not in EXPENSE_BILLABLE:
+        errors.append(
+            rules.Violation(
+                None,
+                "not_billable",
+                "§ 303-4F(2)",
+                f"{permit.number} is {permit.get_status_display().lower()}: Village expenses are billed on an approved "
+                "street opening permit (§ 303-4F(2)).",
+            )
+        )
+    if errors:
+        raise RulesBroken(errors)
+    amounts = {
+        k: Decimal(str(v or 0)).quantize(rules.CENT)
+        for k, v in (("labor", labor), ("equipment", equipment), ("materials", materials))
+    }
+    with transaction.atomic():
+        document = None
+        if receipt is not None:
+            document = services.upload_document(permit=permit, kind=Document.Kind.OTHER, upload=receipt, by=by)
+        expense = VillageExpense.objects.create(
+            permit=permit,
+            incurred_on=incurred_on,
+            description=description.strip(),
+            receipt=document,
+            recorded_by=by,
+            recorded_at=timezone.now(),
+            **amounts,
+        )
+        Permit.objects.filter(pk=permit.pk).update(fee_amount=F("fee_amount") + expense.total)
+        permit.refresh_from_db(fields=["fee_amount"])
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Village expenses billed: {expense.description}: labor ${expense.labor}, equipment "
+            f"${expense.equipment}, materials ${expense.materials}; total ${expense.total} added to the permit fee "
+            "(§ 303-4F(2))",
+        )
+        services.send_notice(
+            permit,
+            to=permit.applicant.email,
+            template="field_village_expenses_bill",
+            context={"permit": permit, "expense": expense},
+        )
+    return expense
 
 
 # --- Scheduled work (called by tasks_field.py) ------------------------------------------------------------------

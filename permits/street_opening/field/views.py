@@ -34,6 +34,7 @@ from permits.street_opening.field.forms import (
     PermitteeNoticeForm,
     PlanWorkForm,
     TemporaryPavementForm,
+    VillageExpenseForm,
     VillageRepairForm,
     add_violations,
 )
@@ -87,6 +88,8 @@ def _permit_context(request, permit, **forms):
         "guarantee": getattr(permit, "guarantee", None),
         "defects": permit.defect_notices.all(),
         "covering_hold": field_work.open_covering_hold(permit),
+        "may_bill_expenses": has_role(user, *field_work.EXPENSE_BILLERS),
+        "expenses": permit.village_expenses.all(),
         "may_hold_covering": field_work.may_hold_covering(user, permit),
         "hold_form": CoveringHoldForm(prefix="hold"),
         "is_inspector": has_role(user, *field_work.INSPECTORS),
@@ -330,6 +333,29 @@ def village_repair(request, number, pk):
             return redirect(_field_url(permit))
     return form_page(
         request, "permits/street_opening/field/repair.html", {"permit": permit, "notice": notice, "form": form}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def village_expenses(request, number):
+    """§ 303-4F(2): the DPW or the clerk bills the Village's actual expenses on the opening, added to the permit fee."""
+    require_role(request.user, *field_work.EXPENSE_BILLERS, action="bill the Village's expenses (§ 303-4F(2))")
+    permit = _street_opening_for(request.user, number)
+    form = VillageExpenseForm(
+        request.POST or None, request.FILES or None, initial={"incurred_on": timezone.localdate()}
+    )
+    if request.method == "POST":
+        billed = service_result(form, partial(field_work.bill_village_expenses, permit=permit, by=request.user))
+        if billed is not None:
+            messages.success(
+                request, f"Village expenses billed: ${billed.total} added to the permit fee (§ 303-4F(2))."
+            )
+            return redirect(_field_url(permit))
+    return form_page(
+        request,
+        "permits/street_opening/field/expenses.html",
+        {"permit": permit, "form": form, "expenses": permit.village_expenses.select_related("receipt")},
     )
 
 

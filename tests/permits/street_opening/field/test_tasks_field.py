@@ -126,11 +126,12 @@ def test_defect_job_on_a_real_worker_revokes_once(real_worker, make_issued, cont
 def test_demo_loader_is_idempotent():
     from permits.demo import load_demo
     from permits.street_opening.field.demo import load
-    from permits.street_opening.field.models import Inspection, PermitteeNotice
+    from permits.street_opening.field.models import Inspection, PermitteeNotice, VillageExpense
 
     load_demo(password="demo-password-123")
     first = load()["permit"]
     load()
-    assert first is not None and first.inspections.count() == 3
-    assert Inspection.objects.count() == 3
+    assert first is not None and first.inspections.count() == 4
+    assert Inspection.objects.count() == 4
+    assert VillageExpense.objects.get().permit == first
     assert PermitteeNotice.objects.filter(given_at__isnull=False).count() == 1
