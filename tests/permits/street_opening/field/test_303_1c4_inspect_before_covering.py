@@ -130,3 +130,21 @@ def test_303_1c4_the_field_page_asks_and_shows_the_hold(client, utility_permit, 
     assert CoveringHold.objects.get().note == "Call first"
     client.force_login(contractor)
     assert "Do not cover the construction yet" in client.get(page).content.decode()
+
+
+def test_303_1c4_no_path_completes_the_work_before_the_check(utility_permit, dpw_director, inspector, contractor):
+    """The admin's status change and the shell go through transition(), which asks the same refusals."""
+    from permits import workflow
+    from permits.models import Status
+
+    lifecycle.request_completion(permit=utility_permit, by=contractor)
+    field_work.log_inspection(permit=utility_permit, kind="final", by=inspector, values={"surface_restored": True})
+    _hold(utility_permit, dpw_director)
+    utility_permit.refresh_from_db()
+    with pytest.raises(RulesBroken) as broken:
+        workflow.transition(utility_permit, Status.COMPLETED, by=dpw_director)
+    assert "covered_before_inspection" in _codes(broken)
+    with pytest.raises(RulesBroken):
+        lifecycle.confirm_completion(permit=utility_permit, by=inspector)
+    utility_permit.refresh_from_db()
+    assert utility_permit.status != Status.COMPLETED

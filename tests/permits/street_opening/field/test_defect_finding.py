@@ -101,18 +101,16 @@ def test_303_4h_4_the_board_decides_the_permit_from_its_agenda(issued_permit, co
     permit = _confirmed(issued_permit, contractor)
     matter = matter_for("303-4H(4)", "permits.Permit")
     assert permit in list(matter.waiting())
+    facts = dict(matter.facts(permit))
+    assert facts["Permit"] == permit.number and facts["Completed"] == "July 15, 2026"
     terms = seat_members()
-    meeting = board.schedule_meeting(held_on=datetime.date(2027, 2, 16), by=clerk)
+    meeting = board.schedule_meeting(held_on=datetime.date(2026, 11, 10), by=clerk)  # a meeting already held
     board.record_attendance(meeting=meeting, present=terms, by=clerk, today=meeting.held_on)
     item = board.add_matter_to_agenda(meeting=meeting, subject=permit, clause="303-4H(4)", by=clerk)
     assert isinstance(item, AgendaItem)
-    with pytest.MonkeyPatch.context() as patch:
-        from django.utils import timezone
-
-        patch.setattr(timezone, "localdate", lambda *a: meeting.held_on)
-        motion = board.decide_item(
-            item=item, text="Found defective: settled patch", votes={t: "aye" for t in terms[:5]}, by=clerk
-        )
+    motion = board.decide_item(
+        item=item, text="Found defective: settled patch", votes={t: "aye" for t in terms[:5]}, by=clerk
+    )
     assert permit.events.filter(reason__contains="found the work defective").exists()
     notice = board_finds_defect(permit, clerk, finding=motion)
     assert notice.kind == "board_finding"
