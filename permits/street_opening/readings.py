@@ -51,4 +51,12 @@ READINGS = (
         "paid to the Clerk-Treasurer, who receipts it. It is owed by the permittee, so it is not a special charge "
         "on a parcel's owner, and no administration percentage is added (that is § 303-4H(2)'s).",
     ),
+    Reading(
+        "§ 303-1C(4)",
+        TOPIC,
+        "The Director's request to check construction before it is covered applies to underground utility "
+        "construction under way. It holds every record of covering (backfill, compaction, pavement, the final "
+        "inspection, temporary or permanent pavement, completion) until the DPW logs its underground inspection; that "
+        "inspection is the check, whatever it finds: construction covered before it fails it.",
+    ),
 )
