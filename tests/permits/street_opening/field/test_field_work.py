@@ -20,7 +20,7 @@ from permits.street_opening.field.models import (
 from permits.street_opening.field.services import RulesBroken
 from permits.street_opening.models import ApplicantRevocation
 from tests.permits.street_opening.conftest import complete_work
-from tests.permits.street_opening.field.conftest import board_finds_defect, notice_faulty_work, record_defect
+from tests.permits.street_opening.field.conftest import board_finds_defect, notice_faulty_work
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
@@ -312,7 +312,7 @@ def test_303_4h_2_uncorrected_defect_is_flagged_revoked_and_repaired_with_20_per
     issued_permit, contractor, dpw_director
 ):
     permit = _completed(issued_permit, contractor)
-    notice = record_defect(permit, dpw_director)
+    notice = board_finds_defect(permit)
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 1)) == (0, 0)  # deadline day: in time
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (1, 1)
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (0, 0)  # idempotent
@@ -333,14 +333,14 @@ def test_303_4h_2_uncorrected_defect_is_flagged_revoked_and_repaired_with_20_per
 
 def test_303_4h_2_defect_corrected_in_time_is_not_flagged(issued_permit, contractor, dpw_director, inspector):
     permit = _completed(issued_permit, contractor)
-    notice = record_defect(permit, dpw_director)
+    notice = board_finds_defect(permit)
     field_work.record_correction(notice=notice, by=inspector, corrected_on=datetime.date(2027, 3, 20))
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (0, 0)
     assert not ApplicantRevocation.objects.exists()
 
 
 def test_contractor_cannot_confirm_its_own_correction(issued_permit, contractor, dpw_director):
-    notice = record_defect(_completed(issued_permit, contractor), dpw_director)
+    notice = board_finds_defect(_completed(issued_permit, contractor))
     with pytest.raises(PermissionDenied):
         field_work.record_correction(notice=notice, by=contractor)
 
@@ -358,7 +358,7 @@ def test_303_4h_3_open_defect_keeps_the_permit_completed_after_the_guarantee_end
     issued_permit, contractor, dpw_director
 ):
     permit = _completed(issued_permit, contractor)
-    record_defect(permit, dpw_director, served_on=datetime.date(2027, 7, 1), deadline=datetime.date(2027, 8, 1))
+    board_finds_defect(permit, served_on=datetime.date(2027, 7, 1), deadline=datetime.date(2027, 8, 1))
     field_work.end_guarantees(today=datetime.date(2027, 7, 16))
     permit.refresh_from_db()
     assert permit.status == Status.COMPLETED

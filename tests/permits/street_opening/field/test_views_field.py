@@ -11,7 +11,7 @@ from permits.paging import PAGE_SIZE
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import Guarantee, Inspection, PermitteeNotice
 from tests.permits.street_opening.conftest import complete_work
-from tests.permits.street_opening.field.conftest import record_defect
+from tests.permits.street_opening.field.conftest import board_finds_defect
 from tests.upload_samples import PNG
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
@@ -287,7 +287,7 @@ def _noticed(permit, contractor, dpw_director, *, served_days_ago=40, deadline_d
         today - datetime.timedelta(days=served_days_ago),
         today - datetime.timedelta(days=deadline_days_ago),
     )
-    return record_defect(permit, dpw_director, deadline=deadline, served_on=served_on)
+    return board_finds_defect(permit, deadline=deadline, served_on=served_on)
 
 
 def test_dpw_director_records_the_village_repair_and_the_bill_adds_20_percent(
