@@ -250,3 +250,48 @@ def test_303_4f2_director_bills_the_villages_expenses_on_a_phone(page, live_serv
     page.get_by_role("button", name="Bill the expenses").click()
     expect(page.get_by_role("status").filter(has_text="$105.25")).to_be_visible()
     axe_check(page, "field record after billing the Village's expenses (§ 303-4F(2))")
+
+
+def test_303_4h_4_clerk_records_the_boards_finding_of_a_defect(page, live_server, login, axe_check):
+    import datetime
+
+    from allauth.account.models import EmailAddress
+    from django.utils import timezone
+
+    from permits.roles import Role
+    from tests.board_world import vote
+    from tests.permits.street_opening.conftest import complete_work
+
+    clerk = staff_user("clerk", Role.CLERK)
+    EmailAddress.objects.create(user=clerk, email=clerk.email, verified=True, primary=True)
+    staff_user("final-inspector", Role.DPW_INSPECTOR)
+    contractor = UserFactory(username="digger")
+    permit = PermitFactory(
+        applicant=contractor,
+        organization=OrganizationFactory(name="Brandt Excavating LLC"),
+        location_description="In front of 118 Henni Street",
+    )
+    add_detail(permit)
+    issue(permit)
+    today = timezone.localdate()
+    complete_work(permit, permittee=contractor, today=today - datetime.timedelta(days=60))
+    vote(clause="303-4H(4)", ayes=5, held_on=today, subject=permit, number="R-1", clerk=clerk)
+
+    page.set_viewport_size(PHONE)
+    login(page, "clerk")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    page.get_by_role("link", name="Record a defect notice").click()
+    expect(page.get_by_role("heading", name=f"Defect notice for {permit.number}")).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "the Board's defect finding form (§ 303-4H(4))")
+    form = page.locator("form.field-form")
+    form.locator("[name=finding]").select_option(index=1)
+    form.locator("[name=defect]").fill("Patch settled 1 inch")
+    form.locator("[name=work_to_be_done]").fill("Mill and overlay")
+    form.locator("[name=estimated_cost]").fill("1200.00")
+    form.locator("[name=deadline]").fill((today + datetime.timedelta(days=30)).isoformat())
+    form.locator("input[name=addressed_to][value=permittee]").check()
+    page.get_by_role("button", name="Record and send the notice").click()
+    expect(page.get_by_role("status").filter(has_text="Defect notice recorded")).to_be_visible()
+    axe_check(page, "field record after the Board's finding")
