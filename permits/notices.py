@@ -74,7 +74,12 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         "charge_billed",
         "Special charge billed",
-        ("special_charge_bill", "field_village_repair_bill", "sidewalk_minor_repair_notice"),
+        (
+            "special_charge_bill",
+            "field_village_repair_bill",
+            "sidewalk_minor_repair_notice",
+            "field_village_expenses_bill",
+        ),
         required="A special charge is billed to the owner in writing (Wis. Stat. § 66.0627(2)).",
     ),
     Topic(
@@ -88,6 +93,7 @@ TOPICS: tuple[Topic, ...] = (
         "Orders and written notices to correct",
         (
             "field_defect_notice",
+            "field_covering_hold",
             "sidewalk_order_served",
             "special_assessment_notice",
             "snow_case_notice",
@@ -96,8 +102,9 @@ TOPICS: tuple[Topic, ...] = (
             "street_privilege_obstruction_notice",
             "enforcement_notice",
         ),
-        required="The Code requires these in writing (§ 303-4H(4), § 303-3, § 303-8B, § 303-2, § 303-5I, § 303-7F, "
-        "§ 303-6D, § 303-6E, § 303-9, § 303-14C; Wis. Stat. § 66.0703(7)).",
+        required="The Code requires these in writing (§ 303-4H(2), § 303-4H(4), § 303-3, § 303-8B, § 303-2, "
+        "§ 303-5I, § 303-7F, § 303-6D, § 303-6E, § 303-9, § 303-14C; Wis. Stat. § 66.0703(7)); the DPW's request to "
+        "check before covering (§ 303-1C(4)) is always given.",
     ),
     Topic("parcel_link", "Links to my property", ("parcel_link_decided",)),
     Topic(

@@ -169,7 +169,7 @@ president = _staff_fixture("president", Role.PRESIDENT)
 @pytest.fixture
 def board_designations(db):
     """The Board's designations these tests act under, each made by a carried motion (permits.board): the DPW
-    Director for § 303-5A, § 303-5I and § 303-4H(4); the DPW, its inspectors and the clerk for § 303-2."""
+    Director for § 303-5A and § 303-5I; the DPW, its inspectors and the clerk for § 303-2 (§ 303-4H(4) has none)."""
     from tests.board_world import designate_former_offices
 
     designate_former_offices()

@@ -37,10 +37,10 @@ class Clause(models.TextChoices):
     OTHER = "other", "Other business"
 
 
-# The clauses a designee may act under (the others the Board decides itself, by motion).
+# The clauses a designee may act under (the others the Board decides itself, by motion). § 303-4H(4) names only the
+# Board ("whenever the Village Board shall find"): no designee finds street opening work defective.
 DESIGNABLE = (
     Clause.RUBBISH,
-    Clause.DEFECT_FINDING,
     Clause.WINTER_EMERGENCY,
     Clause.MORATORIUM_EXCEPTION,
     Clause.TERRACE_SURFACE,

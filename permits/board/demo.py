@@ -30,7 +30,6 @@ MEMBERS = [  # seat, name, username (None: a member without an account)
 DESIGNATIONS = [  # clause, office designated
     (Clause.WINTER_EMERGENCY, Role.DPW_DIRECTOR),
     (Clause.MORATORIUM_EXCEPTION, Role.DPW_DIRECTOR),
-    (Clause.DEFECT_FINDING, Role.DPW_DIRECTOR),
     (Clause.RUBBISH, Role.DPW_DIRECTOR),
     (Clause.RUBBISH, Role.DPW_INSPECTOR),
     (Clause.RUBBISH, Role.CLERK),
@@ -106,7 +105,6 @@ def load() -> dict:
     for clause, label in (
         (Clause.WINTER_EMERGENCY, "Designee for winter emergency excavations"),
         (Clause.MORATORIUM_EXCEPTION, "Designee for openings of repaved streets"),
-        (Clause.DEFECT_FINDING, "Designee for findings of defective street work"),
         (Clause.RUBBISH, "Designees for rubbish and dirt notices"),
     ):
         designating[clause] = motion(

@@ -134,6 +134,42 @@ def _application_matter(clause: str, title: str, waiting, service) -> Matter:
     )
 
 
+def _in_guarantee_year():
+    """§ 303-4H(4): completed street openings whose one-year guarantee runs: the work the Board may find defective."""
+    from permits.models import Permit
+
+    return (
+        Permit.objects.filter(kind="street_opening", status="completed", guarantee__ended=False)
+        .select_related("guarantee", "street", "applicant")
+        .order_by("guarantee__completed_on", "pk")
+    )
+
+
+def _guarantee_facts(permit) -> list[tuple[str, str]]:
+    guarantee = permit.guarantee
+    return [
+        ("Permit", permit.number),
+        ("Permittee", permit.applicant.get_full_name() or permit.applicant.email),
+        ("Street", str(permit.street) if permit.street_id else "(none)"),
+        ("Completed", f"{guarantee.completed_on:%B %-d, %Y}"),
+        ("Guaranteed until", f"{guarantee.ends_on:%B %-d, %Y} (§ 303-4H(3))"),
+    ]
+
+
+def _decide_defect(*, subject, motion, by) -> None:
+    """§ 303-4H(4): a carried motion is the Board's finding; the clerk then records the written notice it orders
+    (defect, work, cost, time) with the motion (field services.record_defect_finding). A failed motion finds nothing."""
+    from permits import services as core
+
+    if motion.carried:
+        core.record_event(
+            subject,
+            by=by,
+            reason=f"The Village Board found the work defective at its meeting of {motion.held_on:%B %-d, %Y}: "
+            "its written notice follows (§ 303-4H(4))",
+        )
+
+
 MATTERS = (
     _application_matter(
         Clause.WINTER_EMERGENCY,
@@ -146,5 +182,13 @@ MATTERS = (
         'Openings of repaved streets: "absolutely essential"? (§ 303-5I)',
         _exceptions_waiting,
         services.grant_moratorium_exception,
+    ),
+    Matter(
+        clause=Clause.DEFECT_FINDING,
+        title="Street opening work in its guarantee year: found defective? (§ 303-4H(4))",
+        model="permits.Permit",
+        waiting=_in_guarantee_year,
+        facts=_guarantee_facts,
+        decide=_decide_defect,
     ),
 )

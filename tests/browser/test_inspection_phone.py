@@ -138,3 +138,160 @@ def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_
     page.get_by_role("button", name="Request completion").click()
     expect(page.get_by_role("status").filter(has_text="Completion requested")).to_be_visible()
     axe_check(page, "after requesting completion")
+
+
+def test_303_1c4_director_asks_to_inspect_before_covering_on_a_phone(page, live_server, login, axe_check):
+    from allauth.account.models import EmailAddress
+
+    from permits.roles import Role
+
+    director = staff_user("director", Role.DPW_DIRECTOR)
+    EmailAddress.objects.create(user=director, email=director.email, verified=True, primary=True)
+    permit = PermitFactory(
+        applicant=UserFactory(username="gasco"),
+        organization=OrganizationFactory(name="Wisconsin Gas"),
+        location_description="Gas main crossing at 118 Henni Street",
+    )
+    add_detail(permit, underground_utility=True)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    login(page, "director")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    expect(page.get_by_role("heading", name="Check before covering")).to_be_visible()
+    axe_check(page, "field record with the covering request form")
+    page.get_by_label("Note to the permittee (optional)").fill("Call the DPW before backfilling")
+    page.get_by_role("button", name=re.compile("Ask to inspect before covering")).click()
+    expect(page.get_by_text("Do not cover the construction yet.")).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "field record with the covering held (§ 303-1C(4))")
+
+
+def test_303_5b1_5c_inspector_records_barriers_and_the_saw_cut_on_a_phone(page, live_server, login, axe_check):
+    from allauth.account.models import EmailAddress
+
+    from permits.roles import Role
+
+    inspector = staff_user("inspector", Role.DPW_INSPECTOR)
+    EmailAddress.objects.create(user=inspector, email=inspector.email, verified=True, primary=True)
+    permit = PermitFactory(
+        applicant=UserFactory(username="digger"),
+        organization=OrganizationFactory(name="Brandt Excavating LLC"),
+        location_description="In front of 118 Henni Street",
+    )
+    add_detail(permit)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    login(page, "inspector")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+
+    # § 303-5B(1): an open-flame pot fails the inspection with its section
+    page.get_by_role("link", name=re.compile("Barriers, signs and lights")).click()
+    assert _fits_the_phone(page)
+    axe_check(page, "barriers, signs and lights form")
+    form = page.locator("form.field-form")
+    for question in ("barriers", "signs", "warning_lights"):
+        form.locator(f"input[name='{question}'][value='yes']").check()
+    form.get_by_label("Open-flame warning devices in use").check()
+    page.get_by_role("button", name="Log the inspection").click()
+    alert = page.get_by_role("alert").filter(has_text="FAILED")
+    expect(alert).to_be_visible()
+    assert "§ 303-5B(1)" in alert.inner_text()
+    axe_check(page, "field record after a failed protection inspection")
+
+    # § 303-5C: a neat rectangular cut after backfilling passes
+    page.get_by_role("link", name=re.compile("Pavement removal and saw cut")).click()
+    axe_check(page, "saw cut form")
+    form = page.locator("form.field-form")
+    form.locator("input[name='surface'][value='bituminous']").check()
+    for question in ("saw_cut_straight", "final_saw_cut", "saw_cut_rectangular", "saw_cut_aligned"):
+        form.locator(f"input[name='{question}'][value='yes']").check()
+    page.get_by_role("button", name="Log the inspection").click()
+    expect(page.get_by_role("status").filter(has_text="passed")).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "field record after a passed saw cut inspection")
+
+
+def test_303_4f2_director_bills_the_villages_expenses_on_a_phone(page, live_server, login, axe_check):
+    from allauth.account.models import EmailAddress
+
+    from permits.roles import Role
+    from tests.upload_samples import PNG
+
+    director = staff_user("director", Role.DPW_DIRECTOR)
+    EmailAddress.objects.create(user=director, email=director.email, verified=True, primary=True)
+    permit = PermitFactory(
+        applicant=UserFactory(username="digger"),
+        organization=OrganizationFactory(name="Brandt Excavating LLC"),
+        location_description="In front of 118 Henni Street",
+    )
+    add_detail(permit)
+    issue(permit)
+
+    page.set_viewport_size(PHONE)
+    login(page, "director")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    page.get_by_role("link", name="Bill the Village's expenses").click()
+    assert _fits_the_phone(page)
+    axe_check(page, "Village expenses form")
+    page.get_by_label("What the Village did").fill("Cold patch placed by the Village crew")
+    page.get_by_label("Labor ($)").fill("60.00")
+    page.get_by_label("Materials ($)").fill("45.25")
+    page.get_by_role("button", name="Bill the expenses").click()
+    expect(page.get_by_role("alert").filter(has_text="Please correct")).to_be_visible()
+    axe_check(page, "Village expenses form without the receipt")
+    page.get_by_label(re.compile("Receipt or invoice")).set_input_files(
+        files=[{"name": "invoice.png", "mimeType": "image/png", "buffer": PNG}]
+    )
+    page.get_by_role("button", name="Bill the expenses").click()
+    expect(page.get_by_role("status").filter(has_text="$105.25")).to_be_visible()
+    axe_check(page, "field record after billing the Village's expenses (§ 303-4F(2))")
+
+
+def test_303_4h_4_clerk_records_the_boards_finding_of_a_defect(page, live_server, login, axe_check):
+    import datetime
+
+    from allauth.account.models import EmailAddress
+    from django.utils import timezone
+
+    from permits.roles import Role
+    from tests.board_world import vote
+    from tests.permits.street_opening.conftest import complete_work
+
+    clerk = staff_user("clerk", Role.CLERK)
+    EmailAddress.objects.create(user=clerk, email=clerk.email, verified=True, primary=True)
+    staff_user("final-inspector", Role.DPW_INSPECTOR)
+    contractor = UserFactory(username="digger")
+    permit = PermitFactory(
+        applicant=contractor,
+        organization=OrganizationFactory(name="Brandt Excavating LLC"),
+        location_description="In front of 118 Henni Street",
+    )
+    add_detail(permit)
+    issue(permit)
+    today = timezone.localdate()
+    complete_work(permit, permittee=contractor, today=today - datetime.timedelta(days=60))
+    vote(clause="303-4H(4)", ayes=5, held_on=today, subject=permit, number="R-1", clerk=clerk)
+
+    page.set_viewport_size(PHONE)
+    login(page, "clerk")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    page.get_by_role("link", name="Record a defect notice").click()
+    expect(page.get_by_role("heading", name=f"Defect notice for {permit.number}")).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "the Board's defect finding form (§ 303-4H(4))")
+    form = page.locator("form.field-form")
+    form.locator("[name=finding]").select_option(index=1)
+    form.locator("[name=defect]").fill("Patch settled 1 inch")
+    form.locator("[name=work_to_be_done]").fill("Mill and overlay")
+    form.locator("[name=estimated_cost]").fill("1200.00")
+    form.locator("[name=deadline]").fill((today + datetime.timedelta(days=30)).isoformat())
+    form.locator("input[name=addressed_to][value=permittee]").check()
+    page.get_by_role("button", name="Record and send the notice").click()
+    expect(page.get_by_role("status").filter(has_text="Defect notice recorded")).to_be_visible()
+    axe_check(page, "field record after the Board's finding")

@@ -11,11 +11,13 @@ from simple_history.admin import SimpleHistoryAdmin
 from permits.errors import RulesBroken
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import (
+    CoveringHold,
     DefectNotice,
     Guarantee,
     Inspection,
     PavementRestoration,
     PermitteeNotice,
+    VillageExpense,
 )
 
 
@@ -44,6 +46,15 @@ class FieldRecordAdmin(admin.ModelAdmin):
         return format_html(
             '<a href="{}">{}</a>', reverse("permits:field_permit", args=[obj.permit.number]), obj.permit.number
         )
+
+
+@admin.register(CoveringHold)
+class CoveringHoldAdmin(FieldRecordAdmin):
+    """§ 303-1C(4): made by the Director on the field page, released by the DPW's underground inspection."""
+
+    list_display = ["field_link", "requested_at", "requested_by", "released_at"]
+    list_filter = [("requested_at", admin.DateFieldListFilter)]
+    readonly_fields = [f.name for f in CoveringHold._meta.fields]
 
 
 @admin.register(Inspection)
@@ -80,6 +91,7 @@ class GuaranteeAdmin(FieldRecordAdmin):
 class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
     list_display = [
         "field_link",
+        "kind",
         "served_on",
         "addressee_name",
         "deadline",
@@ -88,7 +100,7 @@ class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
         "village_repaired_on",
         "repair_total_display",
     ]
-    list_filter = ["addressed_to", ("deadline", admin.DateFieldListFilter)]
+    list_filter = ["kind", "addressed_to", ("deadline", admin.DateFieldListFilter)]
     readonly_fields = [f.name for f in DefectNotice._meta.fields] + ["repair_total_display"]
     actions = ["mark_corrected_today"]
 
@@ -107,3 +119,12 @@ class DefectNoticeAdmin(FieldRecordAdmin, SimpleHistoryAdmin):
                 self.message_user(request, f"{notice}: {error}", messages.ERROR)
         if done:
             self.message_user(request, f"{done} defect notice(s) marked corrected.")
+
+
+@admin.register(VillageExpense)
+class VillageExpenseAdmin(FieldRecordAdmin):
+    """§ 303-4F(2): billed on the field page (bill_village_expenses), which adds them to the permit fee."""
+
+    list_display = ["field_link", "incurred_on", "description", "labor", "equipment", "materials", "recorded_by"]
+    list_filter = [("incurred_on", admin.DateFieldListFilter)]
+    readonly_fields = [f.name for f in VillageExpense._meta.fields]

@@ -1,6 +1,7 @@
 """Demo field work: on an issued street opening (the application half's demo permit if there is one, else a minimal
 the application half's demo is loaded first), the planned notices, one given notice and three inspections: backfill
-passed, a compaction test failed (retest fee) and its retest passed. Safe to load twice."""
+passed, a compaction test failed (retest fee) and its retest passed, a barriers-and-lights check (§ 303-5B(1)) and
+the Village's flagger billed as its expenses (§ 303-4F(2)). Safe to load twice."""
 
 from __future__ import annotations
 
@@ -86,4 +87,19 @@ def load() -> dict:
             },
             notes=notes,
         )
+    field_work.log_inspection(
+        permit=permit,
+        kind="protection",
+        by=inspector,
+        at=now - timedelta(minutes=30),
+        values={"barriers": True, "signs": True, "warning_lights": True, "open_flame": False},
+    )
+    field_work.bill_village_expenses(  # labor only: no receipt needed (§ 303-4F(2))
+        permit=permit,
+        by=users["dpw"],
+        incurred_on=today,
+        description="Village flagger for the lane closure, 2 hours",
+        labor=Decimal("84.00"),
+        today=today,
+    )
     return {"permit": permit}

@@ -185,6 +185,48 @@ class FinalForm(InspectionForm):
     field_order = ["surface_restored", "notes", "photo"]
 
 
+def _seen(label: str, help_text: str):
+    return yes_or_no(label, yes="Yes", no="No", help_text=help_text)
+
+
+class ProtectionForm(InspectionForm):
+    barriers = _seen("Opening enclosed with sufficient barriers?", "§ 303-5B(1).")
+    signs = _seen("Sufficient signs and traffic control devices?", "§ 303-5B(1), MUTCD Part VI.")
+    warning_lights = _seen("Sufficient warning lights on?", "§ 303-5B(1).")
+    open_flame = _yes("Open-flame warning devices in use", "Not allowed (§ 303-5B(1)).")
+    field_order = [*MEASURED_FIELDS["protection"], "notes", "photo"]
+
+
+class SawCutForm(InspectionForm):
+    surface = forms.ChoiceField(label="Pavement", choices=PavementForm.SURFACES, widget=forms.RadioSelect)
+    saw_cut_straight = _seen("Pavement removed to neat, straight lines?", "§ 303-5C(1).")
+    final_saw_cut = _seen("Final saw cut made after backfilling?", "§ 303-5C(1).")
+    damaged_not_recut = _yes(
+        "Pavement damaged beyond the saw-cut lines and not cut again", "It must be cut again (§ 303-5C(2))."
+    )
+    saw_cut_rectangular = _seen("Finished cut a regular rectangular section?", "§ 303-5C(2).")
+    saw_cut_aligned = _seen(
+        "Long dimension parallel with the curbline or direction of travel?",
+        "In concrete: parallel with or at right angles to it (§ 303-5C(3)).",
+    )
+    vertical_face = yes_or_no(
+        "Concrete: vertical face at the saw cut?",
+        yes="Yes",
+        no="No",
+        required=False,
+        help_text="For a full depth of concrete at the joint (§ 303-5C(4)). Concrete only.",
+    )
+    field_order = [*MEASURED_FIELDS["saw_cut"], "notes", "photo"]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("surface") == "concrete" and data.get("vertical_face") in (None, ""):
+            self.add_error("vertical_face", "Answer this for concrete pavement (§ 303-5C(4)).")
+        if data.get("vertical_face") == "":
+            data["vertical_face"] = None
+        return data
+
+
 INSPECTION_FORMS = {
     "backfill": BackfillForm,
     "compaction": CompactionForm,
@@ -192,6 +234,8 @@ INSPECTION_FORMS = {
     "trench": TrenchForm,
     "underground_depth": UndergroundDepthForm,
     "final": FinalForm,
+    "protection": ProtectionForm,
+    "saw_cut": SawCutForm,
 }
 
 
@@ -231,8 +275,21 @@ class PermanentPavementForm(LimitedForm):
     completed_on = forms.DateField(label="Permanent pavement completed on", widget=DateInput())
 
 
-class DefectNoticeForm(LimitedForm):
-    defect = forms.CharField(label="Defect", widget=forms.Textarea(attrs={"rows": 3}))
+class CoveringHoldForm(LimitedForm):
+    """§ 303-1C(4): the Director asks to check the construction before it is covered."""
+
+    note = forms.CharField(
+        label="Note to the permittee (optional)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="What to check, or when to call.",
+    )
+
+
+class FaultyWorkNoticeForm(LimitedForm):
+    """§ 303-4H(2): the DPW's notice of faulty work or materials, to the permittee."""
+
+    defect = forms.CharField(label="Faulty work or materials", widget=forms.Textarea(attrs={"rows": 3}))
     work_to_be_done = forms.CharField(label="Work to be done", widget=forms.Textarea(attrs={"rows": 3}))
     estimated_cost = forms.DecimalField(
         label="Estimated cost ($)",
@@ -242,19 +299,36 @@ class DefectNoticeForm(LimitedForm):
         widget=forms.NumberInput(attrs={**DECIMAL, "step": "0.01"}),
     )
     deadline = forms.DateField(label="Correct by", widget=DateInput())
+    served_on = forms.DateField(label="Served on", widget=DateInput())
+
+
+class DefectFindingForm(FaultyWorkNoticeForm):
+    """§ 303-4H(4): the Village Board's finding, recorded by the clerk from the minutes."""
+
+    defect = forms.CharField(label="Defect", widget=forms.Textarea(attrs={"rows": 3}))
+    deadline = forms.DateField(label="Correct by (the time the Board set)", widget=DateInput())
     addressed_to = forms.ChoiceField(
         label="Addressed to", choices=DefectNotice.Addressee.choices, widget=forms.RadioSelect
     )
     addressee_name = forms.CharField(label="Surety's name (for a notice to the surety)", required=False)
     addressee_email = forms.EmailField(label="Surety's email", required=False)
-    served_on = forms.DateField(label="Served on", widget=DateInput())
     finding = forms.ModelChoiceField(
         label="The Village Board's finding (§ 303-4H(4))",
         queryset=None,
-        required=False,
-        help_text="The carried motion that found the work defective. Leave blank when you act as the Board's "
-        "designee for § 303-4H(4).",
+        help_text="The carried motion on this permit that found the work defective.",
     )
+
+    field_order = [
+        "finding",
+        "defect",
+        "work_to_be_done",
+        "estimated_cost",
+        "deadline",
+        "addressed_to",
+        "addressee_name",
+        "addressee_email",
+        "served_on",
+    ]
 
     def __init__(self, *args, permit=None, **kwargs):
         from django.contrib.contenttypes.models import ContentType
@@ -269,6 +343,34 @@ class DefectNoticeForm(LimitedForm):
                 item__subject_type=ContentType.objects.get_for_model(permit), item__subject_id=permit.pk
             )
         self.fields["finding"].queryset = motions.select_related("item__meeting")
+
+
+class VillageExpenseForm(LimitedForm):
+    """§ 303-4F(2): the Village's actual expenses on the opening, added to the permit fee."""
+
+    description = forms.CharField(label="What the Village did", max_length=300)
+    incurred_on = forms.DateField(label="Spent on", widget=DateInput())
+    labor = _dollars("Labor ($)")
+    equipment = _dollars("Equipment ($)")
+    materials = _dollars("Materials ($)")
+    receipt = forms.FileField(
+        label="Receipt or invoice (JPEG, PNG or PDF, at most 10 MB)",
+        required=False,
+        help_text="Required when equipment or materials are billed: only actual expenses are (§ 303-4F(2)).",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("labor", "equipment", "materials"):
+            self.fields[name].required = False
+            self.fields[name].initial = 0
+
+    def clean(self):
+        data = super().clean()
+        for name in ("labor", "equipment", "materials"):
+            if data.get(name) is None and name not in self.errors:
+                data[name] = 0
+        return data
 
 
 class VillageRepairForm(LimitedForm):

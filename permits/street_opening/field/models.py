@@ -27,6 +27,8 @@ class Inspection(models.Model):
         PAVEMENT = "pavement", "Pavement replacement (§ 303-5G)"
         TRENCH = "trench", "Trench limits (§ 303-5B(1))"
         UNDERGROUND_DEPTH = "underground_depth", "Underground depth before covering (§ 303-1C)"
+        PROTECTION = "protection", "Barriers, signs and lights (§ 303-5B(1))"
+        SAW_CUT = "saw_cut", "Pavement removal and saw cut (§ 303-5C)"
         FINAL = "final", "Final: surface restored (§ 303-1C(8))"
 
     class Result(models.TextChoices):
@@ -81,6 +83,22 @@ class Inspection(models.Model):
     cover_feet = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     # § 303-1C(8) final
     surface_restored = models.BooleanField(null=True, blank=True)
+    # § 303-5B(1) protection of the public
+    barriers = models.BooleanField(null=True, blank=True, help_text="Enclosed with sufficient barriers")
+    signs = models.BooleanField(null=True, blank=True, help_text="Sufficient signs and traffic control devices")
+    warning_lights = models.BooleanField(null=True, blank=True, help_text="Sufficient warning lights kept on")
+    open_flame = models.BooleanField(null=True, blank=True, help_text="Open-flame warning devices in use")
+    # § 303-5C pavement removal and saw cut
+    saw_cut_straight = models.BooleanField(null=True, blank=True, help_text="Removed to neat, straight lines")
+    final_saw_cut = models.BooleanField(null=True, blank=True, help_text="Final saw cut made after backfilling")
+    damaged_not_recut = models.BooleanField(
+        null=True, blank=True, help_text="Damaged beyond the saw-cut lines and not saw cut again"
+    )
+    saw_cut_rectangular = models.BooleanField(null=True, blank=True, help_text="A regular rectangular section")
+    saw_cut_aligned = models.BooleanField(
+        null=True, blank=True, help_text="Parallel with the curbline or travel (concrete: or at right angles)"
+    )
+    vertical_face = models.BooleanField(null=True, blank=True, help_text="Concrete: vertical face at the saw cut")
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -103,6 +121,38 @@ class Inspection(models.Model):
     @property
     def citations(self) -> list[str]:
         return sorted({f["citation"] for f in self.failures})
+
+
+class CoveringHold(models.Model):
+    """§ 303-1C(4): the Director of Public Works asked to check the underground construction before it is covered. Until
+    the DPW's underground inspection is logged, nothing may be recorded that covers it (backfill, compaction,
+    pavement, restoration, completion)."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="covering_holds")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField()
+    note = models.TextField(blank=True)
+    released_by = models.ForeignKey(
+        Inspection, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    released_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        constraints = [
+            # One open request per permit: asking again while it is open changes nothing.
+            models.UniqueConstraint(
+                fields=["permit"], condition=Q(released_at__isnull=True), name="covering_hold_one_open_per_permit"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        state = "released" if self.released_at else "open"
+        return f"{self.permit.number}: inspect before covering ({state})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.released_at is None
 
 
 class PermitteeNotice(models.Model):
@@ -215,14 +265,21 @@ class Guarantee(models.Model):
 
 
 class DefectNotice(models.Model):
-    """§ 303-4H(4): written notice of a defect within the guarantee year; § 303-4H(2): the Village's repair and bill
-    when it is not corrected in time."""
+    """Two notices with one consequence. § 303-4H(2): the DPW's notice of faulty work or materials while the work is
+    under way. § 303-4H(4): the Village Board's written notice of work found defective within one year of completion,
+    made only on the Board's carried motion (`finding`). Either one not corrected in time: the Village repairs and
+    bills (§ 303-4H(2))."""
+
+    class Kind(models.TextChoices):
+        FAULTY_WORK = "faulty_work", "The DPW's notice of faulty work or materials (§ 303-4H(2))"
+        BOARD_FINDING = "board_finding", "The Village Board's finding of defective work (§ 303-4H(4))"
 
     class Addressee(models.TextChoices):
         PERMITTEE = "permittee", "The permittee (contractor)"
         SURETY = "surety", "The permittee's surety"
 
     permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="defect_notices")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.FAULTY_WORK)
     defect = models.TextField()
     work_to_be_done = models.TextField()
     estimated_cost = models.DecimalField(**AMOUNT)
@@ -233,7 +290,7 @@ class DefectNotice(models.Model):
     served_on = models.DateField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
-    finding = board_motion(help_text="The Board's finding (§ 303-4H(4)); blank when its designee found the defect")
+    finding = board_motion(help_text="The Board's carried motion finding the work defective (§ 303-4H(4))")
     corrected_on = models.DateField(null=True, blank=True)
     past_deadline_on = models.DateField(
         null=True, blank=True, editable=False, help_text="Flagged the day after the deadline passed uncorrected"
@@ -249,6 +306,11 @@ class DefectNotice(models.Model):
         ordering = ["-served_on", "-pk"]
         constraints = [
             models.CheckConstraint(condition=Q(estimated_cost__gte=0), name="defect_cost_not_negative"),
+            # § 303-4H(4): a finding is the Board's motion; the DPW's § 303-4H(2) notice has none
+            models.CheckConstraint(
+                condition=Q(kind="board_finding", finding__isnull=False) | Q(kind="faulty_work", finding__isnull=True),
+                name="defect_finding_only_by_board_motion",
+            ),
             models.CheckConstraint(
                 condition=Q(deadline__gt=models.F("served_on")), name="defect_deadline_after_served"
             ),
@@ -284,3 +346,45 @@ class DefectNotice(models.Model):
     @property
     def is_open(self) -> bool:
         return self.corrected_on is None and self.village_repaired_on is None
+
+
+class VillageExpense(models.Model):
+    """§ 303-4F(2): "the fee for a street opening permit shall be as prescribed in Chapter 167, Fees, plus actual
+    Village expenses": what the Village spent on the opening (labor, equipment, materials), with the receipt or
+    invoice behind it, added to the permit's fee and paid to the Clerk-Treasurer, who issues his receipt."""
+
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="village_expenses")
+    incurred_on = models.DateField()
+    description = models.CharField(max_length=300, help_text="What the Village did")
+    labor = models.DecimalField(**AMOUNT)
+    equipment = models.DecimalField(**AMOUNT)
+    materials = models.DecimalField(**AMOUNT)
+    receipt = models.ForeignKey(
+        Document,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The vendor's receipt or invoice for the equipment or materials",
+    )
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-incurred_on", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(labor__gte=0) & Q(equipment__gte=0) & Q(materials__gte=0),
+                name="village_expense_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(labor__gt=0) | Q(equipment__gt=0) | Q(materials__gt=0), name="village_expense_some_amount"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.permit.number}: Village expenses ${self.total} ({self.incurred_on})"
+
+    @property
+    def total(self) -> Decimal:
+        return self.labor + self.equipment + self.materials

@@ -360,6 +360,107 @@ def spoil_pile_violations(*, spoil_blocks_gutter: bool) -> list[Violation]:
     ]
 
 
+# --- § 303-5B(1): barriers, signs, lights; § 303-5C: pavement removal and the saw cut -------------------------
+
+
+def protection_violations(*, barriers: bool, signs: bool, warning_lights: bool, open_flame: bool) -> list[Violation]:
+    """§ 303-5B(1): every opening "shall be enclosed with sufficient barriers, signing, and such other traffic control
+    devices as may be required" (MUTCD Part VI), "sufficient warning lights shall be kept on", and "no open flame
+    warning devices shall be used". The inspector records each as seen on site; any one missing fails.
+
+    Reading: the lights clause says "from sunrise to sunset"; the inspector records whether the warning lights the
+    site needs are on and working when inspected, whatever the hour."""
+    checks = (
+        (
+            "barriers",
+            not barriers,
+            "no_barriers",
+            "The opening is not enclosed with sufficient barriers (§ 303-5B(1)).",
+        ),
+        (
+            "signs",
+            not signs,
+            "no_signs",
+            "Signs and traffic control devices are not sufficient (§ 303-5B(1), MUTCD Part VI).",
+        ),
+        (
+            "warning_lights",
+            not warning_lights,
+            "no_warning_lights",
+            "Sufficient warning lights are not kept on (§ 303-5B(1)).",
+        ),
+        ("open_flame", open_flame, "open_flame", "No open flame warning devices may be used (§ 303-5B(1))."),
+    )
+    return [Violation(field, code, "§ 303-5B(1)", message) for field, failed, code, message in checks if failed]
+
+
+def saw_cut_violations(
+    *,
+    straight: bool,
+    final_cut_after_backfill: bool,
+    damaged_not_recut: bool,
+    rectangular: bool,
+    aligned: bool,
+    surface: str = "",
+    vertical_face: bool | None = None,
+) -> list[Violation]:
+    """§ 303-5C: pavement removed to neat, straight lines with a final saw cut after backfilling (C(1)); pavement
+    damaged beyond the original saw-cut lines cut again, the finished cut a regular rectangle (C(2)); the long
+    dimension parallel with the curbline or the direction of travel, in concrete parallel with or at right angles to
+    it (C(3)); in concrete a vertical face at the saw cut for a full depth at the joint (C(4))."""
+    checks = [
+        (
+            "saw_cut_straight",
+            not straight,
+            "not_straight",
+            "§ 303-5C(1)",
+            "Existing pavement must be removed to neat, straight lines (§ 303-5C(1)).",
+        ),
+        (
+            "final_saw_cut",
+            not final_cut_after_backfill,
+            "no_final_saw_cut",
+            "§ 303-5C(1)",
+            "The permittee must make a final saw cut in the existing pavement after backfilling (§ 303-5C(1)).",
+        ),
+        (
+            "damaged_not_recut",
+            damaged_not_recut,
+            "damaged_not_recut",
+            "§ 303-5C(2)",
+            "Pavement damaged beyond the original saw-cut lines must be saw cut again along neat, straight lines "
+            "(§ 303-5C(2)).",
+        ),
+        (
+            "saw_cut_rectangular",
+            not rectangular,
+            "not_rectangular",
+            "§ 303-5C(2)",
+            "The finished saw cut must leave a regular rectangular section for pavement replacement (§ 303-5C(2)).",
+        ),
+        (
+            "saw_cut_aligned",
+            not aligned,
+            "not_aligned",
+            "§ 303-5C(3)",
+            "The replacement area must run parallel with the curbline or the direction of travel (in concrete, "
+            "parallel with or at right angles to it) (§ 303-5C(3)).",
+        ),
+    ]
+    if surface == "concrete":
+        checks.append(
+            (
+                "vertical_face",
+                not vertical_face,
+                "no_vertical_face",
+                "§ 303-5C(4)",
+                "Concrete must be cut to a vertical face at the saw cut, for a full depth of concrete at the joint "
+                "(§ 303-5C(4)).",
+            )
+        )
+    return [Violation(field, code, cite, message) for field, failed, code, cite, message in checks if failed]
+
+
 # --- § 303-1C: underground utilities ----------------------------------------------------------------------------
 
 MIN_COVER_FEET = Decimal("3")  # § 303-1C(1): from the top of the established grade to the top of the construction
@@ -493,7 +594,77 @@ def guarantee_in_force(*, completed_on: date, today: date) -> bool:
 DEFECT_ADDRESSEES = ("permittee", "surety")  # § 303-4H(4): "to the contractor or to his surety"
 
 
-def defect_notice_violations(
+def _notice_content_violations(
+    citation: str, *, found_on: date, defect: str, work_to_be_done: str, estimated_cost, deadline: date | None
+) -> list[Violation]:
+    """What either defect notice states: the defect, the work to be done, its cost and the time to do it."""
+    errors = []
+    for field, value, label in (
+        ("defect", defect, "the defect"),
+        ("work_to_be_done", work_to_be_done, "the work to be done"),
+    ):
+        if not (value or "").strip():
+            errors.append(Violation(field, "required", citation, f"The notice must state {label} ({citation})."))
+    if estimated_cost is None or _d(estimated_cost) < 0:
+        errors.append(
+            Violation(
+                "estimated_cost",
+                "required",
+                citation,
+                f"The notice must state the cost of the work, $0.00 or more ({citation}).",
+            )
+        )
+    if deadline is None or deadline <= found_on:
+        errors.append(
+            Violation(
+                "deadline",
+                "deadline_not_after_notice",
+                citation,
+                f"The notice must give a time to complete the work: a deadline after the day of the notice "
+                f"({citation}).",
+            )
+        )
+    return errors
+
+
+def faulty_work_notice_violations(
+    *,
+    work_under_way: bool,
+    found_on: date,
+    defect: str,
+    work_to_be_done: str,
+    estimated_cost,
+    deadline: date | None,
+) -> list[Violation]:
+    """§ 303-4H(2): "faulty work or materials shall be immediately replaced by the permittee upon notice by the
+    Village": the DPW's notice to the permittee while the work is under way (issued or active, completion not yet
+    confirmed), stating the fault, the work to be done, its cost and the deadline.
+
+    Reading: once the DPW has confirmed completion, work that "has become defective within one year of the date of
+    completion" is the Village Board's to find (§ 303-4H(4), defect_finding_violations); the DPW's notice covers the
+    work before then."""
+    errors = []
+    if not work_under_way:
+        errors.append(
+            Violation(
+                "found_on",
+                "not_under_way",
+                "§ 303-4H(2)",
+                "The DPW's notice of faulty work is for work under way; once the work is complete, only the Village "
+                "Board finds it defective (§ 303-4H(2), § 303-4H(4)).",
+            )
+        )
+    return errors + _notice_content_violations(
+        "§ 303-4H(2)",
+        found_on=found_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+    )
+
+
+def defect_finding_violations(
     *,
     completed_on: date | None,
     found_on: date,
@@ -502,60 +673,29 @@ def defect_notice_violations(
     estimated_cost,
     deadline: date | None,
     addressed_to: str,
-    work_under_way: bool = False,
 ) -> list[Violation]:
-    """§ 303-4H(4): a defect found within one year of completion is noticed in writing to the contractor or its surety,
-    stating the defect, the work to be done, its cost and the time allowed to complete it.
-
-    Faulty work found before completion (`work_under_way`: the permit is issued or its work under way, not yet
-    completed) takes the same path: written notice, correct by the deadline, or the Village repairs and bills and
-    the right to permits is revoked (§ 303-4H(2)). Waiting for completion would let faulty work be finished first."""
+    """§ 303-4H(4): work the Village Board finds defective within one year of its completion is noticed in writing to
+    the contractor or its surety, stating the defect, the work to be done, its cost and the time the Board deems
+    reasonably necessary to complete it."""
     errors = []
-    in_time = (completed_on is None and work_under_way) or (
-        completed_on is not None and guarantee_in_force(completed_on=completed_on, today=found_on)
-    )
-    if not in_time:
+    if completed_on is None or not guarantee_in_force(completed_on=completed_on, today=found_on):
         errors.append(
             Violation(
                 "found_on",
                 "outside_guarantee",
                 "§ 303-4H(4)",
-                "A defect notice is for work under way or that became defective within one year of its completion "
-                "(§ 303-4H(3), § 303-4H(4)).",
+                "The Village Board's defect notice is for work that became defective within one year of its "
+                "completion (§ 303-4H(3), § 303-4H(4)).",
             )
         )
-    for field, value, label in (
-        ("defect", defect, "the defect"),
-        ("work_to_be_done", work_to_be_done, "the work to be done"),
-    ):
-        if not (value or "").strip():
-            errors.append(
-                Violation(
-                    field,
-                    "required",
-                    "§ 303-4H(4)",
-                    f"The notice must state {label} (§ 303-4H(4)).",
-                )
-            )
-    if estimated_cost is None or _d(estimated_cost) < 0:
-        errors.append(
-            Violation(
-                "estimated_cost",
-                "required",
-                "§ 303-4H(4)",
-                "The notice must state the cost of the work, $0.00 or more (§ 303-4H(4)).",
-            )
-        )
-    if deadline is None or deadline <= found_on:
-        errors.append(
-            Violation(
-                "deadline",
-                "deadline_not_after_notice",
-                "§ 303-4H(4)",
-                "The notice must give a time to complete the work: a deadline after the day of the notice (§ "
-                "303-4H(4)).",
-            )
-        )
+    errors += _notice_content_violations(
+        "§ 303-4H(4)",
+        found_on=found_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+    )
     if addressed_to not in DEFECT_ADDRESSEES:
         errors.append(
             Violation(
@@ -599,6 +739,52 @@ def village_repair_bill(*, labor, materials, equipment) -> RepairBill:
     subtotal = labor + materials + equipment
     administration = (subtotal * ADMINISTRATION_RATE).quantize(CENT, rounding=ROUND_HALF_UP)
     return RepairBill(labor, materials, equipment, subtotal, administration, subtotal + administration)
+
+
+def village_expense_violations(
+    *, labor, equipment, materials, description: str, incurred_on: date | None, today: date, has_receipt: bool
+) -> list[Violation]:
+    """§ 303-4F(2): the permit fee is the Chapter 167 fee "plus actual Village expenses": amounts the Village spent
+    (labor, equipment, materials), each $0.00 or more and together more than nothing, for work it did, on a day that
+    has come. Equipment or materials are actual expenses shown by their receipt or invoice; labor is the Village's own
+    time. No administration is added: the 20% of § 303-4H(2) is for repairing a permittee's uncorrected deficiency."""
+    cite = "§ 303-4F(2)"
+    errors = []
+    amounts = {}
+    for field, value in (("labor", labor), ("equipment", equipment), ("materials", materials)):
+        try:
+            amounts[field] = _d(value if value is not None else 0)
+        except (ArithmeticError, ValueError, TypeError):
+            amounts[field] = None
+        if amounts[field] is None or not amounts[field].is_finite() or amounts[field] < 0:
+            errors.append(
+                Violation(field, "negative", cite, f"The {field} must be an amount of $0.00 or more ({cite}).")
+            )
+    if not errors and sum(amounts.values()) <= 0:
+        errors.append(
+            Violation(
+                "labor", "nothing_spent", cite, f"Enter what the Village spent: labor, equipment or materials ({cite})."
+            )
+        )
+    if not errors and (amounts["equipment"] > 0 or amounts["materials"] > 0) and not has_receipt:
+        errors.append(
+            Violation(
+                "receipt",
+                "receipt_required",
+                cite,
+                "Attach the receipt or invoice for the equipment and materials: only actual expenses are billed "
+                f"({cite}).",
+            )
+        )
+    if not (description or "").strip():
+        errors.append(Violation("description", "required", cite, f"Say what the Village did ({cite})."))
+    if incurred_on is None or incurred_on > today:
+        errors.append(
+            Violation(
+                "incurred_on", "future", cite, f"An expense is billed once spent: not a day still to come ({cite})."
+            )
+        )
+    return errors
 
 
 def revocation_ends_on(revoked_on: date) -> date:
@@ -712,6 +898,8 @@ INSPECTION_CITATIONS = {
     "trench": "§ 303-5B(1)",
     "underground_depth": "§ 303-1C(1)",
     "final": "§ 303-1C(8)",
+    "protection": "§ 303-5B(1)",
+    "saw_cut": "§ 303-5C",
 }
 
 
@@ -765,6 +953,23 @@ def inspection_violations(kind: str, values: dict) -> list[Violation]:
         # The DPW asked to check it by coming to inspect (§ 303-1C(4)); "covered_before_check" is what it found.
         return underground_depth_violations(cover_feet=v["cover_feet"]) + covering_violations(
             inspection_requested=True, inspected=not v.get("covered_before_check")
+        )
+    if kind == "protection":
+        return protection_violations(
+            barriers=bool(v.get("barriers")),
+            signs=bool(v.get("signs")),
+            warning_lights=bool(v.get("warning_lights")),
+            open_flame=bool(v.get("open_flame")),
+        )
+    if kind == "saw_cut":
+        return saw_cut_violations(
+            straight=bool(v.get("saw_cut_straight")),
+            final_cut_after_backfill=bool(v.get("final_saw_cut")),
+            damaged_not_recut=bool(v.get("damaged_not_recut")),
+            rectangular=bool(v.get("saw_cut_rectangular")),
+            aligned=bool(v.get("saw_cut_aligned")),
+            surface=v.get("surface") or "",
+            vertical_face=v.get("vertical_face"),
         )
     if kind == "final":
         if v.get("surface_restored") is False:

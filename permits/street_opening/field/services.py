@@ -29,17 +29,19 @@ from permits.roles import Role, has_role, is_village_staff
 from permits.street_opening import rules as ordinance
 from permits.street_opening.field import rules
 from permits.street_opening.field.models import (
+    CoveringHold,
     DefectNotice,
     Guarantee,
     Inspection,
     PavementRestoration,
     PermitteeNotice,
+    VillageExpense,
 )
 from permits.street_opening.models import StreetOpening
 
 INSPECTORS = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)  # DPW inspectors log inspections from a phone
-# § 303-4H(2): the Village's repair of an uncorrected defect is the DPW's. The § 303-4H(4) finding is the Board's or
-# its designee's (permits.board.services.require_board_or_designee), not a role's.
+# § 303-4H(2): the notice of faulty work and the Village's repair of an uncorrected defect are the DPW's. The
+# § 303-4H(4) finding is the Board's alone (record_defect_finding): no designee, no role finds it.
 DEFECT_RECORDERS = (Role.DPW_DIRECTOR,)
 CORRECTION_CHECKERS = (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)
 NOTICE_RECEIVERS = (Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR)  # may record a notice received by phone
@@ -65,6 +67,16 @@ MEASURED_FIELDS = {
     "trench": ["excavated_ahead_feet", "unfilled_feet", "special_permission"],  # spoil_blocks_gutter: in failures
     "underground_depth": ["cover_feet"],  # covered_before_check is kept in the failures it causes
     "final": ["surface_restored"],
+    "protection": ["barriers", "signs", "warning_lights", "open_flame"],
+    "saw_cut": [
+        "surface",
+        "saw_cut_straight",
+        "final_saw_cut",
+        "damaged_not_recut",
+        "saw_cut_rectangular",
+        "saw_cut_aligned",
+        "vertical_face",
+    ],
 }
 
 
@@ -92,7 +104,7 @@ def with_application_defaults(permit: Permit, kind: str, values: dict) -> dict:
     """A pavement inspection takes the surface and existing depth from the application unless measured."""
     values = dict(values)
     detail = detail_of(permit)
-    if kind == "pavement" and detail is not None:
+    if kind in ("pavement", "saw_cut") and detail is not None:
         values["surface"] = values.get("surface") or detail.surface
         if values.get("existing_pavement_inches") is None:
             values["existing_pavement_inches"] = detail.existing_pavement_inches
@@ -133,6 +145,8 @@ def log_inspection(
                 )
             ]
         )
+    if kind in COVERING_KINDS:
+        require_not_held_for_inspection(permit, f"log a {Inspection.Kind(kind).label.lower()} inspection")
     now = timezone.now()
     at = at or now
     today = today or timezone.localdate(now)
@@ -140,7 +154,7 @@ def log_inspection(
     violations = rules.inspection_violations(kind, values)
     passed = not violations
     measured = {field: values.get(field) for field in MEASURED_FIELDS[kind]}
-    if kind == "pavement":
+    if kind in ("pavement", "saw_cut"):
         measured["surface"] = measured["surface"] or ""
     with transaction.atomic():
         photo_doc = None
@@ -176,6 +190,8 @@ def log_inspection(
             )
             Inspection.objects.filter(pk=inspection.pk).update(retest_fee_charged=True)
             inspection.retest_fee_charged = True
+        if kind == Inspection.Kind.UNDERGROUND_DEPTH:
+            _release_covering_holds(permit, inspection, by=by, now=now)
         if permit.status == Status.ISSUED:
             # An inspection in the field is evidence the work is under way.
             workflow.transition(permit, Status.ACTIVE, by=by, today=today, reason="Work under way: inspected on site")
@@ -283,6 +299,126 @@ class InspectionQueue:
             ids += list(self._rest().values_list("pk", flat=True)[offset : offset + wanted])
         rows = {p.pk: p for p in permits_to_inspect(today=self.today).filter(pk__in=ids)}
         return [rows[pk] for pk in ids if pk in rows]
+
+
+# --- § 303-1C(4): inspection before covering ------------------------------------------------------------------
+
+# What records the construction covered: the backfill, its compaction, the pavement over it and the restored surface.
+COVERING_KINDS = (
+    Inspection.Kind.BACKFILL,
+    Inspection.Kind.COMPACTION,
+    Inspection.Kind.PAVEMENT,
+    Inspection.Kind.FINAL,
+)
+COVERING_HOLDERS = (Role.DPW_DIRECTOR,)  # § 303-1C(4): "on request of the Director of Public Works"
+
+
+def open_covering_hold(permit: Permit) -> CoveringHold | None:
+    return CoveringHold.objects.filter(permit=permit, released_at__isnull=True).first()
+
+
+def covering_hold_violations(permit: Permit) -> list[rules.Violation]:
+    """§ 303-1C(4): covering is refused while the Director's request to check the construction is open."""
+    return rules.covering_violations(inspection_requested=open_covering_hold(permit) is not None, inspected=False)
+
+
+def require_not_held(permit: Permit) -> None:
+    errors = covering_hold_violations(permit)
+    if errors:
+        raise RulesBroken(errors)
+
+
+def require_not_held_for_inspection(permit: Permit, what: str) -> None:
+    """An inspection of the covering waits for the underground check (§ 303-1C(4)); the message says so."""
+    if open_covering_hold(permit) is not None:
+        raise RulesBroken(
+            [
+                rules.Violation(
+                    "kind",
+                    "covered_before_inspection",
+                    "§ 303-1C(4)",
+                    f"The Director of Public Works asked to check the underground construction before it is covered: "
+                    f"log the underground inspection first, then {what} (§ 303-1C(4)).",
+                )
+            ]
+        )
+
+
+def request_inspection_before_covering(*, permit: Permit, by, note: str = "") -> CoveringHold:
+    """§ 303-1C(4): "on request of the Director of Public Works, the utility company must provide opportunity for him
+    to check any construction before it may be covered". The Director asks; the permittee is told, and nothing that
+    covers the construction is recorded until the DPW's underground inspection is logged. Asking again while a request
+    is open returns it."""
+    require_role(
+        by, *COVERING_HOLDERS, action="ask to check construction before it is covered (Director of Public Works)"
+    )
+    errors = []
+    detail = detail_of(permit)
+    if permit.kind != PermitKind.STREET_OPENING or permit.status not in WORK_UNDER_WAY:
+        errors.append(
+            rules.Violation(
+                None,
+                "not_under_way",
+                "§ 303-1C(4)",
+                f"{permit.number} is {permit.get_status_display().lower()}: the Director asks to check construction "
+                "while the work is under way (§ 303-1C(4)).",
+            )
+        )
+    if detail is not None and not detail.underground_utility:
+        errors.append(
+            rules.Violation(
+                None,
+                "not_underground",
+                "§ 303-1C(4)",
+                f"{permit.number} is not underground utility construction: § 303-1C(4) is for underground "
+                "construction (§ 303-1C(4)).",
+            )
+        )
+    if errors:
+        raise RulesBroken(errors)
+    held = open_covering_hold(permit)
+    if held is not None:
+        return held
+    with transaction.atomic():
+        hold = CoveringHold.objects.create(
+            permit=permit, requested_by=by, requested_at=timezone.now(), note=note.strip()
+        )
+        services.record_event(
+            permit,
+            by=by,
+            reason="The Director of Public Works asked to check the underground construction before it is covered: "
+            "do not backfill or restore until the DPW has inspected it (§ 303-1C(4))"
+            + (f". {note.strip()}" if note.strip() else ""),
+        )
+        services.send_notice(
+            permit,
+            to=permit.applicant.email,
+            template="field_covering_hold",
+            context={"permit": permit, "hold": hold},
+        )
+    return hold
+
+
+def may_hold_covering(user, permit: Permit) -> bool:
+    """Whether the page offers the Director's § 303-1C(4) request (request_inspection_before_covering decides)."""
+    detail = detail_of(permit)
+    return (
+        has_role(user, *COVERING_HOLDERS)
+        and permit.status in WORK_UNDER_WAY
+        and (detail is None or detail.underground_utility)
+        and open_covering_hold(permit) is None
+    )
+
+
+def _release_covering_holds(permit: Permit, inspection: Inspection, *, by, now) -> None:
+    """§ 303-1C(4): the DPW's underground inspection is the check asked for: the covering may follow (a failure it
+    found is on the inspection)."""
+    if CoveringHold.objects.filter(permit=permit, released_at__isnull=True).update(
+        released_by=inspection, released_at=now
+    ):
+        services.record_event(
+            permit, by=by, reason="Underground construction checked: it may now be covered (§ 303-1C(4))"
+        )
 
 
 # --- Notices the permittee gives -------------------------------------------------------------------------------
@@ -509,6 +645,7 @@ def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inch
     """§ 303-5G(4): a winter emergency's temporary cold-mix surface (3 inches or more); the permanent pavement is
     then due by the following June 1."""
     _require_permittee_or_dpw(by, permit, "record the temporary surface")
+    require_not_held(permit)
     errors = rules.temporary_surface_violations(
         depth_inches=depth_inches, emergency=is_emergency(permit), placed_on=placed_on
     )
@@ -533,6 +670,7 @@ def record_temporary_pavement(*, permit: Permit, by, placed_on: date, depth_inch
 def record_permanent_pavement(*, permit: Permit, by, completed_on: date) -> PavementRestoration:
     """§ 303-5G(4): the permanent pavement is in."""
     _require_permittee_or_dpw(by, permit, "record the permanent pavement")
+    require_not_held(permit)
     with transaction.atomic():
         restoration = restoration_for(permit)
         PavementRestoration.objects.filter(pk=restoration.pk).update(permanent_completed_on=completed_on)
@@ -549,7 +687,7 @@ def record_permanent_pavement(*, permit: Permit, by, completed_on: date) -> Pave
 
 
 def completion_blockers(permit: Permit) -> list[rules.Violation]:
-    errors = []
+    errors = covering_hold_violations(permit)  # § 303-1C(4): not complete while the check before covering waits
     so = getattr(permit, "street_opening", None)
     if so is not None:
         for v in ordinance.emergency_underground_violations(
@@ -594,10 +732,103 @@ def report_completion(*, permit: Permit, by, today: date | None = None):
 # --- Guarantee, defects, the Village's repair -----------------------------------------------------------------
 
 
-def record_defect_notice(
+def _completed_on(permit: Permit) -> date | None:
+    guarantee = Guarantee.objects.filter(permit=permit).first()
+    return guarantee.completed_on if guarantee else permit.completed_on
+
+
+def _work_under_way(permit: Permit) -> bool:
+    return permit.status in (Status.ISSUED, Status.ACTIVE) and _completed_on(permit) is None
+
+
+def _serve_defect_notice(*, permit: Permit, by, now, citation: str, **fields) -> DefectNotice:
+    """Store the notice, note it on the timeline and email it to the addressee (and the permittee)."""
+    with transaction.atomic():
+        notice = DefectNotice.objects.create(permit=permit, recorded_by=by, recorded_at=now, **fields)
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Defect notice to {notice.addressee_name}: {notice.defect}; "
+            f"correct by {notice.deadline:%B %-d, %Y}, estimated ${notice.estimated_cost} ({citation})",
+        )
+        context = {"permit": permit, "notice": notice, "citation": citation}
+        services.send_notice(permit, to=notice.addressee_email, template="field_defect_notice", context=context)
+        if permit.applicant.email and permit.applicant.email != notice.addressee_email:
+            services.send_notice(permit, to=permit.applicant.email, template="field_defect_notice", context=context)
+    return notice
+
+
+def _permittee_name(permit: Permit) -> str:
+    if permit.organization:
+        return permit.organization.name
+    return permit.applicant.get_full_name() or permit.applicant.email
+
+
+def record_faulty_work_notice(
     *,
     permit: Permit,
     by,
+    defect: str,
+    work_to_be_done: str,
+    estimated_cost,
+    deadline: date | None,
+    served_on: date | None = None,
+) -> DefectNotice:
+    """§ 303-4H(2): the DPW's written notice to the permittee of faulty work or materials while the work is under way,
+    with the fault, the work to be done, its cost and the deadline; emailed. Not corrected by the deadline: the
+    Village repairs and bills, and the right to permits is revoked for a year (flag_defects_past_deadline)."""
+    require_role(by, *DEFECT_RECORDERS, action="give notice of faulty work (Director of Public Works, § 303-4H(2))")
+    now = timezone.now()
+    served_on = served_on or timezone.localdate(now)
+    errors = rules.faulty_work_notice_violations(
+        work_under_way=_work_under_way(permit),
+        found_on=served_on,
+        defect=defect,
+        work_to_be_done=work_to_be_done,
+        estimated_cost=estimated_cost,
+        deadline=deadline,
+    )
+    if errors:
+        raise RulesBroken(errors)
+    return _serve_defect_notice(
+        permit=permit,
+        by=by,
+        now=now,
+        citation="§ 303-4H(2)",
+        kind=DefectNotice.Kind.FAULTY_WORK,
+        defect=defect.strip(),
+        work_to_be_done=work_to_be_done.strip(),
+        estimated_cost=Decimal(estimated_cost),
+        deadline=deadline,
+        addressed_to=DefectNotice.Addressee.PERMITTEE,
+        addressee_name=_permittee_name(permit),
+        addressee_email=permit.applicant.email,
+        served_on=served_on,
+    )
+
+
+def finding_errors(finding, *, permit: Permit, on: date) -> list[rules.Violation]:
+    """§ 303-4H(4) "whenever the Village Board shall find": a motion that carried at a meeting held on or before `on`,
+    on an agenda item under § 303-4H(4) about this very permit. No designee finds work defective."""
+    errors = board.board_action_errors(finding, clause=Clause.DEFECT_FINDING, on=on, subject=permit)
+    if finding is not None and finding.item.subject_id is None:
+        errors.append(
+            rules.Violation(
+                "finding",
+                "no_subject",
+                "§ 303-4H(4)",
+                f"The motion must be on an agenda item about {permit.number}: the Board finds this permit's work "
+                "defective (§ 303-4H(4)).",
+            )
+        )
+    return errors
+
+
+def record_defect_finding(
+    *,
+    permit: Permit,
+    by,
+    finding,
     defect: str,
     work_to_be_done: str,
     estimated_cost,
@@ -606,94 +837,72 @@ def record_defect_notice(
     addressee_name: str = "",
     addressee_email: str = "",
     served_on: date | None = None,
-    finding=None,
 ) -> DefectNotice:
-    """§ 303-4H(4): "whenever the Village Board shall find" work defective: the Board's finding (`finding`, a carried
-    motion on this permit, recorded by the clerk) or its designee for § 303-4H(4) on the day served records the
-    written notice of a defect within the guarantee year, to the permittee or its surety, with the defect, the work
-    to be done, its cost and the deadline; the notice is emailed."""
+    """§ 303-4H(4): "whenever the Village Board shall find" completed work defective within one year of completion,
+    "it shall give written notice" to the contractor or its surety, stating the defect, the work to be done, its cost
+    and the time the Board deems necessary. Only the Board finds (its carried motion `finding` on this permit, held
+    on or before the day served); the clerk records the notice from the minutes and it is emailed."""
+    require_role(by, *board.BOARD_CLERKS, action="record the Village Board's finding of defective work (§ 303-4H(4))")
     now = timezone.now()
     served_on = served_on or timezone.localdate(now)
-    board.require_board_or_designee(
-        by,
-        Clause.DEFECT_FINDING,
-        on=served_on,
-        action="find street opening work defective and send the defect notice",
-        motion=finding,
-        subject=permit,
-    )
-    guarantee = Guarantee.objects.filter(permit=permit).first()
-    completed_on = guarantee.completed_on if guarantee else permit.completed_on
-    errors = rules.defect_notice_violations(
-        completed_on=completed_on,
+    errors = finding_errors(finding, permit=permit, on=served_on)
+    errors += rules.defect_finding_violations(
+        completed_on=_completed_on(permit),
         found_on=served_on,
         defect=defect,
         work_to_be_done=work_to_be_done,
         estimated_cost=estimated_cost,
         deadline=deadline,
         addressed_to=addressed_to,
-        work_under_way=permit.status in (Status.ISSUED, Status.ACTIVE) and completed_on is None,
     )
+    if addressed_to == DefectNotice.Addressee.SURETY and not addressee_name.strip():
+        errors.append(
+            rules.Violation(
+                "addressee_name", "required", "§ 303-4H(4)", "Name the surety the notice is addressed to (§ 303-4H(4))."
+            )
+        )
     if errors:
         raise RulesBroken(errors)
     if addressed_to == DefectNotice.Addressee.PERMITTEE:
-        addressee_name = addressee_name.strip() or (
-            permit.organization.name
-            if permit.organization
-            else permit.applicant.get_full_name() or permit.applicant.email
-        )
+        addressee_name = addressee_name.strip() or _permittee_name(permit)
         addressee_email = addressee_email.strip() or permit.applicant.email
-    elif not addressee_name.strip():
-        raise RulesBroken(
-            [
-                rules.Violation(
-                    "addressee_name",
-                    "required",
-                    "§ 303-4H(4)",
-                    "Name the surety the notice is addressed to (§ 303-4H(4)).",
-                )
-            ]
-        )
-    with transaction.atomic():
-        notice = DefectNotice.objects.create(
-            permit=permit,
-            defect=defect.strip(),
-            work_to_be_done=work_to_be_done.strip(),
-            estimated_cost=Decimal(estimated_cost),
-            deadline=deadline,
-            addressed_to=addressed_to,
-            addressee_name=addressee_name.strip(),
-            addressee_email=addressee_email.strip(),
-            served_on=served_on,
-            recorded_by=by,
-            recorded_at=now,
-            finding=finding,
-        )
-        services.record_event(
-            permit,
-            by=by,
-            reason=f"Defect notice to {notice.addressee_name}: {notice.defect}; "
-            f"correct by {deadline:%B %-d, %Y}, estimated ${notice.estimated_cost} (§ 303-4H(4))",
-        )
-        services.send_notice(
-            permit,
-            to=notice.addressee_email,
-            template="field_defect_notice",
-            context={"permit": permit, "notice": notice},
-        )
-        if permit.applicant.email and permit.applicant.email != notice.addressee_email:
-            services.send_notice(
-                permit,
-                to=permit.applicant.email,
-                template="field_defect_notice",
-                context={"permit": permit, "notice": notice},
-            )
-    return notice
+    return _serve_defect_notice(
+        permit=permit,
+        by=by,
+        now=now,
+        citation="§ 303-4H(4)",
+        kind=DefectNotice.Kind.BOARD_FINDING,
+        defect=defect.strip(),
+        work_to_be_done=work_to_be_done.strip(),
+        estimated_cost=Decimal(estimated_cost),
+        deadline=deadline,
+        addressed_to=addressed_to,
+        addressee_name=addressee_name.strip(),
+        addressee_email=addressee_email.strip(),
+        served_on=served_on,
+        finding=finding,
+    )
 
 
-def may_record_defect_notice(user, *, on: date) -> bool:
-    """§ 303-4H(4): the Board's designee for the finding, or the clerk recording the Board's own finding."""
-    return board.may_decide_for_the_board(user, Clause.DEFECT_FINDING, on=on)
+def defect_notice_kind(permit: Permit) -> str | None:
+    """Which defect notice the permit can take now: the DPW's (§ 303-4H(2)) while the work is under way, the Board's
+    (§ 303-4H(4)) in the guarantee year, none otherwise."""
+    if _work_under_way(permit):
+        return DefectNotice.Kind.FAULTY_WORK
+    guarantee = Guarantee.objects.filter(permit=permit).first()
+    if guarantee is not None and not guarantee.ended:
+        return DefectNotice.Kind.BOARD_FINDING
+    return None
+
+
+def may_record_defect_notice(user, permit: Permit) -> bool:
+    """The DPW Director gives the § 303-4H(2) notice; the clerk records the Board's § 303-4H(4) finding."""
+    kind = defect_notice_kind(permit)
+    if kind == DefectNotice.Kind.FAULTY_WORK:
+        return has_role(user, *DEFECT_RECORDERS)
+    if kind == DefectNotice.Kind.BOARD_FINDING:
+        return has_role(user, *board.BOARD_CLERKS)
+    return False
 
 
 def record_correction(*, notice: DefectNotice, by, corrected_on: date | None = None) -> DefectNotice:
@@ -861,6 +1070,87 @@ def record_village_repair(
             context={"permit": permit, "notice": notice, "bill": bill},
         )
     return notice
+
+
+# --- § 303-4F(2): actual Village expenses ------------------------------------------------------------------------
+
+# The DPW, who does the Village's work on a street, and the Clerk-Treasurer, to whom permit fees are paid.
+EXPENSE_BILLERS = (Role.DPW_DIRECTOR, Role.CLERK)
+EXPENSE_BILLABLE = (Status.APPROVED, Status.ISSUED, Status.ACTIVE, Status.COMPLETED, Status.CLOSED, Status.EXPIRED)
+
+
+def bill_village_expenses(
+    *,
+    permit: Permit,
+    by,
+    incurred_on: date,
+    description: str,
+    labor=Decimal("0"),
+    equipment=Decimal("0"),
+    materials=Decimal("0"),
+    receipt=None,
+    today: date | None = None,
+) -> VillageExpense:
+    """§ 303-4F(2): the permit fee is the Chapter 167 fee "plus actual Village expenses". The DPW or the clerk records
+    what the Village spent on this opening (labor, equipment, materials, with the receipt or invoice for what was
+    bought or hired); the total is added to the permit's fee, the permittee is emailed the bill, and the payment is
+    made to the Clerk-Treasurer, who issues his receipt (permits.services.record_payment)."""
+    require_role(by, *EXPENSE_BILLERS, action="bill the Village's expenses on a street opening (§ 303-4F(2))")
+    today = today or timezone.localdate()
+    errors = rules.village_expense_violations(
+        labor=labor,
+        equipment=equipment,
+        materials=materials,
+        description=description,
+        incurred_on=incurred_on,
+        today=today,
+        has_receipt=receipt is not None,
+    )
+    if permit.kind != PermitKind.STREET_OPENING or permit.status not in EXPENSE_BILLABLE:
+        errors.append(
+            rules.Violation(
+                None,
+                "not_billable",
+                "§ 303-4F(2)",
+                f"{permit.number} is {permit.get_status_display().lower()}: Village expenses are billed on an approved "
+                "street opening permit (§ 303-4F(2)).",
+            )
+        )
+    if errors:
+        raise RulesBroken(errors)
+    amounts = {
+        k: Decimal(str(v or 0)).quantize(rules.CENT)
+        for k, v in (("labor", labor), ("equipment", equipment), ("materials", materials))
+    }
+    with transaction.atomic():
+        document = None
+        if receipt is not None:
+            document = services.upload_document(permit=permit, kind=Document.Kind.OTHER, upload=receipt, by=by)
+        expense = VillageExpense.objects.create(
+            permit=permit,
+            incurred_on=incurred_on,
+            description=description.strip(),
+            receipt=document,
+            recorded_by=by,
+            recorded_at=timezone.now(),
+            **amounts,
+        )
+        Permit.objects.filter(pk=permit.pk).update(fee_amount=F("fee_amount") + expense.total)
+        permit.refresh_from_db(fields=["fee_amount"])
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Village expenses billed: {expense.description}: labor ${expense.labor}, equipment "
+            f"${expense.equipment}, materials ${expense.materials}; total ${expense.total} added to the permit fee "
+            "(§ 303-4F(2))",
+        )
+        services.send_notice(
+            permit,
+            to=permit.applicant.email,
+            template="field_village_expenses_bill",
+            context={"permit": permit, "expense": expense},
+        )
+    return expense
 
 
 # --- Scheduled work (called by tasks_field.py) ------------------------------------------------------------------

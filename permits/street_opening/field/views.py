@@ -27,11 +27,14 @@ from permits.street_opening.field import rules as field_rules
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.forms import (
     INSPECTION_FORMS,
-    DefectNoticeForm,
+    CoveringHoldForm,
+    DefectFindingForm,
+    FaultyWorkNoticeForm,
     PermanentPavementForm,
     PermitteeNoticeForm,
     PlanWorkForm,
     TemporaryPavementForm,
+    VillageExpenseForm,
     VillageRepairForm,
     add_violations,
 )
@@ -84,9 +87,14 @@ def _permit_context(request, permit, **forms):
         "restoration": getattr(permit, "pavement_restoration", None),
         "guarantee": getattr(permit, "guarantee", None),
         "defects": permit.defect_notices.all(),
+        "covering_hold": field_work.open_covering_hold(permit),
+        "may_bill_expenses": has_role(user, *field_work.EXPENSE_BILLERS),
+        "expenses": permit.village_expenses.all(),
+        "may_hold_covering": field_work.may_hold_covering(user, permit),
+        "hold_form": CoveringHoldForm(prefix="hold"),
         "is_inspector": has_role(user, *field_work.INSPECTORS),
         "is_dpw_director": has_role(user, *field_work.DEFECT_RECORDERS),
-        "may_record_defect": field_work.may_record_defect_notice(user, on=timezone.localdate()),
+        "may_record_defect": field_work.may_record_defect_notice(user, permit),
         "is_permittee": is_permittee,
         "can_log": has_role(user, *field_work.INSPECTORS) and permit.status in field_work.INSPECTABLE,
         "permittee_forms": is_permittee and permit.status in field_work.WORK_UNDER_WAY,
@@ -120,7 +128,7 @@ def inspect(request, number, kind):
         raise Http404("No such inspection")
     initial = {}
     detail = field_work.detail_of(permit)
-    if kind == "pavement" and detail is not None and detail.surface in ("bituminous", "concrete"):
+    if kind in ("pavement", "saw_cut") and detail is not None and detail.surface in ("bituminous", "concrete"):
         initial["surface"] = detail.surface
     form = form_class(request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -217,6 +225,26 @@ def give_notice(request, number):
 
 @login_required
 @require_POST
+def covering_hold(request, number):
+    """§ 303-1C(4): the Director of Public Works asks to check the underground construction before it is covered."""
+    permit = _street_opening_for(request.user, number)
+    form = CoveringHoldForm(request.POST, prefix="hold")
+    try:
+        if not form.is_valid():
+            raise RulesBroken([field_rules.Violation("note", "invalid", "§ 303-1C(4)", "The note is too long.")])
+        field_work.request_inspection_before_covering(permit=permit, by=request.user, note=form.cleaned_data["note"])
+    except RulesBroken as broken:
+        for v in broken.violations:
+            messages.error(request, v.message)
+    else:
+        messages.success(
+            request, "The permittee was told not to cover the construction until the DPW has checked it (§ 303-1C(4))."
+        )
+    return redirect(_field_url(permit))
+
+
+@login_required
+@require_POST
 def report_completion(request, number):
     """§ 303-4H(3): the permittee requests completion; the DPW confirms it after the passed final inspection."""
     permit = _street_opening_for(request.user, number)
@@ -265,22 +293,27 @@ def confirm_completion(request, number):
 @login_required
 @require_http_methods(["GET", "POST"])
 def defect_notice(request, number):
-    """The Board's designee, or the clerk recording the Board's finding, records a written defect notice
-    (§ 303-4H(4))."""
-    if not field_work.may_record_defect_notice(request.user, on=timezone.localdate()):
-        raise PermissionDenied
+    """While the work is under way, the DPW Director's notice of faulty work (§ 303-4H(2)); in the guarantee year, the
+    clerk records the Village Board's finding of defective work from its minutes (§ 303-4H(4))."""
     permit = _street_opening_for(request.user, number)
-    form = DefectNoticeForm(
-        request.POST or None,
-        initial={"served_on": timezone.localdate(), "addressed_to": "permittee"},
-        permit=permit,
-    )
-    if request.method == "POST" and service_result(
-        form, partial(field_work.record_defect_notice, permit=permit, by=request.user)
-    ):
+    if not field_work.may_record_defect_notice(request.user, permit):
+        raise PermissionDenied
+    board_finding = field_work.defect_notice_kind(permit) == DefectNotice.Kind.BOARD_FINDING
+    initial = {"served_on": timezone.localdate(), "addressed_to": "permittee"}
+    if board_finding:
+        form = DefectFindingForm(request.POST or None, initial=initial, permit=permit)
+        service = partial(field_work.record_defect_finding, permit=permit, by=request.user)
+    else:
+        form = FaultyWorkNoticeForm(request.POST or None, initial=initial)
+        service = partial(field_work.record_faulty_work_notice, permit=permit, by=request.user)
+    if request.method == "POST" and service_result(form, service):
         messages.success(request, "Defect notice recorded and sent.")
         return redirect(_field_url(permit))
-    return form_page(request, "permits/street_opening/field/defect.html", {"permit": permit, "form": form})
+    return form_page(
+        request,
+        "permits/street_opening/field/defect.html",
+        {"permit": permit, "form": form, "board_finding": board_finding},
+    )
 
 
 @login_required
@@ -300,6 +333,29 @@ def village_repair(request, number, pk):
             return redirect(_field_url(permit))
     return form_page(
         request, "permits/street_opening/field/repair.html", {"permit": permit, "notice": notice, "form": form}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def village_expenses(request, number):
+    """§ 303-4F(2): the DPW or the clerk bills the Village's actual expenses on the opening, added to the permit fee."""
+    require_role(request.user, *field_work.EXPENSE_BILLERS, action="bill the Village's expenses (§ 303-4F(2))")
+    permit = _street_opening_for(request.user, number)
+    form = VillageExpenseForm(
+        request.POST or None, request.FILES or None, initial={"incurred_on": timezone.localdate()}
+    )
+    if request.method == "POST":
+        billed = service_result(form, partial(field_work.bill_village_expenses, permit=permit, by=request.user))
+        if billed is not None:
+            messages.success(
+                request, f"Village expenses billed: ${billed.total} added to the permit fee (§ 303-4F(2))."
+            )
+            return redirect(_field_url(permit))
+    return form_page(
+        request,
+        "permits/street_opening/field/expenses.html",
+        {"permit": permit, "form": form, "expenses": permit.village_expenses.select_related("receipt")},
     )
 
 

@@ -28,19 +28,55 @@ def issue(permit, *, on=ISSUED_ON):
     return permit
 
 
-def record_defect(permit, by, **kw):
-    """A § 303-4H(4) defect notice to the permittee: a settled patch to mill and overlay, served 3/1/2027, due 4/1."""
-    args = dict(
-        permit=permit,
-        by=by,
-        defect="Patch settled 1 inch",
-        work_to_be_done="Mill and overlay",
-        estimated_cost=Decimal("1200.00"),
-        deadline=datetime.date(2027, 4, 1),
-        addressed_to="permittee",
-        served_on=datetime.date(2027, 3, 1),
-    )
-    return field_work.record_defect_notice(**{**args, **kw})
+DEFECT = dict(
+    defect="Patch settled 1 inch",
+    work_to_be_done="Mill and overlay",
+    estimated_cost=Decimal("1200.00"),
+    deadline=datetime.date(2027, 4, 1),
+    served_on=datetime.date(2027, 3, 1),
+)
+
+
+def notice_faulty_work(permit, by, **kw):
+    """A § 303-4H(2) notice of faulty work by the DPW while the work is under way: served 3/1/2027, due 4/1."""
+    return field_work.record_faulty_work_notice(**{**DEFECT, "permit": permit, "by": by, **kw})
+
+
+def board_finding(permit, *, held_on=None, clerk=None, **vote_kw):
+    """§ 303-4H(4): the Board's carried motion on `permit` at a meeting held `held_on` (by default the day served)."""
+    from tests.board_world import board_clerk, vote
+
+    clerk = clerk or _clerk() or board_clerk()
+    held_on = held_on or DEFECT["served_on"]
+    return vote(clause="303-4H(4)", ayes=5, held_on=held_on, subject=permit, clerk=clerk, **vote_kw)
+
+
+def _clerk():
+    from django.contrib.auth import get_user_model
+
+    from permits.roles import Role
+
+    return get_user_model().objects.filter(groups__name=Role.CLERK.value).order_by("pk").first()
+
+
+def board_finds_defect(permit, by=None, *, finding=None, **kw):
+    """A § 303-4H(4) notice of the Board's finding (a carried motion on the permit held the day served), recorded by
+    the clerk (`by`, else the first clerk): served 3/1/2027, due 4/1, to the permittee."""
+    args = {**DEFECT, "addressed_to": "permittee", **kw}
+    by = by or _clerk()
+    if finding is None:
+        finding = board_finding(permit, held_on=args["served_on"], clerk=by)
+        by = by or finding.recorded_by
+    return field_work.record_defect_finding(permit=permit, by=by, finding=finding, **args)
+
+
+def record_defect(permit, by=None, **kw):
+    """The defect notice the permit takes now: the DPW's § 303-4H(2) notice (by `by`) while the work is under way,
+    else the Board's § 303-4H(4) finding recorded by the clerk."""
+    if field_work.defect_notice_kind(permit) == "board_finding":
+        return board_finds_defect(permit, None, **kw)
+    kw.pop("addressed_to", None)
+    return notice_faulty_work(permit, by, **kw)
 
 
 def add_detail(permit, **overrides):

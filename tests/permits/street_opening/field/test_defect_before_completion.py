@@ -1,5 +1,5 @@
-"""§ 303-4H(4) with § 303-4H(2): faulty work found before completion takes the same written notice, correct-or-be-
-revoked path as a defect found in the guarantee year."""
+"""§ 303-4H(2): faulty work found before completion takes the DPW's written notice, with the same correct-or-be-
+revoked path as the Board's finding in the guarantee year (§ 303-4H(4))."""
 
 import datetime
 from decimal import Decimal as D
@@ -36,21 +36,19 @@ def _defect(permit, by, **kw):
     return record_defect(permit, by, **{**found, **kw})
 
 
-def test_303_4h_4_rule_allows_a_notice_for_work_under_way_before_completion():
+def test_303_4h_2_rule_allows_the_dpw_notice_for_work_under_way_only():
     base = dict(
-        completed_on=None,
         found_on=SERVED,
         defect="d",
         work_to_be_done="w",
         estimated_cost=D(0),
         deadline=SERVED + datetime.timedelta(days=1),
-        addressed_to="permittee",
     )
-    assert rules.defect_notice_violations(**base, work_under_way=True) == []
-    assert [v.code for v in rules.defect_notice_violations(**base, work_under_way=False)] == ["outside_guarantee"]
+    assert rules.faulty_work_notice_violations(**base, work_under_way=True) == []
+    assert [v.code for v in rules.faulty_work_notice_violations(**base, work_under_way=False)] == ["not_under_way"]
 
 
-def test_303_4h_4_dpw_notices_faulty_work_before_completion(issued_permit, dpw_director, contractor):
+def test_303_4h_2_dpw_notices_faulty_work_before_completion(issued_permit, dpw_director, contractor):
     assert issued_permit.completed_on is None
     notice = _defect(issued_permit, dpw_director)
     assert notice.addressee_email == contractor.email
@@ -58,16 +56,16 @@ def test_303_4h_4_dpw_notices_faulty_work_before_completion(issued_permit, dpw_d
     assert issued_permit.events.filter(reason__contains="Defect notice").exists()
 
 
-def test_303_4h_4_no_defect_notice_before_the_permit_is_issued(contractor, contractor_org, dpw_director):
+def test_303_4h_2_no_defect_notice_before_the_permit_is_issued(contractor, contractor_org, dpw_director):
     permit = PermitFactory(applicant=contractor, organization=contractor_org)  # submitted, no work yet
     with pytest.raises(RulesBroken) as broken:
         _defect(permit, dpw_director)
-    assert broken.value.violations[0].code == "outside_guarantee"
+    assert broken.value.violations[0].code == "not_under_way"
     assert not DefectNotice.objects.exists()
 
 
 @pytest.mark.parametrize("persona", ["contractor", "resident"])
-def test_303_4h_4_applicants_cannot_record_a_defect_notice(request, issued_permit, persona):
+def test_303_4h_2_applicants_cannot_record_a_defect_notice(request, issued_permit, persona):
     with pytest.raises(PermissionDenied):
         _defect(issued_permit, request.getfixturevalue(persona))
     assert not DefectNotice.objects.exists()

@@ -278,7 +278,7 @@ def test_303_4h_3_completion_on_february_29_ends_february_28():
     assert r.guarantee_ends_on(date(2028, 2, 29)) == date(2029, 2, 28)
 
 
-# § 303-4H(4) defect notice
+# § 303-4H(4) the Board's finding, § 303-4H(2) the DPW's notice of faulty work
 
 
 def _defect(**kw):
@@ -291,7 +291,19 @@ def _defect(**kw):
         deadline=date(2027, 4, 1),
         addressed_to="permittee",
     )
-    return r.defect_notice_violations(**{**base, **kw})
+    return r.defect_finding_violations(**{**base, **kw})
+
+
+def _faulty(**kw):
+    base = dict(
+        work_under_way=True,
+        found_on=date(2026, 6, 10),
+        defect="Frozen lumps in the backfill",
+        work_to_be_done="Re-excavate and backfill",
+        estimated_cost=D("800.00"),
+        deadline=date(2026, 6, 11),
+    )
+    return r.faulty_work_notice_violations(**{**base, **kw})
 
 
 def test_303_4h_4_complete_notice_passes():
@@ -308,6 +320,24 @@ def test_303_4h_4_notice_must_state_defect_work_cost_and_time():
 def test_303_4h_4_defect_found_on_the_anniversary_is_in_time_and_the_day_after_is_not():
     assert _defect(found_on=date(2027, 7, 15), deadline=date(2027, 8, 1)) == []
     assert codes(_defect(found_on=date(2027, 7, 16), deadline=date(2027, 8, 1))) == ["outside_guarantee"]
+
+
+def test_303_4h_4_no_board_finding_before_completion():
+    assert codes(_defect(completed_on=None)) == ["outside_guarantee"]
+
+
+def test_303_4h_2_faulty_work_notice_while_under_way_only():
+    assert _faulty() == []
+    got = _faulty(work_under_way=False)
+    assert codes(got) == ["not_under_way"]
+    assert "§ 303-4H(4)" in got[0].message and got[0].citation == "§ 303-4H(2)"
+
+
+def test_303_4h_2_faulty_work_deadline_the_day_after_the_notice_is_the_earliest():
+    assert _faulty(deadline=date(2026, 6, 11)) == []
+    got = _faulty(deadline=date(2026, 6, 10), defect="", estimated_cost=D("-1"))
+    assert codes(got) == ["required", "required", "deadline_not_after_notice"]
+    assert all("§ 303-4H(2)" in v.message for v in got)
 
 
 # § 303-4H(2) failure, Village repair, revocation

@@ -20,7 +20,7 @@ from permits.street_opening.field.models import (
 from permits.street_opening.field.services import RulesBroken
 from permits.street_opening.models import ApplicantRevocation
 from tests.permits.street_opening.conftest import complete_work
-from tests.permits.street_opening.field.conftest import record_defect
+from tests.permits.street_opening.field.conftest import board_finds_defect, notice_faulty_work
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 CHICAGO = ZoneInfo("America/Chicago")
@@ -248,19 +248,20 @@ def _completed(permit, contractor, on=datetime.date(2026, 7, 15)):
     return permit
 
 
-def test_303_4h_4_dpw_director_records_a_defect_notice_to_the_permittee(issued_permit, contractor, dpw_director):
+def test_303_4h_4_the_boards_finding_is_noticed_to_the_permittee(issued_permit, contractor, clerk):
     permit = _completed(issued_permit, contractor)
-    notice = record_defect(permit, dpw_director)
+    notice = board_finds_defect(permit, clerk)
+    assert notice.kind == "board_finding" and notice.finding.carried
     assert notice.addressee_name == "Brandt Excavating LLC" and notice.addressee_email == contractor.email
     [sent] = Notice.objects.filter(template="field_defect_notice")
     assert sent.subject.startswith("Defect notice") and "§ 303-4H(4)" in sent.body and sent.to == contractor.email
 
 
-def test_303_4h_4_notice_to_a_surety_names_it(issued_permit, contractor, dpw_director):
+def test_303_4h_4_notice_to_a_surety_names_it(issued_permit, contractor, clerk):
     permit = _completed(issued_permit, contractor)
-    notice = record_defect(
+    notice = board_finds_defect(
         permit,
-        dpw_director,
+        clerk,
         addressed_to="surety",
         addressee_name="Badger Surety Co",
         addressee_email="claims@badger.example",
@@ -270,17 +271,31 @@ def test_303_4h_4_notice_to_a_surety_names_it(issued_permit, contractor, dpw_dir
     assert sent_to == {"claims@badger.example", contractor.email}
 
 
-@pytest.mark.parametrize("persona", ["inspector", "clerk", "contractor"])
-def test_only_the_dpw_director_records_defect_notices(issued_permit, contractor, persona, request):
-    permit = _completed(issued_permit, contractor)
+@pytest.mark.parametrize("persona", ["inspector", "clerk", "contractor", "board_member"])
+def test_303_4h_2_only_the_dpw_director_gives_notice_of_faulty_work(issued_permit, persona, request):
     with pytest.raises(PermissionDenied):
-        record_defect(permit, request.getfixturevalue(persona))
+        notice_faulty_work(issued_permit, request.getfixturevalue(persona))
+    assert not DefectNotice.objects.exists()
 
 
-def test_303_4h_4_defect_after_the_guarantee_year_is_refused(issued_permit, contractor, dpw_director):
+def test_303_4h_2_the_dpw_director_gives_notice_of_faulty_work_under_way(issued_permit, dpw_director, contractor):
+    notice = notice_faulty_work(issued_permit, dpw_director)
+    assert (notice.kind, notice.finding, notice.addressee_email) == ("faulty_work", None, contractor.email)
+    sent = Notice.objects.get(template="field_defect_notice")
+    assert "§ 303-4H(2)" in sent.body
+
+
+def test_303_4h_2_no_dpw_notice_once_complete(issued_permit, contractor, dpw_director):
     permit = _completed(issued_permit, contractor)
     with pytest.raises(RulesBroken) as broken:
-        record_defect(permit, dpw_director, served_on=datetime.date(2027, 7, 16), deadline=datetime.date(2027, 8, 1))
+        notice_faulty_work(permit, dpw_director)
+    assert [v.code for v in broken.value.violations] == ["not_under_way"]
+
+
+def test_303_4h_4_defect_after_the_guarantee_year_is_refused(issued_permit, contractor, clerk):
+    permit = _completed(issued_permit, contractor)
+    with pytest.raises(RulesBroken) as broken:
+        board_finds_defect(permit, clerk, served_on=datetime.date(2027, 7, 16), deadline=datetime.date(2027, 8, 1))
     assert broken.value.violations[0].code == "outside_guarantee"
     assert not DefectNotice.objects.exists()
 
@@ -297,7 +312,7 @@ def test_303_4h_2_uncorrected_defect_is_flagged_revoked_and_repaired_with_20_per
     issued_permit, contractor, dpw_director
 ):
     permit = _completed(issued_permit, contractor)
-    notice = record_defect(permit, dpw_director)
+    notice = board_finds_defect(permit)
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 1)) == (0, 0)  # deadline day: in time
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (1, 1)
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (0, 0)  # idempotent
@@ -318,14 +333,14 @@ def test_303_4h_2_uncorrected_defect_is_flagged_revoked_and_repaired_with_20_per
 
 def test_303_4h_2_defect_corrected_in_time_is_not_flagged(issued_permit, contractor, dpw_director, inspector):
     permit = _completed(issued_permit, contractor)
-    notice = record_defect(permit, dpw_director)
+    notice = board_finds_defect(permit)
     field_work.record_correction(notice=notice, by=inspector, corrected_on=datetime.date(2027, 3, 20))
     assert field_work.flag_defects_past_deadline(today=datetime.date(2027, 4, 2)) == (0, 0)
     assert not ApplicantRevocation.objects.exists()
 
 
 def test_contractor_cannot_confirm_its_own_correction(issued_permit, contractor, dpw_director):
-    notice = record_defect(_completed(issued_permit, contractor), dpw_director)
+    notice = board_finds_defect(_completed(issued_permit, contractor))
     with pytest.raises(PermissionDenied):
         field_work.record_correction(notice=notice, by=contractor)
 
@@ -343,7 +358,7 @@ def test_303_4h_3_open_defect_keeps_the_permit_completed_after_the_guarantee_end
     issued_permit, contractor, dpw_director
 ):
     permit = _completed(issued_permit, contractor)
-    record_defect(permit, dpw_director, served_on=datetime.date(2027, 7, 1), deadline=datetime.date(2027, 8, 1))
+    board_finds_defect(permit, served_on=datetime.date(2027, 7, 1), deadline=datetime.date(2027, 8, 1))
     field_work.end_guarantees(today=datetime.date(2027, 7, 16))
     permit.refresh_from_db()
     assert permit.status == Status.COMPLETED

@@ -13,7 +13,7 @@ from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import DefectNotice, Guarantee
 from permits.street_opening.models import ApplicantRevocation
 from tests.permits.street_opening.conftest import complete_work
-from tests.permits.street_opening.field.conftest import record_defect
+from tests.permits.street_opening.field.conftest import board_finds_defect
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
 COMPLETED_ON = datetime.date(2026, 7, 15)
@@ -40,7 +40,7 @@ def test_303_4h_3_guarantee_statements_do_not_grow_with_the_permits(make_issued,
     small, small_statements = _statements_to_end()
     large_permits = _completed(make_issued, contractor, 8)
     defective = large_permits[0]
-    record_defect(defective, dpw_director, deadline=datetime.date(2027, 8, 1), served_on=datetime.date(2027, 7, 1))
+    board_finds_defect(defective, deadline=datetime.date(2027, 8, 1), served_on=datetime.date(2027, 7, 1))
     large, large_statements = _statements_to_end()
     assert small == (2, 2) and large == (8, 8)
     assert large_statements == small_statements
@@ -63,7 +63,7 @@ def test_303_4h_3_guarantee_statements_do_not_grow_with_the_permits(make_issued,
 
 def _defects(make_issued, contractor, dpw_director, count):
     """A defect noticed March 1 and due April 1, 2027 on each of `count` completed permits."""
-    return [record_defect(permit, dpw_director) for permit in _completed(make_issued, contractor, count)]
+    return [board_finds_defect(permit) for permit in _completed(make_issued, contractor, count)]
 
 
 def test_303_4h_2_defect_statements_do_not_grow_with_the_notices(make_issued, contractor, dpw_director):

@@ -10,7 +10,7 @@ from permits.street_opening.field import services as field_work
 from permits.street_opening.field import tasks as tasks_field
 from permits.street_opening.field.models import PavementRestoration
 from tests.permits.street_opening.conftest import complete_work
-from tests.permits.street_opening.field.conftest import issue, record_defect
+from tests.permits.street_opening.field.conftest import board_finds_defect, issue, record_defect
 
 
 def _job(name):
@@ -115,7 +115,7 @@ def test_defect_job_on_a_real_worker_revokes_once(real_worker, make_issued, cont
 
     permit = make_issued()
     complete_work(permit, permittee=contractor, today=datetime.date(2026, 7, 15))
-    record_defect(permit, dpw_director)  # due 4/1/2027
+    board_finds_defect(permit)  # due 4/1/2027
     assert tasks_field.flag_defects_past_deadline.delay("2027-04-02").get(timeout=30)["items_done"] == 1
     assert tasks_field.flag_defects_past_deadline.delay("2027-04-02").get(timeout=30)["items_done"] == 0
     assert ApplicantRevocation.objects.filter(organization=contractor_org).count() == 1
@@ -126,11 +126,12 @@ def test_defect_job_on_a_real_worker_revokes_once(real_worker, make_issued, cont
 def test_demo_loader_is_idempotent():
     from permits.demo import load_demo
     from permits.street_opening.field.demo import load
-    from permits.street_opening.field.models import Inspection, PermitteeNotice
+    from permits.street_opening.field.models import Inspection, PermitteeNotice, VillageExpense
 
     load_demo(password="demo-password-123")
     first = load()["permit"]
     load()
-    assert first is not None and first.inspections.count() == 3
-    assert Inspection.objects.count() == 3
+    assert first is not None and first.inspections.count() == 4
+    assert Inspection.objects.count() == 4
+    assert VillageExpense.objects.get().permit == first
     assert PermitteeNotice.objects.filter(given_at__isnull=False).count() == 1

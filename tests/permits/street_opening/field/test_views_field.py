@@ -11,7 +11,7 @@ from permits.paging import PAGE_SIZE
 from permits.street_opening.field import services as field_work
 from permits.street_opening.field.models import Guarantee, Inspection, PermitteeNotice
 from tests.permits.street_opening.conftest import complete_work
-from tests.permits.street_opening.field.conftest import record_defect
+from tests.permits.street_opening.field.conftest import board_finds_defect
 from tests.upload_samples import PNG
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("board_designations")]
@@ -188,9 +188,7 @@ def test_303_1c_8_contractor_cannot_confirm_completion(client, contractor, issue
     assert issued_permit.status == Status.ISSUED
 
 
-def test_dpw_director_records_a_defect_notice_on_a_phone_form(client, contractor, dpw_director, issued_permit):
-
-    complete_work(issued_permit, permittee=contractor)
+def test_303_4h_2_dpw_director_gives_notice_of_faulty_work_on_a_phone_form(client, dpw_director, issued_permit):
     client.force_login(dpw_director)
     url = reverse("permits:field_defect", args=[issued_permit.number])
     assert client.get(url).status_code == 200
@@ -198,16 +196,39 @@ def test_dpw_director_records_a_defect_notice_on_a_phone_form(client, contractor
     response = client.post(
         url,
         {
-            "defect": "Settled",
-            "work_to_be_done": "Overlay",
+            "defect": "Frozen lumps in the backfill",
+            "work_to_be_done": "Re-excavate",
             "estimated_cost": "500.00",
-            "deadline": (today + datetime.timedelta(days=20)).isoformat(),
-            "addressed_to": "permittee",
+            "deadline": (today + datetime.timedelta(days=2)).isoformat(),
             "served_on": today.isoformat(),
         },
         follow=True,
     )
     assert "Defect notice recorded" in response.content.decode()
+    assert issued_permit.defect_notices.get().kind == "faulty_work"
+
+
+def test_303_4h_4_clerk_records_the_boards_finding_on_the_form(client, contractor, clerk, issued_permit):
+    from tests.permits.street_opening.field.conftest import board_finding
+
+    complete_work(issued_permit, permittee=contractor)
+    today = timezone.localdate()
+    finding = board_finding(issued_permit, held_on=today, clerk=clerk)
+    client.force_login(clerk)
+    url = reverse("permits:field_defect", args=[issued_permit.number])
+    data = {
+        "defect": "Settled",
+        "work_to_be_done": "Overlay",
+        "estimated_cost": "500.00",
+        "deadline": (today + datetime.timedelta(days=20)).isoformat(),
+        "addressed_to": "permittee",
+        "served_on": today.isoformat(),
+    }
+    refused = client.post(url, data)
+    assert refused.status_code == 400 and not issued_permit.defect_notices.exists()  # the finding is required
+    response = client.post(url, {**data, "finding": finding.pk}, follow=True)
+    assert "Defect notice recorded" in response.content.decode()
+    assert issued_permit.defect_notices.get().finding == finding
 
 
 def test_permit_panel_links_to_the_field_record(issued_permit):
@@ -266,7 +287,7 @@ def _noticed(permit, contractor, dpw_director, *, served_days_ago=40, deadline_d
         today - datetime.timedelta(days=served_days_ago),
         today - datetime.timedelta(days=deadline_days_ago),
     )
-    return record_defect(permit, dpw_director, deadline=deadline, served_on=served_on)
+    return board_finds_defect(permit, deadline=deadline, served_on=served_on)
 
 
 def test_dpw_director_records_the_village_repair_and_the_bill_adds_20_percent(
