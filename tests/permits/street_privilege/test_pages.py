@@ -286,3 +286,10 @@ def test_303_7c_each_cost_is_a_line_on_the_receipt(world, police_chief, clerk):
     payment = services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
     html = render_to_string("pdf/receipt.html", {"payment": payment, "permit": Permit.objects.get(pk=permit.pk)})
     assert "Police escort, 2 hours: $80.00" in html and "Total $140.00" in html
+
+
+def test_the_rules_page_states_the_readings_of_303_7a_and_303_6b(client):
+    html = client.get(reverse("permits:rules")).content.decode()
+    assert "is the Building Inspector&#x27;s determination" in html
+    assert "never a width the applicant types" in html
+    assert "except them only for the dates he authorized" in html
