@@ -162,3 +162,13 @@ def test_the_page_counts_its_queries(client, building_inspector, house, django_a
 def test_residents_do_not_see_the_page(client, resident):
     client.force_login(resident)
     assert client.get(reverse("obstructions:materials")).status_code in (302, 403)
+
+
+def test_303_6b2_the_admin_only_reads_authorizations(admin_client, building_inspector, house):
+    made = authorize(building_inspector, house)
+    assert admin_client.get(reverse("admin:obstructions_materialsauthorization_add")).status_code == 403
+    change = admin_client.post(
+        reverse("admin:obstructions_materialsauthorization_change", args=[made.pk]), {"ends_on": "2026-12-31"}
+    )
+    assert change.status_code in (200, 403)
+    assert MaterialsAuthorization.objects.get(pk=made.pk).ends_on == LAST
