@@ -176,7 +176,18 @@ class _Seeder:
         residents = _bulk(User, [bench_user(f"resident{t}{i:06d}", "Sam") for i in range(max(n // 10, 10))])
         self._say(f"{len(orgs)} organizations, {len(org_users) + len(residents)} users")
 
-        streets = _bulk(Street, [Street(name=f"Bench Street {t}{i:03d}") for i in range(max(n // 2500, 40))])
+        streets = _bulk(
+            Street,
+            [
+                Street(
+                    name=f"Bench Street {t}{i:03d}",
+                    width_feet=Decimal("36.0"),
+                    traveled_width_feet=Decimal("32.0"),
+                    sidewalk_width_feet=Decimal("5.0"),
+                )
+                for i in range(max(n // 2500, 40))
+            ],
+        )
         n_parcels = max(n // 5, 1000)  # at 1k too, a search for one surname fills a page of every list
         parcels = _bulk(
             Parcel,

@@ -7,7 +7,7 @@ obstructions:numbers); public records are never deleted (Wis. Stat. § 19.21).
 from django.contrib import admin
 from django.utils.html import format_html
 
-from obstructions.models import Case, CaseStep, StreetNumber
+from obstructions.models import Case, CaseStep, MaterialsAuthorization, StreetNumber
 from obstructions.registers import admin as registers_admin  # noqa: F401  (registers the registers' back office)
 from permits.admin.base import ReadOnlyAdmin, ReadOnlyInline
 
@@ -39,3 +39,11 @@ class StreetNumberAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "parcel", "building", "map_reference", "assigned_on", "assigned_by"]
     search_fields = ["parcel__tax_key", "parcel__site_address", "street__name"]
     list_select_related = ["parcel", "street", "assigned_by"]
+
+
+@admin.register(MaterialsAuthorization)
+class MaterialsAuthorizationAdmin(ReadOnlyAdmin):
+    work_page = ("obstructions:materials", "authorize building materials on their page (the Building Inspector)")
+    list_display = ["number", "parcel", "starts_on", "ends_on", "occupied_street_feet", "occupied_sidewalk_feet"]
+    search_fields = ["number", "parcel__site_address", "location_description"]
+    list_select_related = ["parcel"]

@@ -8,4 +8,5 @@ ADMIN_ROLES = {
     "obstructions.case": OFFICIALS,
     "obstructions.casestep": OFFICIALS,
     "obstructions.streetnumber": OFFICIALS,
+    "obstructions.materialsauthorization": OFFICIALS,
 }

@@ -1,16 +1,18 @@
 """Demo data of the enforcement cases: a merchant's bench that passes § 303-6C and one that does not, a served sidewalk
-obstruction waiting out its 24 hours, one the Village removed and billed, a street-number neglect case, and a few
-official numbers. Idempotent: a second load finds its first case and stops."""
+obstruction waiting out its 24 hours, one the Village removed and billed, a street-number neglect case, a few
+official numbers, and the Building Inspector's authorization of building materials for two weeks (§ 303-6B(2)).
+Idempotent: a second load finds its first case and stops."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import ROUND_DOWN, Decimal
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from obstructions import services
+from obstructions import materials, services
 from obstructions.models import Case, StreetNumber
 from permits.models import Parcel
 from permits.time import hours_later
@@ -89,11 +91,32 @@ def load() -> None:
         neglect_recorded_on=timezone.localdate() - timedelta(days=25),
     )
     services.flag_street_number_timers()
+    _authorize_materials(houses[0], by=User.objects.filter(username="building").first())
     for parcel in houses[:3]:
         if not StreetNumber.objects.filter(parcel=parcel).exists():
             number = int(parcel.site_address.split()[0]) if parcel.site_address.split()[0].isdigit() else None
             if number:
                 services.assign_street_number(parcel=parcel, number=number, map_reference="Sheet 1", by=clerk)
+
+
+def _authorize_materials(parcel, *, by) -> None:
+    """§ 303-6B(2): lumber for a garage at the curb for two weeks from today, within the street register's limits
+    (half of its sidewalk, if it has one; 3 ft of the traveled street)."""
+    if by is None or parcel.street.traveled_width_feet is None:
+        return
+    today = timezone.localdate()
+    sidewalk = parcel.street.sidewalk_width_feet
+    materials.authorize_materials(
+        by=by,
+        parcel=parcel,
+        location_description="Demo: lumber for a garage, at the curb in front of the house",
+        starts_on=today,
+        ends_on=today + timedelta(days=13),
+        occupied_street_feet=Decimal("3.0"),
+        occupied_sidewalk_feet=(sidewalk / 2).quantize(Decimal("0.1"), ROUND_DOWN) if sidewalk else Decimal("0"),
+        gutter_kept_flowing=True,
+        building_permit_number="B-DEMO-7",
+    )
 
 
 # manage.py load_demo (permits.kinds.demo_loaders): enforcement cases and street numbers (§§ 303-6 to 303-14).

@@ -207,3 +207,36 @@ class StreetNumberForm(forms.Form):
     suffix = forms.CharField(max_length=4, required=False, label="Suffix (optional)")
     building = forms.CharField(max_length=100, initial="Principal building", label="Building")
     map_reference = forms.CharField(max_length=100, label="Numbering map sheet or grid")
+
+
+class MaterialsAuthorizationForm(forms.Form):
+    """§ 303-6B(2): the Building Inspector's authorization of building materials without a § 303-7 permit."""
+
+    address = forms.CharField(
+        max_length=200, label="Address of the building", help_text="As on the tax roll, e.g. 210 Main Street"
+    )
+    location_description = forms.CharField(
+        max_length=300, label="Where the materials may be kept", help_text='e.g. "curb lane in front of the house"'
+    )
+    building_permit_number = forms.CharField(max_length=40, required=False, label="Building permit (Chapter 132)")
+    starts_on = forms.DateField(widget=DATE_WIDGET, required=False, label="First day authorized")
+    ends_on = forms.DateField(widget=DATE_WIDGET, required=False, label="Last day authorized")
+    occupied_street_feet = forms.DecimalField(
+        min_value=0,
+        max_digits=5,
+        decimal_places=1,
+        required=False,
+        label="Traveled street occupied (feet)",
+        help_text="At most 1/3 of the traveled width on the street register (§ 303-6B(2)); 0 for none.",
+    )
+    occupied_sidewalk_feet = forms.DecimalField(
+        min_value=0,
+        max_digits=4,
+        decimal_places=1,
+        required=False,
+        label="Sidewalk occupied (feet)",
+        help_text="At most 1/2 of the sidewalk width on the street register (§ 303-6B(2)); 0 for none.",
+    )
+    gutter_kept_flowing = forms.BooleanField(
+        required=False, initial=True, label="The materials do not interfere with the flow in the gutters"
+    )

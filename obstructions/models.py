@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.urls import reverse
 
 from obstructions.registers.models import (  # noqa: F401  (the Clerk-Treasurer's registers, one app)
     Grade,
@@ -193,3 +194,52 @@ class StreetNumber(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number}{self.suffix} {self.street.name}"
+
+
+class MaterialsAuthorization(NumberedRecord):
+    """§ 303-6B(2): the Building Inspector's authorization to keep building materials on a street or sidewalk for a
+    period, without a § 303-7 street privilege permit. Excepted from § 303-6A only on the dates it names, on at most
+    1/2 of the sidewalk and 1/3 of the traveled street (the street register's widths, copied here as checked), with
+    the gutters flowing. Written by obstructions.materials only; never changed afterwards (a new period is a new
+    authorization)."""
+
+    detail_url_name = "obstructions:materials"
+
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="+", help_text="Where the building is")
+    location_description = models.CharField(max_length=300)
+    building_permit_number = models.CharField(max_length=40, blank=True, help_text="The Chapter 132 building permit")
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    occupied_street_feet = models.DecimalField(max_digits=5, decimal_places=1)
+    occupied_sidewalk_feet = models.DecimalField(max_digits=4, decimal_places=1)
+    gutter_kept_flowing = models.BooleanField()
+    # The street register's widths the limits were checked against (§ 303-6B(2)), as they were that day.
+    traveled_width_feet = models.DecimalField(max_digits=5, decimal_places=1)
+    sidewalk_width_feet = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+    authorized_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    authorized_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-starts_on", "-pk"]
+        indexes = [models.Index(fields=["parcel", "starts_on", "ends_on"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="materials_period_in_order"),
+            # § 303-6B(2): "not ... more than 1/3 of the traveled portion of the street"
+            models.CheckConstraint(
+                condition=Q(occupied_street_feet__gte=0, traveled_width_feet__gte=F("occupied_street_feet") * 3),
+                name="materials_third_of_traveled_street",
+            ),
+            # § 303-6B(2): "not ... more than 1/2 of the sidewalk"
+            models.CheckConstraint(
+                condition=Q(occupied_sidewalk_feet=0)
+                | Q(occupied_sidewalk_feet__gt=0, sidewalk_width_feet__gte=F("occupied_sidewalk_feet") * 2),
+                name="materials_half_of_sidewalk",
+            ),
+            models.CheckConstraint(condition=Q(gutter_kept_flowing=True), name="materials_gutter_flowing"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}: building materials at {self.location_description}"
+
+    def get_absolute_url(self) -> str:
+        return f"{reverse(self.detail_url_name)}#{self.number}"  # one row of the register page

@@ -18,4 +18,14 @@ READINGS = (
         "motion) or of its designee for § 303-9; the register of terrace approvals holds them, and a covered terrace "
         "is excepted only by one standing on the day it was seen. Objects are never approved.",
     ),
+    Reading(
+        "§ 303-6B(2)",
+        TOPIC,
+        '"Building materials for the period authorized by the Building Inspector" are excepted only from the first '
+        "through the last day of his recorded authorization (both included), on the street it names; the day before "
+        "and the day after they are an obstruction. He authorizes at most half of the sidewalk and a third of the "
+        "traveled portion of the street as the street register records them (exactly half and exactly a third "
+        "pass); with no width on record he cannot authorize until the Clerk-Treasurer or the Director of Public "
+        "Works records one.",
+    ),
 )

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from permits.errors import Violation
+from permits.street_facts import width_on_record_violations
 from permits.time import first_day_after, hours_later
 
 # --- Who the notice goes to -------------------------------------------------------------------------------------
@@ -89,64 +90,149 @@ def removal_errors(served_at: datetime | None, at: datetime) -> list[Violation]:
     return []
 
 
-# --- § 303-6B(2): building materials inside the Building Inspector's authorization -----------------------------
+# --- § 303-6B(2): building materials the Building Inspector authorized (without a § 303-7 permit) -----------------
+
+STREET_SHARE = Decimal(3)  # § 303-6B(2): "not ... more than 1/3 of the traveled portion of the street"
+SIDEWALK_SHARE = Decimal(2)  # § 303-6B(2): "not ... more than 1/2 of the sidewalk"
 
 
-def materials_authorized(authorization, day: date) -> list[Violation]:
-    """§ 303-6B(2): building materials are excepted only for the period the Building Inspector authorized, on at most
-    1/2 of the sidewalk and at most 1/3 of the traveled street, with the gutters flowing. `authorization` is a
-    permits.street_privilege.authorizations.MaterialsAuthorization. Exactly half and exactly a third still pass
-    ("not more than"). Returns what puts the materials outside it (none: excepted)."""
-    problems = []
-    if not authorization.starts_on <= day <= authorization.ends_on:
-        problems.append(
+def materials_authorization_violations(
+    *,
+    street_name: str,
+    traveled_width_feet: Decimal | None,
+    sidewalk_width_feet: Decimal | None,
+    widths_recorded: bool,
+    occupied_street_feet: Decimal | None,
+    occupied_sidewalk_feet: Decimal | None,
+    gutter_kept_flowing: bool,
+    starts_on: date | None,
+    ends_on: date | None,
+    where: str,
+) -> list[Violation]:
+    """§ 303-6B(2): the Building Inspector authorizes building materials for a period (a first and a last day, in
+    order) on at most 1/3 of the traveled portion of the street and at most 1/2 of the sidewalk, not interfering with
+    the flow in the gutters. "Not more than": exactly a third (10.0 ft of 30.0 ft) and exactly half (2.5 ft of 5.0 ft)
+    pass; 10.1 ft and 2.6 ft do not. The widths are the street register's; with none on record the authorization is
+    refused (`where` names the register page). This is the exception for materials authorized without a § 303-7
+    permit: a § 303-7 permit is § 303-6B(1)'s and meets § 303-7D instead."""
+    errors = []
+    if starts_on is None:
+        errors.append(Violation("starts_on", "required", "§ 303-6B(2)", "Give the first day authorized (§ 303-6B(2))."))
+    if ends_on is None:
+        errors.append(Violation("ends_on", "required", "§ 303-6B(2)", "Give the last day authorized (§ 303-6B(2))."))
+    if starts_on and ends_on and ends_on < starts_on:
+        errors.append(
+            Violation(
+                "ends_on", "end_before_start", "§ 303-6B(2)", "The last day is before the first day (§ 303-6B(2))."
+            )
+        )
+    if not gutter_kept_flowing:
+        errors.append(
+            Violation(
+                "gutter_kept_flowing",
+                "gutter_blocked",
+                "§ 303-6B(2)",
+                "Building materials may not interfere with the flow in the gutters (§ 303-6B(2)).",
+            )
+        )
+    if occupied_street_feet is None or occupied_street_feet < 0:
+        errors.append(
+            Violation(
+                "occupied_street_feet",
+                "required",
+                "§ 303-6B(2)",
+                "Give how many feet of the traveled street the materials occupy (0 for none) (§ 303-6B(2)).",
+            )
+        )
+    else:
+        missing = width_on_record_violations(
+            street_name=street_name,
+            width_feet=traveled_width_feet,
+            field="occupied_street_feet",
+            citation="§ 303-6B(2)",
+            where=where,
+            what="traveled width",
+        )
+        errors += missing
+        if not missing and occupied_street_feet * STREET_SHARE > traveled_width_feet:
+            third = (traveled_width_feet / STREET_SHARE).quantize(Decimal("0.1"))
+            errors.append(
+                Violation(
+                    "occupied_street_feet",
+                    "more_than_a_third",
+                    "§ 303-6B(2)",
+                    f"{occupied_street_feet} ft of the {traveled_width_feet} ft traveled portion of {street_name} is "
+                    f"more than 1/3 of it (at most {third} ft) (§ 303-6B(2)).",
+                )
+            )
+    if occupied_sidewalk_feet is None or occupied_sidewalk_feet < 0:
+        errors.append(
+            Violation(
+                "occupied_sidewalk_feet",
+                "required",
+                "§ 303-6B(2)",
+                "Give how many feet of the sidewalk the materials occupy (0 for none) (§ 303-6B(2)).",
+            )
+        )
+    elif occupied_sidewalk_feet > 0:
+        if not widths_recorded:
+            errors += width_on_record_violations(
+                street_name=street_name,
+                width_feet=None,
+                field="occupied_sidewalk_feet",
+                citation="§ 303-6B(2)",
+                where=where,
+                what="sidewalk width",
+            )
+        elif sidewalk_width_feet is None:
+            errors.append(
+                Violation(
+                    "occupied_sidewalk_feet",
+                    "no_sidewalk",
+                    "§ 303-6B(2)",
+                    f"The street register records no sidewalk along {street_name}: no sidewalk can be occupied "
+                    f"(§ 303-6B(2)). If there is one, the Clerk-Treasurer or the Director of Public Works records its "
+                    f"width ({where}).",
+                )
+            )
+        elif occupied_sidewalk_feet * SIDEWALK_SHARE > sidewalk_width_feet:
+            half = (sidewalk_width_feet / SIDEWALK_SHARE).quantize(Decimal("0.1"))
+            errors.append(
+                Violation(
+                    "occupied_sidewalk_feet",
+                    "more_than_half",
+                    "§ 303-6B(2)",
+                    f"{occupied_sidewalk_feet} ft of the {sidewalk_width_feet} ft sidewalk is more than 1/2 of it "
+                    f"(at most {half} ft) (§ 303-6B(2)).",
+                )
+            )
+    return errors
+
+
+def materials_authorized(*, number: str, starts_on: date, ends_on: date, same_street: bool, day: date) -> list:
+    """§ 303-6B(2): building materials are excepted only "for the period authorized by the Building Inspector": from
+    its first day through its last (both included), on the street it names. The day before and the day after are
+    outside it: the materials are then an obstruction (§ 303-6A)."""
+    if not same_street:
+        return [
+            Violation(
+                "excepting_permit",
+                "materials_other_street",
+                "§ 303-6B(2)",
+                f"Authorization {number} is for building materials on another street (§ 303-6B(2)).",
+            )
+        ]
+    if not starts_on <= day <= ends_on:
+        return [
             Violation(
                 "excepting_permit",
                 "materials_outside_period",
                 "§ 303-6B(2)",
-                f"Permit {authorization.permit_number} authorizes materials from {authorization.starts_on:%B %-d, %Y} "
-                f"to {authorization.ends_on:%B %-d, %Y} only (§ 303-6B(2)).",
+                f"Authorization {number} excepts building materials from {starts_on:%B %-d, %Y} to "
+                f"{ends_on:%B %-d, %Y} only (§ 303-6B(2)).",
             )
-        )
-    if authorization.occupied_street_feet * 3 > authorization.street_width_feet:
-        problems.append(
-            Violation(
-                "excepting_permit",
-                "materials_over_third_of_street",
-                "§ 303-6B(2)",
-                f"The materials occupy {authorization.occupied_street_feet} ft of a {authorization.street_width_feet} "
-                "ft traveled street: more than 1/3 of it (§ 303-6B(2)).",
-            )
-        )
-    if (
-        authorization.occupied_sidewalk_feet is not None
-        and authorization.sidewalk_width_feet is not None
-        and authorization.occupied_sidewalk_feet * 2 > authorization.sidewalk_width_feet
-    ):
-        problems.append(
-            Violation(
-                "excepting_permit",
-                "materials_over_half_of_sidewalk",
-                "§ 303-6B(2)",
-                f"The materials occupy {authorization.occupied_sidewalk_feet} ft of a "
-                f"{authorization.sidewalk_width_feet} ft sidewalk: more than 1/2 of it (§ 303-6B(2)).",
-            )
-        )
-    if not authorization.gutter_kept_flowing:
-        problems.append(
-            Violation(
-                "excepting_permit",
-                "materials_block_gutter",
-                "§ 303-6B(2)",
-                "The materials interfere with the flow in the gutter (§ 303-6B(2)).",
-            )
-        )
-    return problems
-
-
-def materials_excepted(authorizations, day: date) -> bool:
-    """§ 303-6B(2): excepted when any one authorization in force covers the materials within all its limits."""
-    return any(not materials_authorized(a, day) for a in authorizations)
+        ]
+    return []
 
 
 # --- § 303-6C: a commercial sidewalk fixture --------------------------------------------------------------------

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from obstructions import rules
+from obstructions import materials, rules
 from obstructions.models import Case, CaseStep, StreetNumber
 from permits import time as law_time
 from permits.access import require_role
@@ -26,7 +26,6 @@ from permits.models import Parcel, Permit
 from permits.roles import Role, has_role
 from permits.services import next_number, send_notice
 from permits.state import actor_label, change_state
-from permits.street_work import materials_authorizations_on
 from permits.uploads import inspect_upload
 
 K, S = Case.Kind, Case.Status
@@ -127,18 +126,12 @@ def _obstruction(kind: str):
 
 
 def _permit_exception(number: str, parcel: Parcel | None, day: date) -> list:
-    """§ 303-6B(1)-(3): the permit the official names; a materials permit is read through the § 303-6B(2)
-    authorizations (permits.street_privilege.authorizations)."""
-    if parcel is not None:
-        authorizations = [
-            a for a in materials_authorizations_on(street_id=parcel.street_id, day=day) if a.permit_number == number
-        ]
-        if authorizations:
-            return (
-                []
-                if rules.materials_excepted(authorizations, day)
-                else rules.materials_authorized(authorizations[0], day)
-            )
+    """§ 303-6B: the permit or authorization the official names. The Building Inspector's materials authorization
+    (§ 303-6B(2)) excepts only for its dates; a street privilege permit (§ 303-6B(1), whatever its purpose) or a street
+    opening permit (§ 303-6B(3)) while it is in force."""
+    authorized = materials.authorization_exception(number=number, parcel=parcel, day=day)
+    if authorized is not None:
+        return authorized
     permit = Permit.objects.filter(number=number).first()
     if permit is None:
         message = f"No permit numbered {number!r} (§ 303-6B)."

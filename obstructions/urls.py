@@ -18,5 +18,6 @@ urlpatterns = [
     path("cases/<str:number>/close/", views.case_close, name="case_close"),
     path("cases/<str:number>/match/", views.case_match, name="case_match"),
     path("numbers/", views.numbers, name="numbers"),
+    path("materials/", views.materials_authorizations, name="materials"),
     path("registers/", include("obstructions.registers.urls")),
 ]

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
-from obstructions import services
+from obstructions import materials, services
 from obstructions.forms import (
     CloseForm,
     ComplaintForm,
     MatchForm,
+    MaterialsAuthorizationForm,
     OpenCaseForm,
     PhotoForm,
     ReferralForm,
@@ -24,7 +25,7 @@ from obstructions.forms import (
     ServeNoticeForm,
     StreetNumberForm,
 )
-from obstructions.models import Case, StreetNumber
+from obstructions.models import Case, MaterialsAuthorization, StreetNumber
 from permits.access import require_staff
 from permits.errors import IllegalTransition, RulesBroken
 from permits.forms import add_service_errors
@@ -269,3 +270,31 @@ def numbers(request):
     return render(
         request, "obstructions/numbers.html", {"page": page, "form": form, "is_clerk": is_clerk}, status=status
     )
+
+
+# --- Staff: the Building Inspector's materials authorizations (§ 303-6B(2)) ----------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def materials_authorizations(request):
+    """§ 303-6B(2): the authorizations of building materials without a § 303-7 permit. Staff read them (an official
+    names one when opening a case); the Building Inspector records them."""
+    require_staff(request.user, action=STAFF_ACTION)
+    may_authorize = materials.may_authorize(request.user)
+    if request.method == "POST" and not may_authorize:
+        raise PermissionDenied("Only the Building Inspector authorizes building materials (§ 303-6B(2)).")
+    form = MaterialsAuthorizationForm(request.POST or None) if may_authorize else None
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        parcel = services.find_parcel(data.pop("address"))
+        try:
+            made = materials.authorize_materials(by=request.user, parcel=parcel, **data)
+        except ValidationError as exc:
+            add_service_errors(form, exc, aliases={"parcel": "address"})
+        else:
+            messages.success(request, f"Authorization {made.number} recorded (§ 303-6B(2)).")
+            return redirect("obstructions:materials")
+    page = page_of(request, MaterialsAuthorization.objects.select_related("parcel", "authorized_by"))
+    status = 400 if request.method == "POST" else 200
+    return render(request, "obstructions/materials.html", {"page": page, "form": form}, status=status)

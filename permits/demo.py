@@ -89,12 +89,38 @@ def _parcel_rows():
     return rows
 
 
+# The demo street register (§ 303-7D(1), § 303-6B(2)): width, traveled width, sidewalk width in feet. The main
+# streets are wide with sidewalks on both sides; the courts and lanes narrow, Rock River Road has no sidewalk.
+STREET_WIDTHS = {
+    "Milwaukee Street": ("44.0", "40.0", "6.0"),
+    "Main Street": ("36.0", "32.0", "5.0"),
+    "Rock River Road": ("28.0", "24.0", None),
+    "Cedar Court": ("24.0", "22.0", "4.0"),
+}
+DEFAULT_WIDTHS = ("32.0", "28.0", "5.0")
+
+
+def _record_street_widths(streets: dict) -> None:
+    """Each demo street's widths, as the Clerk-Treasurer records them on the street register page (a street already
+    recorded keeps its widths)."""
+    from decimal import Decimal
+
+    for name, street in streets.items():
+        if street.width_feet is not None:
+            continue
+        width, traveled, sidewalk = STREET_WIDTHS.get(name, DEFAULT_WIDTHS)
+        street.width_feet, street.traveled_width_feet = Decimal(width), Decimal(traveled)
+        street.sidewalk_width_feet = Decimal(sidewalk) if sidewalk else None
+        street.save(update_fields=["width_feet", "traveled_width_feet", "sidewalk_width_feet"])
+
+
 @transaction.atomic
 def load_demo(password: str | None = None) -> dict:
     from allauth.account.models import EmailAddress
 
     password = password or settings.DEMO_PASSWORD
     streets = {name: Street.objects.get_or_create(name=name)[0] for name in STREETS}
+    _record_street_widths(streets)
     for tax_key, address, owner, land_use, street, corner in _parcel_rows():
         Parcel.objects.update_or_create(
             tax_key=tax_key,

@@ -14,7 +14,6 @@ The modules a part may have, each read by one core module:
     search_sources.py   SEARCH_SOURCES                    permits.workspace.search
     work_sources.py     WORK_SOURCES                      permits.workspace.sources
     street_work_checks.py  work_violations(...), load_demo()  permits.street_work
-    authorizations.py   materials_authorizations_on(...)  permits.street_work
     report_sources.py   OPEN_CASES, INSPECTIONS           permits.reports.queries
     readings.py         READINGS                          permits.readings (the public rules page)
     admin_roles.py      ADMIN_ROLES (a part with no PERMIT_TYPE)  permits.role_permissions

@@ -30,15 +30,6 @@ def work_violations(*, kind: str, street, today: date, parcel=None, fields: dict
     return found
 
 
-def materials_authorizations_on(*, street_id: int, day: date) -> list:
-    """§ 303-6B(2): the authorizations to keep building materials on `street_id` on `day`, from every part that
-    grants them (an `authorizations.py` with the same function: the street privilege permits), for the obstruction
-    cases (§ 303-6A: outside their limits or past their period, materials are an obstruction)."""
-    return [
-        a for m in kinds.discover("authorizations") for a in m.materials_authorizations_on(street_id=street_id, day=day)
-    ]
-
-
 def load_demo() -> None:
     """The demo village's facts in those registers (each module's optional `load_demo`), after the streets, the
     accounts and the Board: without its grades no demo street could be worked (§ 303-1A(1))."""

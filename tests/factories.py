@@ -36,6 +36,10 @@ class StreetFactory(factory.django.DjangoModelFactory):
         skip_postgeneration_save = True
 
     name = factory.Sequence(lambda n: f"Elm {n} Street")
+    # § 303-7D(1), § 303-6B(2): every test street has its widths on record unless the test says None.
+    width_feet = Decimal("36.0")
+    traveled_width_feet = Decimal("30.0")
+    sidewalk_width_feet = Decimal("5.0")
 
     @factory.post_generation
     def grade(street, create, extracted, **kwargs):

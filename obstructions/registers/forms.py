@@ -142,3 +142,30 @@ class TerraceApprovalForm(LimitedForm):
 
         super().__init__(*args, **kwargs)
         self.fields["parcel"].queryset = Parcel.objects.order_by("site_address")
+
+
+class StreetWidthsForm(LimitedForm):
+    """The street register: a street's widths (§ 303-7D(1), § 303-6B(2))."""
+
+    street = forms.ModelChoiceField(queryset=Street.objects.all(), empty_label="Choose a street", label="Street")
+    width_feet = forms.DecimalField(
+        max_digits=5,
+        decimal_places=1,
+        required=False,
+        label="Width of the street or alley (feet)",
+        help_text="Curb to curb: § 303-7D(1) allows at most a third of it.",
+    )
+    traveled_width_feet = forms.DecimalField(
+        max_digits=5,
+        decimal_places=1,
+        required=False,
+        label="Width of the traveled portion (feet)",
+        help_text="§ 303-6B(2) allows building materials on at most a third of it.",
+    )
+    sidewalk_width_feet = forms.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        required=False,
+        label="Width of the sidewalk (feet)",
+        help_text="§ 303-6B(2) allows building materials on at most half of it. Empty: the street has no sidewalk.",
+    )

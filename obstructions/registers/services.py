@@ -397,3 +397,42 @@ def terrace_approval_for(parcel, day: date) -> TerraceApproval | None:
 def may_record_terrace_approval(user) -> bool:
     """§ 303-9B: the clerk (recording the Board's motion) or the Board's designee for § 303-9 today."""
     return may_decide_for_the_board(user, Clause.TERRACE_SURFACE, on=timezone.localdate())
+
+
+# --- The street register: widths (§ 303-7D(1), § 303-6B(2)) -----------------------------------------------------------
+
+WIDTH_RECORDERS = (Role.CLERK, Role.DPW_DIRECTOR)  # the Village's records of its streets, kept by the clerk or DPW
+
+
+def may_record_street_widths(user) -> bool:
+    return has_role(user, *WIDTH_RECORDERS)
+
+
+def record_street_widths(*, street, by, width_feet, traveled_width_feet, sidewalk_width_feet=None):
+    """§ 303-7D(1), § 303-6B(2): the Clerk-Treasurer or the Director of Public Works records (or corrects) a street's
+    width, traveled width and sidewalk width; the street privilege rules and the § 303-6B(2) authorizations read them.
+    Each change is kept in the street's history (who, when)."""
+    from permits.models import Street
+    from permits.street_facts import width_record_violations
+
+    require_role(
+        by,
+        *WIDTH_RECORDERS,
+        action="record street widths (the Clerk-Treasurer or the Director of Public Works does)",
+    )
+    errors = []
+    if street is None:
+        errors.append(Violation("street", "required", "", "Choose the street."))
+    errors += width_record_violations(
+        width_feet=width_feet, traveled_width_feet=traveled_width_feet, sidewalk_width_feet=sidewalk_width_feet
+    )
+    raise_if_broken(errors)
+    with transaction.atomic():
+        locked = Street.objects.select_for_update().get(pk=street.pk)
+        locked.width_feet = width_feet
+        locked.traveled_width_feet = traveled_width_feet
+        locked.sidewalk_width_feet = sidewalk_width_feet
+        locked.widths_recorded_by = by
+        locked.widths_recorded_at = timezone.now()
+        locked.save()
+    return locked

@@ -21,11 +21,13 @@ from obstructions.registers.forms import (
     GradeForm,
     HigherStandardForm,
     ImprovementRequestForm,
+    StreetWidthsForm,
     TerraceApprovalForm,
 )
 from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest, TerraceApproval
 from permits.forms import service_result
 from permits.input_limits import plausible_year
+from permits.models import Street
 from permits.paging import page_of
 from permits.roles import Role, has_role
 
@@ -171,3 +173,30 @@ def terrace_approvals(request):
     qs = TerraceApproval.objects.select_related("parcel", "motion__item__meeting", "approved_by")
     page = page_of(request, qs.order_by("-approved_on", "-pk"))
     return render(request, "obstructions/registers/terrace_approvals.html", {"page": page, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def street_widths(request):
+    """The street register: each street's width, traveled width and sidewalk width (§ 303-7D(1), § 303-6B(2)). Staff
+    read it; the Clerk-Treasurer or the Director of Public Works records them."""
+    _require_reader(request.user)
+    recorder = services.may_record_street_widths(request.user)
+    if request.method == "POST" and not recorder:
+        raise PermissionDenied("Only the Clerk-Treasurer or the Director of Public Works records street widths.")
+    form = StreetWidthsForm(request.POST or None, initial={"street": request.GET.get("street")}) if recorder else None
+    if request.method == "POST":
+        street = service_result(form, partial(services.record_street_widths, by=request.user))
+        if street is not None:
+            messages.success(request, f"Recorded the widths of {street}.")
+            return redirect("obstructions:registers:street_widths")
+    q = request.GET.get("q", "").strip()[:100]
+    qs = Street.objects.select_related("widths_recorded_by").order_by("name")
+    if q:
+        qs = qs.filter(name__icontains=q)
+    page = page_of(request, qs)
+    return render(
+        request,
+        "obstructions/registers/street_widths.html",
+        {"page": page, "form": form, "q": q, "query": f"q={q}" if q else ""},
+    )

@@ -387,7 +387,16 @@ class FeeItemAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
 @admin.register(Street)
 class StreetAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
     search_fields = ["name"]
-    list_display = ["name"]
+    list_display = ["name", "width_feet", "traveled_width_feet", "sidewalk_width_feet"]
+    # § 303-7D(1), § 303-6B(2): the widths are recorded on the street register page (its service checks who and
+    # what), so here they are shown, never edited.
+    readonly_fields = [
+        "width_feet",
+        "traveled_width_feet",
+        "sidewalk_width_feet",
+        "widths_recorded_by",
+        "widths_recorded_at",
+    ]
 
 
 @admin.register(Parcel)

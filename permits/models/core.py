@@ -81,12 +81,61 @@ class Membership(models.Model):
 
 
 class Street(models.Model):
+    """A Village street or alley, with the widths the Clerk-Treasurer or the Director of Public Works records on the
+    street register page (obstructions.registers): the rules of § 303-7D(1) and § 303-6B(2) read these facts, never
+    the width an applicant types. No width on record: those rules refuse (they fail closed)."""
+
     name = models.CharField(max_length=100, unique=True)
     notes = models.TextField(blank=True)
+    width_feet = models.DecimalField(
+        "width (feet)",
+        max_digits=5,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The whole street or alley, curb to curb (§ 303-7D(1): at most 1/3 of it is occupied).",
+    )
+    traveled_width_feet = models.DecimalField(
+        "traveled width (feet)",
+        max_digits=5,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The traveled portion (§ 303-6B(2): building materials take at most 1/3 of it).",
+    )
+    sidewalk_width_feet = models.DecimalField(
+        "sidewalk width (feet)",
+        max_digits=4,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The sidewalk along it (§ 303-6B(2): building materials take at most 1/2 of it); none: no sidewalk.",
+    )
+    widths_recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    widths_recorded_at = models.DateTimeField(null=True, blank=True, editable=False)
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(width_feet__isnull=True) | Q(width_feet__gt=0), name="street_width_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(traveled_width_feet__isnull=True)
+                | Q(traveled_width_feet__gt=0, traveled_width_feet__lte=models.F("width_feet")),
+                name="street_traveled_within_width",
+            ),
+            models.CheckConstraint(
+                condition=Q(sidewalk_width_feet__isnull=True) | Q(sidewalk_width_feet__gt=0),
+                name="street_sidewalk_width_positive",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

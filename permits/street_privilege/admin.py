@@ -39,7 +39,7 @@ def begin_review(modeladmin, request, queryset):
     _act_on_each(modeladmin, request, queryset, "taken up", lambda p, u: sp_services.begin_review(permit=p, by=u))
 
 
-@admin.action(description="Issue (§ 303-7A; refused until recommendations, bond and fee are in)")
+@admin.action(description="Issue (§ 303-7A; refused until recommendations, building permit, bond and fee are in)")
 def issue(modeladmin, request, queryset):
     _act_on_each(
         modeladmin, request, queryset, "issued", lambda p, u: sp_services.issue_street_privilege(permit=p, by=u)

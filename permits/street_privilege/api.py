@@ -36,15 +36,17 @@ class StreetPrivilegeCreateSerializer(serializers.Serializer):
     location_description = serializers.CharField(required=False, allow_blank=True, max_length=300)
     start_date = PlausibleDate(required=False, allow_null=True)
     end_date = PlausibleDate(required=False, allow_null=True)
-    building_permit_number = serializers.CharField(required=False, allow_blank=True, max_length=40, default="")
-    street_width_feet = serializers.DecimalField(**FEET)
-    occupied_street_feet = serializers.DecimalField(**FEET, help_text="At most one third (§ 303-7D(1))")
-    sidewalk_occupied = serializers.BooleanField(required=False, default=False)
-    sidewalk_width_feet = serializers.DecimalField(**FEET, help_text="Required when the sidewalk is occupied")
-    occupied_sidewalk_feet = serializers.DecimalField(
-        **FEET, help_text="Materials: at most half the sidewalk (§ 303-6B(2)); required when it is occupied"
+    building_permit_number = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=40,
+        default="",
+        help_text="If you have one; the Building Inspector decides whether one is required (§ 303-7A)",
     )
-    gutter_kept_flowing = serializers.BooleanField(required=False, default=True, help_text="§ 303-6B(2)")
+    occupied_street_feet = serializers.DecimalField(
+        **FEET, help_text="At most one third of the street's width on the Village's register (§ 303-7D(1))"
+    )
+    sidewalk_occupied = serializers.BooleanField(required=False, default=False)
     temporary_walk_width_feet = serializers.DecimalField(**FEET, help_text="At least 4 ft (§ 303-7D(3))")
     fence_height_feet = serializers.DecimalField(**FEET, help_text="At least 4 ft (§ 303-7D(3))")
     fenced_both_sides = serializers.BooleanField(required=False, default=False)
@@ -83,6 +85,11 @@ class StreetPrivilegeSerializer(serializers.Serializer):
         source="street_privilege.occupied_street_feet", max_digits=5, decimal_places=1
     )
     sidewalk_occupied = serializers.BooleanField(source="street_privilege.sidewalk_occupied")
+    building_permit_required = serializers.BooleanField(
+        source="street_privilege.building_permit_required",
+        allow_null=True,
+        help_text="§ 303-7A: the Building Inspector's determination (null: not recorded yet)",
+    )
     lighted_at_night = serializers.BooleanField(source="street_privilege.lighted_at_night")
     route_prescribed = serializers.CharField(source="street_privilege.route_prescribed")
     day_and_night_ordered = serializers.BooleanField(source="street_privilege.day_and_night_ordered")

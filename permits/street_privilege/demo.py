@@ -37,19 +37,15 @@ def _data(street, n: int, start, materials: bool) -> dict:
         "start_date": start,
         "end_date": start + timedelta(days=20),
         "building_permit_number": f"B-{timezone.localdate().year}-{100 + n}",
-        "street_width_feet": Decimal("36.0"),
         "occupied_street_feet": Decimal("12.0"),
         "lighted_at_night": True,
     }
     if materials:
         data.update(
             sidewalk_occupied=True,
-            sidewalk_width_feet=Decimal("5.0"),
-            occupied_sidewalk_feet=Decimal("2.5"),
             temporary_walk_width_feet=Decimal("4.0"),
             fence_height_feet=Decimal("4.0"),
             fenced_both_sides=True,
-            gutter_kept_flowing=True,
         )
     else:
         data.update(
@@ -77,6 +73,9 @@ def _advance(permit, state, users, today, real_today) -> None:
     sp.record_recommendation(permit=permit, by=users["dpw"], recommended=True, conditions="Barricades at both ends")
     sp.record_recommendation(
         permit=permit, by=users["police"], recommended=True, conditions="Police escort", insurance_required=True
+    )
+    sp.record_building_permit_determination(
+        permit=permit, by=users["building"], required=True, shown_number=permit.street_privilege.building_permit_number
     )
     sp.grant_street_privilege(permit=permit, by=users["building"], conditions="Work 7 a.m. to 7 p.m.", today=today)
     if state == "approved":

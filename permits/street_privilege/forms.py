@@ -35,22 +35,17 @@ class StreetPrivilegeForm(LimitedForm):
         max_length=40,
         required=False,
         label="Building permit number",
-        help_text="Where the Building Code requires one (always for moving a building).",
+        help_text="If you have one. The Building Inspector decides whether the work needs one (§ 303-7A).",
     )
-    street_width_feet = forms.DecimalField(label="Width of the street or alley (feet)", **FEET)
     occupied_street_feet = forms.DecimalField(
-        label="Width of the street occupied (feet)", help_text="At most one third of the street (§ 303-7D(1)).", **FEET
+        label="Width of the street occupied (feet)",
+        help_text="At most one third of the street's width on the Village's street register (§ 303-7D(1)).",
+        **FEET,
     )
     lighted_at_night = forms.BooleanField(
         required=False, label="The obstruction will be lighted at night, visible from all directions (§ 303-7D(2))"
     )
     sidewalk_occupied = forms.BooleanField(required=False, label="The sidewalk will be occupied")
-    sidewalk_width_feet = forms.DecimalField(label="Width of the sidewalk (feet)", **FEET)
-    occupied_sidewalk_feet = forms.DecimalField(
-        label="Width of the sidewalk occupied by materials (feet)",
-        help_text="Materials: at most half of the sidewalk (§ 303-6B(2)).",
-        **FEET,
-    )
     temporary_walk_width_feet = forms.DecimalField(
         label="Width of the temporary walk (feet)", help_text="At least 4 feet (§ 303-7D(3)).", **FEET
     )
@@ -58,9 +53,6 @@ class StreetPrivilegeForm(LimitedForm):
         label="Height of the closed fence (feet)", help_text="At least 4 feet (§ 303-7D(3)).", **FEET
     )
     fenced_both_sides = forms.BooleanField(required=False, label="The temporary walk is fenced on both sides")
-    gutter_kept_flowing = forms.BooleanField(
-        required=False, initial=True, label="Materials keep the gutter flowing (§ 303-6B(2))"
-    )
     building_description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), required=False, label="Building or structure moved"
     )
@@ -113,6 +105,18 @@ class FileBondForm(LimitedForm):
 class CostForm(LimitedForm):
     description = forms.CharField(max_length=200, label="Actual Village cost (e.g. police escort)")
     amount = forms.DecimalField(max_digits=8, decimal_places=2, label="Cost amount ($)")
+
+
+class BuildingPermitForm(LimitedForm):
+    required = yes_or_no(
+        "Is a building permit required for this work? (§ 303-7A, Chapter 132)", yes="Required", no="Not required"
+    )
+    shown_number = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Number of the building permit shown to you",
+        help_text="Where one is required. Record it once it is shown; the permit is not issued before.",
+    )
 
 
 class GrantForm(LimitedForm):

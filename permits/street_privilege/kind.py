@@ -1,4 +1,4 @@
-"""The street privilege permit in the registry (permits.kinds): § 303-7, § 303-6B(2), Wis. Stat. § 66.0425."""
+"""The street privilege permit in the registry (permits.kinds): § 303-7, Wis. Stat. § 66.0425."""
 
 from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
 from permits.models import PermitKind
@@ -22,8 +22,9 @@ PERMIT_TYPE = PermitType(
     citation="§ 303-7",
     pdf_url="permits:street_privilege_pdf",
     who_needs_it="You will move a building along a street, or keep construction materials on a street or sidewalk "
-    "while you build (at most 1/3 of the street and 1/2 of the sidewalk). Issued by the Building Inspector after "
-    "the Director of Public Works and the Chief of Police advise; a bond of up to $10,000 (§ 303-7B).",
+    "while you build (at most 1/3 of the street; an occupied sidewalk keeps a fenced temporary walk at least 4 feet "
+    "wide). Issued by the Building Inspector after the Director of Public Works and the Chief of Police advise, once "
+    "he has recorded whether a building permit is required (and seen it if so); a bond of up to $10,000 (§ 303-7B).",
     prefix="SP",
     fee_code=services.FEE_CODE,
     apply_url="permits:street_privilege_apply",

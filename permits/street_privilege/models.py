@@ -1,4 +1,4 @@
-"""Street privilege permits (§ 303-7, § 303-6B(2), Wis. Stat. § 66.0425): the application's details, the advisory
+"""Street privilege permits (§ 303-7, Wis. Stat. § 66.0425): the application's details, the advisory
 recommendations, the Village's actual costs, and the § 303-7F sidewalk obstruction cases. Status and audit fields
 are written by the services only (permits.street_privilege.services)."""
 
@@ -22,13 +22,14 @@ class StreetPrivilege(models.Model):
 
     permit = models.OneToOneField(Permit, on_delete=models.PROTECT, related_name="street_privilege")
     purpose = models.CharField(max_length=20, choices=Purpose.choices)
-    building_permit_number = models.CharField(max_length=40, blank=True)
-    street_width_feet = models.DecimalField(max_digits=5, decimal_places=1)
+    building_permit_number = models.CharField(
+        max_length=40, blank=True, help_text="A building permit number the applicant gave (for the Building Inspector)"
+    )
+    # § 303-7D(1): the street's width on the Village's register when the application was filed (never typed by the
+    # applicant): the third is measured against it, and the permit prints it.
+    street_width_feet = models.DecimalField(max_digits=5, decimal_places=1, editable=False)
     occupied_street_feet = models.DecimalField(max_digits=5, decimal_places=1)
     sidewalk_occupied = models.BooleanField(default=False)
-    sidewalk_width_feet = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
-    occupied_sidewalk_feet = models.DecimalField(max_digits=5, decimal_places=1, null=True, blank=True)
-    gutter_kept_flowing = models.BooleanField(default=True)
     temporary_walk_width_feet = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
     fence_height_feet = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
     fenced_both_sides = models.BooleanField(default=False)
@@ -58,6 +59,14 @@ class StreetPrivilege(models.Model):
     route_motion = board_motion(editable=False)
     day_and_night_ordered = models.BooleanField(default=False, editable=False)
     day_and_night_motion = board_motion(editable=False)
+    # § 303-7A: the Building Inspector's determination whether a building permit is required, and the one shown
+    building_permit_required = models.BooleanField(null=True, editable=False)
+    building_permit_determined_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    building_permit_determined_at = models.DateTimeField(null=True, blank=True, editable=False)
+    building_permit_shown_number = models.CharField(max_length=40, blank=True, editable=False)
+    building_permit_shown_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The Building Inspector's grant (§ 303-7A) and earlier termination (§ 303-7E)
     inspector_conditions = models.TextField(blank=True, editable=False)
     earlier_termination_on = models.DateField(null=True, blank=True, editable=False)
@@ -76,6 +85,11 @@ class StreetPrivilege(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(street_width_feet__gt=0), name="privilege_street_width_positive"),
             models.CheckConstraint(condition=Q(occupied_street_feet__gte=0), name="privilege_occupied_not_negative"),
+            # § 303-7A: a building permit is shown only where the Building Inspector found one required
+            models.CheckConstraint(
+                condition=Q(building_permit_shown_number="") | Q(building_permit_required=True),
+                name="privilege_building_permit_shown_if_required",
+            ),
             # § 303-7B: at most $10,000
             models.CheckConstraint(
                 condition=Q(bond_amount__isnull=True) | Q(bond_amount__gt=0, bond_amount__lte=10000),
@@ -92,6 +106,14 @@ class StreetPrivilege(models.Model):
     @property
     def is_move(self) -> bool:
         return self.purpose == Purpose.MOVE_BUILDING
+
+    @property
+    def building_permit_determined(self) -> bool:
+        return self.building_permit_determined_at is not None
+
+    @property
+    def building_permit_shown(self) -> bool:
+        return bool(self.building_permit_shown_number)
 
     @property
     def bond_waived(self) -> bool:

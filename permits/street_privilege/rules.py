@@ -1,6 +1,10 @@
-"""The rules of the street privilege permit (§ 303-7, § 303-6B(2), Wis. Stat. § 66.0425), each a small pure function
-citing its section: plain values in (dates, Decimals, booleans), Violations out. No clock, no database: the services
-read both once and pass them down."""
+"""The rules of the street privilege permit (§ 303-7, Wis. Stat. § 66.0425), each a small pure function citing its
+section: plain values in (dates, Decimals, booleans), Violations out. No clock, no database: the services read both
+once and pass them down.
+
+§ 303-6B(2) (materials on at most half the sidewalk) is not among them: it excepts building materials the Building
+Inspector authorizes without a § 303-7 permit (obstructions.materials). A § 303-7 permit is excepted by § 303-6B(1)
+and held to its own § 303-7D conditions: a third of the street, and sidewalk traffic kept or a fenced temporary walk."""
 
 from __future__ import annotations
 
@@ -9,11 +13,11 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from permits.errors import Violation
+from permits.street_facts import width_on_record_violations
 from permits.time import hours_later
 
 BOND_CAP = Decimal("10000.00")  # § 303-7B: "not exceeding $10,000"
-STREET_SHARE = Decimal(3)  # § 303-7D(1): "not more than 1/3 of any street or alley"; § 303-6B(2) the same
-SIDEWALK_SHARE = Decimal(2)  # § 303-6B(2): "not ... more than 1/2 of the sidewalk"
+STREET_SHARE = Decimal(3)  # § 303-7D(1): "not more than 1/3 of any street or alley"
 MIN_WALK_FEET = Decimal(4)  # § 303-7D(3): "temporary sidewalks of not less than four feet in width"
 MIN_FENCE_FEET = Decimal(4)  # § 303-7D(3): "a closed fence at least four feet high"
 TERM_MONTHS = 3  # § 303-7E: "at the end of three months from the date of issuance"
@@ -52,18 +56,52 @@ def application_violations(
     return errors
 
 
-def building_permit_violations(*, purpose: str, building_permit_number: str) -> list[Violation]:
-    """§ 303-7A: the applicant "has obtained a building permit if required by this Code". Interpreted: moving a
-    building always needs one under Chapter 132 (a moved building is placed on a new site), so a move must give its
-    number; for materials the builder gives it where the building work needs one (optional here: demolition or
-    repairs may not)."""
-    if purpose == "move_building" and not building_permit_number.strip():
+def building_permit_violations(*, determined: bool, required: bool | None, shown: bool) -> list[Violation]:
+    """§ 303-7A: the permit is granted to an applicant who "has obtained a building permit if required by this Code".
+    Whether one is required is the Building Inspector's determination (Chapter 132 is his code), recorded on the
+    permit's Village actions page, never the applicant's say-so. Interpreted: the permit is not issued until that
+    determination is recorded, and, where he found one required, until the building permit has been shown to him (he
+    records its number)."""
+    if not determined:
         return [
             _error(
-                "building_permit_number",
-                "building_permit_required",
+                None,
+                "building_permit_not_determined",
                 "§ 303-7A",
-                "Give the building permit number: moving a building needs a building permit (Chapter 132)",
+                "The Building Inspector has not recorded whether a building permit is required",
+            )
+        ]
+    if required and not shown:
+        return [
+            _error(
+                None,
+                "building_permit_not_shown",
+                "§ 303-7A",
+                "A building permit is required and has not been shown to the Building Inspector yet",
+            )
+        ]
+    return []
+
+
+def building_permit_determination_violations(*, required: bool | None, shown_number: str) -> list[Violation]:
+    """§ 303-7A: the Building Inspector's determination says whether a building permit is required; the number of
+    the one shown to him is recorded only where one is required."""
+    if required is None:
+        return [
+            _error(
+                "required",
+                "required",
+                "§ 303-7A",
+                "Say whether a building permit is required (Chapter 132)",
+            )
+        ]
+    if not required and shown_number.strip():
+        return [
+            _error(
+                "shown_number",
+                "not_required",
+                "§ 303-7A",
+                "No building permit is required: record no building permit number",
             )
         ]
     return []
@@ -87,13 +125,15 @@ def is_within_third_of_street(*, street_width_feet: Decimal, occupied_street_fee
     return occupied_street_feet * STREET_SHARE <= street_width_feet
 
 
-def street_share_violations(*, street_width_feet: Decimal | None, occupied_street_feet: Decimal | None) -> list:
-    """§ 303-7D(1) (and § 303-6B(2) for materials): at most one third of the street or alley."""
-    errors = []
-    if street_width_feet is None or street_width_feet <= 0:
-        errors.append(
-            _error("street_width_feet", "required", "§ 303-7D(1)", "Give the street's width in feet (more than 0)")
-        )
+def street_share_violations(
+    *, street_name: str, street_width_feet: Decimal | None, occupied_street_feet: Decimal | None, where: str
+) -> list[Violation]:
+    """§ 303-7D(1): at most one third of the street or alley, measured against the width the Village recorded in the
+    street register (`street_width_feet`, never a width the applicant types). None on record: refused, naming who
+    records it and where (`where`, the register page)."""
+    errors = width_on_record_violations(
+        street_name=street_name, width_feet=street_width_feet, field="street", citation="§ 303-7D(1)", where=where
+    )
     if occupied_street_feet is None or occupied_street_feet < 0:
         errors.append(
             _error("occupied_street_feet", "required", "§ 303-7D(1)", "Give how many feet of the street are occupied")
@@ -107,8 +147,8 @@ def street_share_violations(*, street_width_feet: Decimal | None, occupied_stree
                 "occupied_street_feet",
                 "more_than_a_third",
                 "§ 303-7D(1)",
-                f"{occupied_street_feet} ft of a {street_width_feet} ft street is more than one third "
-                f"(at most {third} ft)",
+                f"{occupied_street_feet} ft of {street_name}, {street_width_feet} ft wide on the Village's record, is "
+                f"more than one third (at most {third} ft)",
             )
         )
     return errors
@@ -165,64 +205,6 @@ def sidewalk_violations(
                 "fence_one_side",
                 "§ 303-7D(3)",
                 "The temporary walk is fenced on both sides",
-            )
-        )
-    return errors
-
-
-def is_within_half_of_sidewalk(*, sidewalk_width_feet: Decimal, occupied_sidewalk_feet: Decimal) -> bool:
-    """§ 303-6B(2): building materials take not more than 1/2 of the sidewalk (2.5 ft of 5.0 ft passes)."""
-    return occupied_sidewalk_feet * SIDEWALK_SHARE <= sidewalk_width_feet
-
-
-def materials_violations(
-    *,
-    purpose: str,
-    sidewalk_occupied: bool,
-    sidewalk_width_feet: Decimal | None,
-    occupied_sidewalk_feet: Decimal | None,
-    gutter_kept_flowing: bool,
-) -> list[Violation]:
-    """§ 303-6B(2): building materials take at most half of the sidewalk (and a third of the traveled street,
-    § 303-7D(1)) and do not interfere with the flow in the gutters. The widths are needed when the sidewalk is
-    occupied; the gutter is kept flowing whenever materials are in the street."""
-    if purpose != "materials":
-        return []
-    errors = []
-    if not gutter_kept_flowing:
-        errors.append(
-            _error(
-                "gutter_kept_flowing",
-                "gutter_blocked",
-                "§ 303-6B(2)",
-                "Building materials must not interfere with the flow in the gutters",
-            )
-        )
-    if not sidewalk_occupied:
-        return errors
-    if sidewalk_width_feet is None or sidewalk_width_feet <= 0:
-        errors.append(_error("sidewalk_width_feet", "required", "§ 303-6B(2)", "Give the sidewalk's width in feet"))
-    if occupied_sidewalk_feet is None or occupied_sidewalk_feet <= 0:
-        errors.append(
-            _error(
-                "occupied_sidewalk_feet",
-                "required",
-                "§ 303-6B(2)",
-                "Give how many feet of the sidewalk the materials occupy",
-            )
-        )
-    if any(e.code == "required" for e in errors):
-        return errors
-    if not is_within_half_of_sidewalk(
-        sidewalk_width_feet=sidewalk_width_feet, occupied_sidewalk_feet=occupied_sidewalk_feet
-    ):
-        errors.append(
-            _error(
-                "occupied_sidewalk_feet",
-                "more_than_half",
-                "§ 303-6B(2)",
-                f"{occupied_sidewalk_feet} ft of a {sidewalk_width_feet} ft sidewalk is more than half "
-                f"(at most {(sidewalk_width_feet / SIDEWALK_SHARE).quantize(Decimal('0.1'))} ft)",
             )
         )
     return errors

@@ -1,4 +1,4 @@
-"""Street privilege permits (§ 303-7, § 303-6B(2), Wis. Stat. § 66.0425): the verbs.
+"""Street privilege permits (§ 303-7, Wis. Stat. § 66.0425): the verbs.
 
 Views, the API, admin actions, the Board's matters and Celery tasks all call these. Each is keyword-only, reads the
 clock once, runs in a transaction and stores nothing when a rule refuses (permits.errors.RulesBroken, every broken
@@ -25,6 +25,7 @@ from permits.errors import IllegalTransition, RulesBroken, Violation, raise_if_b
 from permits.models import Organization, Permit, PermitKind, Status, Street
 from permits.roles import Role, roles_of
 from permits.state import change_state
+from permits.street_facts import register_page
 from permits.street_privilege import rules
 from permits.street_privilege.models import (
     CostLine,
@@ -71,13 +72,20 @@ def _sp(permit: Permit) -> StreetPrivilege:
 # --- Application ---------------------------------------------------------------------------------------------------
 
 
+def _street(value) -> Street | None:
+    if value is None or isinstance(value, Street):
+        return value
+    return Street.objects.filter(name=str(value)).first()  # the shell and the demo name it
+
+
 def check_application(data: dict) -> list[Violation]:
     """Every rule an application must meet at filing (the form and the API call this; so does the service).
-    `data` is the cleaned input, with the API's field names."""
+    `data` is the cleaned input, with the API's field names. The street's width is the Village's record (the street
+    register), never typed by the applicant (§ 303-7D(1))."""
     purpose = data.get("purpose") or ""
-    street = data.get("street")
+    street = _street(data.get("street"))
     sidewalk_occupied = bool(data.get("sidewalk_occupied"))
-    return [
+    errors = [
         *rules.application_violations(
             purpose=purpose,
             street=str(street or ""),
@@ -85,26 +93,23 @@ def check_application(data: dict) -> list[Violation]:
             building_description=data.get("building_description") or "",
             route_description=data.get("route_description") or "",
         ),
-        *rules.building_permit_violations(
-            purpose=purpose, building_permit_number=data.get("building_permit_number") or ""
-        ),
         *rules.date_violations(start_date=data.get("start_date"), end_date=data.get("end_date")),
-        *rules.street_share_violations(
-            street_width_feet=data.get("street_width_feet"), occupied_street_feet=data.get("occupied_street_feet")
-        ),
+    ]
+    if street is not None:
+        errors += rules.street_share_violations(
+            street_name=street.name,
+            street_width_feet=street.width_feet,
+            occupied_street_feet=data.get("occupied_street_feet"),
+            where=register_page(),
+        )
+    return [
+        *errors,
         *rules.lighting_violations(lighted_at_night=bool(data.get("lighted_at_night"))),
         *rules.sidewalk_violations(
             sidewalk_occupied=sidewalk_occupied,
             temporary_walk_width_feet=data.get("temporary_walk_width_feet"),
             fence_height_feet=data.get("fence_height_feet"),
             fenced_both_sides=bool(data.get("fenced_both_sides")),
-        ),
-        *rules.materials_violations(
-            purpose=purpose,
-            sidewalk_occupied=sidewalk_occupied,
-            sidewalk_width_feet=data.get("sidewalk_width_feet"),
-            occupied_sidewalk_feet=data.get("occupied_sidewalk_feet"),
-            gutter_kept_flowing=data.get("gutter_kept_flowing", True) is not False,
         ),
         *rules.overnight_violations(
             purpose=purpose,
@@ -119,18 +124,16 @@ def apply_for_street_privilege(
     """§ 303-7A: a builder, contractor or house mover files (and submits) an application; all or nothing."""
     is_move = data["purpose"] == Purpose.MOVE_BUILDING
     sidewalk = bool(data.get("sidewalk_occupied"))
+    street = _street(data.get("street"))
 
     def detail(permit: Permit) -> StreetPrivilege:
         return StreetPrivilege.objects.create(
             permit=permit,
             purpose=data["purpose"],
             building_permit_number=(data.get("building_permit_number") or "").strip(),
-            street_width_feet=data["street_width_feet"],
+            street_width_feet=street.width_feet,  # the register's, as checked (§ 303-7D(1))
             occupied_street_feet=data["occupied_street_feet"],
             sidewalk_occupied=sidewalk,
-            sidewalk_width_feet=data.get("sidewalk_width_feet") if sidewalk else None,
-            occupied_sidewalk_feet=data.get("occupied_sidewalk_feet") if sidewalk else None,
-            gutter_kept_flowing=data.get("gutter_kept_flowing", True) is not False,
             temporary_walk_width_feet=data.get("temporary_walk_width_feet") if sidewalk else None,
             fence_height_feet=data.get("fence_height_feet") if sidewalk else None,
             fenced_both_sides=bool(data.get("fenced_both_sides")) and sidewalk,
@@ -142,9 +145,6 @@ def apply_for_street_privilege(
             day_and_night_requested=bool(data.get("day_and_night_requested")) and is_move,
         )
 
-    street = data.get("street")
-    if street and not isinstance(street, Street):  # the shell and the demo name it
-        street = Street.objects.get(name=street)
     return services.apply_for(
         FILING,
         applicant=applicant,
@@ -222,6 +222,36 @@ def record_recommendation(
             + ("; proof of liability insurance required" if insurance_required else ""),
         )
     return rec
+
+
+def record_building_permit_determination(*, permit: Permit, by, required: bool | None, shown_number: str = ""):
+    """§ 303-7A: the Building Inspector determines whether the work needs a building permit (Chapter 132) and
+    records it; where one is required he records the number of the building permit shown to him (now, or again later
+    once it is shown). Until both are on record the permit is not issued (permits.street_privilege.workflow)."""
+    require_role(
+        by, *INSPECTORS, action="decide whether a building permit is required (the Building Inspector does, § 303-7A)"
+    )
+    if permit.status not in BEFORE_ISSUE:
+        _refuse(None, "not_before_issue", "§ 303-7A", f"{permit.number} is {permit.get_status_display().lower()}")
+    raise_if_broken(rules.building_permit_determination_violations(required=required, shown_number=shown_number))
+    number = shown_number.strip() if required else ""
+    now = timezone.now()
+    with transaction.atomic():
+        StreetPrivilege.objects.filter(permit_id=permit.pk).update(
+            building_permit_required=required,
+            building_permit_determined_by=by,
+            building_permit_determined_at=now,
+            building_permit_shown_number=number,
+            building_permit_shown_at=now if number else None,
+        )
+        if not required:
+            said = "no building permit is required"
+        elif number:
+            said = f"a building permit is required; building permit {number} shown"
+        else:
+            said = "a building permit is required; not shown yet"
+        services.record_event(permit, by=by, reason=f"Building Inspector: {said} (§ 303-7A)")
+    return _sp(permit)
 
 
 # --- Bond (§ 303-7B) -----------------------------------------------------------------------------------------------

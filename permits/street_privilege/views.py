@@ -26,6 +26,7 @@ from permits.roles import Role, has_role
 from permits.street_privilege import services as sp_services
 from permits.street_privilege.forms import (
     BondForm,
+    BuildingPermitForm,
     ClosingForm,
     CostForm,
     EndDateForm,
@@ -117,6 +118,13 @@ def _manage_context(request, permit, **forms):
         else [],
         "recommendation_form": forms.get("recommendation_form") or RecommendationForm(),
         "bond_form": forms.get("bond_form") or BondForm(initial={"bond_amount": sp.bond_amount}),
+        "building_permit_form": forms.get("building_permit_form")
+        or BuildingPermitForm(
+            initial={
+                "required": {True: "yes", False: "no"}.get(sp.building_permit_required),
+                "shown_number": sp.building_permit_shown_number or sp.building_permit_number,
+            }
+        ),
         "file_bond_form": forms.get("file_bond_form") or FileBondForm(),
         "cost_form": forms.get("cost_form") or CostForm(),
         "grant_form": forms.get("grant_form") or GrantForm(),
@@ -155,6 +163,7 @@ def manage(request, number):
 FORMS = {
     "recommend": ("recommendation_form", RecommendationForm),
     "bond": ("bond_form", BondForm),
+    "building_permit": ("building_permit_form", BuildingPermitForm),
     "file_bond": ("file_bond_form", FileBondForm),
     "cost": ("cost_form", CostForm),
     "grant": ("grant_form", GrantForm),
@@ -178,6 +187,10 @@ def _calls(permit, user, data, request):
         "bond": (
             lambda: sp_services.set_bond(permit=permit, by=user, amount=data["bond_amount"]),
             "Bond set (§ 303-7B).",
+        ),
+        "building_permit": (
+            lambda: sp_services.record_building_permit_determination(permit=permit, by=user, **data),
+            "Building permit determination recorded (§ 303-7A).",
         ),
         "file_bond": (lambda: sp_services.file_bond(permit=permit, by=user, **data), "Bond filed (§ 303-7B)."),
         "cost": (lambda: sp_services.add_cost(permit=permit, by=user, **data), "Cost added (§ 303-7C)."),

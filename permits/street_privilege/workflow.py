@@ -68,6 +68,11 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
                 is_move=sp.is_move,
                 route_prescribed=bool(sp.route_prescribed),
             ),
+            *rules.building_permit_violations(
+                determined=sp.building_permit_determined,
+                required=sp.building_permit_required,
+                shown=sp.building_permit_shown,
+            ),
             *rules.earlier_end_at_issue_violations(earlier_on=sp.earlier_termination_on, issued_on=today),
             *rules.insurance_condition_violations(
                 required_by=[r.get_office_display() for r in sp.recommendations.filter(insurance_required=True)],

@@ -82,3 +82,51 @@ def test_resident_reports_a_blocked_sidewalk(page, live_server, axe_check):
     page.get_by_role("button", name="Send report").click()
     expect(page.get_by_role("heading", name="Thank you: your report was received")).to_be_visible()
     axe_check(page, "complaint thanks")
+
+
+def test_building_inspector_authorizes_materials_and_a_case_is_excepted_by_it(page, live_server, login, axe_check):
+    """§ 303-6B(2): the Building Inspector authorizes building materials for a period within the street register's
+    limits (half a sidewalk too much is refused first); a case seen inside the period names it and is excepted."""
+    from allauth.account.models import EmailAddress
+
+    from obstructions.models import Case, MaterialsAuthorization
+    from permits.roles import Role
+
+    building = staff_user("building", Role.BUILDING_INSPECTOR)
+    EmailAddress.objects.create(user=building, email=building.email, verified=True, primary=True)
+    ParcelFactory(site_address="305 Main Street", owner_name="Klein, Joan", street=StreetFactory(name="Main Street"))
+    today = timezone.localdate()
+
+    page.set_viewport_size(PHONE)
+    login(page, "building")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    page.goto(f"{live_server.url}/obstructions/cases/")
+    page.get_by_role("link", name="Building materials authorized (§ 303-6B(2))").click()
+    expect(page.get_by_role("heading", name="Building materials authorized (§ 303-6B(2))")).to_be_visible()
+    axe_check(page, "materials authorizations")
+    page.get_by_label("Address of the building").fill("305 Main Street")
+    page.get_by_label("Where the materials may be kept").fill("Curb lane in front of the house")
+    page.get_by_label("First day authorized").fill(f"{today:%Y-%m-%d}")
+    page.get_by_label("Last day authorized").fill(f"{today + timedelta(days=6):%Y-%m-%d}")
+    page.get_by_label("Traveled street occupied (feet)").fill("10")
+    page.get_by_label("Sidewalk occupied (feet)").fill("2.6")  # Main Street's sidewalk is 5.0 ft on the register
+    page.get_by_role("button", name="Record the authorization").click()
+    expect(page.get_by_text("more than 1/2 of it", exact=False).first).to_be_visible()
+    axe_check(page, "materials authorization refused")
+    page.get_by_label("Sidewalk occupied (feet)").fill("2.5")
+    page.get_by_role("button", name="Record the authorization").click()
+    number = MaterialsAuthorization.objects.get().number
+    expect(page.get_by_text(f"Authorization {number} recorded (§ 303-6B(2)).")).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "materials authorizations after recording")
+
+    page.goto(f"{live_server.url}/obstructions/cases/new/")
+    page.get_by_label("What kind of case").select_option("obstruction_sidewalk")
+    page.get_by_label("Address of the premises").fill("305 Main Street")
+    page.get_by_label("What you saw").fill("Lumber on the sidewalk")
+    page.get_by_label("When you saw it").fill(_local(timezone.now() - timedelta(minutes=5)))
+    page.get_by_label("Permit number that may except it (optional)").fill(number)
+    page.get_by_role("button", name="Open the case").click()
+    expect(page.get_by_text("recorded and closed: no violation", exact=False)).to_be_visible()
+    axe_check(page, "case excepted by the authorization")
+    assert Case.objects.get().status == Case.Status.EXCEPTED

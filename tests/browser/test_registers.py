@@ -87,3 +87,32 @@ def test_inspector_reads_the_grades_without_a_form(page, live_server, axe_check,
     expect(page.get_by_role("cell", name="Henni Street", exact=True)).to_be_visible()
     assert page.get_by_role("button", name="Record the grade").count() == 0
     axe_check(page, "register of grades (inspector)")
+
+
+def test_dpw_director_records_a_streets_widths(page, live_server, axe_check, login):
+    """§ 303-7D(1), § 303-6B(2): the street register's widths, which the permit rules read (a refusal on its field
+    first: the traveled portion cannot be wider than the street)."""
+    from decimal import Decimal
+
+    from permits.models import Street
+
+    _staff("dpw", Role.DPW_DIRECTOR)
+    StreetFactory(name="Cedar Court", width_feet=None, traveled_width_feet=None, sidewalk_width_feet=None)
+    login(page, "dpw")
+    page.goto(f"{live_server.url}/obstructions/registers/grades/")
+    page.get_by_role("link", name="Street widths (§ 303-7D(1), § 303-6B(2))").click()
+    expect(page.get_by_role("heading", name="Street widths")).to_be_visible()
+    axe_check(page, "street widths")
+    page.locator("#id_street").select_option(label="Cedar Court")
+    page.get_by_label("Width of the street or alley (feet)").fill("24")
+    page.get_by_label("Width of the traveled portion (feet)").fill("26")
+    page.get_by_role("button", name="Record the widths").click()
+    expect(page.get_by_text("cannot be wider than the street", exact=False)).to_be_visible()
+    axe_check(page, "street widths refused")
+    page.get_by_label("Width of the traveled portion (feet)").fill("22")
+    page.get_by_label("Width of the sidewalk (feet)").fill("4")
+    page.get_by_role("button", name="Record the widths").click()
+    expect(page.get_by_text("Recorded the widths of Cedar Court.")).to_be_visible()
+    expect(page.get_by_role("cell", name="22.0 ft")).to_be_visible()
+    axe_check(page, "street widths after recording")
+    assert Street.objects.get(name="Cedar Court").traveled_width_feet == Decimal("22.0")

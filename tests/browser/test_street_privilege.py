@@ -20,8 +20,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, seria
 
 @pytest.fixture(autouse=True)
 def village(db):
-    """The street of the journey (the fee is the schedule's seeded $50.00, put back by serialized_rollback)."""
-    return StreetFactory(name="Main Street")
+    """The street of the journey, 36 ft wide on the street register (the fee is the schedule's seeded $50.00, put back
+    by serialized_rollback)."""
+    return StreetFactory(name="Main Street", width_feet=Decimal("36.0"), traveled_width_feet=Decimal("30.0"))
 
 
 def materials(street, location="In front of 204 Main Street"):
@@ -32,7 +33,6 @@ def materials(street, location="In front of 204 Main Street"):
         "start_date": date(2027, 3, 15),
         "end_date": date(2027, 4, 15),
         "building_permit_number": "B-2027-014",
-        "street_width_feet": Decimal("36.0"),
         "occupied_street_feet": Decimal("12.0"),
         "lighted_at_night": True,
     }
@@ -53,7 +53,6 @@ def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, a
     page.get_by_label("Location on the street").fill("In front of 204 Main Street")
     page.get_by_label("First day in the street").fill("2027-03-15")
     page.get_by_label("Last day in the street").fill("2027-04-15")
-    page.get_by_label("Width of the street or alley (feet)").fill("36")
     page.get_by_label("Width of the street occupied (feet)").fill("12.1")
     page.get_by_label("The sidewalk will be occupied").check()
     page.get_by_label("Width of the temporary walk (feet)").fill("3.5")
@@ -62,15 +61,14 @@ def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, a
     errors = page.locator("#form-errors")
     expect(errors).to_be_visible()
     text = errors.inner_text()
-    for cite in ("§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)", "§ 303-6B(2)"):
+    for cite in ("§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)"):
         assert cite in text
+    assert "§ 303-6B(2)" not in text  # the half-sidewalk limit is not a § 303-7 permit's
     axe_check(page, "street privilege form with errors")
     assert not Permit.objects.exists()
 
     page.get_by_label("Width of the street occupied (feet)").fill("12")
     page.get_by_label("The obstruction will be lighted at night, visible from all directions (§ 303-7D(2))").check()
-    page.get_by_label("Width of the sidewalk (feet)").fill("5")
-    page.get_by_label("Width of the sidewalk occupied by materials (feet)").fill("2.5")
     page.get_by_label("Width of the temporary walk (feet)").fill("4")
     page.get_by_label("Height of the closed fence (feet)").fill("4")
     page.get_by_label("The temporary walk is fenced on both sides").check()
@@ -137,6 +135,15 @@ def test_building_inspector_requests_recommendations_grants_and_issues(
     services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
     page.reload()
     page.get_by_role("button", name="Issue the permit").click()
+    expect(page.get_by_text("has not recorded whether a building permit is required (§ 303-7A)").first).to_be_visible()
+
+    # § 303-7A: the Building Inspector decides a building permit is required and records the one shown to him.
+    page.get_by_label("Required", exact=True).check()
+    page.get_by_label("Number of the building permit shown to you").fill("B-2027-014")
+    page.get_by_role("button", name="Record the determination").click()
+    expect(page.get_by_text("Building permit determination recorded (§ 303-7A).")).to_be_visible()
+    axe_check(page, "village actions (building permit shown)")
+    page.get_by_role("button", name="Issue the permit").click()
     expect(page.get_by_text("Permit issued.")).to_be_visible()
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED and permit.expires_on is not None
@@ -200,6 +207,7 @@ def _issue(permit, building_inspector, police_chief):
     sp.begin_review(permit=permit, by=building_inspector)
     sp.record_recommendation(permit=permit, by=dpw, recommended=True)
     sp.record_recommendation(permit=permit, by=police_chief, recommended=True)
+    sp.record_building_permit_determination(permit=permit, by=building_inspector, required=False)
     sp.grant_street_privilege(permit=permit, by=building_inspector)
     sp.set_bond(permit=permit, by=dpw, amount=Decimal("1000"))
     sp.file_bond(permit=permit, by=clerk, surety="Badger State Surety Co.")

@@ -1,5 +1,5 @@
 from obstructions import demo
-from obstructions.models import Case, StreetNumber
+from obstructions.models import Case, MaterialsAuthorization, StreetNumber
 from permits.ledger.models import SpecialCharge
 
 
@@ -14,3 +14,6 @@ def test_demo_loads_the_cases_once(db):
     assert SpecialCharge.objects.filter(source="obstruction_removal").count() == 1
     assert StreetNumber.objects.count() == 3
     assert Case.objects.get(kind="street_number").attention == Case.Attention.NOTICE_DUE
+    # § 303-6B(2): one authorization of building materials, within the demo street register's widths
+    (authorization,) = MaterialsAuthorization.objects.all()
+    assert authorization.occupied_sidewalk_feet * 2 <= (authorization.sidewalk_width_feet or 0)

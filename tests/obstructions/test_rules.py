@@ -8,7 +8,6 @@ import pytest
 
 from obstructions import rules
 from permits.ledger import rules as ledger_rules
-from permits.street_privilege.authorizations import MaterialsAuthorization
 from tests.obstructions.conftest import GOOD_DISPLAY
 
 CHICAGO = ZoneInfo("America/Chicago")
@@ -89,64 +88,93 @@ def test_303_9c_terrace_notice_goes_to_the_abutting_owner():
     assert rules.recipient_errors("terrace", "occupant", "§ 303-9") != []
 
 
-# --- § 303-6B(2): materials authorizations, built directly ---------------------------------------------------
+# --- § 303-6B(2): the Building Inspector's materials authorization (without a § 303-7 permit) -------------------
+
+REGISTER = "/obstructions/registers/streets/"
 
 
-def authorization(**overrides):
+def authorizing(**overrides):
     values = dict(
-        permit_number="SP-2026-0001",
-        street_id=1,
-        location_description="In front of 102 Highland Avenue",
-        starts_on=date(2026, 5, 1),
-        ends_on=date(2026, 5, 10),
-        street_width_feet=Decimal("30"),
-        occupied_street_feet=Decimal("10"),
-        sidewalk_width_feet=Decimal("5"),
+        street_name="Main Street",
+        traveled_width_feet=Decimal("30.0"),
+        sidewalk_width_feet=Decimal("5.0"),
+        widths_recorded=True,
+        occupied_street_feet=Decimal("10.0"),
         occupied_sidewalk_feet=Decimal("2.5"),
         gutter_kept_flowing=True,
+        starts_on=date(2026, 5, 1),
+        ends_on=date(2026, 5, 10),
+        where=REGISTER,
     )
-    return MaterialsAuthorization(**{**values, **overrides})
+    return rules.materials_authorization_violations(**{**values, **overrides})
 
 
-def test_303_6b_2_exactly_a_third_of_the_street_and_half_the_sidewalk_pass():
-    assert rules.materials_authorized(authorization(), date(2026, 5, 5)) == []
+def test_303_6b_2_exactly_a_third_of_the_traveled_street_and_half_the_sidewalk_pass():
+    assert authorizing() == []
 
 
-def test_303_6b_2_more_than_a_third_of_the_street_fails():
-    [v] = rules.materials_authorized(authorization(occupied_street_feet=Decimal("10.1")), date(2026, 5, 5))
-    assert v.code == "materials_over_third_of_street" and "§ 303-6B(2)" in v.message
+def test_303_6b_2_a_tenth_more_than_a_third_of_the_traveled_street_fails():
+    [v] = authorizing(occupied_street_feet=Decimal("10.1"))
+    assert v.code == "more_than_a_third" and v.field == "occupied_street_feet" and "§ 303-6B(2)" in v.message
+    assert "30.0 ft traveled portion" in v.message
 
 
-def test_303_6b_2_more_than_half_the_sidewalk_fails():
-    [v] = rules.materials_authorized(authorization(occupied_sidewalk_feet=Decimal("2.6")), date(2026, 5, 5))
-    assert v.code == "materials_over_half_of_sidewalk"
+def test_303_6b_2_a_tenth_more_than_half_the_sidewalk_fails():
+    [v] = authorizing(occupied_sidewalk_feet=Decimal("2.6"))
+    assert v.code == "more_than_half" and "§ 303-6B(2)" in v.message
 
 
-def test_303_6b_2_sidewalk_not_occupied_passes():
-    assert (
-        rules.materials_authorized(
-            authorization(sidewalk_width_feet=None, occupied_sidewalk_feet=None), date(2026, 5, 5)
-        )
-        == []
-    )
+def test_303_6b_2_no_traveled_width_on_record_fails_closed_naming_who_and_where():
+    violations = authorizing(traveled_width_feet=None, sidewalk_width_feet=None, widths_recorded=False)
+    assert {(v.field, v.code) for v in violations} == {
+        ("occupied_street_feet", "no_street_width"),
+        ("occupied_sidewalk_feet", "no_street_width"),
+    }
+    for v in violations:
+        assert v.citation == "§ 303-6B(2)"
+        assert "Clerk-Treasurer or the Director of Public Works" in v.message and REGISTER in v.message
+
+
+def test_303_6b_2_a_street_with_no_sidewalk_on_record_has_none_to_occupy():
+    [v] = authorizing(sidewalk_width_feet=None)
+    assert v.code == "no_sidewalk" and REGISTER in v.message
+    assert authorizing(sidewalk_width_feet=None, occupied_sidewalk_feet=Decimal("0")) == []
 
 
 def test_303_6b_2_gutter_not_flowing_fails():
-    [v] = rules.materials_authorized(authorization(gutter_kept_flowing=False), date(2026, 5, 5))
-    assert v.code == "materials_block_gutter"
+    [v] = authorizing(gutter_kept_flowing=False)
+    assert v.code == "gutter_blocked"
+
+
+def test_303_6b_2_the_period_has_a_first_and_a_last_day_in_order():
+    assert {v.field for v in authorizing(starts_on=None, ends_on=None)} == {"starts_on", "ends_on"}
+    [v] = authorizing(ends_on=date(2026, 4, 30))
+    assert v.code == "end_before_start"
+    assert authorizing(ends_on=date(2026, 5, 1)) == []  # one day
+
+
+def authorized(day, same_street=True):
+    return rules.materials_authorized(
+        number="BM-2026-0001", starts_on=date(2026, 5, 1), ends_on=date(2026, 5, 10), same_street=same_street, day=day
+    )
 
 
 @pytest.mark.parametrize(
     ("day", "inside"),
     [(date(2026, 4, 30), False), (date(2026, 5, 1), True), (date(2026, 5, 10), True), (date(2026, 5, 11), False)],
 )
-def test_303_6b_2_only_within_the_authorized_period(day, inside):
-    assert (rules.materials_authorized(authorization(), day) == []) is inside
-    assert rules.materials_excepted([authorization()], day) is inside
+def test_303_6b_2_excepted_only_on_the_dates_authorized(day, inside):
+    assert (authorized(day) == []) is inside
 
 
-def test_303_6b_2_no_authorization_excepts_nothing():
-    assert rules.materials_excepted([], date(2026, 5, 5)) is False
+def test_303_6b_2_the_day_after_says_which_dates_were_authorized():
+    [v] = authorized(date(2026, 5, 11))
+    assert v.code == "materials_outside_period" and "May 1, 2026 to May 10, 2026" in v.message
+
+
+def test_303_6b_2_an_authorization_on_another_street_does_not_except():
+    [v] = authorized(date(2026, 5, 5), same_street=False)
+    assert v.code == "materials_other_street"
 
 
 # --- § 303-6B(1), § 303-6B(3) ------------------------------------------------------------------------------

@@ -83,25 +83,6 @@ def test_303_6b_unknown_permit_number_refused_naming_the_field(inspector, house)
     assert not Case.objects.exists()
 
 
-def test_303_6b_2_materials_authorization_excepts(inspector, house, monkeypatch):
-    from tests.obstructions.test_rules import authorization
-
-    monkeypatch.setattr(
-        services, "materials_authorizations_on", lambda *, street_id, day: [authorization(permit_number="SP-1")]
-    )
-    case = open_obstruction(inspector, house, excepting_permit="SP-1")
-    assert case.status == Case.Status.EXCEPTED
-
-
-def test_303_6b_2_materials_over_a_third_of_the_street_are_a_violation(inspector, house, monkeypatch):
-    from tests.obstructions.test_rules import authorization
-
-    too_much = authorization(permit_number="SP-1", occupied_street_feet=Decimal("11"))
-    monkeypatch.setattr(services, "materials_authorizations_on", lambda *, street_id, day: [too_much])
-    case = open_obstruction(inspector, house, excepting_permit="SP-1")
-    assert case.status == Case.Status.OPEN and "1/3" in case.steps.first().note
-
-
 def test_unknown_address_refused_naming_the_field(inspector, house):
     with pytest.raises(ValidationError) as error:
         with time_machine.travel(SEEN, tick=False):

@@ -27,7 +27,8 @@ def fee(db):
 
 @pytest.fixture
 def main_street(db):
-    return StreetFactory(name="Main Street")
+    """Main Street, 36 ft wide on the street register (§ 303-7D(1): at most 12.0 ft occupied)."""
+    return StreetFactory(name="Main Street", width_feet=D("36.0"), traveled_width_feet=D("30.0"))
 
 
 @pytest.fixture
@@ -43,12 +44,8 @@ def materials_data(street, **overrides):
         "start_date": date(2027, 3, 15),
         "end_date": date(2027, 4, 15),
         "building_permit_number": "B-2027-014",
-        "street_width_feet": D("36.0"),
         "occupied_street_feet": D("12.0"),
         "sidewalk_occupied": True,
-        "sidewalk_width_feet": D("5.0"),
-        "occupied_sidewalk_feet": D("2.5"),
-        "gutter_kept_flowing": True,
         "temporary_walk_width_feet": D("4.0"),
         "fence_height_feet": D("4.0"),
         "fenced_both_sides": True,
@@ -65,7 +62,6 @@ def move_data(street, **overrides):
         "start_date": date(2027, 5, 1),
         "end_date": date(2027, 5, 2),
         "building_permit_number": "B-2027-020",
-        "street_width_feet": D("36.0"),
         "occupied_street_feet": D("12.0"),
         "lighted_at_night": True,
         "building_description": "Detached garage, 22 x 24 ft",
@@ -98,6 +94,12 @@ def world(main_street, contractor, contractor_org, clerk, dpw_director, police_c
                 permit=permit, by=police_chief, recommended=False, conditions="Escort", insurance_required=True
             )
 
+        def determine(self, permit):
+            """§ 303-7A: the Building Inspector finds a building permit required and records the one shown."""
+            sp.record_building_permit_determination(
+                permit=permit, by=building_inspector, required=True, shown_number="B-2027-014"
+            )
+
         def file_insurance(self, permit):
             """The Chief's condition (§ 303-7A): the applicant's certificate of insurance, on the permit page."""
             from django.core.files.uploadedfile import SimpleUploadedFile
@@ -122,6 +124,7 @@ def world(main_street, contractor, contractor_org, clerk, dpw_director, police_c
                 return permit
             self.recommend(permit)
             self.file_insurance(permit)
+            self.determine(permit)
             sp.grant_street_privilege(permit=permit, by=building_inspector, conditions="7 a.m. to 7 p.m.", today=today)
             if to == "approved":
                 return permit

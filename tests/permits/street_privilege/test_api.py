@@ -20,7 +20,6 @@ def body(**overrides):
         "start_date": "2027-03-15",
         "end_date": "2027-04-15",
         "building_permit_number": "B-2027-014",
-        "street_width_feet": "36.0",
         "occupied_street_feet": "12.0",
         "sidewalk_occupied": False,
         "lighted_at_night": True,
@@ -43,8 +42,22 @@ def test_create_submits_the_application(api, main_street):
     assert data["timeline"][0]["to_status"] == "submitted"
 
 
-def test_sidewalk_widths_are_optional_when_the_sidewalk_is_free(api, main_street):
-    assert api.post(URL, body(), format="json").status_code == 201
+def test_303_7d1_a_width_the_applicant_types_is_not_read(api, main_street):
+    """The register says 36.0 ft: 12.1 ft is more than a third whatever width the applicant sends."""
+    response = api.post(URL, body(street_width_feet="100.0", occupied_street_feet="12.1"), format="json")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert error["field"] == "occupied_street_feet" and error["citation"] == "§ 303-7D(1)"
+
+
+def test_303_7d1_a_street_with_no_width_on_record_is_refused(api, main_street):
+    main_street.width_feet = main_street.traveled_width_feet = None
+    main_street.save()
+    response = api.post(URL, body(), format="json")
+    assert response.status_code == 400
+    (error,) = response.json()["errors"]
+    assert error["code"] == "no_street_width" and "/obstructions/registers/streets/" in error["message"]
+    assert not Permit.objects.filter(kind="street_privilege").exists()
 
 
 def test_every_broken_rule_at_once_each_with_its_citation(api, main_street):
@@ -66,16 +79,16 @@ def test_every_broken_rule_at_once_each_with_its_citation(api, main_street):
     assert by_field["occupied_street_feet"] == "§ 303-7D(1)"
     assert by_field["lighted_at_night"] == "§ 303-7D(2)"
     assert by_field["temporary_walk_width_feet"] == "§ 303-7D(3)"
-    # § 303-6B(2): the occupied sidewalk's widths are required once it is occupied
-    assert by_field["sidewalk_width_feet"] == "§ 303-6B(2)"
+    # § 303-6B(2)'s half of the sidewalk is not a § 303-7 permit's condition: § 303-7D(3) is
+    assert "§ 303-6B(2)" not in {e["citation"] for e in errors}
     assert not Permit.objects.filter(kind="street_privilege").exists()
 
 
 def test_a_move_missing_its_route_and_a_malformed_width(api, main_street):
-    response = api.post(URL, body(purpose="move_building", street_width_feet="wide"), format="json")
+    response = api.post(URL, body(purpose="move_building", occupied_street_feet="wide"), format="json")
     assert response.status_code == 400
     fields = {e["field"] for e in response.json()["errors"]}
-    assert {"street_width_feet", "building_description", "route_description"} <= fields
+    assert {"occupied_street_feet", "building_description", "route_description"} <= fields
 
 
 def test_unknown_street_is_named(api, main_street):

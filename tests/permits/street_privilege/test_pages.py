@@ -22,10 +22,8 @@ def form_body(street, **overrides):
         "start_date": "2027-03-15",
         "end_date": "2027-04-15",
         "building_permit_number": "B-1",
-        "street_width_feet": "36.0",
         "occupied_street_feet": "12.0",
         "lighted_at_night": "on",
-        "gutter_kept_flowing": "on",
     }
     data.update(overrides)
     return data
@@ -53,6 +51,19 @@ def test_builder_applies_on_the_web(client, contractor, main_street):
     assert b"Street privilege" in page.content and b"Ask the Village Board to waive the bond" in page.content
 
 
+def test_303_7d1_the_form_asks_no_street_width_and_names_the_register_when_none(client, contractor, main_street):
+    client.force_login(contractor)
+    page = client.get(reverse("permits:street_privilege_apply")).content.decode()
+    assert 'name="street_width_feet"' not in page and 'name="sidewalk_width_feet"' not in page
+    main_street.width_feet = main_street.traveled_width_feet = None
+    main_street.save()
+    response = client.post(reverse("permits:street_privilege_apply"), form_body(main_street))
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "No width of Main Street is on record" in html
+    assert "/obstructions/registers/streets/" in html and 'href="#id_street"' in html
+
+
 def test_the_web_form_shows_every_broken_rule_at_once(client, contractor, main_street):
     client.force_login(contractor)
     response = client.post(
@@ -61,7 +72,7 @@ def test_the_web_form_shows_every_broken_rule_at_once(client, contractor, main_s
     )
     assert response.status_code == 400
     html = response.content.decode()
-    for cite in ("§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)", "§ 303-6B(2)"):
+    for cite in ("§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)"):
         assert cite in html
     assert 'href="#id_occupied_street_feet"' in html
     assert not Permit.objects.filter(kind="street_privilege").exists()
@@ -124,9 +135,17 @@ def test_officials_take_the_permit_to_issue_on_the_pages(
     certificate = SimpleUploadedFile("coi.pdf", PDF, content_type="application/pdf")
     client.post(reverse("permits:upload", args=[permit.number]), {"kind": "insurance", "upload": certificate})
     client.force_login(building_inspector)
+    response = act(client, permit, "issue")  # refused: no building permit determination yet (§ 303-7A)
+    assert "has not recorded whether a building permit is required" in client.get(response["Location"]).content.decode()
+    act(client, permit, "building_permit", required="yes", shown_number="")
+    response = act(client, permit, "issue")  # refused: required and not shown (§ 303-7A)
+    assert "has not been shown to the Building Inspector" in client.get(response["Location"]).content.decode()
+    assert Permit.objects.get(pk=permit.pk).status == Status.APPROVED
+    act(client, permit, "building_permit", required="yes", shown_number="B-2027-014")
     act(client, permit, "issue")
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED and permit.fee_amount == D("140.00")
+    assert permit.street_privilege.building_permit_shown_number == "B-2027-014"
 
 
 def test_the_refusal_names_what_is_missing(client, world, building_inspector):
@@ -267,3 +286,10 @@ def test_303_7c_each_cost_is_a_line_on_the_receipt(world, police_chief, clerk):
     payment = services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
     html = render_to_string("pdf/receipt.html", {"payment": payment, "permit": Permit.objects.get(pk=permit.pk)})
     assert "Police escort, 2 hours: $80.00" in html and "Total $140.00" in html
+
+
+def test_the_rules_page_states_the_readings_of_303_7a_and_303_6b(client):
+    html = client.get(reverse("permits:rules")).content.decode()
+    assert "is the Building Inspector&#x27;s determination" in html
+    assert "never a width the applicant types" in html
+    assert "except them only for the dates he authorized" in html

@@ -1,4 +1,5 @@
-"""The street privilege rules at their boundaries (§ 303-7, § 303-6B(2)): pure functions, one-line tests."""
+"""The street privilege rules at their boundaries (§ 303-7): pure functions, one-line tests. § 303-6B(2)'s limits are
+not a § 303-7 permit's (tests/obstructions/test_materials.py)."""
 
 from datetime import date, datetime, timedelta
 from decimal import Decimal as D
@@ -12,7 +13,12 @@ def codes(violations):
 
 
 def third(width, occupied):
-    return rules.street_share_violations(street_width_feet=D(width), occupied_street_feet=D(occupied))
+    return rules.street_share_violations(
+        street_name="Main Street",
+        street_width_feet=D(width) if width is not None else None,
+        occupied_street_feet=D(occupied) if occupied is not None else None,
+        where="/obstructions/registers/streets/",
+    )
 
 
 def test_303_7d1_twelve_feet_of_thirty_six_passes():
@@ -30,11 +36,21 @@ def test_303_7d1_eleven_point_nine_feet_passes():
     assert third("36.0", "11.9") == []
 
 
-def test_303_7d1_missing_widths_are_named():
-    assert {v.field for v in rules.street_share_violations(street_width_feet=None, occupied_street_feet=None)} == {
-        "street_width_feet",
-        "occupied_street_feet",
-    }
+def test_303_7d1_a_street_with_no_width_on_record_fails_closed_naming_who_and_where():
+    (violation,) = third(None, "1.0")
+    assert violation.code == "no_street_width" and violation.field == "street"
+    assert violation.citation == "§ 303-7D(1)"
+    assert "Clerk-Treasurer or the Director of Public Works" in violation.message
+    assert "/obstructions/registers/streets/" in violation.message
+
+
+def test_303_7d1_the_occupied_width_is_required():
+    assert {v.field for v in third("36.0", None)} == {"occupied_street_feet"}
+
+
+def test_303_7d1_the_message_names_the_recorded_width():
+    (violation,) = third("30.0", "10.1")
+    assert "30.0 ft wide on the Village's record" in violation.message and "10.0 ft" in violation.message
 
 
 def test_303_7d2_unlighted_obstruction_fails():
@@ -72,48 +88,10 @@ def test_303_7d3_sidewalk_not_occupied_needs_no_walk():
     assert walk(None, None, both=False, occupied=False) == []
 
 
-def materials(width, occupied, gutter=True, on_sidewalk=True):
-    return rules.materials_violations(
-        purpose="materials",
-        sidewalk_occupied=on_sidewalk,
-        sidewalk_width_feet=D(width) if width is not None else None,
-        occupied_sidewalk_feet=D(occupied) if occupied is not None else None,
-        gutter_kept_flowing=gutter,
-    )
-
-
-def test_303_6b2_half_of_the_sidewalk_passes():
-    assert materials("5.0", "2.5") == []
-
-
-def test_303_6b2_more_than_half_of_the_sidewalk_fails():
-    (violation,) = materials("5.0", "2.6")
-    assert violation.code == "more_than_half" and "§ 303-6B(2)" in violation.message
-
-
-def test_303_6b2_gutter_blocked_fails():
-    assert codes(materials("5.0", "2.0", gutter=False)) == {"gutter_blocked"}
-
-
-def test_303_6b2_widths_required_when_the_sidewalk_is_occupied():
-    assert {v.field for v in materials(None, None)} == {"sidewalk_width_feet", "occupied_sidewalk_feet"}
-
-
-def test_303_6b2_widths_not_required_when_the_sidewalk_is_free():
-    assert materials(None, None, on_sidewalk=False) == []
-
-
-def test_303_6b2_does_not_apply_to_a_building_move():
-    assert (
-        rules.materials_violations(
-            purpose="move_building",
-            sidewalk_occupied=True,
-            sidewalk_width_feet=None,
-            occupied_sidewalk_feet=None,
-            gutter_kept_flowing=False,
-        )
-        == []
-    )
+def test_303_6b2_the_half_sidewalk_limit_is_not_a_street_privilege_rule():
+    """§ 303-6B(2) excepts materials authorized without a § 303-7 permit; a § 303-7 permit meets § 303-7D(3)."""
+    assert not hasattr(rules, "materials_violations")
+    assert not hasattr(rules, "SIDEWALK_SHARE")
 
 
 def test_303_7d5_overnight_at_an_intersection_fails_for_a_move():
@@ -136,11 +114,28 @@ def test_303_7a_purpose_is_one_of_two():
     assert codes(violations) == {"purpose"}
 
 
-def test_303_7a_a_move_needs_a_building_permit_number():
-    assert codes(rules.building_permit_violations(purpose="move_building", building_permit_number=" ")) == {
-        "building_permit_required"
-    }
-    assert rules.building_permit_violations(purpose="materials", building_permit_number="") == []
+def test_303_7a_not_issued_before_the_building_inspector_decides():
+    (violation,) = rules.building_permit_violations(determined=False, required=None, shown=False)
+    assert violation.code == "building_permit_not_determined" and "§ 303-7A" in violation.message
+
+
+def test_303_7a_a_required_building_permit_not_shown_blocks_issue():
+    (violation,) = rules.building_permit_violations(determined=True, required=True, shown=False)
+    assert violation.code == "building_permit_not_shown" and "§ 303-7A" in violation.message
+
+
+def test_303_7a_a_required_building_permit_shown_passes():
+    assert rules.building_permit_violations(determined=True, required=True, shown=True) == []
+
+
+def test_303_7a_none_required_passes_without_one():
+    assert rules.building_permit_violations(determined=True, required=False, shown=False) == []
+
+
+def test_303_7a_the_determination_says_required_or_not():
+    assert codes(rules.building_permit_determination_violations(required=None, shown_number="")) == {"required"}
+    assert codes(rules.building_permit_determination_violations(required=False, shown_number="B-1")) == {"not_required"}
+    assert rules.building_permit_determination_violations(required=True, shown_number="") == []
 
 
 def test_303_7b_ten_thousand_dollars_passes():

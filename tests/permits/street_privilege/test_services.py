@@ -22,7 +22,8 @@ def test_303_7a_application_is_submitted_with_the_chapter_167_fee(world):
     assert permit.number.startswith("SP-2027-")
     assert permit.status == Status.SUBMITTED
     assert permit.fee_amount == FEE and permit.fee_code == "street_privilege"
-    assert permit.street_privilege.occupied_sidewalk_feet == D("2.5")
+    # § 303-7D(1): the width the third was measured against is the register's, kept on the permit
+    assert permit.street_privilege.street_width_feet == D("36.0")
 
 
 def test_every_broken_rule_at_once_and_nothing_stored(world, main_street):
@@ -31,11 +32,10 @@ def test_every_broken_rule_at_once_and_nothing_stored(world, main_street):
         occupied_street_feet=D("12.1"),
         lighted_at_night=False,
         temporary_walk_width_feet=D("3.9"),
-        occupied_sidewalk_feet=D("2.6"),
     )
     with pytest.raises(RulesBroken) as broken:
         world.apply(data)
-    assert {v.citation for v in broken.value.violations} == {"§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)", "§ 303-6B(2)"}
+    assert {v.citation for v in broken.value.violations} == {"§ 303-7D(1)", "§ 303-7D(2)", "§ 303-7D(3)"}
     assert not Permit.objects.filter(kind="street_privilege").exists()
     assert not StreetPrivilege.objects.exists()
 
@@ -164,6 +164,7 @@ def test_303_7e_the_building_inspectors_earlier_date_is_the_last_day(world, buil
     permit = world.walk("under_review")
     world.recommend(permit)
     world.file_insurance(permit)
+    world.determine(permit)
     sp.grant_street_privilege(
         permit=permit, by=building_inspector, earlier_termination_on=date(2027, 4, 20), today=date(2027, 3, 1)
     )
