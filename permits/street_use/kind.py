@@ -30,7 +30,7 @@ PERMIT_TYPE = PermitType(
         WorkQueue(
             "Street use events (§ 303-15H)",
             "permits:street_use_in_progress",
-            (Role.PRESIDENT, Role.POLICE_CHIEF, Role.CLERK),
+            (*services.TERMINATORS, Role.CLERK),
         ),
     ),
     demo_loaders=(demo.load,),

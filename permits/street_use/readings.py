@@ -10,7 +10,7 @@ READINGS = (
         "The Village President or a law enforcement officer may revoke a street use permit before its event, or "
         "terminate the event while it is in progress (its last minute included); once the event is over there is "
         "nothing left to end.",
-        otherwise="The office records the Chief of Police as the Village's law enforcement officer; other sworn "
-        "officers are not yet accounts of their own.",
+        otherwise='"A law enforcement officer" is any sworn officer of the Village police (the Police Officer '
+        "role), the Chief included; the Police Officer role holds this power only, none of the Chief's others.",
     ),
 )

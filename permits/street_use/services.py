@@ -30,7 +30,8 @@ from permits.streetmap.placement import address_number
 FEE_CODE = "street_use"  # § 303-15E: the Chapter 167 fee
 FILING = services.Filing(PermitKind.STREET_USE, FEE_CODE, "§ 303-15E", required_by="§ 303-15B")
 CLERKS = (Role.CLERK,)  # § 303-15B, F: the Clerk-Treasurer's form, petition and register
-TERMINATORS = (Role.PRESIDENT, Role.POLICE_CHIEF)  # § 303-15H: the Village President or a law enforcement officer
+# § 303-15H: "the Village President or a law enforcement officer": any sworn officer of the Village, the Chief included
+TERMINATORS = (Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER)
 SIGN_SALT = "permits.street_use.petition-signature"
 SIGN_LINK_DAYS = 7  # how long the emailed link is good for (not the law: a link should not live forever)
 GUARANTEE_DOCUMENTS = {

@@ -23,7 +23,7 @@ AUTHORITY = {
     Status.COMPLETED: frozenset({Role.CLERK}),
     Status.CLOSED: frozenset({Role.CLERK}),
     # § 303-15H: the Village President or a law enforcement officer, and nobody else
-    Status.REVOKED: frozenset({Role.PRESIDENT, Role.POLICE_CHIEF}),
+    Status.REVOKED: frozenset({Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER}),
 }
 
 

@@ -10,9 +10,11 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
+from permits.roles import Role
 from permits.street_use import services
 from permits.street_use.models import RegisteredResident
 from permits.streetmap.models import StreetSegment
+from tests.conftest import staff_user
 from tests.factories import ParcelFactory, StreetFactory
 
 CHICAGO = ZoneInfo("America/Chicago")
@@ -22,6 +24,12 @@ FRIDAY = date(2026, 5, 15)
 
 def at(day: date, hour: int, minute: int = 0) -> datetime:
     return datetime(day.year, day.month, day.day, hour, minute, tzinfo=CHICAGO)
+
+
+@pytest.fixture
+def police_officer(db):
+    """A sworn officer of the Village police, not the Chief (§ 303-15H: "a law enforcement officer")."""
+    return staff_user("officer", Role.POLICE_OFFICER)
 
 
 @pytest.fixture

@@ -117,7 +117,7 @@ def test_303_15f_verifying_14_of_20_shows_why(client, application, roster, clerk
     assert application.status == Status.SUBMITTED
 
 
-@pytest.mark.parametrize("persona", ["president", "police_chief"])
+@pytest.mark.parametrize("persona", ["president", "police_chief", "police_officer"])
 def test_303_15h_terminate_from_the_phone_page(client, application, roster, clerk, spring, persona, request):
     permit = grant_and_issue(application, roster, clerk)
     spring.move_to(at(FRIDAY, 20))

@@ -323,7 +323,7 @@ def issued(before_board, clerk):
     return permit
 
 
-@pytest.mark.parametrize("persona", ["president", "police_chief"])
+@pytest.mark.parametrize("persona", ["president", "police_chief", "police_officer"])
 def test_303_15h_the_president_or_an_officer_terminates_an_event_in_progress(issued, persona, request):
     user = request.getfixturevalue(persona)
     services.terminate_street_use(permit=issued, by=user, reason="Fireworks over the crowd", now=at(FRIDAY, 21))
