@@ -49,7 +49,12 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
     if to == Status.UNDER_REVIEW:
         count = services.petition_count(su, on=today)
         return rules.petition_violations(
-            counted=count.counted, roster_size=count.roster_size, verified=su.petition_verified_at is not None
+            counted=count.counted,
+            roster_size=count.roster_size,
+            verified=su.petition_verified_at is not None,
+            addresses=count.addresses,
+            undeclared=count.undeclared,
+            over=count.over,
         )
     if to in (Status.APPROVED, Status.DENIED):
         from permits.streetmap.services import street_use_blockers

@@ -79,8 +79,12 @@ def test_303_15b_a_chapter_245_event_is_refused_and_not_charged(spring, street, 
 
 
 def test_303_15f_detail_shows_the_count_growing(application, roster, clerk, resident):
+    from tests.permits.street_use.conftest import declare_all
+
     api = _client(resident)
     url = f"{URL}{application.number}/"
+    assert api.get(url).json()["signatures_required"] == 0  # nothing declared yet
+    declare_all(application, clerk)
     data = api.get(url).json()
     assert (data["signatures_counted"], data["signatures_required"]) == (0, 15)
     sign(application, roster[:6], clerk)
