@@ -155,14 +155,15 @@ def consent(request, ref):
 
 # --- The clerk's page ---------------------------------------------------------------------------------------------
 
+# The clerk's petition forms share one page: each but the area's has its own prefix, so no two fields share an id.
 CLERK_FORMS = {
     "area": ("area_form", lambda su, data, files: PetitionAreaForm(data, street=su.permit.street)),
-    "unit": ("unit_form", lambda su, data, files: UnitForm(data, street_use=su)),
-    "declare": ("declaration_form", lambda su, data, files: DeclarationForm(data, street_use=su)),
-    "email": ("email_form", lambda su, data, files: HouseholdEmailForm(data, street_use=su)),
-    "page": ("page_form", lambda su, data, files: PageUploadForm(data, files)),
-    "paper": ("paper_form", lambda su, data, files: PaperSignatureForm(data, street_use=su)),
-    "accept": ("accept_form", lambda su, data, files: AcceptPageForm(data, street_use=su)),
+    "unit": ("unit_form", lambda su, data, files: UnitForm(data, street_use=su, prefix="unit")),
+    "declare": ("declaration_form", lambda su, data, files: DeclarationForm(data, street_use=su, prefix="declare")),
+    "email": ("email_form", lambda su, data, files: HouseholdEmailForm(data, street_use=su, prefix="email")),
+    "page": ("page_form", lambda su, data, files: PageUploadForm(data, files, prefix="page")),
+    "paper": ("paper_form", lambda su, data, files: PaperSignatureForm(data, street_use=su, prefix="paper")),
+    "accept": ("accept_form", lambda su, data, files: AcceptPageForm(data, street_use=su, prefix="accept")),
 }
 
 

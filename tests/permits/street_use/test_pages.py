@@ -119,21 +119,26 @@ def test_303_15f_clerk_declares_uploads_a_sworn_page_enters_accepts_and_verifies
     client.force_login(clerk)
     page = client.get(reverse("permits:street_use_manage", args=[application.number]))
     assert page.status_code == 200 and "Not declared: holds the count back" in page.content.decode()
+    ids = re.findall(r' id="([^"]+)"', page.content.decode())
+    assert len(ids) == len(set(ids))  # several forms on one page, no id twice
 
     def act(action, data):
         return client.post(reverse("permits:street_use_act", args=[application.number, action]), data)
 
     for address in services.addresses_of(application.street_use):
-        assert act("declare", {"address": address.pk, "adults": 2, "source": "page 1"}).status_code == 302
-    upload = {"circulator_name": "Rita Anderson", "sworn_on": "2026-05-04", "file": SimpleUploadedFile("p.png", PNG)}
-    assert act("page", upload).status_code == 400  # the sworn verification is required
-    assert act("page", upload | {"sworn": "on", "file": SimpleUploadedFile("p.png", PNG)}).status_code == 302
+        declared = {"declare-address": address.pk, "declare-adults": 2, "declare-source": "page 1"}
+        assert act("declare", declared).status_code == 302
+    upload = {"page-circulator_name": "Rita Anderson", "page-sworn_on": "2026-05-04"}
+    refused = act("page", upload | {"page-file": SimpleUploadedFile("p.png", PNG)})
+    assert refused.status_code == 400  # the sworn verification is required
+    assert 'href="#id_page-sworn"' in refused.content.decode()
+    assert act("page", upload | {"page-sworn": "on", "page-file": SimpleUploadedFile("p.png", PNG)}).status_code == 302
     sheet = application.street_use.pages.get()
     for parcel, name in roster[:15]:
-        line = {"page": sheet.pk, "address": address_of(application, parcel).pk, "signer_name": name}
-        act("paper", line | {"signed_on": "2026-05-04"})
+        line = {"paper-page": sheet.pk, "paper-address": address_of(application, parcel).pk, "paper-signer_name": name}
+        act("paper", line | {"paper-signed_on": "2026-05-04"})
     assert services.petition_count(application.street_use).counted == 0  # not before the page is accepted
-    act("accept", {"page": sheet.pk})
+    act("accept", {"accept-page": sheet.pk})
     assert services.petition_count(application.street_use).counted == 15
     act("verify", {})
     application.refresh_from_db()
