@@ -234,6 +234,23 @@ def petition_counts(street_uses: list[StreetUse], *, on: date | None = None) -> 
     return {pk: _count_of(addresses[pk], verified, total.get(pk, 0)) for pk in ids}
 
 
+def area_violations(permit: Permit) -> list[Violation]:
+    """§ 303-15F: the petition's area is on the street the permit uses (a street corrected in the back office before
+    anyone consented needs its area named again)."""
+    off = [s for s in permit.street_use.segments.all() if s.street_id != permit.street_id]
+    if not off:
+        return []
+    return [
+        Violation(
+            "segments",
+            "segment_off_street",
+            "§ 303-15F",
+            f"The petition's area ({'; '.join(str(s) for s in off)}) is not on {permit.street}: the clerk names the "
+            "area on the street used (§ 303-15F)",
+        )
+    ]
+
+
 def _petition_open(permit: Permit) -> list[Violation]:
     su = permit.street_use
     if permit.status != Status.SUBMITTED or su.petition_verified_at is not None:
@@ -406,45 +423,47 @@ def request_consent_code(
     return row
 
 
+def _code_refusal(row: ConsentCode, code: str, now: datetime) -> Violation | None:
+    errors = _petition_open(row.address.street_use.permit)
+    if errors:
+        return errors[0]
+    if row.used_at is not None or row.attempts >= CODE_TRIES or now > row.expires_at:
+        return Violation("code", "code_expired", "§ 303-15F", "This code has expired or was used: ask for a new one")
+    bound = row.address.contacts.filter(email=row.email).exists()
+    if not bound or not constant_time_compare(row.code_hash, _code_hash(row.pk, code.strip())):
+        return Violation("code", "code_wrong", "§ 303-15F", "That is not the code we sent: check it and try again")
+    return None
+
+
 def confirm_consent(*, code_row: ConsentCode, code: str, now: datetime | None = None) -> PetitionSignature:
     """§ 303-15F: the neighbour enters the code: the consent is recorded, verified by the household's email. A code
-    is good once, for CODE_MINUTES, and for CODE_TRIES tries. The first verified declaration of an address's adults
-    stands (the clerk corrects it)."""
+    is good once, for CODE_MINUTES, and for CODE_TRIES tries (a code sent to an email not bound to the household
+    never matches). The first verified declaration of an address's adults stands (the clerk corrects it)."""
     now = now or timezone.now()
-    # The wrong try is counted in its own transaction, which commits before the refusal is raised.
     with transaction.atomic():
         row = ConsentCode.objects.select_for_update().select_related("address__street_use__permit").get(pk=code_row.pk)
-        address = row.address
-        permit = address.street_use.permit
-        refusal = _petition_open(permit)
-        if refusal:
-            pass
-        elif row.used_at is not None or row.attempts >= CODE_TRIES or now > row.expires_at:
-            refusal = [Violation("code", "code_expired", "§ 303-15F", "This code has expired or was used: ask again")]
-        elif not address.contacts.filter(email=row.email).exists() or not constant_time_compare(
-            row.code_hash, _code_hash(row.pk, code.strip())
-        ):
-            ConsentCode.objects.filter(pk=row.pk).update(attempts=row.attempts + 1)
-            refusal = [Violation("code", "code_wrong", "§ 303-15F", "That is not the code we sent: check it")]
-    if refusal:
-        raise RulesBroken(refusal)
-    with transaction.atomic():
-        ConsentCode.objects.filter(pk=row.pk).update(used_at=now)
-        signature = _store_signature(
-            permit,
-            address=address,
-            signer_name=row.signer_name,
-            signer_email=row.email,
-            method=PetitionSignature.Method.ONLINE,
-            signed_at=now,
-        )
-        if row.adults_declared is not None:
-            PetitionAddress.objects.filter(pk=address.pk, adults_declared__isnull=True).update(
-                adults_declared=row.adults_declared,
-                declared_by_label=f"{row.signer_name}, online, code sent to the household's email"[:300],
-                declared_at=now,
+        refusal = _code_refusal(row, code, now)
+        if refusal is None:
+            ConsentCode.objects.filter(pk=row.pk).update(used_at=now)
+            signature = _store_signature(
+                row.address.street_use.permit,
+                address=row.address,
+                signer_name=row.signer_name,
+                signer_email=row.email,
+                method=PetitionSignature.Method.ONLINE,
+                signed_at=now,
             )
-    return signature
+            if row.adults_declared is not None:
+                PetitionAddress.objects.filter(pk=row.address_id, adults_declared__isnull=True).update(
+                    adults_declared=row.adults_declared,
+                    declared_by_label=f"{row.signer_name}, online, code sent to the household's email"[:300],
+                    declared_at=now,
+                )
+            return signature
+        if refusal.code == "code_wrong":
+            # counted in this transaction, which commits: the refusal is raised after it
+            ConsentCode.objects.filter(pk=row.pk).update(attempts=row.attempts + 1)
+    raise RulesBroken([refusal])
 
 
 def _normal(name: str) -> str:
@@ -560,7 +579,7 @@ def verify_petition(*, permit: Permit, by, today: date | None = None) -> Permit:
     today = today or timezone.localdate()
     su = permit.street_use
     count = petition_count(su, on=today)
-    errors = _petition_open(permit) + count.violations
+    errors = _petition_open(permit) + area_violations(permit) + count.violations
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():

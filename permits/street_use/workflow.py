@@ -48,7 +48,7 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
         return _no_application(permit)
     if to == Status.UNDER_REVIEW:
         count = services.petition_count(su, on=today)
-        return rules.petition_violations(
+        return services.area_violations(permit) + rules.petition_violations(
             counted=count.counted,
             roster_size=count.roster_size,
             verified=su.petition_verified_at is not None,

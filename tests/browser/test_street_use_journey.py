@@ -151,7 +151,7 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     # The resident sees the count pass 75% (3 of 4).
     steps.sign_in(page, live_server, "resident")
     page.goto(f"{live_server.url}/permits/{permit.number}/")
-    assert page.get_by_text("3 of 4").is_visible() and page.get_by_text("Enough signatures").is_visible()
+    assert page.get_by_text("3 of 4").is_visible() and page.get_by_text("Enough verified consents").is_visible()
     steps.log_out(page)
 
     # The clerk verifies, puts it on the agenda, records the applicant present and the Board's vote, and issues.

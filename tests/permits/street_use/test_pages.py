@@ -232,3 +232,13 @@ def test_the_events_list_is_capped_and_indexed(client, president, db):
     response = client.get(reverse("permits:street_use_in_progress"), {"page": 100000})
     assert isinstance(response.context["page"].paginator, CappedPaginator)
     assert any(i.fields == ["ends_at"] for i in StreetUse._meta.indexes)
+
+
+def test_303_15f_one_connection_asks_ten_codes_an_hour(client, application):
+    from permits.street_use.views import CODE_REQUESTS_PER_HOUR
+
+    url = reverse("permits:street_use_petition", args=[application.public_token])
+    for _ in range(CODE_REQUESTS_PER_HOUR):
+        assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.7").status_code == 400
+    assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.7").status_code == 429
+    assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.8").status_code == 400  # another connection

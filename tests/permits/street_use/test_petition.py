@@ -335,3 +335,18 @@ def _empty_inlines(response) -> dict:
         data[f"{management.prefix}-TOTAL_FORMS"] = 0
         data[f"{management.prefix}-INITIAL_FORMS"] = 0
     return data
+
+
+def test_303_15f_a_street_corrected_before_consent_needs_the_area_named_again(application, roster, clerk, segment):
+    from permits import workflow
+
+    mill = StreetFactory(name="Mill Street")
+    type(application).objects.filter(pk=application.pk).update(street=mill)  # the back office's correction
+    application.refresh_from_db()
+    sign(application, roster[:15], clerk)
+    with pytest.raises(RulesBroken) as error:
+        services.verify_petition(permit=application, by=clerk)
+    assert _codes(error) == ["segment_off_street"]
+    with pytest.raises(RulesBroken) as error:
+        workflow.transition(application, Status.UNDER_REVIEW, by=clerk)
+    assert "segment_off_street" in _codes(error)
