@@ -83,10 +83,12 @@ def test_303_15f_detail_shows_the_count_growing(application, roster, clerk, resi
 
     api = _client(resident)
     url = f"{URL}{application.number}/"
-    assert api.get(url).json()["signatures_required"] == 0  # nothing declared yet
+    data = api.get(url).json()
+    assert (data["signatures_required"], data["adults_declared"], data["addresses_undeclared"]) == (0, 0, 10)
     declare_all(application, clerk)
     data = api.get(url).json()
-    assert (data["signatures_counted"], data["signatures_required"]) == (0, 15)
+    assert (data["signatures_counted"], data["signatures_required"], data["adults_declared"]) == (0, 15, 20)
+    assert data["addresses_undeclared"] == 0
     sign(application, roster[:6], clerk)
     data = api.get(url).json()
     assert (data["signatures_counted"], data["signatures_required"]) == (6, 15)
