@@ -51,3 +51,10 @@ def test_the_officer_sees_nothing_in_the_back_office(client, police_officer):
     client.force_login(police_officer)
     response = client.get(reverse("admin:index"))
     assert response.status_code == 200 and response.context["app_list"] == []
+
+
+def test_303_15h_the_officers_work_list_links_the_events_in_progress(client, police_officer):
+    client.force_login(police_officer)
+    response = client.get(reverse("permits:workspace"))
+    assert response.status_code == 200
+    assert reverse("permits:street_use_in_progress") in response.content.decode()
