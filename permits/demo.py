@@ -63,6 +63,7 @@ ACCOUNTS = [
     ("inspector", "Ines", "Vogel", Role.DPW_INSPECTOR),
     ("building", "Bill", "Lehmann", Role.BUILDING_INSPECTOR),
     ("police", "Pat", "Reinke", Role.POLICE_CHIEF),
+    ("officer", "Owen", "Schmitt", Role.POLICE_OFFICER),
     ("board", "Barb", "Ottmann", Role.BOARD),
     ("president", "Peter", "Henning", Role.PRESIDENT),
     ("resident", "Rita", "Anderson", None),

@@ -37,6 +37,8 @@ VIEW: dict[Role, set[str] | None] = {
     Role.DPW_INSPECTOR: PERMIT_RECORDS,
     Role.BUILDING_INSPECTOR: PERMIT_RECORDS,
     Role.POLICE_CHIEF: PERMIT_RECORDS,
+    # § 303-15H is done on the events page and the permit's page, not in the back office
+    Role.POLICE_OFFICER: set(),
     Role.BOARD: PERMIT_RECORDS | {"chargehearing", "paymentperiod"} | BOARD_RECORDS,
     Role.PRESIDENT: PERMIT_RECORDS | {"chargehearing", "paymentperiod"} | BOARD_RECORDS,
 }

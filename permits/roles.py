@@ -1,4 +1,5 @@
-"""Staff roles are Django groups (created by migration 0002_staff_groups). One place to ask "may this user ...?"."""
+"""Staff roles are Django groups (created by the permits migrations: the squashed 0001, then the Police Officer's
+group by its own). One place to ask "may this user ...?"."""
 
 from django.db import models
 
@@ -9,6 +10,8 @@ class Role(models.TextChoices):
     DPW_INSPECTOR = "DPW Inspector"
     BUILDING_INSPECTOR = "Building Inspector"
     POLICE_CHIEF = "Chief of Police"
+    # A sworn officer of the Village police: "a law enforcement officer" of § 303-15H, and nothing else of the Chief's
+    POLICE_OFFICER = "Police Officer"
     BOARD = "Village Board"
     PRESIDENT = "Village President"
 

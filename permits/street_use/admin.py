@@ -1,15 +1,22 @@
 """Back office for the street use records (§ 303-15). Status and audit fields are read-only; acts go through the
-services (permits.street_use.services); public records are never deleted. The register of adult residents and the
-petition's signatures are the Clerk-Treasurer's alone (permits.role_permissions: no other role sees them)."""
+services (permits.street_use.services); public records are never deleted. The petition's addresses, households, pages
+and consents are the Clerk-Treasurer's alone (permits.role_permissions: no other role sees them)."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from simple_history.admin import SimpleHistoryAdmin
 
-from permits.admin.mixins import NoDelete, ReadOnly
+from permits.admin.mixins import ReadOnly
 from permits.errors import RulesBroken
 from permits.street_use import services
-from permits.street_use.models import BoardAppearance, PetitionSignature, RegisteredResident, StreetUse
+from permits.street_use.models import (
+    BoardAppearance,
+    HouseholdContact,
+    PetitionAddress,
+    PetitionPage,
+    PetitionSignature,
+    StreetUse,
+)
 from permits.workflow import IllegalTransition
 
 
@@ -43,27 +50,34 @@ class StreetUseAdmin(ReadOnly, SimpleHistoryAdmin):
         _each(self, request, queryset, services.issue_street_use, "issued (§ 303-15A)")
 
 
-@admin.register(RegisteredResident)
-class RegisteredResidentAdmin(NoDelete, SimpleHistoryAdmin):
-    """§ 303-15F: the register the petition's roster comes from. Moved out: set the last day of residence."""
+@admin.register(PetitionAddress)
+class PetitionAddressAdmin(ReadOnly, admin.ModelAdmin):
+    """§ 303-15F: the addresses along the portion, from the parcel roll, with the adults each declared. Recorded on
+    the clerk's street use page (services.declare_adults, add_unit), where the rules run."""
 
-    list_display = ["name", "parcel", "birth_date", "attested_adult", "resides_until"]
-    search_fields = ["name", "parcel__site_address", "parcel__tax_key"]
-    autocomplete_fields = ["parcel"]
-    readonly_fields = ["recorded_by", "recorded_at"]
+    list_display = ["__str__", "street_use", "adults_declared", "declared_by_label"]
+    list_select_related = ["street_use__permit", "parcel"]
+    search_fields = ["parcel__site_address", "street_use__permit__number"]
 
-    def save_model(self, request, obj, form, change):
-        if not change:
-            obj.recorded_by = request.user
-        super().save_model(request, obj, form, change)
+
+@admin.register(HouseholdContact)
+class HouseholdContactAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["email", "address", "recorded_by", "recorded_at"]
+    list_select_related = ["address__parcel", "recorded_by"]
+
+
+@admin.register(PetitionPage)
+class PetitionPageAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["__str__", "street_use", "sworn_on", "accepted_at"]
+    list_select_related = ["street_use__permit"]
 
 
 @admin.register(PetitionSignature)
 class PetitionSignatureAdmin(ReadOnly, admin.ModelAdmin):
-    """§ 303-15F: recorded by the neighbour's verified link or the clerk's entry (the street use page)."""
+    """§ 303-15F: recorded by a household's code or from an accepted paper page (the street use page)."""
 
-    list_display = ["signer_name", "street_use", "method", "resident", "signed_at"]
-    list_select_related = ["street_use__permit", "resident__parcel"]
+    list_display = ["signer_name", "street_use", "address", "method", "page", "signed_at"]
+    list_select_related = ["street_use__permit", "address__parcel", "page"]
 
 
 @admin.register(BoardAppearance)

@@ -58,6 +58,8 @@ class StreetUseSerializer(serializers.Serializer):
     expected_attendance = serializers.IntegerField(source="street_use.expected_attendance")
     signatures_counted = serializers.SerializerMethodField()
     signatures_required = serializers.SerializerMethodField()
+    adults_declared = serializers.SerializerMethodField()
+    addresses_undeclared = serializers.SerializerMethodField()
     conditions = serializers.CharField(source="street_use.conditions")
     fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
     submitted_at = serializers.DateTimeField()
@@ -75,6 +77,14 @@ class StreetUseSerializer(serializers.Serializer):
 
     def get_signatures_required(self, permit) -> int:
         return self._count(permit).required
+
+    def get_adults_declared(self, permit) -> int:
+        """§ 303-15F: the residents over 18 the petition's addresses declared (the count's denominator)."""
+        return self._count(permit).roster_size
+
+    def get_addresses_undeclared(self, permit) -> int:
+        """§ 303-15F: the addresses along the portion that declared nothing yet (each holds the count back)."""
+        return len(self._count(permit).undeclared)
 
 
 class StreetUseListSerializer(serializers.Serializer):

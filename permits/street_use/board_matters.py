@@ -52,7 +52,7 @@ def facts(subject: Permit) -> list[tuple[str, str]]:
         ("Proposed use", subject.work_description),
         (
             "Petition (§ 303-15F)",
-            f"{count.counted} of {count.roster_size} residents over 18 signed; {count.required} needed"
+            f"{count.counted} of {count.roster_size} declared residents over 18 consented; {count.required} needed"
             + (" (verified by the clerk)" if su.petition_verified_at else ""),
         ),
         ("Filing grounds (§ 303-15D(4), (5))", "Complete, three days or fewer: checked at filing"),

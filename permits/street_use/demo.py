@@ -1,6 +1,7 @@
-"""Demo street use permits: the clerk's register of adult residents along the first block of Henni Street, a block
-party whose petition is in progress, and a granted and issued one (its petition verified, the applicant present at a
-Board meeting, a recorded vote). Safe to load twice: each demo application is found by its portion first."""
+"""Demo street use permits: a block party on the first block of Henni Street whose petition is in progress (every
+address declared, half the adults consented online), and a granted and issued one (its petition verified, the
+applicant present at a Board meeting, a recorded vote). Safe to load twice: each demo application is found by its
+portion first."""
 
 from __future__ import annotations
 
@@ -14,11 +15,9 @@ from django.utils import timezone
 from permits import services as core
 from permits.board import services as board
 from permits.board.models import Meeting, Vote
-from permits.models import Parcel, Permit, PermitKind, Street
-from permits.street_use import rules, services
-from permits.street_use.models import RegisteredResident
+from permits.models import Permit, PermitKind, Street
+from permits.street_use import services
 from permits.streetmap.models import StreetSegment
-from permits.streetmap.placement import address_number
 
 HIGHLAND = "Highland Avenue, 100 block (block party)"  # the closure the DPW sees among this week's conflicts
 IN_PROGRESS = "Henni Street, Rock River Road to Mill Street: the 100 block (neighbourhood block party)"
@@ -34,28 +33,34 @@ def _next_saturday(day: date) -> date:
     return day + timedelta(days=(5 - day.weekday()) % 7 or 7)
 
 
-def _register(segment: StreetSegment, clerk) -> list[RegisteredResident]:
-    """Two adults per parcel on the block, and a child at every third (a minor: not on the roster)."""
-    parcels = [
-        p
-        for p in Parcel.objects.filter(street=segment.street).order_by("site_address")
-        if segment.holds_address(address_number(p.site_address) or 0)
-    ]
-    today = timezone.localdate()
-    made = []
-    for i, parcel in enumerate(parcels):
+def _declare(permit: Permit, clerk) -> list[tuple]:
+    """Each address along the portion declares two residents over 18 on the paper form, and gives the clerk one
+    household email; returns the (address, name, email) of each adult."""
+    adults = []
+    for i, address in enumerate(services.addresses_of(permit.street_use)):
         surname = SURNAMES[i % len(SURNAMES)]
-        people = [(f"Alex {surname}", date(today.year - 45, 3, 1)), (f"Jo {surname}", None)]
-        if i % 3 == 0:
-            people.append((f"Sam {surname}", date(today.year - 12, 6, 1)))
-        for name, born in people:
-            resident, _ = RegisteredResident.objects.get_or_create(
-                parcel=parcel,
-                name=name,
-                defaults={"birth_date": born, "attested_adult": born is None, "recorded_by": clerk},
+        if address.adults_declared is None:
+            services.declare_adults(permit=permit, address=address, adults=2, by=clerk, source="the paper form")
+        for first in ("Alex", "Jo"):
+            email = f"{first.lower()}.{surname.lower()}{i}@neighbours.example"
+            if not address.contacts.filter(email=email).exists():
+                services.bind_household_email(permit=permit, address=address, email=email, by=clerk)
+            adults.append((address, f"{first} {surname}", email))
+    return adults
+
+
+def _consent_online(permit: Permit, adults: list[tuple]) -> None:
+    """The demo's neighbours consent online; in the demo their codes are taken as entered (no email is read)."""
+    for address, name, email in adults:
+        if not permit.street_use.signatures.filter(signer_email=email).exists():
+            services._store_signature(
+                permit,
+                address=address,
+                signer_name=name,
+                signer_email=email,
+                method="online",
+                signed_at=timezone.now(),
             )
-            made.append(resident)
-    return made
 
 
 def _apply(user, street: Street, segment: StreetSegment, portion: str, day: date, use: str) -> Permit:
@@ -78,14 +83,11 @@ def _apply(user, street: Street, segment: StreetSegment, portion: str, day: date
     return services.apply_for_street_use(applicant=user, data=data)
 
 
-def _grant(permit: Permit, roster: list[RegisteredResident], clerk, *, issue: bool) -> Permit:
-    """Every adult signs on paper, the clerk verifies, the Board grants at a special meeting today with the applicant
-    present; issued once the fee is paid."""
+def _grant(permit: Permit, clerk, *, issue: bool) -> Permit:
+    """Every address declared, every adult consents, the clerk verifies, the Board grants at a special meeting today
+    with the applicant present; issued once the fee is paid."""
     today = timezone.localdate()
-    for person in roster:
-        services.enter_paper_signature(
-            permit=permit, by=clerk, signer_name=person.name, parcel=person.parcel, resident=person, signed_on=today
-        )
+    _consent_online(permit, _declare(permit, clerk))
     services.verify_petition(permit=permit, by=clerk)
     terms = list(board.members_on(today))
     if len(terms) < 4:
@@ -124,18 +126,13 @@ def load() -> dict:
     User = get_user_model()
     users = {u.username: u for u in User.objects.filter(username__in=["clerk", "resident"])}
     if not StreetSegment.objects.exists():
-        load_segments()  # the petition's roster is read from the segments (the street map loads them later too)
+        load_segments()  # the petition's addresses are read from the segments (the street map loads them later too)
     street = Street.objects.filter(name="Henni Street").first()
     segment = StreetSegment.objects.filter(street=street, address_from__lte=102, address_to__gte=102).first()
     if len(users) < 2 or segment is None:
         return {}
     clerk, resident = users["clerk"], users["resident"]
     today = timezone.localdate()
-    roster = [
-        r
-        for r in _register(segment, clerk)
-        if rules.is_adult_on(birth_date=r.birth_date, attested_adult=r.attested_adult, day=today)
-    ]
     found = {p.location_description: p for p in Permit.objects.filter(kind=PermitKind.STREET_USE)}
     result = {}
     if IN_PROGRESS not in found:
@@ -148,40 +145,17 @@ def load() -> dict:
             "A neighbourhood block party: grills on driveways, tables and a bounce house in the street, music "
             "until 9 p.m. Barricades at both ends; a 12-foot fire lane kept open.",
         )
-        for i, person in enumerate(roster[: max(1, len(roster) // 2)]):
-            if i % 2:
-                services.enter_paper_signature(
-                    permit=permit,
-                    by=clerk,
-                    signer_name=person.name,
-                    parcel=person.parcel,
-                    resident=person,
-                    signed_on=today,
-                )
-            else:
-                services._store_signature(
-                    permit,
-                    resident=person,
-                    parcel=person.parcel,
-                    signer_name=person.name,
-                    signer_email=f"{person.name.lower().replace(' ', '.')}@neighbours.example",
-                    method="online",
-                    signed_at=timezone.now(),
-                )
+        adults = _declare(permit, clerk)
+        _consent_online(permit, adults[: max(1, len(adults) // 2)])
         result["in_progress"] = permit
     if GRANTED not in found:
         day = _next_saturday(today + timedelta(days=10))
         use = "The block's fall festival: a potluck and a children's parade on the block, 12 noon to 10 p.m."
         permit = _apply(resident, street, segment, GRANTED, day, use)
-        result["granted"] = _grant(permit, roster, clerk, issue=True)
+        result["granted"] = _grant(permit, clerk, issue=True)
     highland = Street.objects.filter(name="Highland Avenue").first()
     on_highland = StreetSegment.objects.filter(street=highland, address_from__lte=102, address_to__gte=102).first()
     if HIGHLAND not in found and on_highland is not None:
-        neighbours = [
-            r
-            for r in _register(on_highland, clerk)
-            if rules.is_adult_on(birth_date=r.birth_date, attested_adult=r.attested_adult, day=today)
-        ]
         use = "Neighbourhood block party: street closed to traffic"
         permit = _apply(resident, highland, on_highland, HIGHLAND, today + timedelta(days=2), use)
         dpw = User.objects.filter(username="dpw").first()
@@ -189,5 +163,5 @@ def load() -> dict:
             from permits.streetmap.services import record_conflict_review
 
             record_conflict_review(permit=permit, by=dpw, today=today, accepts_closure=True)
-        result["highland"] = _grant(permit, neighbours, clerk, issue=False)
+        result["highland"] = _grant(permit, clerk, issue=False)
     return result

@@ -7,8 +7,8 @@ from django import forms
 
 from permits.forms import add_violations
 from permits.input_limits import LimitedForm
-from permits.models import Parcel, Street
-from permits.street_use.models import BoardAppearance, RegisteredResident
+from permits.models import Street
+from permits.street_use.models import BoardAppearance, PetitionAddress, PetitionPage
 from permits.street_use.services import check_application
 from permits.streetmap.models import StreetSegment
 
@@ -93,31 +93,107 @@ class PetitionAreaForm(LimitedForm):
         self.fields["segments"].queryset = StreetSegment.objects.filter(street=street).select_related("street")
 
 
-class SignRequestForm(LimitedForm):
-    """A neighbour asks to sign online (§ 303-15F): a one-time link goes to the email address."""
+class AddressChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return str(obj)
 
-    parcel = forms.ModelChoiceField(queryset=Parcel.objects.none(), label="Your address", empty_label="Choose")
+
+def _addresses(street_use):
+    return PetitionAddress.objects.filter(street_use=street_use).select_related("parcel")
+
+
+class ConsentRequestForm(LimitedForm):
+    """A neighbour consents online (§ 303-15F): a code goes to the household's email the clerk has on file."""
+
+    address = AddressChoiceField(queryset=PetitionAddress.objects.none(), label="Your address", empty_label="Choose")
     name = forms.CharField(max_length=200, label="Your full name")
-    email = forms.EmailField(label="Your email address", help_text="We email you a link; you sign when you open it.")
+    adults = forms.IntegerField(
+        min_value=0,
+        max_value=99,
+        label="Residents 18 or over living at your address, you included",
+        help_text="As on the paper form: the petition counts consents against the adults declared at each address.",
+    )
+    email = forms.EmailField(
+        label="Your household's email address",
+        help_text="The email your household gave the Clerk-Treasurer for this petition. We email it a code.",
+    )
 
-    def __init__(self, *args, parcels=(), **kwargs):
+    def __init__(self, *args, street_use=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["parcel"].queryset = Parcel.objects.filter(pk__in=[p.pk for p in parcels])
+        self.fields["address"].queryset = _addresses(street_use)
+
+
+class ConsentCodeForm(LimitedForm):
+    code = forms.CharField(
+        max_length=6,
+        min_length=6,
+        label="The 6-digit code we emailed",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "one-time-code"}),
+    )
+
+
+class UnitForm(LimitedForm):
+    """§ 303-15F: a parcel along the portion with more than one dwelling: one address per unit."""
+
+    address = AddressChoiceField(queryset=PetitionAddress.objects.none(), label="Parcel", empty_label="Choose")
+    unit = forms.CharField(max_length=20, label="Unit", help_text="e.g. Apt 2, Upper, Lower")
+
+    def __init__(self, *args, street_use=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["address"].queryset = _addresses(street_use)
+
+
+class DeclarationForm(LimitedForm):
+    address = AddressChoiceField(queryset=PetitionAddress.objects.none(), label="Address", empty_label="Choose")
+    adults = forms.IntegerField(min_value=0, max_value=99, label="Residents over 18 declared")
+    source = forms.CharField(max_length=200, label="Declared on", help_text="e.g. petition page 2, in person")
+
+    def __init__(self, *args, street_use=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["address"].queryset = _addresses(street_use)
+
+
+class HouseholdEmailForm(LimitedForm):
+    address = AddressChoiceField(queryset=PetitionAddress.objects.none(), label="Address", empty_label="Choose")
+    email = forms.EmailField(label="The household's email", help_text="As the household gave it to you.")
+
+    def __init__(self, *args, street_use=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["address"].queryset = _addresses(street_use)
+
+
+class PageUploadForm(LimitedForm):
+    file = forms.FileField(label="The scanned page (PDF, JPEG or PNG)")
+    circulator_name = forms.CharField(max_length=200, label="Circulator")
+    sworn_on = forms.DateField(widget=DATE, label="Date of the circulator's sworn verification")
+    sworn = forms.BooleanField(
+        label="The page bears the circulator's sworn verification, signed before an officer who may administer oaths"
+    )
+
+
+class PageChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return f"Page {obj.pk}: circulator {obj.circulator_name}, sworn {obj.sworn_on:%b %-d, %Y}"
 
 
 class PaperSignatureForm(LimitedForm):
+    page = PageChoiceField(queryset=PetitionPage.objects.none(), label="Page", empty_label="Choose")
+    address = AddressChoiceField(queryset=PetitionAddress.objects.none(), label="Address", empty_label="Choose")
     signer_name = forms.CharField(max_length=200, label="Name as signed")
-    resident = forms.ModelChoiceField(
-        queryset=RegisteredResident.objects.none(),
-        required=False,
-        label="Registered resident",
-        empty_label="Not on the register (does not count)",
-    )
     signed_on = forms.DateField(widget=DATE, label="Date signed")
 
-    def __init__(self, *args, roster=(), **kwargs):
+    def __init__(self, *args, street_use=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["resident"].queryset = RegisteredResident.objects.filter(pk__in=[r.pk for r in roster])
+        self.fields["page"].queryset = PetitionPage.objects.filter(street_use=street_use, accepted_at__isnull=True)
+        self.fields["address"].queryset = _addresses(street_use)
+
+
+class AcceptPageForm(LimitedForm):
+    page = PageChoiceField(queryset=PetitionPage.objects.none(), label="Page", empty_label="Choose")
+
+    def __init__(self, *args, street_use=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["page"].queryset = PetitionPage.objects.filter(street_use=street_use, accepted_at__isnull=True)
 
 
 class MeetingForm(LimitedForm):

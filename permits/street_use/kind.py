@@ -6,7 +6,7 @@ from permits.roles import Role
 from permits.street_use import api, demo, services, urls, workflow
 
 # Who sees the type's models in the back office besides the Clerk-Treasurer (permits.role_permissions): the
-# application by whoever sees permits (the register and the petition's signatures stay the clerk's).
+# application by whoever sees permits (the petition's addresses, households and consents stay the clerk's).
 ADMIN_ROLES = {
     "permits.streetuse": PERMIT_READERS,
     "permits.boardappearance": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),  # § 303-15C: who appeared
@@ -30,12 +30,13 @@ PERMIT_TYPE = PermitType(
         WorkQueue(
             "Street use events (§ 303-15H)",
             "permits:street_use_in_progress",
-            (Role.PRESIDENT, Role.POLICE_CHIEF, Role.CLERK),
+            (*services.TERMINATORS, Role.CLERK),
         ),
     ),
     demo_loaders=(demo.load,),
     api_routes=(ApiRoute("street-use-permits", api.StreetUseViewSet, "street-use-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    edit_rules=services.check_back_office_edit,  # § 303-15F: the consented street, portion and dates stay
     admin_roles=ADMIN_ROLES,
 )

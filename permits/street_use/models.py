@@ -1,8 +1,9 @@
 """Street use permits (§ 303-15): the application's seven items, the petition's area, roster and signatures, the
 applicant's appearance before the Board, the Board's conditions and a termination (§ 303-15H).
 
-The register of adult residents (`RegisteredResident`) is the Village's record the petition's roster comes from; the
-Clerk-Treasurer keeps it and nobody else sees it (it holds birth dates)."""
+The Village keeps no register of adult residents: the petition itself declares, address by address along the portion
+(from the parcel roll), the residents over 18, and each consent is verified (a code sent to the household's email,
+or a paper page with its circulator's sworn verification that the Clerk-Treasurer accepts)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ class StreetUse(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
     )
     petition_counted = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # the adults declared along the portion when the petition was verified (§ 303-15F)
     petition_roster_size = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     # § 303-15C, § 303-15G: what the Board decided
     decision_motion = board_motion(editable=False)
@@ -100,48 +102,83 @@ class StreetUse(models.Model):
         }
 
 
-class RegisteredResident(models.Model):
-    """A resident of a parcel, on the register the Clerk-Treasurer keeps for § 303-15F petitions: a birth date, or the
-    clerk's attestation that the resident is 18 or over. Not public."""
+class PetitionAddress(models.Model):
+    """§ 303-15F: an address along the petition's portion, from the parcel roll: the parcel, and its unit when the
+    parcel holds more than one dwelling. The petition declares how many residents over 18 live there (as on the
+    paper form); until it does, the address blocks the count. The Village keeps no register of residents, so the
+    declarations are the denominator."""
 
-    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="registered_residents")
-    name = models.CharField(max_length=200)
-    birth_date = models.DateField(null=True, blank=True)
-    attested_adult = models.BooleanField("18 or over (attested)", default=False)
-    email = models.EmailField(blank=True, help_text="Optional: an online signature from it matches this resident")
-    resides_until = models.DateField(null=True, blank=True, help_text="Moved out: the last day of residence")
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    recorded_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords()
+    street_use = models.ForeignKey(StreetUse, on_delete=models.PROTECT, related_name="addresses")
+    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="+")
+    unit = models.CharField(max_length=20, blank=True, help_text="Apartment or unit; empty for a single dwelling")
+    adults_declared = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    declared_by_label = models.CharField(max_length=300, blank=True, editable=False)
+    declared_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
-        ordering = ["parcel__site_address", "name"]
-        verbose_name = "registered resident (§ 303-15F)"
+        ordering = ["parcel__site_address", "unit"]
+        verbose_name = "petition address (§ 303-15F)"
+        verbose_name_plural = "petition addresses (§ 303-15F)"
         constraints = [
-            models.CheckConstraint(
-                condition=Q(birth_date__isnull=False) | Q(attested_adult=True),
-                name="registered_resident_age_known",
-            ),
+            models.UniqueConstraint(fields=["street_use", "parcel", "unit"], name="petition_address_once"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.name}, {self.parcel.site_address}"
+        return f"{self.parcel.site_address}, {self.unit}" if self.unit else self.parcel.site_address
+
+
+class HouseholdContact(models.Model):
+    """§ 303-15F: an email address the Clerk-Treasurer bound to a household on the petition (from the household's
+    own declaration, at the counter or on the paper form). An online consent is verified by a code sent to it."""
+
+    address = models.ForeignKey(PetitionAddress, on_delete=models.PROTECT, related_name="contacts")
+    email = models.EmailField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["address", "email"], name="household_contact_once")]
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.address})"
+
+
+class PetitionPage(models.Model):
+    """§ 303-15F: a page of the paper petition, uploaded (a Document of the permit) with its circulator's sworn
+    verification. Its consents count once the Clerk-Treasurer accepts the page."""
+
+    street_use = models.ForeignKey(StreetUse, on_delete=models.PROTECT, related_name="pages")
+    document = models.OneToOneField("permits.Document", on_delete=models.PROTECT, related_name="petition_page")
+    circulator_name = models.CharField(max_length=200)
+    sworn_on = models.DateField(help_text="The date of the circulator's sworn verification on the page")
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["uploaded_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Petition page {self.pk} (circulator {self.circulator_name})"
 
 
 class PetitionSignature(models.Model):
-    """A signature on a street use petition (§ 303-15F): online, from an email address verified by a signed one-time
-    link, or from a printed sheet the clerk enters. It counts only when matched to an adult on the roster."""
+    """A consent on a street use petition (§ 303-15F), at an address along the portion: online, verified by a code
+    sent to an email bound to that household, or on an uploaded paper page, verified once the clerk accepts the
+    page and its circulator's sworn verification."""
 
     class Method(models.TextChoices):
-        ONLINE = "online", "Online, email verified"
-        PAPER = "paper", "Printed sheet, entered by the clerk"
+        ONLINE = "online", "Online, code sent to the household's email"
+        PAPER = "paper", "Paper page with the circulator's sworn verification"
 
     street_use = models.ForeignKey(StreetUse, on_delete=models.PROTECT, related_name="signatures")
-    resident = models.ForeignKey(
-        RegisteredResident, on_delete=models.PROTECT, null=True, blank=True, related_name="signatures"
-    )
-    parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    address = models.ForeignKey(PetitionAddress, on_delete=models.PROTECT, related_name="signatures")
+    page = models.ForeignKey(PetitionPage, on_delete=models.PROTECT, null=True, blank=True, related_name="signatures")
     signer_name = models.CharField(max_length=200)
+    signer_key = models.CharField(max_length=200, editable=False, help_text="The name, case and spaces folded")
     signer_email = models.EmailField(blank=True)
     method = models.CharField(max_length=10, choices=Method.choices)
     signed_at = models.DateTimeField()
@@ -152,16 +189,43 @@ class PetitionSignature(models.Model):
     class Meta:
         ordering = ["signed_at", "pk"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["street_use", "resident"], condition=Q(resident__isnull=False), name="petition_resident_once"
-            ),
+            models.UniqueConstraint(fields=["address", "signer_key"], name="petition_signer_once_per_address"),
             models.UniqueConstraint(
                 fields=["street_use", "signer_email"], condition=~Q(signer_email=""), name="petition_email_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(method="online", page__isnull=True) | Q(method="paper", page__isnull=False),
+                name="petition_signature_proof",
             ),
         ]
 
     def __str__(self) -> str:
         return f"{self.signer_name} ({self.get_method_display().lower()})"
+
+    @property
+    def is_verified(self) -> bool:
+        return self.method == self.Method.ONLINE or (self.page is not None and self.page.accepted_at is not None)
+
+
+class ConsentCode(models.Model):
+    """A one-time code sent to a household's email to verify an online consent (§ 303-15F). Only its hash is kept;
+    it expires, and a code takes a few wrong tries at most (permits.street_use.services)."""
+
+    address = models.ForeignKey(PetitionAddress, on_delete=models.CASCADE, related_name="codes")
+    email = models.EmailField()
+    signer_name = models.CharField(max_length=200)
+    adults_declared = models.PositiveSmallIntegerField(null=True, blank=True)
+    code_hash = models.CharField(max_length=128)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["email", "created_at"], name="consent_code_sent_idx")]
+
+    def __str__(self) -> str:
+        return f"Code for {self.email} ({self.address})"
 
 
 class BoardAppearance(models.Model):

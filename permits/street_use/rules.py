@@ -3,7 +3,7 @@ database once and pass what they read in; nothing here reads either."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import datetime
 
 from permits.errors import Violation
 
@@ -12,9 +12,6 @@ MAX_DAYS = 3
 
 # § 303-15F: "not less than 75%" of the adult residents along the portion.
 PETITION_SHARE_NUMERATOR, PETITION_SHARE_DENOMINATOR = 3, 4
-
-# § 303-15F: "residents over 18 years of age".
-ADULT_AGE = 18
 
 # § 303-15B: the seven items of the application, each with its clause. Item (2) is asked only when the use is for an
 # organization (organization_name given).
@@ -124,53 +121,81 @@ def chapter_245_violations(chapter_245_permit: str) -> list[Violation]:
     ]
 
 
-def eighteenth_birthday(birth_date: date) -> date:
-    """§ 303-15F: the day a person born on `birth_date` turns 18. Born on February 29: March 1 in a common year (the
-    day after February 28, when the 18 years are complete)."""
-    try:
-        return birth_date.replace(year=birth_date.year + ADULT_AGE)
-    except ValueError:
-        return date(birth_date.year + ADULT_AGE, 3, 1)
-
-
-def is_adult_on(*, birth_date: date | None, attested_adult: bool, day: date) -> bool:
-    """§ 303-15F: "residents over 18 years of age". Reading: 18 or over, i.e. on or after the 18th birthday (the age
-    of majority, Wis. Stat. § 990.01(3)). Without a birth date on the register, the clerk's "18 or over" attestation
-    decides."""
-    if birth_date is not None:
-        return day >= eighteenth_birthday(birth_date)
-    return attested_adult
-
-
 def signatures_required(roster_size: int) -> int:
     """§ 303-15F: not less than 75% of the adult residents, rounded up: 15 of 20, 6 of 7."""
     return -(-PETITION_SHARE_NUMERATOR * roster_size // PETITION_SHARE_DENOMINATOR)  # integer ceiling
 
 
-def petition_violations(*, counted: int, roster_size: int, verified: bool = True) -> list[Violation]:
+def _some(addresses) -> str:
+    shown = list(addresses)[:5]
+    more = len(addresses) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+
+def petition_violations(
+    *,
+    counted: int,
+    roster_size: int,
+    verified: bool = True,
+    addresses: int | None = None,
+    undeclared: tuple[str, ...] = (),
+    over: tuple[str, ...] = (),
+) -> list[Violation]:
     """§ 303-15F: the verified petition is signed by not less than 75% of the residents over 18 along the portion.
-    An empty roster is refused: the Village's records name nobody to consent, so the clerk records the residents
-    first."""
-    if roster_size <= 0:
+
+    Reading: the Village keeps no register of adult residents, so the petition declares them address by address
+    (as the paper form does) and `roster_size` is the sum of those declarations; an address with no declaration
+    blocks the count (it cannot be counted as none), and so does an address with more consents than adults
+    declared (one of the two is wrong). A portion declaring no adult at all is refused: nobody could consent.
+    `addresses` is how many addresses the petition lists (None: not asked)."""
+    if addresses == 0:
         return [
+            Violation(
+                "petition",
+                "no_addresses",
+                "§ 303-15F",
+                "The petition lists no address: the clerk names the portion of the street first (§ 303-15F)",
+            )
+        ]
+    errors = []
+    if undeclared:
+        errors.append(
+            Violation(
+                "petition",
+                "undeclared_address",
+                "§ 303-15F",
+                f"No residents over 18 are declared at {_some(undeclared)}: every address along the portion is "
+                "declared before the petition is counted (§ 303-15F)",
+            )
+        )
+    if over:
+        errors.append(
+            Violation(
+                "petition",
+                "more_consents_than_declared",
+                "§ 303-15F",
+                f"More consents than residents over 18 declared at {_some(over)}: the clerk corrects the declaration "
+                "or the consents (§ 303-15F)",
+            )
+        )
+    if not undeclared and roster_size <= 0:
+        errors.append(
             Violation(
                 "petition",
                 "empty_roster",
                 "§ 303-15F",
-                "No adult residents are recorded along the portion: the clerk records them before the petition is "
-                "counted (§ 303-15F)",
+                "No residents over 18 are declared along the portion: nobody can consent (§ 303-15F)",
             )
-        ]
+        )
     needed = signatures_required(roster_size)
-    errors = []
-    if counted < needed:
+    if roster_size > 0 and counted < needed:
         errors.append(
             Violation(
                 "petition",
                 "petition_short",
                 "§ 303-15F",
-                f"The petition has {counted} of the {needed} signatures needed: 75% of the {roster_size} residents "
-                "over 18 along the portion (§ 303-15F)",
+                f"The petition has {counted} of the {needed} verified consents needed: 75% of the {roster_size} "
+                "residents over 18 declared along the portion (§ 303-15F)",
             )
         )
     if not verified:
@@ -178,6 +203,30 @@ def petition_violations(*, counted: int, roster_size: int, verified: bool = True
             Violation("petition", "petition_unverified", "§ 303-15F", "The clerk has not verified it (§ 303-15F)")
         )
     return errors
+
+
+def petition_edit_violations(*, signed: bool, changed: list[str]) -> list[Violation]:
+    """§ 303-15F: the petition designates "the proposed area of the street to be used and time for said proposed
+    use". Reading: once anyone has consented (and so through the grant and after), the street, the portion and the
+    dates are what they consented to: changing one needs a new petition, i.e. a new application."""
+    if not signed or not changed:
+        return []
+    return [
+        Violation(
+            name,
+            "new_petition_needed",
+            "§ 303-15F",
+            f"The {label} cannot change: the neighbours consented to this street, portion and time. Apply again "
+            "with a new petition (§ 303-15F)",
+        )
+        for name, label in (
+            ("street", "street"),
+            ("location_description", "portion of the street"),
+            ("start_date", "start date"),
+            ("end_date", "end date"),
+        )
+        if name in changed
+    ]
 
 
 def is_in_progress(*, starts_at: datetime, ends_at: datetime, now: datetime) -> bool:

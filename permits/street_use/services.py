@@ -4,15 +4,14 @@ stores nothing when a rule refuses (RulesBroken, each violation citing its secti
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
-from django.conf import settings
-from django.core import signing
-from django.db import IntegrityError, transaction
-from django.db.models import Q
-from django.urls import reverse
+from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from permits import services, workflow
 from permits.access import require_role
@@ -20,19 +19,26 @@ from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.board.models import AgendaItem, Meeting, Motion
 from permits.errors import RulesBroken, Violation
-from permits.models import Document, Parcel, Permit, PermitKind, Status
+from permits.models import Document, Parcel, Permit, PermitKind, Status, Street
 from permits.recording import create_once, recorded_by
 from permits.roles import Role
 from permits.street_use import rules
-from permits.street_use.models import BoardAppearance, PetitionSignature, RegisteredResident, StreetUse
+from permits.street_use.models import (
+    BoardAppearance,
+    ConsentCode,
+    HouseholdContact,
+    PetitionAddress,
+    PetitionPage,
+    PetitionSignature,
+    StreetUse,
+)
 from permits.streetmap.placement import address_number
 
 FEE_CODE = "street_use"  # § 303-15E: the Chapter 167 fee
 FILING = services.Filing(PermitKind.STREET_USE, FEE_CODE, "§ 303-15E", required_by="§ 303-15B")
 CLERKS = (Role.CLERK,)  # § 303-15B, F: the Clerk-Treasurer's form, petition and register
-TERMINATORS = (Role.PRESIDENT, Role.POLICE_CHIEF)  # § 303-15H: the Village President or a law enforcement officer
-SIGN_SALT = "permits.street_use.petition-signature"
-SIGN_LINK_DAYS = 7  # how long the emailed link is good for (not the law: a link should not live forever)
+# § 303-15H: "the Village President or a law enforcement officer": any sworn officer of the Village, the Chief included
+TERMINATORS = (Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER)
 GUARANTEE_DOCUMENTS = {
     "indemnity": Document.Kind.INDEMNITY,
     "insurance": Document.Kind.INSURANCE,
@@ -77,6 +83,7 @@ def apply_for_street_use(*, applicant, data: dict, today: date | None = None) ->
                 [Violation("segments", "segment_off_street", "§ 303-15F", "The petition's area is on the street used")]
             )
         street_use.segments.set(segments)
+        _sync_addresses(street_use)
         return street_use
 
     return services.apply_for(
@@ -108,6 +115,11 @@ _TEXT_FIELDS = (
 
 
 # --- The petition (§ 303-15F) --------------------------------------------------------------------------------------
+#
+# The Village keeps no register of adult residents. The clerk names the portion (its street segments); the addresses
+# along it come from the parcel roll, a unit each where the clerk adds units; each address declares its residents over
+# 18; each consent is verified: online by a code sent to an email the clerk bound to that household, or on a paper
+# page uploaded with its circulator's sworn verification, which the clerk accepts.
 
 
 def parcels_on(street_use: StreetUse) -> list[Parcel]:
@@ -133,76 +145,110 @@ def _parcels_along(segments, candidates) -> list[Parcel]:
     return found
 
 
-def roster(street_use: StreetUse, *, on: date) -> list[RegisteredResident]:
-    """§ 303-15F: "the residents over 18 years of age residing along that portion", from the Village's register, on
-    `on`."""
-    parcels = parcels_on(street_use)
-    residents = RegisteredResident.objects.filter(parcel__in=parcels).filter(
-        Q(resides_until__isnull=True) | Q(resides_until__gte=on)
+def _sync_addresses(street_use: StreetUse) -> None:
+    """One address per parcel along the portion (the units the clerk added stay); addresses off it go."""
+    along = {p.pk for p in parcels_on(street_use)}
+    gone = street_use.addresses.exclude(parcel_id__in=along)
+    HouseholdContact.objects.filter(address__in=gone).delete()
+    gone.delete()
+    have = set(street_use.addresses.values_list("parcel_id", flat=True))
+    PetitionAddress.objects.bulk_create(
+        [PetitionAddress(street_use=street_use, parcel_id=pk) for pk in sorted(along - have)]
     )
-    return [
-        r
-        for r in residents.select_related("parcel")
-        if rules.is_adult_on(birth_date=r.birth_date, attested_adult=r.attested_adult, day=on)
-    ]
+
+
+def addresses_of(street_use: StreetUse) -> list[PetitionAddress]:
+    """The petition's addresses, each with `contact_count`: the household emails bound to it."""
+    return list(street_use.addresses.select_related("parcel").annotate(contact_count=Count("contacts")))
 
 
 @dataclass(frozen=True)
 class PetitionCount:
+    """§ 303-15F: `counted` verified consents of the `roster_size` residents over 18 declared along the portion."""
+
     counted: int
-    roster_size: int
+    roster_size: int  # the adults declared, summed over the addresses
     required: int
-    signatures: int  # all signatures, counted or not
+    signatures: int  # every consent recorded, verified or not
+    addresses: int = 0
+    undeclared: tuple[str, ...] = ()
+    over: tuple[str, ...] = ()
+
+    @property
+    def violations(self) -> list[Violation]:
+        return rules.petition_violations(
+            counted=self.counted,
+            roster_size=self.roster_size,
+            addresses=self.addresses,
+            undeclared=self.undeclared,
+            over=self.over,
+        )
 
     @property
     def passes(self) -> bool:
-        return not rules.petition_violations(counted=self.counted, roster_size=self.roster_size)
+        return not self.violations
 
     @property
     def percent(self) -> int:
         return 100 * self.counted // self.roster_size if self.roster_size else 0
 
 
+def _count_of(addresses: list, verified_at: dict[int, int], signatures: int) -> PetitionCount:
+    """`addresses`: (pk, label, adults declared or None); `verified_at`: address pk -> verified consents."""
+    declared = sum(a[2] or 0 for a in addresses)
+    undeclared = tuple(a[1] for a in addresses if a[2] is None)
+    over = tuple(a[1] for a in addresses if a[2] is not None and verified_at.get(a[0], 0) > a[2])
+    counted = sum(min(verified_at.get(a[0], 0), a[2] or 0) for a in addresses)
+    return PetitionCount(
+        counted, declared, rules.signatures_required(declared), signatures, len(addresses), undeclared, over
+    )
+
+
+# A consent is verified online by its code (recorded only then), on paper once its page is accepted
+VERIFIED = Q(method=PetitionSignature.Method.ONLINE) | Q(page__accepted_at__isnull=False)
+
+
 def petition_count(street_use: StreetUse, *, on: date | None = None) -> PetitionCount:
-    """§ 303-15F: the signatures that count (each matched to an adult on the roster; non-residents of the portion and
-    minors do not count) against 75% of the roster, rounded up."""
-    on = on or timezone.localdate()
-    adults = {r.pk for r in roster(street_use, on=on)}
-    signed = list(street_use.signatures.values_list("resident_id", flat=True))
-    return _count_of(adults, signed)
-
-
-def _count_of(adults: set, signed: list) -> PetitionCount:
-    counted = len({pk for pk in signed if pk in adults})
-    return PetitionCount(counted, len(adults), rules.signatures_required(len(adults)), len(signed))
+    """§ 303-15F: the verified consents, address by address (at most the adults declared there), against 75% of the
+    adults declared, rounded up. `on` is kept for the callers that pass the day; declarations do not age."""
+    return petition_counts([street_use])[street_use.pk]
 
 
 def petition_counts(street_uses: list[StreetUse], *, on: date | None = None) -> dict[int, PetitionCount]:
-    """petition_count of many street uses (the Board queue's page) in four queries, whatever their number: their
-    segments, the parcels of those streets, the residents of those parcels, and their signatures."""
-    on = on or timezone.localdate()
-    segments: dict[int, list] = {su.pk: [] for su in street_uses}
-    through = StreetUse.segments.through.objects.filter(streetuse_id__in=segments).select_related("streetsegment")
-    for link in through.order_by("pk"):
-        segments[link.streetuse_id].append(link.streetsegment)
-    street_ids = {s.street_id for segs in segments.values() for s in segs}
-    candidates = list(Parcel.objects.filter(street_id__in=street_ids).order_by("site_address"))
-    along = {pk: {p.pk for p in _parcels_along(segs, candidates)} if segs else set() for pk, segs in segments.items()}
-    residents: dict[int, list] = {}
-    living = RegisteredResident.objects.filter(parcel_id__in={p for ps in along.values() for p in ps}).filter(
-        Q(resides_until__isnull=True) | Q(resides_until__gte=on)
+    """petition_count of many street uses (the Board queue's page) in three queries, whatever their number: their
+    addresses, their verified consents by address, and all their consents by petition."""
+    ids = [su.pk for su in street_uses]
+    addresses: dict[int, list] = {pk: [] for pk in ids}
+    for a in PetitionAddress.objects.filter(street_use_id__in=ids).select_related("parcel"):
+        addresses[a.street_use_id].append((a.pk, str(a), a.adults_declared))
+    verified: dict[int, int] = {}
+    rows = PetitionSignature.objects.filter(street_use_id__in=ids).filter(VERIFIED)
+    for row in rows.values("address_id").annotate(n=Count("pk")):
+        verified[row["address_id"]] = row["n"]
+    total = dict(
+        PetitionSignature.objects.filter(street_use_id__in=ids)
+        .values("street_use_id")
+        .annotate(n=Count("pk"))
+        .values_list("street_use_id", "n")
     )
-    for r in living:
-        if rules.is_adult_on(birth_date=r.birth_date, attested_adult=r.attested_adult, day=on):
-            residents.setdefault(r.parcel_id, []).append(r.pk)
-    signed: dict[int, list] = {pk: [] for pk in segments}
-    for su_id, resident_id in PetitionSignature.objects.filter(street_use_id__in=segments).values_list(
-        "street_use_id", "resident_id"
-    ):
-        signed[su_id].append(resident_id)
-    return {
-        pk: _count_of({r for parcel in along[pk] for r in residents.get(parcel, ())}, signed[pk]) for pk in segments
-    }
+    return {pk: _count_of(addresses[pk], verified, total.get(pk, 0)) for pk in ids}
+
+
+def area_violations(permit: Permit) -> list[Violation]:
+    """§ 303-15F: the petition's area is on the street the permit uses (a street corrected in the back office before
+    anyone consented needs its area named again)."""
+    off = [s for s in permit.street_use.segments.all() if s.street_id != permit.street_id]
+    if not off:
+        return []
+    return [
+        Violation(
+            "segments",
+            "segment_off_street",
+            "§ 303-15F",
+            f"The petition's area ({'; '.join(str(s) for s in off)}) is not on {permit.street}: the clerk names the "
+            "area on the street used (§ 303-15F)",
+        )
+    ]
 
 
 def _petition_open(permit: Permit) -> list[Violation]:
@@ -214,8 +260,16 @@ def _petition_open(permit: Permit) -> list[Violation]:
     return []
 
 
+def _clerk_on_open_petition(permit: Permit, by, action: str) -> None:
+    require_role(by, *CLERKS, action=f"{action} (the Clerk-Treasurer does, § 303-15F)")
+    errors = _petition_open(permit)
+    if errors:
+        raise RulesBroken(errors)
+
+
 def set_petition_area(*, permit: Permit, segments, by) -> StreetUse:
-    """§ 303-15F: the Clerk-Treasurer's form names the area of the street the petition designates."""
+    """§ 303-15F: the Clerk-Treasurer's form names the area of the street the petition designates; its addresses
+    come from the parcel roll. Once anyone has consented the area is theirs: a new area needs a new petition."""
     require_role(by, *CLERKS, action="name the petition's area (the Clerk-Treasurer does, § 303-15F)")
     su = permit.street_use
     errors = _petition_open(permit)
@@ -223,157 +277,309 @@ def set_petition_area(*, permit: Permit, segments, by) -> StreetUse:
         errors.append(
             Violation("segments", "segment_off_street", "§ 303-15F", "The petition's area is on the street used")
         )
+    if su.signatures.exists():
+        errors.append(
+            Violation(
+                "segments",
+                "new_petition_needed",
+                "§ 303-15F",
+                "Neighbours have consented to this area: a different area needs a new petition (§ 303-15F)",
+            )
+        )
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():
         su.segments.set(segments)
+        _sync_addresses(su)
         services.record_event(
             permit, by=by, reason="Petition area: " + "; ".join(str(s) for s in segments) + " (§ 303-15F)"
         )
     return su
 
 
-def sign_link(token: str) -> str:
-    return settings.SITE_URL.rstrip("/") + reverse("permits:street_use_sign", args=[token])
-
-
-def request_signature_link(*, permit: Permit, parcel: Parcel, name: str, email: str) -> None:
-    """§ 303-15F: a neighbour asks to sign online; a signed one-time link goes to `email` (the signature is recorded
-    only when the link is opened and confirmed, so the address is verified)."""
-    errors = _petition_open(permit)
-    if parcel.pk not in {p.pk for p in parcels_on(permit.street_use)}:
-        errors.append(
-            Violation("parcel", "not_on_portion", "§ 303-15F", "Choose your address along the portion (§ 303-15F)")
-        )
-    if not name.strip():
-        errors.append(Violation("name", "required", "§ 303-15F", "Give your full name (§ 303-15F)"))
+def add_unit(*, permit: Permit, parcel: Parcel, unit: str, by) -> PetitionAddress:
+    """§ 303-15F: a parcel along the portion holds more than one dwelling: each unit is an address of its own, and
+    the parcel's single address goes (while nothing is recorded at it)."""
+    _clerk_on_open_petition(permit, by, "add a unit to the petition")
+    su = permit.street_use
+    unit = unit.strip()
+    errors = []
+    if not unit:
+        errors.append(Violation("unit", "required", "§ 303-15F", "Name the unit, e.g. Apt 2 (§ 303-15F)"))
+    if not su.addresses.filter(parcel=parcel).exists():
+        errors.append(Violation("parcel", "not_on_portion", "§ 303-15F", "That parcel is not along the portion"))
     if errors:
         raise RulesBroken(errors)
-    email = email.strip().lower()
-    token = signing.dumps({"p": permit.pk, "a": parcel.pk, "n": name.strip(), "e": email}, salt=SIGN_SALT)
-    services.send_notice(
-        None,  # not on the permit's timeline: the applicant does not learn the neighbours' addresses
-        to=email,
-        template="street_use_sign_link",
-        context={"permit": permit, "su": permit.street_use, "link": sign_link(token), "days": SIGN_LINK_DAYS},
+    with transaction.atomic():
+        address = create_once(
+            PetitionAddress,
+            refusal=RulesBroken([Violation("unit", "duplicate", "§ 303-15F", f"{unit} is already listed")]),
+            street_use=su,
+            parcel=parcel,
+            unit=unit,
+        )
+        su.addresses.filter(
+            parcel=parcel, unit="", adults_declared__isnull=True, signatures__isnull=True, contacts__isnull=True
+        ).delete()
+    return address
+
+
+def declare_adults(*, permit: Permit, address: PetitionAddress, adults: int, by, source: str) -> PetitionAddress:
+    """§ 303-15F: the clerk records the residents over 18 an address declared (on the paper form, a page of the
+    petition, or in person), or corrects a declaration. `source` says where it comes from."""
+    _clerk_on_open_petition(permit, by, "record the residents an address declared")
+    errors = []
+    if address.street_use_id != permit.street_use.pk:
+        errors.append(Violation("address", "not_on_portion", "§ 303-15F", "That address is not on this petition"))
+    if adults is None or adults < 0:
+        errors.append(Violation("adults", "required", "§ 303-15F", "Give the number of residents over 18"))
+    if not source.strip():
+        errors.append(Violation("source", "required", "§ 303-15F", "Say where the declaration comes from"))
+    if errors:
+        raise RulesBroken(errors)
+    label = f"{workflow.actor_label(by)}, from {source.strip()}"
+    PetitionAddress.objects.filter(pk=address.pk).update(
+        adults_declared=adults, declared_by_label=label[:300], declared_at=timezone.now()
+    )
+    address.refresh_from_db()
+    return address
+
+
+def bind_household_email(*, permit: Permit, address: PetitionAddress, email: str, by) -> HouseholdContact:
+    """§ 303-15F: the clerk binds an email to a household along the portion (the household gave it, in person or on
+    the paper form); a code sent to it verifies an online consent at that address."""
+    _clerk_on_open_petition(permit, by, "bind a household's email")
+    if address.street_use_id != permit.street_use.pk:
+        raise RulesBroken([Violation("address", "not_on_portion", "§ 303-15F", "That address is not on this petition")])
+    return create_once(
+        HouseholdContact,
+        refusal=RulesBroken([Violation("email", "duplicate", "§ 303-15F", "That email is already bound there")]),
+        address=address,
+        email=email.strip().lower(),
+        recorded_by=by,
     )
 
 
-def read_signature_link(token: str) -> dict:
-    """The permit, parcel, name and email a link was made for; RulesBroken when it is forged or expired."""
-    try:
-        data = signing.loads(token, salt=SIGN_SALT, max_age=SIGN_LINK_DAYS * 86400)
-    except signing.SignatureExpired:
-        raise RulesBroken(
-            [Violation(None, "link_expired", "§ 303-15F", "This link has expired: ask for a new one")]
-        ) from None
-    except signing.BadSignature:
-        raise RulesBroken([Violation(None, "link_invalid", "§ 303-15F", "This link is not valid")]) from None
-    return {
-        "permit": Permit.objects.select_related("street_use").get(pk=data["p"], kind=PermitKind.STREET_USE),
-        "parcel": Parcel.objects.get(pk=data["a"]),
-        "name": data["n"],
-        "email": data["e"],
-    }
+# Online consent: a code to a household's email. Only its keyed hash is stored; it expires, takes few tries, and one
+# email gets few codes an hour (the page also limits each connection: views.CODE_REQUESTS_PER_HOUR).
+CODE_SALT = "permits.street_use.consent-code"
+CODE_MINUTES = 15
+CODE_TRIES = 5
+CODES_PER_EMAIL_HOUR = 3
+
+
+def _code_hash(code_id: int, code: str) -> str:
+    return salted_hmac(CODE_SALT, f"{code_id}:{code}", algorithm="sha256").hexdigest()
+
+
+def request_consent_code(
+    *, permit: Permit, address: PetitionAddress, name: str, email: str, adults: int | None, now: datetime | None = None
+) -> ConsentCode:
+    """§ 303-15F: a neighbour asks to consent online. A six-digit code goes to `email` if the clerk bound it to that
+    household; the answer is the same either way (the page does not tell who lives where). Refused: a closed
+    petition, an address not on it, no name, or too many codes for the email in the last hour."""
+    now = now or timezone.now()
+    email = email.strip().lower()
+    errors = _petition_open(permit)
+    if address.street_use_id != permit.street_use.pk:
+        errors.append(
+            Violation("address", "not_on_portion", "§ 303-15F", "Choose your address along the portion (§ 303-15F)")
+        )
+    if not name.strip():
+        errors.append(Violation("name", "required", "§ 303-15F", "Give your full name (§ 303-15F)"))
+    recent = ConsentCode.objects.filter(email=email, created_at__gt=now - timedelta(hours=1)).count()
+    if recent >= CODES_PER_EMAIL_HOUR:
+        errors.append(
+            Violation("email", "too_many_codes", "§ 303-15F", "Too many codes for this email: try again in an hour")
+        )
+    if errors:
+        raise RulesBroken(errors)
+    code = f"{secrets.randbelow(10**6):06d}"
+    with transaction.atomic():
+        row = ConsentCode.objects.create(
+            address=address,
+            email=email,
+            signer_name=name.strip(),
+            adults_declared=adults,
+            code_hash="",
+            created_at=now,
+            expires_at=now + timedelta(minutes=CODE_MINUTES),
+        )
+        row.code_hash = _code_hash(row.pk, code)  # keyed by the row, so one code's hash says nothing of another's
+        row.save(update_fields=["code_hash"])
+        if address.contacts.filter(email=email).exists():
+            services.send_notice(
+                None,  # not on the permit's timeline: the applicant does not learn the neighbours' emails
+                to=email,
+                template="street_use_consent_code",
+                context={
+                    "permit": permit,
+                    "su": permit.street_use,
+                    "address": address,
+                    "code": code,
+                    "minutes": CODE_MINUTES,
+                },
+            )
+    return row
+
+
+def _code_refusal(row: ConsentCode, code: str, now: datetime) -> Violation | None:
+    errors = _petition_open(row.address.street_use.permit)
+    if errors:
+        return errors[0]
+    if row.used_at is not None or row.attempts >= CODE_TRIES or now > row.expires_at:
+        return Violation("code", "code_expired", "§ 303-15F", "This code has expired or was used: ask for a new one")
+    bound = row.address.contacts.filter(email=row.email).exists()
+    if not bound or not constant_time_compare(row.code_hash, _code_hash(row.pk, code.strip())):
+        return Violation("code", "code_wrong", "§ 303-15F", "That is not the code we sent: check it and try again")
+    return None
+
+
+def confirm_consent(*, code_row: ConsentCode, code: str, now: datetime | None = None) -> PetitionSignature:
+    """§ 303-15F: the neighbour enters the code: the consent is recorded, verified by the household's email. A code
+    is good once, for CODE_MINUTES, and for CODE_TRIES tries (a code sent to an email not bound to the household
+    never matches). The first verified declaration of an address's adults stands (the clerk corrects it)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = ConsentCode.objects.select_for_update().select_related("address__street_use__permit").get(pk=code_row.pk)
+        refusal = _code_refusal(row, code, now)
+        if refusal is None:
+            ConsentCode.objects.filter(pk=row.pk).update(used_at=now)
+            signature = _store_signature(
+                row.address.street_use.permit,
+                address=row.address,
+                signer_name=row.signer_name,
+                signer_email=row.email,
+                method=PetitionSignature.Method.ONLINE,
+                signed_at=now,
+            )
+            if row.adults_declared is not None:
+                PetitionAddress.objects.filter(pk=row.address_id, adults_declared__isnull=True).update(
+                    adults_declared=row.adults_declared,
+                    declared_by_label=f"{row.signer_name}, online, code sent to the household's email"[:300],
+                    declared_at=now,
+                )
+            return signature
+        if refusal.code == "code_wrong":
+            # counted in this transaction, which commits: the refusal is raised after it
+            ConsentCode.objects.filter(pk=row.pk).update(attempts=row.attempts + 1)
+    raise RulesBroken([refusal])
 
 
 def _normal(name: str) -> str:
     return " ".join(name.lower().split())
 
 
-def _match(parcel: Parcel, *, name: str, email: str, on: date) -> RegisteredResident | None:
-    """The registered resident of `parcel` this signer is, by email or by name; None: not on the register there."""
-    residents = RegisteredResident.objects.filter(parcel=parcel).filter(
-        Q(resides_until__isnull=True) | Q(resides_until__gte=on)
-    )
-    by_email = [r for r in residents if email and r.email.lower() == email]
-    by_name = [r for r in residents if _normal(r.name) == _normal(name)]
-    found = by_email or by_name
-    return found[0] if len(found) == 1 else None
-
-
-def sign_online(*, token: str, now: datetime | None = None) -> PetitionSignature:
-    """§ 303-15F: the neighbour confirms from the emailed link; the link is good once (one signature per address and
-    per resident)."""
-    now = now or timezone.now()
-    data = read_signature_link(token)
-    permit = data["permit"]
-    raise_errors = _petition_open(permit)
-    if raise_errors:
-        raise RulesBroken(raise_errors)
-    resident = _match(data["parcel"], name=data["name"], email=data["email"], on=timezone.localdate(now))
-    return _store_signature(
-        permit,
-        resident=resident,
-        parcel=data["parcel"],
-        signer_name=data["name"],
-        signer_email=data["email"],
-        method=PetitionSignature.Method.ONLINE,
-        signed_at=now,
-    )
-
-
 def _store_signature(permit: Permit, **fields) -> PetitionSignature:
     return create_once(
         PetitionSignature,
         refusal=RulesBroken(
-            [Violation(None, "already_signed", "§ 303-15F", "This petition is already signed by this person")]
+            [Violation(None, "already_signed", "§ 303-15F", "This person has already consented at this address")]
         ),
         street_use=permit.street_use,
+        signer_key=_normal(fields["signer_name"]),
         **fields,
     )
 
 
+def upload_petition_page(*, permit: Permit, upload, circulator_name: str, sworn_on: date, by) -> PetitionPage:
+    """§ 303-15F: a page of the paper petition, uploaded (checked as every upload is) with its circulator's sworn
+    verification; its consents count once the clerk accepts it."""
+    _clerk_on_open_petition(permit, by, "upload a petition page")
+    if not circulator_name.strip():
+        raise RulesBroken(
+            [Violation("circulator_name", "required", "§ 303-15F", "Name the circulator who swore to the page")]
+        )
+    with transaction.atomic():
+        document = services.upload_document(permit=permit, kind=Document.Kind.OTHER, upload=upload, by=by)
+        return PetitionPage.objects.create(
+            street_use=permit.street_use,
+            document=document,
+            circulator_name=circulator_name.strip(),
+            sworn_on=sworn_on,
+            uploaded_by=by,
+            uploaded_at=timezone.now(),
+        )
+
+
 def enter_paper_signature(
-    *, permit: Permit, by, signer_name: str, parcel: Parcel | None, resident: RegisteredResident | None, signed_on: date
+    *, page: PetitionPage, by, signer_name: str, address: PetitionAddress, signed_on: date
 ) -> PetitionSignature:
-    """§ 303-15F: the clerk enters a signature from the printed sheet, matched to the register's resident when the
-    signer is one (a non-resident is entered unmatched and does not count)."""
-    require_role(by, *CLERKS, action="enter petition signatures (the Clerk-Treasurer does, § 303-15F)")
-    errors = _petition_open(permit)
+    """§ 303-15F: the clerk enters a consent from an uploaded page, at its address along the portion; it counts once
+    the page is accepted."""
+    permit = page.street_use.permit
+    _clerk_on_open_petition(permit, by, "enter petition consents")
+    errors = []
     if not signer_name.strip():
         errors.append(Violation("signer_name", "required", "§ 303-15F", "Give the signer's name (§ 303-15F)"))
-    if resident is not None and parcel is not None and resident.parcel_id != parcel.pk:
-        errors.append(Violation("resident", "wrong_parcel", "§ 303-15F", "The resident is registered elsewhere"))
+    if address.street_use_id != page.street_use_id:
+        errors.append(Violation("address", "not_on_portion", "§ 303-15F", "That address is not on this petition"))
+    if page.accepted_at is not None:
+        errors.append(Violation("page", "page_accepted", "§ 303-15F", "That page is accepted: it takes no more lines"))
     if errors:
         raise RulesBroken(errors)
-    signed_at = timezone.make_aware(datetime.combine(signed_on, datetime.min.time()))
     return _store_signature(
         permit,
-        resident=resident,
-        parcel=parcel or (resident.parcel if resident else None),
+        address=address,
+        page=page,
         signer_name=signer_name.strip(),
         method=PetitionSignature.Method.PAPER,
-        signed_at=signed_at,
+        signed_at=timezone.make_aware(datetime.combine(signed_on, datetime.min.time())),
         entered_by=by,
     )
 
 
-def match_signature(*, signature: PetitionSignature, resident: RegisteredResident | None, by) -> PetitionSignature:
-    """§ 303-15F: the clerk verifies who signed: matches a signature to the register (or un-matches it)."""
-    require_role(by, *CLERKS, action="verify petition signatures (the Clerk-Treasurer does, § 303-15F)")
-    errors = _petition_open(signature.street_use.permit)
-    if errors:
-        raise RulesBroken(errors)
-    try:
-        with transaction.atomic():
-            PetitionSignature.objects.filter(pk=signature.pk).update(resident=resident)
-    except IntegrityError:
-        raise RulesBroken(
-            [Violation("resident", "already_signed", "§ 303-15F", f"{resident} has already signed")]
-        ) from None
-    signature.resident = resident
-    return signature
+def accept_petition_page(*, page: PetitionPage, by) -> PetitionPage:
+    """§ 303-15F: the clerk accepts an uploaded page and its circulator's sworn verification: its consents count."""
+    _clerk_on_open_petition(page.street_use.permit, by, "accept a petition page")
+    if page.accepted_at is not None:
+        raise RulesBroken([Violation("page", "page_accepted", "§ 303-15F", "That page is already accepted")])
+    if not page.signatures.exists():
+        raise RulesBroken([Violation("page", "page_empty", "§ 303-15F", "Enter the page's consents first")])
+    PetitionPage.objects.filter(pk=page.pk).update(accepted_by=by, accepted_at=timezone.now())
+    page.refresh_from_db()
+    services.record_event(
+        page.street_use.permit,
+        by=by,
+        reason=f"Petition page accepted: {page.signatures.count()} consents, sworn by circulator "
+        f"{page.circulator_name} on {page.sworn_on:%B %-d, %Y} (§ 303-15F)",
+    )
+    return page
+
+
+def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[Violation]:
+    """The rules a back-office edit of a street use permit must meet: once anyone has consented, its street, portion
+    and dates need a new petition (§ 303-15F); the dates stay in order."""
+    from permits.admin.edits import date_order_violations
+
+    current = {
+        "street": permit.street_id,
+        "location_description": permit.location_description,
+        "start_date": permit.start_date,
+        "end_date": permit.end_date,
+    }
+    proposed = dict(values)
+    if isinstance(proposed.get("street"), Street):
+        proposed["street"] = proposed["street"].pk
+    changed = [name for name, value in current.items() if name in proposed and proposed[name] != value]
+    su = StreetUse.objects.filter(permit=permit).first()
+    signed = su is not None and (su.petition_verified_at is not None or su.signatures.exists())
+    return [
+        *rules.petition_edit_violations(signed=signed, changed=changed),
+        *date_order_violations(
+            start_date=values.get("start_date"), end_date=values.get("end_date"), citation="§ 303-15B(4)"
+        ),
+    ]
 
 
 def verify_petition(*, permit: Permit, by, today: date | None = None) -> Permit:
-    """§ 303-15F: the clerk verifies the petition: 75% of the adult residents along the portion, rounded up, or it is
-    refused. A verified petition sends the application on to the Board (under review)."""
+    """§ 303-15F: the clerk verifies the petition: every address declared, and verified consents of 75% of the adults
+    declared, rounded up, or it is refused. A verified petition sends the application on to the Board (under review)."""
     require_role(by, *CLERKS, action="verify the petition (the Clerk-Treasurer does, § 303-15F)")
     today = today or timezone.localdate()
     su = permit.street_use
     count = petition_count(su, on=today)
-    errors = _petition_open(permit) + rules.petition_violations(counted=count.counted, roster_size=count.roster_size)
+    errors = _petition_open(permit) + area_violations(permit) + count.violations
     if errors:
         raise RulesBroken(errors)
     with transaction.atomic():
@@ -388,8 +594,8 @@ def verify_petition(*, permit: Permit, by, today: date | None = None) -> Permit:
             Status.UNDER_REVIEW,
             by=by,
             today=today,
-            reason=f"Petition verified: {count.counted} of {count.roster_size} residents over 18 signed, "
-            f"{count.required} needed (§ 303-15F). Goes to the Village Board (§ 303-15C).",
+            reason=f"Petition verified: {count.counted} verified consents of the {count.roster_size} residents over "
+            f"18 declared, {count.required} needed (§ 303-15F). Goes to the Village Board (§ 303-15C).",
         )
     return permit
 

@@ -7,6 +7,7 @@ from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from permits.access import get_permit_for, require_role
 from permits.board.models import Motion
+from permits.client_ip import over_hourly_limit
 from permits.errors import RulesBroken
 from permits.forms import add_violations, service_result
 from permits.issued_pdf import issued_permit_pdf
@@ -24,15 +26,22 @@ from permits.refusals import run_or_show_refusals
 from permits.roles import Role
 from permits.street_use import services
 from permits.street_use.forms import (
+    AcceptPageForm,
     AppearanceForm,
+    ConsentCodeForm,
+    ConsentRequestForm,
     DecisionForm,
+    DeclarationForm,
+    HouseholdEmailForm,
     MeetingForm,
+    PageUploadForm,
     PaperSignatureForm,
     PetitionAreaForm,
-    SignRequestForm,
     StreetUseForm,
     TerminateForm,
+    UnitForm,
 )
+from permits.street_use.models import ConsentCode
 
 
 def _get_street_use(user, number) -> Permit:
@@ -57,6 +66,9 @@ def apply(request):
 
 # --- The neighbours' petition (public: reached by the link the applicant shares) -----------------------------------
 
+CODE_REQUESTS_PER_HOUR = 10  # per connection, on top of the per-email limit of the service
+CODE_REF_SALT = "permits.street_use.consent-code-ref"
+
 
 def _by_token(token) -> Permit:
     return get_object_or_404(
@@ -64,53 +76,95 @@ def _by_token(token) -> Permit:
     )
 
 
-@require_http_methods(["GET", "POST"])
-def petition(request, token):
-    permit = _by_token(token)
-    su = permit.street_use
-    parcels = services.parcels_on(su)
-    form = SignRequestForm(request.POST or None, parcels=parcels)
-    status = 200
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.request_signature_link(permit=permit, **form.cleaned_data)
-        except RulesBroken as error:
-            add_violations(form, error.violations)
-        else:
-            messages.success(
-                request,
-                f"We emailed a link to {form.cleaned_data['email']}. Open it to sign; it is good for "
-                f"{services.SIGN_LINK_DAYS} days.",
-            )
-            return redirect("permits:street_use_petition", token=token)
-    if form.errors:
-        status = 400
-    context = {"permit": permit, "su": su, "form": form, "count": services.petition_count(su), "open": _open(permit)}
-    return render(request, "permits/street_use/petition.html", context, status=status)
-
-
 def _open(permit) -> bool:
     return permit.status == Status.SUBMITTED and permit.street_use.petition_verified_at is None
 
 
 @require_http_methods(["GET", "POST"])
-def sign(request, token):
-    try:
-        link = services.read_signature_link(token)
-    except RulesBroken as error:
-        return render(request, "permits/street_use/sign.html", {"errors": error.violations}, status=400)
-    context = {**link, "su": link["permit"].street_use}
+def petition(request, token):
+    """§ 303-15F: the petition's public page: the count, and an online consent verified by a code sent to the
+    household's email. The answer is the same whether or not the email is on file (nobody learns who lives where)."""
+    permit = _by_token(token)
+    su = permit.street_use
+    form = ConsentRequestForm(request.POST or None, street_use=su)
+    status = 200
     if request.method == "POST":
-        try:
-            services.sign_online(token=token)
-        except RulesBroken as error:
-            return render(request, "permits/street_use/sign.html", {**context, "errors": error.violations}, status=400)
-        messages.success(request, f"Thank you: your signature on the petition of {link['permit'].number} is recorded.")
-        return redirect("permits:street_use_petition", token=link["permit"].public_token)
-    return render(request, "permits/street_use/sign.html", context)
+        if over_hourly_limit(request, "street_use_consent", CODE_REQUESTS_PER_HOUR):
+            form.is_valid()
+            form.add_error(
+                None, "Too many requests from your connection in the last hour: please call the Village Hall."
+            )
+            status = 429
+        elif form.is_valid():
+            data = form.cleaned_data
+            try:
+                row = services.request_consent_code(
+                    permit=permit,
+                    address=data["address"],
+                    name=data["name"],
+                    email=data["email"],
+                    adults=data["adults"],
+                )
+            except RulesBroken as error:
+                add_violations(form, error.violations)
+            else:
+                messages.success(
+                    request,
+                    f"If {data['email']} is on file for {data['address']}, we emailed it a code, good for "
+                    f"{services.CODE_MINUTES} minutes. If it is not, ask the Clerk-Treasurer or sign the paper "
+                    "petition.",
+                )
+                return redirect("permits:street_use_consent", ref=signing.dumps(row.pk, salt=CODE_REF_SALT))
+    if form.errors and status == 200:
+        status = 400
+    context = {"permit": permit, "su": su, "form": form, "count": services.petition_count(su), "open": _open(permit)}
+    return render(request, "permits/street_use/petition.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def consent(request, ref):
+    """§ 303-15F: the neighbour enters the emailed code; the consent is then recorded."""
+    try:
+        pk = signing.loads(ref, salt=CODE_REF_SALT, max_age=services.CODE_MINUTES * 60)
+    except signing.BadSignature:
+        return render(request, "permits/street_use/consent.html", {"expired": True}, status=400)
+    row = get_object_or_404(
+        ConsentCode.objects.select_related("address__parcel", "address__street_use__permit__street"), pk=pk
+    )
+    permit = row.address.street_use.permit
+    form = ConsentCodeForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if over_hourly_limit(request, "street_use_consent_code", CODE_REQUESTS_PER_HOUR * 3):
+            form.is_valid()
+            form.add_error(None, "Too many tries from your connection in the last hour: please call the Village Hall.")
+            status = 429
+        elif form.is_valid():
+            try:
+                services.confirm_consent(code_row=row, code=form.cleaned_data["code"])
+            except RulesBroken as error:
+                add_violations(form, error.violations)
+            else:
+                messages.success(request, f"Thank you: your consent to {permit.number} is recorded (§ 303-15F).")
+                return redirect("permits:street_use_petition", token=permit.public_token)
+        if form.errors and status == 200:
+            status = 400
+    context = {"row": row, "permit": permit, "su": permit.street_use, "form": form}
+    return render(request, "permits/street_use/consent.html", context, status=status)
 
 
 # --- The clerk's page ---------------------------------------------------------------------------------------------
+
+# The clerk's petition forms share one page: each but the area's has its own prefix, so no two fields share an id.
+CLERK_FORMS = {
+    "area": ("area_form", lambda su, data, files: PetitionAreaForm(data, street=su.permit.street)),
+    "unit": ("unit_form", lambda su, data, files: UnitForm(data, street_use=su, prefix="unit")),
+    "declare": ("declaration_form", lambda su, data, files: DeclarationForm(data, street_use=su, prefix="declare")),
+    "email": ("email_form", lambda su, data, files: HouseholdEmailForm(data, street_use=su, prefix="email")),
+    "page": ("page_form", lambda su, data, files: PageUploadForm(data, files, prefix="page")),
+    "paper": ("paper_form", lambda su, data, files: PaperSignatureForm(data, street_use=su, prefix="paper")),
+    "accept": ("accept_form", lambda su, data, files: AcceptPageForm(data, street_use=su, prefix="accept")),
+}
 
 
 def _manage_context(permit, **forms):
@@ -118,25 +172,31 @@ def _manage_context(permit, **forms):
     today = timezone.localdate()
     items = services.items_for(permit)
     motions = Motion.objects.filter(item__in=items).select_related("item__meeting")
-    roster = services.roster(su, on=today)
-    return {
+    addresses = services.addresses_of(su)
+    signatures = list(su.signatures.select_related("address__parcel", "page", "entered_by"))
+    for a in addresses:
+        a.listed = [s for s in signatures if s.address_id == a.pk]
+        a.verified = sum(1 for s in a.listed if s.is_verified)
+    context = {
         "permit": permit,
         "su": su,
         "count": services.petition_count(su, on=today),
-        "roster": roster,
-        "signatures": su.signatures.select_related("resident", "parcel", "entered_by"),
+        "addresses": addresses,
+        "pages": su.pages.select_related("document", "accepted_by"),
         "items": items,
         "appearances": su.appearances.select_related("item__meeting"),
         "motions": motions,
         "open": _open(permit),
-        "area_form": forms.get("area_form") or PetitionAreaForm(street=permit.street),
-        "paper_form": forms.get("paper_form") or PaperSignatureForm(roster=roster, initial={"signed_on": today}),
         "meeting_form": forms.get("meeting_form") or MeetingForm(),
         "appearance_form": forms.get("appearance_form")
         or AppearanceForm(items=items, initial={"name": su.applicant_name, "capacity": "applicant"}),
         "decision_form": forms.get("decision_form") or DecisionForm(motions=motions),
         "guarantees_missing": sorted(su.required_guarantees - services.guarantees_on_file(permit)),
     }
+    for name, make in CLERK_FORMS.values():
+        context[name] = forms.get(name) or make(su, None, None)
+    context["paper_form"].initial.setdefault("signed_on", today)
+    return context
 
 
 def _clerk_permit(request, number) -> Permit:
@@ -156,9 +216,12 @@ def act(request, number, action):
     permit = _clerk_permit(request, number)
     user = request.user
     context = _manage_context(permit)
+    su = permit.street_use
     forms = {
-        "area": ("area_form", lambda: PetitionAreaForm(request.POST, street=permit.street)),
-        "paper": ("paper_form", lambda: PaperSignatureForm(request.POST, roster=context["roster"])),
+        key: (name, lambda make=make: make(su, request.POST, request.FILES))
+        for key, (name, make) in CLERK_FORMS.items()
+    }
+    forms |= {
         "agenda": ("meeting_form", lambda: MeetingForm(request.POST)),
         "present": ("appearance_form", lambda: AppearanceForm(request.POST, items=context["items"])),
         "decide": ("decision_form", lambda: DecisionForm(request.POST, motions=context["motions"])),
@@ -175,14 +238,28 @@ def act(request, number, action):
         raise Http404("No such action")
     calls = {
         "area": lambda: services.set_petition_area(permit=permit, segments=data["segments"], by=user),
-        "paper": lambda: services.enter_paper_signature(
+        "unit": lambda: services.add_unit(permit=permit, parcel=data["address"].parcel, unit=data["unit"], by=user),
+        "declare": lambda: services.declare_adults(
+            permit=permit, address=data["address"], adults=data["adults"], source=data["source"], by=user
+        ),
+        "email": lambda: services.bind_household_email(
+            permit=permit, address=data["address"], email=data["email"], by=user
+        ),
+        "page": lambda: services.upload_petition_page(
             permit=permit,
+            upload=data["file"],
+            circulator_name=data["circulator_name"],
+            sworn_on=data["sworn_on"],
+            by=user,
+        ),
+        "paper": lambda: services.enter_paper_signature(
+            page=data["page"],
             by=user,
             signer_name=data["signer_name"],
-            parcel=data["resident"].parcel if data["resident"] else None,
-            resident=data["resident"],
+            address=data["address"],
             signed_on=data["signed_on"],
         ),
+        "accept": lambda: services.accept_petition_page(page=data["page"], by=user),
         "verify": lambda: services.verify_petition(permit=permit, by=user),
         "agenda": lambda: services.place_on_agenda(permit=permit, meeting=data["meeting"], by=user),
         "present": lambda: services.record_appearance(
@@ -202,7 +279,12 @@ def act(request, number, action):
     }
     done = {
         "area": "Petition area recorded (§ 303-15F).",
-        "paper": "Signature entered (§ 303-15F).",
+        "unit": "Unit added (§ 303-15F).",
+        "declare": "Declaration recorded (§ 303-15F).",
+        "email": "Household email recorded (§ 303-15F).",
+        "page": "Page uploaded: enter its consents, then accept it (§ 303-15F).",
+        "paper": "Consent entered; it counts once its page is accepted (§ 303-15F).",
+        "accept": "Page accepted: its consents count (§ 303-15F).",
         "verify": "Petition verified; the application goes to the Village Board (§ 303-15C).",
         "agenda": "Placed on the Board's agenda (§ 303-15C).",
         "present": "Presence recorded (§ 303-15C).",

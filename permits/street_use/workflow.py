@@ -23,7 +23,7 @@ AUTHORITY = {
     Status.COMPLETED: frozenset({Role.CLERK}),
     Status.CLOSED: frozenset({Role.CLERK}),
     # § 303-15H: the Village President or a law enforcement officer, and nobody else
-    Status.REVOKED: frozenset({Role.PRESIDENT, Role.POLICE_CHIEF}),
+    Status.REVOKED: frozenset({Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER}),
 }
 
 
@@ -48,8 +48,13 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
         return _no_application(permit)
     if to == Status.UNDER_REVIEW:
         count = services.petition_count(su, on=today)
-        return rules.petition_violations(
-            counted=count.counted, roster_size=count.roster_size, verified=su.petition_verified_at is not None
+        return services.area_violations(permit) + rules.petition_violations(
+            counted=count.counted,
+            roster_size=count.roster_size,
+            verified=su.petition_verified_at is not None,
+            addresses=count.addresses,
+            undeclared=count.undeclared,
+            over=count.over,
         )
     if to in (Status.APPROVED, Status.DENIED):
         from permits.streetmap.services import street_use_blockers

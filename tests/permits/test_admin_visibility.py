@@ -51,6 +51,7 @@ CORE_VISIBLE = {
     Role.DPW_INSPECTOR: PERMIT_PAGES,
     Role.BUILDING_INSPECTOR: PERMIT_PAGES,
     Role.POLICE_CHIEF: PERMIT_PAGES,
+    Role.POLICE_OFFICER: set(),  # § 303-15H is done on the events page, not in the back office
     Role.BOARD: PERMIT_PAGES | BOARD_PAGES | {"ChargeHearing", "PaymentPeriod"},
     Role.PRESIDENT: PERMIT_PAGES | BOARD_PAGES | {"ChargeHearing", "PaymentPeriod"},
 }

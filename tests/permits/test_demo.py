@@ -31,7 +31,7 @@ def test_load_demo_twice_gives_the_same_counts():
     assert counts() == first
     assert first["parcels"] == 40
     assert first["streets"] == 12
-    assert first["users"] == 10
+    assert first["users"] == 11
 
 
 def test_demo_has_the_villages_streets_and_both_land_uses():
@@ -52,6 +52,7 @@ def test_one_demo_account_per_role_in_its_group():
             "inspector",
             "building",
             "police",
+            "officer",
             "board",
             "president",
             "resident",
@@ -66,6 +67,7 @@ def test_one_demo_account_per_role_in_its_group():
         "inspector": Role.DPW_INSPECTOR,
         "building": Role.BUILDING_INSPECTOR,
         "police": Role.POLICE_CHIEF,
+        "officer": Role.POLICE_OFFICER,
         "board": Role.BOARD,
         "president": Role.PRESIDENT,
     }

@@ -142,7 +142,7 @@ def test_every_email_template_has_a_topic():
             "streetmap_issued",
             "streetmap_verify",
             "special_charge_hearing",
-            "street_use_sign_link",  # § 303-15F: a neighbour's one-time signing link, asked for by that neighbour
+            "street_use_consent_code",  # § 303-15F: a neighbour's one-time consent code, asked for by that neighbour
         )
     )
     assert without == []

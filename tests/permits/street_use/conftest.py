@@ -1,6 +1,6 @@
-"""A street use world: the 100 block of Henni Street (a segment holding 100 to 198) with ten parcels and two adults
-registered on each (a roster of 20), a child at 102, a parcel on the next block, and a valid block-party application
-for a Friday 08:00 to Sunday 23:00."""
+"""A street use world: the 100 block of Henni Street (a segment holding 100 to 198) with ten parcels, each declaring two
+adults on the petition (20 in all), a parcel on the next block, and a valid block-party application for a Friday 08:00
+to Sunday 23:00."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
+from permits.roles import Role
 from permits.street_use import services
-from permits.street_use.models import RegisteredResident
 from permits.streetmap.models import StreetSegment
+from tests.conftest import staff_user
 from tests.factories import ParcelFactory, StreetFactory
 
 CHICAGO = ZoneInfo("America/Chicago")
@@ -22,6 +23,12 @@ FRIDAY = date(2026, 5, 15)
 
 def at(day: date, hour: int, minute: int = 0) -> datetime:
     return datetime(day.year, day.month, day.day, hour, minute, tzinfo=CHICAGO)
+
+
+@pytest.fixture
+def police_officer(db):
+    """A sworn officer of the Village police, not the Chief (§ 303-15H: "a law enforcement officer")."""
+    return staff_user("officer", Role.POLICE_OFFICER)
 
 
 @pytest.fixture
@@ -61,29 +68,50 @@ def next_block_parcel(street):
     return ParcelFactory(tax_key="266-1116-2000", site_address="210 Henni Street", street=street)
 
 
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
 @pytest.fixture
-def roster(parcels, clerk):
-    """20 adults: one with a birth date, one attested 18 or over, on each parcel; and a 12-year-old at 102."""
-    people = []
-    for i, parcel in enumerate(parcels):
-        people.append(
-            RegisteredResident.objects.create(
-                parcel=parcel, name=f"Alex Neighbour{i}", birth_date=date(1980, 1, 1), recorded_by=clerk
-            )
-        )
-        people.append(
-            RegisteredResident.objects.create(
-                parcel=parcel,
-                name=f"Jo Neighbour{i}",
-                attested_adult=True,
-                email=f"jo{i}@example.com",
-                recorded_by=clerk,
-            )
-        )
-    RegisteredResident.objects.create(
-        parcel=parcels[0], name="Sam Minor", birth_date=date(2014, 6, 1), recorded_by=clerk
+def roster(parcels):
+    """The 20 adults the petition's ten addresses declare (two each), as (parcel, name): the Village keeps no register,
+    so they exist only as declared on the petition (sign() declares them)."""
+    return [(parcel, f"{first} Neighbour{i}") for i, parcel in enumerate(parcels) for first in ("Alex", "Jo")]
+
+
+def declare_all(permit, clerk, adults: int = 2):
+    """Every address along the portion declares `adults` residents over 18 (from the paper form)."""
+    for address in services.addresses_of(permit.street_use):
+        if address.adults_declared is None:
+            services.declare_adults(permit=permit, address=address, adults=adults, by=clerk, source="the paper form")
+
+
+def address_of(permit, parcel):
+    return permit.street_use.addresses.get(parcel=parcel, unit="")
+
+
+def paper_page(permit, clerk, circulator="Rita Anderson"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.upload_samples import PNG
+
+    return services.upload_petition_page(
+        permit=permit, upload=SimpleUploadedFile("page.png", PNG), circulator_name=circulator, sworn_on=TODAY, by=clerk
     )
-    return people
+
+
+def sign(permit, people, clerk):
+    """Every address declared (two adults), and `people` consenting on one sworn paper page the clerk accepts."""
+    declare_all(permit, clerk)
+    page = paper_page(permit, clerk)
+    for parcel, name in people:
+        services.enter_paper_signature(
+            page=page, by=clerk, signer_name=name, address=address_of(permit, parcel), signed_on=TODAY
+        )
+    if people:
+        services.accept_petition_page(page=page, by=clerk)
+    return page
 
 
 def valid_data(street, segment=None, **overrides) -> dict:
@@ -115,16 +143,9 @@ def application(spring, street, segment, roster, resident):
     return services.apply_for_street_use(applicant=resident, data=valid_data(street, segment))
 
 
-def sign(permit, residents, clerk):
-    for r in residents:
-        services.enter_paper_signature(
-            permit=permit, by=clerk, signer_name=r.name, parcel=r.parcel, resident=r, signed_on=TODAY
-        )
-
-
 def grant_and_issue(permit, roster, clerk, *, held_on=TODAY, issue=True, resolution=""):
-    """The petition signed by 15 of 20 and verified, a Board meeting with 5 present, the applicant present, a
-    unanimous motion to grant, the fee paid and the permit issued (through the services, as the clerk)."""
+    """The petition consented by 15 of the 20 declared and verified, a Board meeting with 5 present, the applicant
+    present, a unanimous motion to grant, the fee paid and the permit issued (through the services, as the clerk)."""
     from decimal import Decimal
 
     from permits import services as core

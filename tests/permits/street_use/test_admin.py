@@ -1,31 +1,34 @@
-"""The street use back office: the register of adult residents is the clerk's alone; the application is read-only
-and its actions call the services (the same rules as the pages)."""
+"""The street use back office: the petition's addresses, households and consents are the clerk's alone, read-only;
+the application is read-only and its actions call the services (the same rules as the pages)."""
 
 import pytest
 from django.urls import reverse
 
 from permits.models import Status
-from permits.street_use.models import RegisteredResident
 from tests.permits.street_use.conftest import sign
 
 pytestmark = pytest.mark.django_db
 
 
-def test_303_15f_the_clerk_keeps_the_register(client, clerk, parcels):
+def test_303_15f_the_clerk_reads_the_petition_in_the_back_office_and_cannot_edit_it(client, clerk, application):
     client.force_login(clerk)
-    response = client.post(
-        reverse("admin:permits_registeredresident_add"),
-        {"parcel": parcels[0].pk, "name": "Lee Newcomer", "birth_date": "1990-02-03", "email": "", "resides_until": ""},
-    )
-    assert response.status_code == 302
-    assert RegisteredResident.objects.get(name="Lee Newcomer").recorded_by == clerk
+    for model in ("petitionaddress", "petitionsignature", "petitionpage", "householdcontact"):
+        assert client.get(reverse(f"admin:permits_{model}_changelist")).status_code == 200
+        assert client.get(reverse(f"admin:permits_{model}_add")).status_code == 403
+    address = application.street_use.addresses.first()
+    url = reverse("admin:permits_petitionaddress_change", args=[address.pk])
+    client.post(url, {"unit": "Upper"})
+    address.refresh_from_db()
+    assert address.unit == "" and address.adults_declared is None
 
 
-@pytest.mark.parametrize("persona", ["police_chief", "president", "board_member", "dpw_director", "inspector"])
-def test_303_15f_nobody_else_sees_the_register_or_the_signatures(client, persona, request):
+@pytest.mark.parametrize(
+    "persona", ["police_chief", "police_officer", "president", "board_member", "dpw_director", "inspector"]
+)
+def test_303_15f_nobody_else_sees_the_households_or_the_consents(client, persona, request):
     client.force_login(request.getfixturevalue(persona))
-    assert client.get(reverse("admin:permits_registeredresident_changelist")).status_code == 403
-    assert client.get(reverse("admin:permits_petitionsignature_changelist")).status_code == 403
+    for model in ("petitionaddress", "petitionsignature", "petitionpage", "householdcontact"):
+        assert client.get(reverse(f"admin:permits_{model}_changelist")).status_code == 403
 
 
 def test_the_application_cannot_be_added_or_edited_in_the_admin(client, clerk, application):
@@ -43,7 +46,7 @@ def test_303_15f_the_verify_action_applies_the_rule(client, clerk, application, 
     action = {"action": "verify_petition", "_selected_action": [application.street_use.pk]}
     client.post(url, action)
     application.refresh_from_db()
-    assert application.status == Status.SUBMITTED  # 0 of 20
+    assert application.status == Status.SUBMITTED  # nothing declared, nobody consented
     sign(application, roster[:15], clerk)
     client.post(url, action)
     application.refresh_from_db()

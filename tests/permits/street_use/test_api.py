@@ -79,10 +79,16 @@ def test_303_15b_a_chapter_245_event_is_refused_and_not_charged(spring, street, 
 
 
 def test_303_15f_detail_shows_the_count_growing(application, roster, clerk, resident):
+    from tests.permits.street_use.conftest import declare_all
+
     api = _client(resident)
     url = f"{URL}{application.number}/"
     data = api.get(url).json()
-    assert (data["signatures_counted"], data["signatures_required"]) == (0, 15)
+    assert (data["signatures_required"], data["adults_declared"], data["addresses_undeclared"]) == (0, 0, 10)
+    declare_all(application, clerk)
+    data = api.get(url).json()
+    assert (data["signatures_counted"], data["signatures_required"], data["adults_declared"]) == (0, 15, 20)
+    assert data["addresses_undeclared"] == 0
     sign(application, roster[:6], clerk)
     data = api.get(url).json()
     assert (data["signatures_counted"], data["signatures_required"]) == (6, 15)

@@ -6,7 +6,7 @@ from django.urls import reverse
 from permits.street_use import services
 from permits.street_use.models import StreetUse
 
-from .conftest import TODAY, sign, valid_data
+from .conftest import TODAY, declare_all, sign, valid_data
 
 
 def test_303_15f_petition_counts_match_petition_count_of_each(application, street, segment, roster, clerk, resident):
@@ -27,14 +27,15 @@ def test_board_queue_reads_street_use_petitions_without_a_query_per_row(
     def waiting_for_the_board():
         Permit.objects.filter(kind="street_use").update(status=Status.UNDER_REVIEW)
 
+    declare_all(application, clerk)
     waiting_for_the_board()
     client.force_login(clerk)
     with django_assert_max_num_queries(15) as one:
         page = client.get(reverse("board:queue")).content.decode()
-    assert "of 20 residents over 18 signed" in page
+    assert "0 of 20 declared residents over 18 consented" in page
     for _ in range(5):
         services.apply_for_street_use(applicant=resident, data=valid_data(street, segment))
     waiting_for_the_board()
     with django_assert_max_num_queries(len(one.captured_queries)):
         page = client.get(reverse("board:queue")).content.decode()
-    assert page.count("of 20 residents over 18 signed") == 6
+    assert page.count("declared residents over 18 consented") == 6

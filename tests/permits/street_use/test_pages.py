@@ -3,13 +3,15 @@ events list's query count constant in its rows."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from permits.models import Notice, Permit, Status
 from permits.street_use import services
 from permits.street_use.models import PetitionSignature
-from tests.permits.street_use.conftest import FRIDAY, at, grant_and_issue, valid_data
+from tests.permits.street_use.conftest import FRIDAY, address_of, at, grant_and_issue, valid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +38,7 @@ def test_303_15b_resident_applies_online_and_sees_the_count(client, spring, stre
     permit = Permit.objects.get()
     assert response.status_code == 302 and response["Location"] == permit.get_absolute_url()
     page = client.get(permit.get_absolute_url()).content.decode()
-    assert "0 of 20" in page and "15</strong> are needed" in page
+    assert "0 of 0" in page and "Not yet declared: 10 addresses" in page
     assert reverse("permits:street_use_petition", args=[permit.public_token]) in page
 
 
@@ -64,25 +66,41 @@ def test_another_resident_cannot_see_the_permit(client, application, outsider):
     assert client.get(application.get_absolute_url()).status_code == 404
 
 
-def test_303_15f_neighbour_signs_from_the_public_page_and_the_link(client, application, parcels):
+def test_303_15f_neighbour_consents_from_the_public_page_with_the_emailed_code(client, application, parcels, clerk):
+    address = address_of(application, parcels[0])
+    services.bind_household_email(permit=application, address=address, email="jo0@example.com", by=clerk)
     url = reverse("permits:street_use_petition", args=[application.public_token])
     assert client.get(url).status_code == 200
-    bad = client.post(url, {"parcel": parcels[0].pk, "name": "", "email": "nope"})
-    assert bad.status_code == 400 and not Notice.objects.filter(template="street_use_sign_link").exists()
-    response = client.post(url, {"parcel": parcels[0].pk, "name": "Jo Neighbour0", "email": "jo0@example.com"})
+    bad = client.post(url, {"address": address.pk, "name": "", "adults": 2, "email": "nope"})
+    assert bad.status_code == 400 and not Notice.objects.filter(template="street_use_consent_code").exists()
+    response = client.post(
+        url, {"address": address.pk, "name": "Jo Neighbour0", "adults": 2, "email": "jo0@example.com"}
+    )
     assert response.status_code == 302
-    body = Notice.objects.get(template="street_use_sign_link").body
-    link = "/street-use/sign/" + body.split("/street-use/sign/")[1].split()[0]
-    assert client.get(link).status_code == 200
-    assert PetitionSignature.objects.count() == 0  # nothing signed until confirmed
-    assert client.post(link).status_code == 302
-    assert PetitionSignature.objects.get().resident.name == "Jo Neighbour0"
-    assert client.post(link).status_code == 400  # one-time
+    code = re.search(r"Your code: (\d{6})", Notice.objects.get(template="street_use_consent_code").body).group(1)
+    consent = response["Location"]
+    assert "Jo Neighbour0" in client.get(consent).content.decode()
+    assert PetitionSignature.objects.count() == 0  # nothing recorded until the code is entered
+    wrong = client.post(consent, {"code": "000000" if code != "000000" else "111111"})
+    assert wrong.status_code == 400 and "not the code we sent" in wrong.content.decode()
+    assert client.post(consent, {"code": code}).status_code == 302
+    assert PetitionSignature.objects.get().address == address
+    assert client.post(consent, {"code": code}).status_code == 400  # one-time
 
 
-def test_303_15f_the_petition_page_does_not_show_the_register(client, application, roster):
+def test_303_15f_the_page_answers_the_same_for_an_email_not_on_file(client, application, parcels):
+    url = reverse("permits:street_use_petition", args=[application.public_token])
+    address = address_of(application, parcels[0])
+    response = client.post(url, {"address": address.pk, "name": "Someone", "adults": 1, "email": "x@example.com"})
+    assert response.status_code == 302 and "/street-use/consent/" in response["Location"]
+    assert not Notice.objects.filter(template="street_use_consent_code").exists()
+
+
+def test_303_15f_the_petition_page_does_not_show_who_lives_where(client, application, parcels, clerk):
+    address = address_of(application, parcels[0])
+    services.bind_household_email(permit=application, address=address, email="jo0@example.com", by=clerk)
     page = client.get(reverse("permits:street_use_petition", args=[application.public_token])).content.decode()
-    assert "Alex Neighbour0" not in page and "1980" not in page
+    assert "jo0@example.com" not in page
 
 
 @pytest.mark.parametrize("persona", ["resident", "outsider", "president", "police_chief", "board_member"])
@@ -93,15 +111,36 @@ def test_the_clerks_page_is_the_clerks(client, application, persona, request):
     assert client.post(url).status_code in (403, 404)
 
 
-def test_303_15f_clerk_enters_paper_signatures_and_verifies(client, application, roster, clerk):
+def test_303_15f_clerk_declares_uploads_a_sworn_page_enters_accepts_and_verifies(client, application, roster, clerk):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.upload_samples import PNG
+
     client.force_login(clerk)
     page = client.get(reverse("permits:street_use_manage", args=[application.number]))
-    assert page.status_code == 200 and "Alex Neighbour0" in page.content.decode()
-    url = reverse("permits:street_use_act", args=[application.number, "paper"])
-    for r in roster[:15]:
-        client.post(url, {"signer_name": r.name, "resident": r.pk, "signed_on": "2026-05-04"})
+    assert page.status_code == 200 and "Not declared: holds the count back" in page.content.decode()
+    ids = re.findall(r' id="([^"]+)"', page.content.decode())
+    assert len(ids) == len(set(ids))  # several forms on one page, no id twice
+
+    def act(action, data):
+        return client.post(reverse("permits:street_use_act", args=[application.number, action]), data)
+
+    for address in services.addresses_of(application.street_use):
+        declared = {"declare-address": address.pk, "declare-adults": 2, "declare-source": "page 1"}
+        assert act("declare", declared).status_code == 302
+    upload = {"page-circulator_name": "Rita Anderson", "page-sworn_on": "2026-05-04"}
+    refused = act("page", upload | {"page-file": SimpleUploadedFile("p.png", PNG)})
+    assert refused.status_code == 400  # the sworn verification is required
+    assert 'href="#id_page-sworn"' in refused.content.decode()
+    assert act("page", upload | {"page-sworn": "on", "page-file": SimpleUploadedFile("p.png", PNG)}).status_code == 302
+    sheet = application.street_use.pages.get()
+    for parcel, name in roster[:15]:
+        line = {"paper-page": sheet.pk, "paper-address": address_of(application, parcel).pk, "paper-signer_name": name}
+        act("paper", line | {"paper-signed_on": "2026-05-04"})
+    assert services.petition_count(application.street_use).counted == 0  # not before the page is accepted
+    act("accept", {"accept-page": sheet.pk})
     assert services.petition_count(application.street_use).counted == 15
-    client.post(reverse("permits:street_use_act", args=[application.number, "verify"]))
+    act("verify", {})
     application.refresh_from_db()
     assert application.status == Status.UNDER_REVIEW
 
@@ -117,7 +156,7 @@ def test_303_15f_verifying_14_of_20_shows_why(client, application, roster, clerk
     assert application.status == Status.SUBMITTED
 
 
-@pytest.mark.parametrize("persona", ["president", "police_chief"])
+@pytest.mark.parametrize("persona", ["president", "police_chief", "police_officer"])
 def test_303_15h_terminate_from_the_phone_page(client, application, roster, clerk, spring, persona, request):
     permit = grant_and_issue(application, roster, clerk)
     spring.move_to(at(FRIDAY, 20))
@@ -176,12 +215,12 @@ def test_303_15f_the_clerk_names_the_petitions_area(client, spring, street, segm
     permit = services.apply_for_street_use(applicant=resident, data=valid_data(street))  # no blocks chosen
     petition = reverse("permits:street_use_petition", args=[permit.public_token])
     assert "has not yet named the blocks" in client.get(petition).content.decode()
-    assert services.petition_count(permit.street_use).roster_size == 0
+    assert services.petition_count(permit.street_use).addresses == 0
     client.force_login(clerk)
     client.post(reverse("permits:street_use_act", args=[permit.number, "area"]), {"segments": [segment.pk]})
-    assert services.petition_count(permit.street_use).roster_size == 20
+    assert services.petition_count(permit.street_use).addresses == 10
     client.logout()
-    assert "Email me a link to sign" in client.get(petition).content.decode()
+    assert "Email me a code" in client.get(petition).content.decode()
 
 
 def test_the_events_list_is_capped_and_indexed(client, president, db):
@@ -193,3 +232,13 @@ def test_the_events_list_is_capped_and_indexed(client, president, db):
     response = client.get(reverse("permits:street_use_in_progress"), {"page": 100000})
     assert isinstance(response.context["page"].paginator, CappedPaginator)
     assert any(i.fields == ["ends_at"] for i in StreetUse._meta.indexes)
+
+
+def test_303_15f_one_connection_asks_ten_codes_an_hour(client, application):
+    from permits.street_use.views import CODE_REQUESTS_PER_HOUR
+
+    url = reverse("permits:street_use_petition", args=[application.public_token])
+    for _ in range(CODE_REQUESTS_PER_HOUR):
+        assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.7").status_code == 400
+    assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.7").status_code == 429
+    assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.8").status_code == 400  # another connection

@@ -67,24 +67,32 @@ def test_303_15f_unverified_petition_is_refused():
     assert _codes(rules.petition_violations(counted=20, roster_size=20, verified=False)) == ["petition_unverified"]
 
 
-def test_303_15f_eighteenth_birthday_is_adult_the_day_before_is_not():
-    born = date(2008, 5, 15)
-    assert rules.is_adult_on(birth_date=born, attested_adult=False, day=date(2026, 5, 15))
-    assert not rules.is_adult_on(birth_date=born, attested_adult=False, day=date(2026, 5, 14))
-    assert rules.is_adult_on(birth_date=born, attested_adult=False, day=date(2026, 5, 16))
+def test_303_15f_an_undeclared_address_blocks_even_a_full_count():
+    errors = rules.petition_violations(counted=20, roster_size=20, undeclared=("102 Henni Street",))
+    assert _codes(errors) == ["undeclared_address"] and "102 Henni Street" in errors[0].message
 
 
-def test_303_15f_leap_day_birthday_turns_18_on_march_1():
-    assert rules.eighteenth_birthday(date(2008, 2, 29)) == date(2026, 3, 1)
+def test_303_15f_the_undeclared_addresses_are_named_five_at_most():
+    many = tuple(f"{100 + 2 * i} Henni Street" for i in range(7))
+    message = rules.petition_violations(counted=0, roster_size=0, undeclared=many)[0].message
+    assert "108 Henni Street" in message and "110 Henni Street" not in message and "and 2 more" in message
 
 
-def test_303_15f_without_a_birth_date_the_attestation_decides():
-    assert rules.is_adult_on(birth_date=None, attested_adult=True, day=date(2026, 5, 1))
-    assert not rules.is_adult_on(birth_date=None, attested_adult=False, day=date(2026, 5, 1))
+def test_303_15f_more_consents_than_declared_blocks():
+    errors = rules.petition_violations(counted=20, roster_size=20, over=("102 Henni Street",))
+    assert _codes(errors) == ["more_consents_than_declared"]
 
 
-def test_303_15f_a_birth_date_overrides_a_wrong_attestation():
-    assert not rules.is_adult_on(birth_date=date(2015, 1, 1), attested_adult=True, day=date(2026, 5, 1))
+def test_303_15f_a_petition_without_addresses_is_refused():
+    assert _codes(rules.petition_violations(counted=0, roster_size=0, addresses=0)) == ["no_addresses"]
+
+
+def test_303_15f_no_edit_of_street_portion_or_dates_once_anyone_consented():
+    changed = ["street", "location_description", "start_date", "end_date"]
+    assert rules.petition_edit_violations(signed=False, changed=changed) == []
+    codes = _codes(rules.petition_edit_violations(signed=True, changed=changed))
+    assert codes == ["new_petition_needed"] * 4
+    assert rules.petition_edit_violations(signed=True, changed=[]) == []
 
 
 def _complete(**overrides):
