@@ -78,7 +78,9 @@ def completion_violations(permit: Permit) -> list[Violation]:
 
 def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
     if to == Status.ISSUED:
-        return [*fee_unpaid_violations(permit), *lead_time_violations(permit, today)]
+        from sidewalks.services import issue_violations
+
+        return [*fee_unpaid_violations(permit), *lead_time_violations(permit, today), *issue_violations(permit, today)]
     if to == Status.COMPLETED:
         return completion_violations(permit)
     return []
