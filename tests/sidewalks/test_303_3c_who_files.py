@@ -192,3 +192,12 @@ def test_303_3c_the_api_files_with_a_standing_and_shows_the_owner_of_record(cont
     upload_document(permit=permit, kind="other", upload=authorization(), by=contractor)  # uploaded afterwards
     with pytest.raises(RulesBroken, match="written authorization"):
         services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
+
+
+def test_303_3c_the_rules_page_says_who_is_an_agent_and_when_a_cold_waiver_ends(client):
+    page = client.get(reverse("permits:rules")).content.decode()
+    assert "authorized in writing" in page and "contract register" in page  # § 303-3C
+    assert "for one emergency on one permit, with a last day" in page  # § 303-3D(9)
+    assert "read as at least six inches" in page  # § 303-3D(7)
+    for section in ("§ 303-3D(3)", "§ 303-3D(6)", "§ 303-3D(11)"):
+        assert section in page, section
