@@ -201,3 +201,12 @@ def test_303_3c_the_rules_page_says_who_is_an_agent_and_when_a_cold_waiver_ends(
     assert "read as at least six inches" in page  # § 303-3D(7)
     for section in ("§ 303-3D(3)", "§ 303-3D(6)", "§ 303-3D(11)"):
         assert section in page, section
+
+
+def test_303_3c_the_applicants_checklist_says_how_to_make_the_standing_hold(client, contractor, home, clerk):
+    permit = paid(file(contractor, home), clerk)
+    workflow.transition(permit, Status.UNDER_REVIEW, by=clerk, today=TODAY)
+    workflow.transition(permit, Status.APPROVED, by=clerk, today=TODAY)
+    client.force_login(contractor)
+    page = client.get(reverse("sidewalks:permit", args=[permit.number])).content.decode()
+    assert "not linked to the parcel" in page and reverse("permits:parcel_link_request") in page

@@ -556,3 +556,21 @@ def test_303_3b_3_no_order_is_adopted_without_the_boards_carried_motion(survey, 
         services.adopt_orders(orders=orders, motion=failed, by=clerk, today=TODAY)
     assert "motion_failed" in {v.code for v in broken.value.violations}
     assert {o.status for o in SidewalkOrder.objects.all()} == {"proposed"}
+
+
+def test_303_3d_9_the_waiver_request_page_asks_the_permit_and_the_last_day(client, clerk, issued, home):
+    from django.urls import reverse
+
+    from sidewalks.models import WaiverRequest
+
+    client.force_login(clerk)
+    url = reverse("sidewalks:waiver_request")
+    data = {"kind": "cold_weather", "tax_key": home.tax_key, "reason": "Water main break"}
+    response = client.post(url, data)
+    assert response.status_code == 200 and not WaiverRequest.objects.exists()
+    errors = response.context["form"].errors
+    assert "§ 303-3D(9)" in errors["permit_number"][0] and "§ 303-3D(9)" in errors["ends_on"][0]
+    response = client.post(url, {**data, "permit_number": issued.number, "ends_on": "2026-06-10"})
+    assert response.status_code == 302
+    request = WaiverRequest.objects.get()
+    assert request.permit == issued and request.ends_on == date(2026, 6, 10)
