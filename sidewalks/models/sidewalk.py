@@ -150,7 +150,7 @@ class WaiverRequest(models.Model):
 class Standing(models.TextChoices):
     """§ 303-3C: on what footing the filer asks for a permit to work the walk in front of a parcel."""
 
-    OWNER = "owner", "The owner of record (my account is linked to the parcel)"
+    OWNER = "owner", "The owner of record (an account linked to the parcel)"
     AGENT = "agent", "The owner's agent (with the owner's written authorization)"
     VILLAGE_CONTRACTOR = "village_contractor", "The Village's contractor (a contract in the Clerk-Treasurer's register)"
 
