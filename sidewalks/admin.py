@@ -40,10 +40,14 @@ class SidewalkPermitAdmin(ReadOnlyAdmin):
         "pour_date",
         "work_suspended",
     ]
-    list_filter = ["work", "material", "village_contract", "work_suspended"]
+    list_filter = ["work", "material", "standing", "village_contract", "work_suspended"]
     search_fields = ["permit__number", "parcel__tax_key", "parcel__site_address"]
     list_select_related = ["permit", "parcel"]
-    readonly_fields = ["page"]
+    readonly_fields = ["page", "owner_of_record"]
+
+    @admin.display(description="Owner of record (§ 303-3C)")
+    def owner_of_record(self, obj):
+        return obj.parcel.owner_name
 
     @admin.display(description="Permit page")
     def page(self, obj):
@@ -63,7 +67,7 @@ class BoardWaiverForm(forms.ModelForm):
 
     class Meta:
         model = BoardWaiver
-        fields = ["kind", "parcel", "motion", "reason"]
+        fields = ["kind", "parcel", "permit", "emergency", "ends_on", "motion", "reason"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -75,6 +79,19 @@ class BoardWaiverForm(forms.ModelForm):
         data = super().clean()
         if data.get("kind") and data.get("motion"):
             add_violations(self, services.waiver_errors(kind=data["kind"], motion=data["motion"]))
+        if data.get("kind") and data.get("parcel"):
+            # § 303-3D(9), § 303-3D(6): one permit (and, for cold weather, one emergency and a last day).
+            add_violations(
+                self,
+                services.waiver_permit_errors(
+                    kind=data["kind"],
+                    parcel=data["parcel"],
+                    permit=data.get("permit"),
+                    emergency=data.get("emergency") or "",
+                    ends_on=data.get("ends_on"),
+                    adopted_on=getattr(data.get("motion"), "held_on", None),
+                ),
+            )
         return data
 
 
@@ -87,7 +104,7 @@ class BoardWaiverAdmin(NoDeleteAdmin):
     list_filter = ["kind"]
     search_fields = ["resolution_number", "parcel__tax_key", "parcel__site_address"]
     list_select_related = ["parcel", "motion"]
-    raw_id_fields = ["parcel"]
+    raw_id_fields = ["parcel", "permit"]
     readonly_fields = ["resolution_number", "adopted_on", "ayes", "nays", "seats"]
 
     @admin.display(boolean=True, description="Effective")
@@ -102,7 +119,14 @@ class BoardWaiverAdmin(NoDeleteAdmin):
 
     def save_model(self, request, obj, form, change):
         waiver = services.record_board_waiver(
-            kind=obj.kind, parcel=obj.parcel, motion=obj.motion, reason=obj.reason, by=request.user
+            kind=obj.kind,
+            parcel=obj.parcel,
+            motion=obj.motion,
+            reason=obj.reason,
+            permit=obj.permit,
+            emergency=obj.emergency,
+            ends_on=obj.ends_on,
+            by=request.user,
         )
         obj.pk = waiver.pk
         obj.__dict__.update({k: v for k, v in waiver.__dict__.items() if not k.startswith("_")})

@@ -24,7 +24,7 @@ from permits.input_limits import PlausibleDateSerializerField as PlausibleDate
 from permits.models import PermitKind
 from permits.paging import KeysFirstPagination
 from sidewalks import services
-from sidewalks.models.sidewalk import Material, Work
+from sidewalks.models.sidewalk import Material, Standing, Work
 
 FEET = {"max_digits": 5, "decimal_places": 2, "min_value": 0}
 INCHES = {"max_digits": 4, "decimal_places": 2, "min_value": 0}
@@ -49,6 +49,12 @@ class SidewalkPermitCreateSerializer(serializers.Serializer):
         max_digits=4, decimal_places=1, min_value=0, required=False, allow_null=True
     )
     pour_date = PlausibleDate()
+    standing = serializers.ChoiceField(
+        choices=Standing.choices,
+        default=Standing.OWNER,
+        help_text="§ 303-3C: on what footing you file. An agent uploads the owner's written authorization to the "
+        "permit; the Clerk-Treasurer accepts it (or confirms the Village's contract) before issue.",
+    )
     village_contract = serializers.BooleanField(default=False)
     vault_or_cistern = serializers.BooleanField(
         default=False, help_text="The work includes a vault or cistern under the sidewalk (prohibited: § 303-10)"
@@ -89,6 +95,9 @@ class SidewalkPermitSerializer(serializers.Serializer):
     )
     pour_date = serializers.DateField(source="sidewalk.pour_date")
     village_contract = serializers.BooleanField(source="sidewalk.village_contract")
+    owner_of_record = serializers.CharField(source="sidewalk.parcel.owner_name")
+    standing = serializers.CharField(source="sidewalk.standing")
+    standing_accepted_at = serializers.DateTimeField(source="sidewalk.standing_accepted_at", allow_null=True)
     fee_amount = serializers.DecimalField(max_digits=10, decimal_places=2)
     submitted_at = serializers.DateTimeField()
     issued_on = serializers.DateField(allow_null=True)

@@ -15,7 +15,7 @@ def _requests(kind: str):
 
         return (
             WaiverRequest.objects.filter(kind=kind, status=WaiverRequest.Status.PENDING)
-            .select_related("parcel")
+            .select_related("parcel", "permit")
             .order_by("requested_at", "pk")
         )
 
@@ -25,11 +25,17 @@ def _requests(kind: str):
 def _request_facts(request) -> list[tuple[str, str]]:
     from permits.board import rules
 
-    return [
+    facts = [
         ("Parcel", f"{request.parcel.site_address} (tax key {request.parcel.tax_key})"),
         ("Land use", request.parcel.get_land_use_display()),
         ("Waiver", request.get_kind_display()),
         ("Reason given", request.reason),
+    ]
+    if request.permit_id:  # § 303-3D(9): one permit, until its last day
+        facts.append(("For permit", request.permit.number))
+    if request.ends_on:
+        facts.append(("Excuses a pour through", f"{request.ends_on:%B %-d, %Y}"))
+    return facts + [
         (
             "Vote required",
             "Three-fourths of the entire Board (§ 303-3D(8)(c))"
@@ -56,8 +62,16 @@ def _decide_request(*, subject, motion, by) -> None:
     S, cite = WaiverRequest.Status, citation(_clause_of(subject))
     fields = {"decided_by_motion": motion}
     if motion.carried:
+        # § 303-3D(9): a cold-weather waiver keeps the request's permit, its emergency (the reason) and its end.
         fields["waiver"] = services.record_board_waiver(
-            kind=subject.kind, parcel=subject.parcel, motion=motion, reason=subject.reason, by=by
+            kind=subject.kind,
+            parcel=subject.parcel,
+            motion=motion,
+            reason=subject.reason,
+            permit=subject.permit,
+            emergency=subject.reason,
+            ends_on=subject.ends_on,
+            by=by,
         )
     change_state(
         subject,

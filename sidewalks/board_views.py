@@ -12,16 +12,35 @@ from django.views.decorators.http import require_http_methods
 
 from permits.access import require_role
 from permits.forms import add_service_errors
-from permits.models import Parcel
+from permits.models import Parcel, Permit
 from permits.roles import Role
 from sidewalks import services
 from sidewalks.models import BoardWaiver
 
 
 class WaiverRequestForm(forms.Form):
-    kind = forms.ChoiceField(label="Waiver", choices=BoardWaiver.Kind.choices)
+    kind = forms.ChoiceField(
+        label="Waiver",
+        choices=[(k.value, k.label) for k in (BoardWaiver.Kind.WIDTH_THICKNESS, BoardWaiver.Kind.COLD_WEATHER)],
+    )
     tax_key = forms.CharField(label="Parcel tax key", max_length=40)
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), label="Why the waiver is asked")
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Why the waiver is asked",
+        help_text="For a cold-weather waiver, the emergency replacement it is for (§ 303-3D(9)).",
+    )
+    permit_number = forms.CharField(
+        label="Sidewalk permit number (cold-weather waiver)",
+        max_length=40,
+        required=False,
+        help_text="A cold-weather waiver is for one permit and excuses no other (§ 303-3D(9)).",
+    )
+    ends_on = forms.DateField(
+        label="Last day it excuses a pour (cold-weather waiver)",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="After this day the waiver excuses nothing (§ 303-3D(9)).",
+    )
 
     def clean_tax_key(self):
         key = self.cleaned_data["tax_key"].strip()
@@ -29,6 +48,13 @@ class WaiverRequestForm(forms.Form):
         if self.parcel is None:
             raise ValidationError(f"No parcel has the tax key {key!r}.")
         return key
+
+    def clean_permit_number(self):
+        number = self.cleaned_data["permit_number"].strip()
+        self.permit = Permit.objects.filter(number=number).first() if number else None
+        if number and self.permit is None:
+            raise ValidationError(f"No permit has the number {number!r}.")
+        return number
 
 
 @login_required
@@ -42,10 +68,12 @@ def request_waiver(request):
                 kind=form.cleaned_data["kind"],
                 parcel=form.parcel,
                 reason=form.cleaned_data["reason"],
+                permit=form.permit,
+                ends_on=form.cleaned_data["ends_on"],
                 by=request.user,
             )
         except ValidationError as error:
-            add_service_errors(form, error)
+            add_service_errors(form, error, {"permit": "permit_number"})
         else:
             messages.success(request, f"{waiver} waits for the Board.")
             return redirect("board:queue")

@@ -8,9 +8,11 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.utils import timezone
 
+from permits.demo import CERTIFICATE
 from permits.models import Organization, Parcel, Payment, Street
 from permits.services import record_payment
 from sidewalks import services
@@ -57,13 +59,19 @@ def load() -> None:
     if not SidewalkPermit.objects.filter(parcel__tax_key=CONTRACTOR_PARCEL, permit__work_description=MARKER).exists():
         parcel = Parcel.objects.get(tax_key=CONTRACTOR_PARCEL)
         org = Organization.objects.filter(name="Brandt Excavating LLC").first()
+        # § 303-3C: the contractor files as the owner's agent, with the owner's written authorization, which the
+        # clerk accepts before issue.
+        authorization = SimpleUploadedFile("owner-authorization.pdf", CERTIFICATE, content_type="application/pdf")
         permit = services.apply_for_sidewalk_permit(
             applicant=users["contractor"],
             organization=org,
             parcel=parcel,
             today=today - timedelta(days=4),
+            standing="agent",
+            authorization=authorization,
             **_spec(pour_date=today + timedelta(days=1)),
         )
+        services.accept_standing(permit=permit, by=clerk, document=permit.documents.get())
         record_payment(permit=permit, amount=permit.fee_amount, method=Payment.Method.CHECK, reference="1042", by=clerk)
         permit.refresh_from_db()
         # § 303-3C: issued three days ago, so the work the inspector sees today began on time.
@@ -83,10 +91,12 @@ def load() -> None:
             form_material="wood",
             form_thickness_inches=Decimal("1.5"),
             form_depth_inches=Decimal("4"),
+            form_width_feet=Decimal("4"),
+            strip_inches=Decimal("6"),
         )
 
     if not SidewalkPermit.objects.filter(parcel__tax_key=RESIDENT_PARCEL, permit__work_description=MARKER).exists():
-        services.apply_for_sidewalk_permit(
+        services.apply_for_sidewalk_permit(  # the resident is the linked owner of record (§ 303-3C)
             applicant=users["resident"],
             parcel=Parcel.objects.get(tax_key=RESIDENT_PARCEL),
             today=today,

@@ -10,9 +10,10 @@ from django import forms
 from permits.forms import add_violations
 from permits.input_limits import LimitedForm
 from permits.models import Organization, Parcel, Permit, PermitKind
+from permits.uploads import inspect_upload
 from sidewalks import services
 from sidewalks.models import SidewalkOrder
-from sidewalks.models.sidewalk import Material, Work
+from sidewalks.models.sidewalk import Material, Standing, Work
 
 DATE = forms.DateInput(attrs={"type": "date"})
 FEET = {"min": "0", "step": "0.1", "inputmode": "decimal"}
@@ -52,6 +53,20 @@ class SidewalkApplicationForm(LimitedForm):
     )
     organization = forms.ModelChoiceField(
         queryset=Organization.objects.none(), required=False, label="Applying for", empty_label="Myself"
+    )
+    standing = forms.ChoiceField(
+        choices=Standing.choices,
+        initial=Standing.OWNER,
+        required=False,  # left unanswered, the filer files as the owner (and the clerk sees whether that holds)
+        widget=forms.RadioSelect,
+        label="You file as",
+        help_text="§ 303-3C: the permit is the owner's. An owner links the account to the parcel first (Your parcels); "
+        "an agent uploads the owner's written authorization below; the Clerk-Treasurer checks it before issue.",
+    )
+    authorization = forms.FileField(
+        required=False,
+        label="The owner's written authorization (PDF, JPEG or PNG, at most 10 MB)",
+        help_text="Required when you file as the owner's agent (§ 303-3C).",
     )
     work = forms.ChoiceField(choices=Work.choices, widget=forms.RadioSelect, label="Work")
     frontage_feet = _decimal("Length of frontage (feet)", attrs=FEET, max_digits=7, places=1)
@@ -112,8 +127,27 @@ class SidewalkApplicationForm(LimitedForm):
         if not orgs.exists():
             del self.fields["organization"]
 
+    def clean_standing(self):
+        # Left unanswered, the filer files as the owner (the clerk then sees whether that holds, § 303-3C).
+        return self.cleaned_data.get("standing") or Standing.OWNER
+
+    def clean_authorization(self):
+        upload = self.cleaned_data.get("authorization")
+        if upload:
+            inspect_upload(upload)
+        return upload
+
     def clean(self):
         data = super().clean()
+        if (
+            data.get("standing") == Standing.AGENT
+            and not data.get("authorization")
+            and "authorization" not in self.errors
+        ):
+            self.add_error(
+                "authorization",
+                "An agent files with the owner's written authorization: upload it (§ 303-3C).",
+            )
         parcel = data.get("parcel")
         if parcel is not None:
             fields = {
@@ -165,6 +199,21 @@ class InspectionForm(LimitedForm):
         max_digits=5,
         help_text="The walk's width as built: § 303-3D(8).",
     )
+    strip_inches = _decimal(
+        "Strip of street property between the property line and the edge of the walk (inches)",
+        max_digits=5,
+        places=1,
+        attrs={"min": "0", "step": "0.5", "inputmode": "decimal"},
+        help_text="At least six inches (§ 303-3D(7)).",
+    )
+    subgrade_compacted = forms.BooleanField(
+        required=False,
+        label="Subgrade thoroughly and uniformly compacted just before the pour",
+        help_text="§ 303-3D(3)",
+    )
+    subgrade_moistened = forms.BooleanField(
+        required=False, label="Subgrade moistened just before the pour", help_text="§ 303-3D(3)"
+    )
     concrete_psi = forms.IntegerField(label="Concrete strength at 28 days, per ticket (psi)", min_value=0)
     sacks_per_cubic_yard = _decimal("94-pound sacks per cubic yard, per ticket", max_digits=4, places=1)
     forecast_low_f = _decimal(
@@ -190,6 +239,23 @@ class InspectionForm(LimitedForm):
         coerce=lambda value: value == "yes",
         widget=forms.RadioSelect,
         help_text="Sawing of joints is prohibited (§ 303-3D(6)).",
+    )
+    meeting_joints = forms.ChoiceField(
+        label="Expansion joints where the walk meets another walk, a curb, a building or a driveway approach",
+        choices=[
+            ("placed", "Placed at each"),
+            ("missing", "Missing at one or more"),
+            ("none_met", "The walk meets none of these"),
+        ],
+        widget=forms.RadioSelect,
+        help_text="§ 303-3D(6)",
+    )
+    diagonal_joints = forms.TypedChoiceField(
+        label="Joints at right angles to the walk",
+        choices=[("no", "All at right angles"), ("yes", "Diagonal joints used")],
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+        help_text="Diagonal joints only when the Village Board approved them for this permit (§ 303-3D(6)).",
     )
     driveway_thickness_inches = _decimal(
         "Thickness across the driveway approach (inches)",
@@ -397,3 +463,30 @@ class WithdrawForm(LimitedForm):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), label="Why the order is withdrawn", required=False
     )
+
+
+class StandingForm(LimitedForm):
+    """§ 303-3C: the Clerk-Treasurer accepts an agent's written authorization, or confirms the Village's contract."""
+
+    document = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        label="The owner's written authorization",
+        empty_label=None,
+        widget=forms.RadioSelect,
+        help_text="Compare it with the owner of record before accepting it (§ 303-3C).",
+    )
+    reference = forms.CharField(
+        required=False,
+        max_length=80,
+        label="Number of the Village's contract in the register",
+        help_text="The contract for this work, as the Clerk-Treasurer's register numbers it (§ 303-3C).",
+    )
+
+    def __init__(self, *args, permit, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["document"].queryset = permit.documents.order_by("uploaded_at")
+        if permit.sidewalk.standing == Standing.AGENT:
+            del self.fields["reference"]
+        else:
+            del self.fields["document"]

@@ -44,4 +44,50 @@ READINGS = (
         "billed at once as a special tax (no § 66.0627(3)(b) hearing: it is not a special charge). Unpaid, it goes on "
         "the tax roll.",
     ),
+    Reading(
+        "§ 303-3C, § 303-3B(1)",
+        TOPIC,
+        "The walk is the abutting owner's to build and keep, so the permit is the owner's: it is filed by the owner of "
+        "record, the owner's agent or the Village's contractor. The owner's standing is an account linked to the "
+        "parcel (the Clerk-Treasurer approves the link against the tax roll). An agent is whoever the owner of record "
+        "authorized in writing: the authorization is uploaded with the application and the Clerk-Treasurer accepts "
+        "it before issue. The Village's contractor is one whose contract for the work the Clerk-Treasurer confirms in "
+        "the Village's contract register (its number). Until the standing holds the permit is not issued.",
+    ),
+    Reading(
+        "§ 303-3D(3)",
+        TOPIC,
+        '"Compacted and moistened immediately before the concrete is placed" is seen at the pour: the pour '
+        "inspection asks both, and a no (or no answer) fails it.",
+    ),
+    Reading(
+        "§ 303-3D(6)",
+        TOPIC,
+        '"Diagonal joints may be used only when approved by the Village Board": the approval is a motion of the '
+        "Board that carried, recorded by the Clerk-Treasurer for one permit, adopted on or before the pour; an "
+        "approval for another permit, or a box ticked by staff, is not one. An expansion joint is required wherever "
+        "the walk meets another walk, a curb, a building or a driveway approach; a walk that meets none needs none.",
+    ),
+    Reading(
+        "§ 303-3D(7)",
+        TOPIC,
+        '"A six-inch strip of street property left between the property line and the edge of the sidewalk" is read '
+        "as at least six inches, measured when the forms are set: 6 inches passes, 5.9 fails. The section's "
+        '"unless otherwise specifically indicated" is not yet recorded anywhere, so no exception is applied.',
+    ),
+    Reading(
+        "§ 303-3D(9)",
+        TOPIC,
+        'The Board may waive the 35 °F and frozen-subgrade rule "upon emergency replacement situation": a waiver '
+        "is for one emergency on one permit, with a last day. It excuses a pour on that permit from the day the "
+        "Board adopted it through its last day, and nothing else: not a later pour, not another permit on the same "
+        "parcel. A waiver recorded with no last day excuses nothing.",
+    ),
+    Reading(
+        "§ 303-3D(11)",
+        TOPIC,
+        "The Board's higher standard binds the walk whenever it is asked about: at filing, again at issue (a standard "
+        "adopted after the application refuses the issue until the permit meets it), and on the walk as built: the "
+        "width between the forms and their depth at the forms inspection, the thickness across driveways at the pour.",
+    ),
 )

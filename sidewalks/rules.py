@@ -108,6 +108,51 @@ def check_work_not_begun_early(
     ]
 
 
+# --- § 303-3C: who files --------------------------------------------------------------------------------------------
+
+OWNER, AGENT, VILLAGE_CONTRACTOR = "owner", "agent", "village_contractor"  # sidewalks.models.Standing
+
+
+def check_standing(*, standing: str, owner_of_record: bool, accepted: bool, owner_name: str = "") -> list[Violation]:
+    """§ 303-3C: "No person shall ... lay, remove, replace or repair any public sidewalk ... unless he is under
+    contract with the Village to do such work or has obtained a permit". § 303-3B(1) puts the walk on the abutting
+    owner, so the permit is the owner's: filed by the owner, the owner's agent, or the Village's contractor.
+
+    Read as: the OWNER's standing holds when the filer's account is linked to the parcel (a link the Clerk-Treasurer
+    approved against the tax roll's owner of record, permits/applicant/parcel_links.py). An AGENT's holds when the
+    Clerk-Treasurer accepted the owner's written authorization uploaded with the application. The Village's
+    CONTRACTOR's holds when the Clerk-Treasurer confirmed the contract in the Village's contract register (its
+    number). `accepted` is the clerk's acceptance; a filing whose standing does not hold is never issued."""
+    who = f" ({owner_name})" if owner_name else ""
+    if standing == OWNER:
+        if owner_of_record:
+            return []
+        message = (
+            f"The permit is filed as the owner of record{who}, but the filer's account is not linked to the parcel: "
+            "link it (Your parcels, with the tax bill) or file as the owner's agent with the owner's written "
+            "authorization (§ 303-3C)."
+        )
+        return [Violation("standing", "not_owner_of_record", "§ 303-3C", message)]
+    if standing == AGENT:
+        if accepted:
+            return []
+        message = (
+            f"An agent files with the written authorization of the owner of record{who}: upload it with the "
+            "application; the Clerk-Treasurer accepts it before the permit is issued (§ 303-3C)."
+        )
+        return [Violation("standing", "authorization_not_accepted", "§ 303-3C", message)]
+    if standing == VILLAGE_CONTRACTOR:
+        if accepted:
+            return []
+        message = (
+            "The Village's contractor files under a contract in the Village's register: the Clerk-Treasurer confirms "
+            "the contract's number before the permit is issued (§ 303-3C)."
+        )
+        return [Violation("standing", "contract_not_confirmed", "§ 303-3C", message)]
+    message = "Say on what footing you file: the owner, the owner's agent or the Village's contractor (§ 303-3C)."
+    return [Violation("standing", "standing_unknown", "§ 303-3C", message)]
+
+
 # --- § 303-3D(4): concrete ------------------------------------------------------------------------------------------
 
 MIN_PSI_AT_28_DAYS = 3500  # § 303-3D(4)
@@ -407,6 +452,68 @@ def check_joints(
     return errors
 
 
+def check_subgrade_prepared(*, compacted, moistened) -> list[Violation]:
+    """§ 303-3D(3): "the subgrade shall be thoroughly and uniformly compacted and moistened immediately before the
+    concrete is placed": asked at the pour; an answer of no, or none, fails."""
+    errors = []
+    if compacted is not True:
+        message = (
+            "The subgrade must be thoroughly and uniformly compacted immediately before the concrete is placed "
+            "(§ 303-3D(3))."
+        )
+        errors.append(Violation("subgrade_compacted", "not_compacted", "§ 303-3D(3)", message))
+    if moistened is not True:
+        message = "The subgrade must be moistened immediately before the concrete is placed (§ 303-3D(3))."
+        errors.append(Violation("subgrade_moistened", "not_moistened", "§ 303-3D(3)", message))
+    return errors
+
+
+MEETING_JOINTS_PLACED, MEETING_JOINTS_MISSING, MEETING_JOINTS_NONE_MET = "placed", "missing", "none_met"
+
+
+def check_joint_placement(*, meeting_joints: str, diagonal, diagonal_approved: bool) -> list[Violation]:
+    """§ 303-3D(6): expansion joints "where the walk intersects another walk, curbline, building or driveway
+    approach"; "all joints shall be at right angles ... Diagonal joints may be used only when approved by the Village
+    Board". `meeting_joints` is the inspector's answer: placed at each, missing at one, or the walk meets none.
+    `diagonal_approved` is a Board approval recorded for this permit (a carried motion), never a box ticked here."""
+    errors = []
+    if meeting_joints not in (MEETING_JOINTS_PLACED, MEETING_JOINTS_NONE_MET):
+        message = (
+            "An expansion joint is required where the walk meets another walk, a curb, a building or a driveway "
+            "approach (§ 303-3D(6))."
+        )
+        errors.append(Violation("meeting_joints", "joint_where_walk_meets", "§ 303-3D(6)", message))
+    if diagonal is None:
+        message = "Say whether diagonal joints were used (§ 303-3D(6))."
+        errors.append(Violation("diagonal_joints", "required", "§ 303-3D(6)", message))
+    elif diagonal and not diagonal_approved:
+        message = (
+            "Joints are at right angles to the walk: diagonal joints may be used only when the Village Board approved "
+            "them for this permit, and it has not (§ 303-3D(6))."
+        )
+        errors.append(Violation("diagonal_joints", "diagonal_not_approved", "§ 303-3D(6)", message))
+    return errors
+
+
+MIN_STRIP_INCHES = Decimal("6")  # § 303-3D(7)
+
+
+def check_strip(strip_inches) -> list[Violation]:
+    """§ 303-3D(7): "unless otherwise specifically indicated, there shall be a six-inch strip of street property left
+    between the property line and the edge of the sidewalk". Read as at least six inches (the walk stays within the
+    street's limits; more strip is still within them): 6 passes, 5.9 fails, an unmeasured strip fails."""
+    if strip_inches is None:
+        message = "Measure the strip between the property line and the edge of the walk (§ 303-3D(7))."
+        return [Violation("strip_inches", "required", "§ 303-3D(7)", message)]
+    if _d(strip_inches) >= MIN_STRIP_INCHES:
+        return []
+    message = (
+        f"A six-inch strip of street property is left between the property line and the edge of the walk; "
+        f"{strip_inches} inches is too little (§ 303-3D(7))."
+    )
+    return [Violation("strip_inches", "strip_too_narrow", "§ 303-3D(7)", message)]
+
+
 def min_cross_fall_inches(width_feet) -> Decimal:
     """§ 303-3D(7): the least fall toward the curb across a walk `width_feet` wide (1/4 inch per foot of width)."""
     return MIN_SLOPE_INCHES_PER_FOOT * _d(width_feet)
@@ -464,6 +571,32 @@ def check_pour_weather(*, forecast_low_f, subgrade_frozen: bool, emergency_waive
             )
         )
     return errors
+
+
+def cold_weather_waiver_errors(*, permit_given: bool, emergency: str, ends_on, adopted_on) -> list[Violation]:
+    """§ 303-3D(9): "The Village Board may choose to waive the thirty-five-degree or frozen subgrade regulation upon
+    emergency replacement situation." Read as one waiver for one emergency on one permit, with an end: it names the
+    emergency, the permit, and the last day it excuses a pour (on or after its adoption)."""
+    errors = []
+    if not permit_given:
+        message = "A cold-weather waiver is for one sidewalk permit: name it (§ 303-3D(9))."
+        errors.append(Violation("permit", "permit_required", "§ 303-3D(9)", message))
+    if not (emergency or "").strip():
+        message = "Describe the emergency replacement the cold-weather waiver is for (§ 303-3D(9))."
+        errors.append(Violation("emergency", "emergency_required", "§ 303-3D(9)", message))
+    if ends_on is None:
+        message = "Give the last day the cold-weather waiver excuses a pour (§ 303-3D(9))."
+        errors.append(Violation("ends_on", "end_required", "§ 303-3D(9)", message))
+    elif adopted_on is not None and ends_on < adopted_on:
+        message = f"The waiver cannot end before it was adopted on {adopted_on:%B %-d, %Y} (§ 303-3D(9))."
+        errors.append(Violation("ends_on", "ends_before_adopted", "§ 303-3D(9)", message))
+    return errors
+
+
+def cold_weather_waiver_in_force(*, adopted_on: date, ends_on: date | None, on: date) -> bool:
+    """§ 303-3D(9): a cold-weather waiver excuses a pour from the day it was adopted through its last day; one with no
+    end (recorded before the end was asked) excuses nothing."""
+    return ends_on is not None and adopted_on <= on <= ends_on
 
 
 def traffic_free_hours(temperature_f) -> int:

@@ -25,9 +25,17 @@ from permits.board import services as board
 from permits.board.clauses import Clause
 from permits.errors import RulesBroken, Violation, raise_if_broken
 from permits.fees import fee_in_force
-from permits.models import Parcel, Permit, PermitKind, Status
+from permits.models import Document, Parcel, Permit, PermitKind, Status
 from permits.roles import Role, has_role
-from permits.services import Filing, apply_for, next_number, notify_owner, record_event, send_notice
+from permits.services import (
+    Filing,
+    apply_for,
+    next_number,
+    notify_owner,
+    record_event,
+    send_notice,
+    upload_document,
+)
 from permits.state import change_state
 from sidewalks import rules as ordinance
 from sidewalks.models import (
@@ -40,7 +48,7 @@ from sidewalks.models import (
     SidewalkSurvey,
     SurveyBlock,
 )
-from sidewalks.models.sidewalk import Work
+from sidewalks.models.sidewalk import Standing, Work
 
 FEE_CODE = "sidewalk"  # § 303-3C: "The fee charged for such permits shall be as prescribed in Chapter 167, Fees."
 FILING = Filing(PermitKind.SIDEWALK, FEE_CODE, "§ 303-3C", required_by="§ 303-3C")
@@ -71,17 +79,56 @@ def width_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
     return None
 
 
-def cold_weather_waiver_for(parcel: Parcel, today: date) -> BoardWaiver | None:
-    """§ 303-3D(9): an emergency-replacement waiver of the 35 °F / frozen-subgrade rule for `parcel`."""
+def cold_weather_waiver_for(permit: Permit, today: date) -> BoardWaiver | None:
+    """§ 303-3D(9): the emergency-replacement waiver of the 35 °F / frozen-subgrade rule the Board granted for this
+    one `permit`, in force on `today` (adopted on or before it, not past its last day). A waiver granted for another
+    permit, even on the same parcel, excuses nothing here."""
     for waiver in BoardWaiver.objects.filter(
-        parcel=parcel, kind=BoardWaiver.Kind.COLD_WEATHER, adopted_on__lte=today
+        permit=permit, kind=BoardWaiver.Kind.COLD_WEATHER, adopted_on__lte=today, ends_on__gte=today
+    ).select_related("motion"):
+        if waiver.is_effective and ordinance.cold_weather_waiver_in_force(
+            adopted_on=waiver.adopted_on, ends_on=waiver.ends_on, on=today
+        ):
+            return waiver
+    return None
+
+
+def diagonal_joint_approval_for(permit: Permit, today: date) -> BoardWaiver | None:
+    """§ 303-3D(6): the Board's approval of diagonal joints for this `permit` (a carried motion, recorded by the
+    clerk), adopted on or before `today`."""
+    for waiver in BoardWaiver.objects.filter(
+        permit=permit, kind=BoardWaiver.Kind.DIAGONAL_JOINTS, adopted_on__lte=today
     ).select_related("motion"):
         if waiver.is_effective:
             return waiver
     return None
 
 
-WAIVER_CITATIONS = {BoardWaiver.Kind.WIDTH_THICKNESS: "§ 303-3D(8)(c)", BoardWaiver.Kind.COLD_WEATHER: "§ 303-3D(9)"}
+WAIVER_CITATIONS = {
+    BoardWaiver.Kind.WIDTH_THICKNESS: "§ 303-3D(8)(c)",
+    BoardWaiver.Kind.COLD_WEATHER: "§ 303-3D(9)",
+    BoardWaiver.Kind.DIAGONAL_JOINTS: "§ 303-3D(6)",
+}
+
+
+def waiver_permit_errors(*, kind: str, parcel: Parcel, permit, emergency: str = "", ends_on=None, adopted_on=None):
+    """§ 303-3D(9), § 303-3D(6): a cold-weather waiver names one emergency, one sidewalk permit of the parcel and its
+    last day; a diagonal-joint approval names its permit. A width waiver (§ 303-3D(8)(c)) is the parcel's."""
+    if kind not in (BoardWaiver.Kind.COLD_WEATHER, BoardWaiver.Kind.DIAGONAL_JOINTS):
+        return []
+    cited = WAIVER_CITATIONS[kind]
+    errors = []
+    if kind == BoardWaiver.Kind.COLD_WEATHER:
+        errors += ordinance.cold_weather_waiver_errors(
+            permit_given=permit is not None, emergency=emergency, ends_on=ends_on, adopted_on=adopted_on
+        )
+    elif permit is None:
+        message = "Diagonal joints are approved for one sidewalk permit: name it (§ 303-3D(6))."
+        errors.append(Violation("permit", "permit_required", cited, message))
+    if permit is not None and (permit.kind != PermitKind.SIDEWALK or permit.parcel_id != parcel.pk):
+        message = f"The permit must be a sidewalk permit for {parcel.site_address} ({cited})."
+        errors.append(Violation("permit", "other_parcel_permit", cited, message))
+    return errors
 
 
 def waiver_errors(*, kind: str, motion) -> list[Violation]:
@@ -108,7 +155,7 @@ def waiver_errors(*, kind: str, motion) -> list[Violation]:
                 f"the roster on {motion.held_on:%B %-d, %Y}; {motion.ayes} is not enough (§ 303-3D(8)(c))."
             )
         else:
-            message = "The motion did not carry: it waived nothing (§ 303-3D(9))."
+            message = f"The motion did not carry: it waived nothing ({cited})."
         return [Violation("motion", "motion_not_carried", cited, message)]
     if not motion.resolution_number:
         message = "The motion has no resolution number: record it on the motion first."
@@ -119,14 +166,39 @@ def waiver_errors(*, kind: str, motion) -> list[Violation]:
     return []
 
 
-def record_board_waiver(*, kind: str, parcel: Parcel, motion, reason: str = "", by) -> BoardWaiver:
-    """Record a waiver the Board adopted by `motion` (§ 303-3D(8)(c), § 303-3D(9)). The vote, the seats and the
-    date are the motion's, counted from the roster and the attendance (permits.board), never typed."""
+def record_board_waiver(
+    *,
+    kind: str,
+    parcel: Parcel,
+    motion,
+    reason: str = "",
+    by,
+    permit: Permit | None = None,
+    emergency: str = "",
+    ends_on: date | None = None,
+) -> BoardWaiver:
+    """Record a waiver the Board adopted by `motion` (§ 303-3D(8)(c), § 303-3D(9), § 303-3D(6)). The vote, the
+    seats and the date are the motion's, counted from the roster and the attendance (permits.board), never typed. A
+    cold-weather waiver is for one emergency on one permit until its last day; a diagonal-joint approval, one permit."""
     require_role(by, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
-    raise_if_broken(waiver_errors(kind=kind, motion=motion))
+    raise_if_broken(
+        waiver_errors(kind=kind, motion=motion)
+        + waiver_permit_errors(
+            kind=kind,
+            parcel=parcel,
+            permit=permit,
+            emergency=emergency,
+            ends_on=ends_on,
+            adopted_on=getattr(motion, "held_on", None),
+        )
+    )
+    keeps_permit = kind in (BoardWaiver.Kind.COLD_WEATHER, BoardWaiver.Kind.DIAGONAL_JOINTS)
     return BoardWaiver.objects.create(
         kind=kind,
         parcel=parcel,
+        permit=permit if keeps_permit else None,
+        emergency=emergency.strip() if kind == BoardWaiver.Kind.COLD_WEATHER else "",
+        ends_on=ends_on if kind == BoardWaiver.Kind.COLD_WEATHER else None,
         motion=motion,
         resolution_number=motion.resolution_number,
         adopted_on=motion.held_on,
@@ -138,21 +210,35 @@ def record_board_waiver(*, kind: str, parcel: Parcel, motion, reason: str = "", 
     )
 
 
-def request_board_waiver(*, kind: str, parcel: Parcel, reason: str, by):
+def request_board_waiver(
+    *, kind: str, parcel: Parcel, reason: str, by, permit: Permit | None = None, ends_on: date | None = None
+):
     """Put a § 303-3D(8)(c) or § 303-3D(9) waiver to the Board: it waits on the clerk's Board queue until a recorded
-    motion decides it (sidewalks.board_matters)."""
+    motion decides it (sidewalks.board_matters). A cold-weather waiver is asked for one permit, for the emergency the
+    reason describes, until `ends_on`."""
     from sidewalks.models import WaiverRequest
 
     require_role(by, Role.CLERK, action="put matters to the Board (the Clerk-Treasurer does)")
     errors = []
-    if kind not in BoardWaiver.Kind.values:
+    if kind == BoardWaiver.Kind.COLD_WEATHER:
+        errors += waiver_permit_errors(kind=kind, parcel=parcel, permit=permit, emergency=reason, ends_on=ends_on)
+        errors = [v for v in errors if v.field != "emergency"]  # the reason is the emergency, checked below
+    if kind not in (BoardWaiver.Kind.WIDTH_THICKNESS, BoardWaiver.Kind.COLD_WEATHER):
         message = "Choose the kind of waiver (§ 303-3D(8)(c) or § 303-3D(9))."
         errors.append(Violation("kind", "waiver_kind", "", message))
     if not reason.strip():
         cited = WAIVER_CITATIONS.get(kind, "§ 303-3D")
         errors.append(Violation("reason", "reason_required", cited, f"Say why the waiver is asked ({cited})."))
     raise_if_broken(errors)
-    return WaiverRequest.objects.create(kind=kind, parcel=parcel, reason=reason.strip(), requested_by=by)
+    cold = kind == BoardWaiver.Kind.COLD_WEATHER
+    return WaiverRequest.objects.create(
+        kind=kind,
+        parcel=parcel,
+        reason=reason.strip(),
+        permit=permit if cold else None,
+        ends_on=ends_on if cold else None,
+        requested_by=by,
+    )
 
 
 # --- Permits --------------------------------------------------------------------------------------------------------
@@ -194,7 +280,15 @@ def filing_violations(values: dict, *, today: date) -> list[Violation]:
     parcel = values.get("parcel")
     if parcel is None:
         return []
-    not_ruled = ("parcel", "organization", "frontage_feet", "driveway_length_feet", "work_description")
+    not_ruled = (
+        "parcel",
+        "organization",
+        "frontage_feet",
+        "driveway_length_feet",
+        "work_description",
+        "standing",
+        "authorization",
+    )
     return application_violations(parcel=parcel, today=today, **{k: v for k, v in values.items() if k not in not_ruled})
 
 
@@ -218,10 +312,16 @@ def apply_for_sidewalk_permit(
     organization=None,
     today: date | None = None,
     vault_or_cistern: bool = False,
+    standing: str = ordinance.OWNER,
+    authorization=None,
 ) -> Permit:
     """§ 303-3C: apply for a sidewalk permit and submit it with the Chapter 167 fee. All § 303-3D rules an
-    application can break are checked at once; nothing is stored when one is broken."""
+    application can break are checked at once; nothing is stored when one is broken. `standing` is on what footing
+    the filer files (the owner, the owner's agent, the Village's contractor); an agent's `authorization`, the owner's
+    written authorization, is kept with the permit for the clerk to accept before issue (standing_violations)."""
     today = today or timezone.localdate()
+    if standing not in Standing.values:
+        raise_if_broken(ordinance.check_standing(standing=standing, owner_of_record=False, accepted=False))
     fields = dict(
         work=work,
         width_feet=width_feet,
@@ -242,23 +342,30 @@ def apply_for_sidewalk_permit(
             frontage_feet=frontage_feet,
             driveway_length_feet=driveway_length_feet or Decimal("0"),
             waiver=width_waiver_for(parcel, today),
+            standing=standing,
             **fields,
         )
 
-    return apply_for(
-        FILING,
-        applicant=applicant,
-        organization=organization,
-        today=today,
-        # § 303-10: what the application shows is checked; a refused vault is never stored, so it is not a column.
-        rules=lambda: application_violations(parcel=parcel, today=today, vault_or_cistern=vault_or_cistern, **fields),
-        detail=detail,
-        parcel=parcel,
-        street=parcel.street,
-        location_description=f"Sidewalk in front of {parcel.site_address} ({frontage_feet} ft of frontage)",
-        work_description=work_description or dict(Work.choices).get(work, ""),
-        start_date=pour_date,
-    )
+    with transaction.atomic():
+        permit = apply_for(
+            FILING,
+            applicant=applicant,
+            organization=organization,
+            today=today,
+            # § 303-10: what the application shows is checked; a refused vault is never stored, so it is not a column.
+            rules=lambda: application_violations(
+                parcel=parcel, today=today, vault_or_cistern=vault_or_cistern, **fields
+            ),
+            detail=detail,
+            parcel=parcel,
+            street=parcel.street,
+            location_description=f"Sidewalk in front of {parcel.site_address} ({frontage_feet} ft of frontage)",
+            work_description=work_description or dict(Work.choices).get(work, ""),
+            start_date=pour_date,
+        )
+        if authorization is not None:
+            upload_document(permit=permit, kind=Document.Kind.OTHER, upload=authorization, by=applicant)
+    return permit
 
 
 def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[Violation]:
@@ -275,6 +382,95 @@ def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list
             kind=PermitKind.SIDEWALK, street=street, parcel=values.get("parcel"), today=today
         )
     return found
+
+
+# --- § 303-3C: who files, § 303-3D(11) at issue ------------------------------------------------------------------
+
+
+def is_owner_of_record(user, parcel: Parcel) -> bool:
+    """The account is linked to the parcel as its owner of record (a parcel link the Clerk-Treasurer approved against
+    the tax roll, permits/applicant/parcel_links.py)."""
+    return user is not None and parcel.owners.filter(pk=user.pk).exists()
+
+
+def standing_violations(permit: Permit) -> list[Violation]:
+    """§ 303-3C: the filer's standing, asked before issue on every path (sidewalks.workflow.blockers): the owner of
+    record's linked account, an agent whose written authorization the clerk accepted, or the Village's contractor
+    whose contract the clerk confirmed in the register (sidewalks.rules.check_standing)."""
+    detail = getattr(permit, "sidewalk", None)
+    if detail is None:
+        return []
+    return ordinance.check_standing(
+        standing=detail.standing,
+        owner_of_record=is_owner_of_record(permit.applicant, detail.parcel),
+        accepted=detail.standing_accepted_at is not None,
+        owner_name=detail.parcel.owner_name,
+    )
+
+
+def accept_standing(*, permit: Permit, by, document: Document | None = None, reference: str = "") -> SidewalkPermit:
+    """§ 303-3C: the Clerk-Treasurer accepts an agent's standing on the owner's written authorization uploaded with
+    the application (`document`), or the Village's contractor's on the contract's number in the Village's contract
+    register (`reference`). An owner's standing is the parcel link, not accepted here. Recorded on the timeline."""
+    require_role(by, Role.CLERK, action="accept a filer's standing (the Clerk-Treasurer does, § 303-3C)")
+    detail = permit.sidewalk
+    errors = []
+    if permit.status not in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED):
+        message = f"{permit.number} is {permit.get_status_display().lower()}: standing is accepted before issue."
+        errors.append(Violation(None, "not_under_review", "§ 303-3C", message))
+    if detail.standing == ordinance.OWNER:
+        message = (
+            "An owner's standing is the account's link to the parcel, approved against the tax roll: nothing to "
+            "accept here (§ 303-3C)."
+        )
+        errors.append(Violation("standing", "owner_standing_is_link", "§ 303-3C", message))
+    elif detail.standing == ordinance.AGENT:
+        if document is None or document.permit_id != permit.pk:
+            message = (
+                "Choose the owner's written authorization uploaded with this application; without one an agent's "
+                "standing cannot be accepted (§ 303-3C)."
+            )
+            errors.append(Violation("document", "authorization_required", "§ 303-3C", message))
+    elif not reference.strip():
+        message = "Give the number of the Village's contract in the register for this work (§ 303-3C)."
+        errors.append(Violation("reference", "contract_required", "§ 303-3C", message))
+    raise_if_broken(errors)
+    agent = detail.standing == ordinance.AGENT
+    detail.standing_document = document if agent else None
+    detail.standing_reference = "" if agent else reference.strip()[:80]
+    detail.standing_accepted_by = by
+    detail.standing_accepted_at = timezone.now()
+    with transaction.atomic():
+        detail.save(
+            update_fields=["standing_document", "standing_reference", "standing_accepted_by", "standing_accepted_at"]
+        )
+        what = (
+            f"the owner's written authorization ({document.original_name})"
+            if agent
+            else f"Village contract {detail.standing_reference}"
+        )
+        record_event(
+            permit, by=by, reason=f"{detail.get_standing_display().split(' (')[0]}: accepted on {what} (§ 303-3C)"
+        )
+    return detail
+
+
+def issue_violations(permit: Permit, today: date) -> list[Violation]:
+    """What refuses the issue of a sidewalk permit besides the fee (sidewalks.workflow.blockers, every path): the
+    filer's standing (§ 303-3C) and the Board's higher standard in force on the day of issue (§ 303-3D(11))."""
+    detail = getattr(permit, "sidewalk", None)
+    if detail is None:
+        return []
+    return [
+        *standing_violations(permit),
+        *higher_standard_violations(
+            detail,
+            today,
+            width_feet=("width_feet", detail.width_feet),
+            thickness_inches=("thickness_inches", detail.thickness_inches),
+            driveway_thickness_inches=("driveway_thickness_inches", detail.driveway_thickness_inches),
+        ),
+    ]
 
 
 def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None, pour_date: date | None = None) -> Permit:
@@ -327,8 +523,9 @@ def issue_sidewalk_permit(*, permit: Permit, by, today: date | None = None, pour
                     else f"Planned pour set to {pour_date:%B %-d, %Y} at issue (§ 303-3C)"
                 ),
             )
-        # § 303-3C: workflow.blockers refuses the issue when the planned pour is sooner than three days from today.
-        raise_if_broken(workflow_lead_time(permit, today))
+        # § 303-3C: workflow.blockers refuses the issue when the planned pour is sooner than three days from today,
+        # the filer's standing does not hold, or the walk falls short of the Board's higher standard (§ 303-3D(11)).
+        raise_if_broken(workflow_lead_time(permit, today) + issue_violations(permit, today))
         while permit.status in steps:
             to, reason = steps[permit.status]
             if to == Status.ISSUED:
@@ -408,6 +605,14 @@ def _stage_violations(*, permit: Permit, detail, stage: str, today: date, **m) -
                 metal_approved=material == "metal_approved",
             ),
             *as_built,
+            *ordinance.check_strip(m.get("strip_inches")),
+            # § 303-3D(11) on the walk as formed: the width between the forms and their depth (the walk's thickness).
+            *higher_standard_violations(
+                detail,
+                today,
+                width_feet=("form_width_feet", m.get("form_width_feet")),
+                thickness_inches=("form_depth_inches", m.get("form_depth_inches")),
+            ),
         ]
     if stage == S.POUR:
         return [
@@ -418,7 +623,7 @@ def _stage_violations(*, permit: Permit, detail, stage: str, today: date, **m) -
             *ordinance.check_pour_weather(
                 forecast_low_f=m.get("forecast_low_f"),
                 subgrade_frozen=bool(m.get("subgrade_frozen")),
-                emergency_waiver=cold_weather_waiver_for(detail.parcel, today) is not None,
+                emergency_waiver=cold_weather_waiver_for(permit, today) is not None,
             ),
             *ordinance.check_joints(
                 expansion_spacing_feet=m.get("expansion_spacing_feet") or 0,
@@ -427,13 +632,42 @@ def _stage_violations(*, permit: Permit, detail, stage: str, today: date, **m) -
                 # § 303-3D(6): "Sawing of joints is prohibited": the inspector answers yes or no at every pour.
                 sawn=bool(m.get("sawn_joints")),
             ),
+            *ordinance.check_subgrade_prepared(
+                compacted=m.get("subgrade_compacted"), moistened=m.get("subgrade_moistened")
+            ),
+            *ordinance.check_joint_placement(
+                meeting_joints=m.get("meeting_joints") or "",
+                diagonal=m.get("diagonal_joints"),
+                diagonal_approved=diagonal_joint_approval_for(permit, today) is not None,
+            ),
             *ordinance.check_slope(m.get("slope_inches_per_foot") or 0),
             *driveway_approach_violations(detail, m.get("driveway_thickness_inches")),
+            *higher_standard_violations(
+                detail,
+                today,
+                driveway_thickness_inches=("driveway_thickness_inches", m.get("driveway_thickness_inches")),
+            ),
         ]
     if stage == S.CURING:
         return ordinance.check_curing(m.get("curing_method", ""))
     message = "Choose the stage inspected: subgrade, forms, pour or curing (§ 303-3D)."
     raise RulesBroken.one("stage", "unknown_stage", "§ 303-3D", message)
+
+
+def higher_standard_violations(detail: SidewalkPermit, today: date, **measured) -> list[Violation]:
+    """§ 303-3D(11): the Board's higher standard for the parcel (obstructions/registers, read through
+    permits.street_work), checked against what is given: each keyword is a standard's dimension (width_feet,
+    thickness_inches, driveway_thickness_inches) mapped to (the field to report it on, the value). At issue the values
+    are the permit's; at an inspection, the walk as formed and poured. A value not given is not checked."""
+    fields = {name: value for name, (_, value) in measured.items()}
+    found = street_work.work_violations(
+        kind=PermitKind.SIDEWALK, street=detail.parcel.street, parcel=detail.parcel, today=today, fields=fields
+    )
+    return [
+        Violation(measured[v.field][0], v.code, v.citation, v.message)
+        for v in found
+        if v.citation == "§ 303-3D(11)" and v.field in measured
+    ]
 
 
 def driveway_approach_violations(detail: SidewalkPermit, measured) -> list[Violation]:
@@ -469,8 +703,16 @@ def driveway_approach_violations(detail: SidewalkPermit, measured) -> list[Viola
 # What an inspector measures at each stage (the form shows these; the service accepts nothing else).
 STAGE_FIELDS = {
     SidewalkInspection.Stage.SUBGRADE: ["grading_inches", "subgrade_inches", "subgrade_material"],
-    SidewalkInspection.Stage.FORMS: ["form_material", "form_thickness_inches", "form_depth_inches", "form_width_feet"],
+    SidewalkInspection.Stage.FORMS: [
+        "form_material",
+        "form_thickness_inches",
+        "form_depth_inches",
+        "form_width_feet",
+        "strip_inches",
+    ],
     SidewalkInspection.Stage.POUR: [
+        "subgrade_compacted",
+        "subgrade_moistened",
         "concrete_psi",
         "sacks_per_cubic_yard",
         "forecast_low_f",
@@ -480,6 +722,8 @@ STAGE_FIELDS = {
         "expansion_at_property_lines",
         "groove_spacing_feet",
         "sawn_joints",
+        "meeting_joints",
+        "diagonal_joints",
         "slope_inches_per_foot",
         "driveway_thickness_inches",
     ],

@@ -13,6 +13,7 @@ urlpatterns = [
     path("permits/<str:number>/permit.pdf", sidewalk_views.permit_pdf, name="permit_pdf"),
     path("permits/<str:number>/payment/", sidewalk_views.record_fee_payment, name="payment"),
     path("permits/<str:number>/issue/", sidewalk_views.issue, name="issue"),
+    path("permits/<str:number>/standing/", sidewalk_views.accept_standing, name="accept_standing"),
     path("permits/<str:number>/inspect/", sidewalk_views.inspect, name="inspect"),
     path("permits/<str:number>/complete/", sidewalk_views.complete, name="complete"),
     path("parcels/", sidewalk_views.parcel_search, name="parcel_search"),

@@ -56,7 +56,9 @@ def apply(request):
         messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
         return redirect("permits:my_applications")
     initial = {"parcel": request.GET.get("parcel", ""), **applications.draft_initial(draft)}
-    form = forms.SidewalkApplicationForm(request.POST or None, user=request.user, today=today, initial=initial)
+    form = forms.SidewalkApplicationForm(
+        request.POST or None, request.FILES or None, user=request.user, today=today, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         try:
@@ -82,9 +84,17 @@ def page_context(request, permit) -> dict:
     """What the sidewalk permit adds to the permit's one page (the registry's page_context)."""
     user = request.user
     today = timezone.localdate()
+    under_review = permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED)
+    may_issue = has_role(user, Role.CLERK) and under_review
+    standing_problems = services.standing_violations(permit) if under_review else []
     return {
         "on_sidewalk_page": True,
         "sidewalk": permit.sidewalk,
+        # § 303-3C: the clerk sees on what standing the filer files, and accepts an agent's or contractor's.
+        "standing_problems": standing_problems,
+        "standing_form": forms.StandingForm(permit=permit)
+        if may_issue and standing_problems and permit.sidewalk.standing != "owner"
+        else None,
         "inspections": permit.sidewalk_inspections.select_related("inspector").order_by("-inspected_at", "-pk"),
         "blockers": services.completion_blockers(permit) if permit.status == Status.ACTIVE else [],
         "may_issue": has_role(user, Role.CLERK)
@@ -138,6 +148,29 @@ def record_fee_payment(request, number):
         messages.success(request, f"Payment recorded; receipt {payment.receipt_number}.")
         return redirect("sidewalks:permit", number)
     return render(request, "sidewalks/permit.html", _permit_context(request, permit, payment_form=form), status=400)
+
+
+@login_required
+@require_POST
+def accept_standing(request, number):
+    """§ 303-3C: the Clerk-Treasurer accepts an agent's written authorization or confirms the Village's contract."""
+    permit = get_permit_for(request.user, number, kind=PermitKind.SIDEWALK)
+    require_role(request.user, Role.CLERK, action="accept a filer's standing (the Clerk-Treasurer does, § 303-3C)")
+    form = forms.StandingForm(request.POST, permit=permit)
+    if form.is_valid():
+        try:
+            services.accept_standing(
+                permit=permit,
+                by=request.user,
+                document=form.cleaned_data.get("document"),
+                reference=form.cleaned_data.get("reference") or "",
+            )
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, f"{permit.number}: the filer's standing is accepted (§ 303-3C).")
+            return redirect("sidewalks:permit", number)
+    return render(request, "sidewalks/permit.html", _permit_context(request, permit, standing_form=form), status=400)
 
 
 @login_required

@@ -78,7 +78,21 @@ def completion_violations(permit: Permit) -> list[Violation]:
 
 def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
     if to == Status.ISSUED:
-        return [*fee_unpaid_violations(permit), *lead_time_violations(permit, today)]
+        from sidewalks.services import issue_violations
+
+        return [*fee_unpaid_violations(permit), *lead_time_violations(permit, today), *issue_violations(permit, today)]
     if to == Status.COMPLETED:
         return completion_violations(permit)
     return []
+
+
+def fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
+    """The applicant's own fix for a § 303-3C standing that does not hold: an owner links the account to the parcel;
+    an agent uploads the owner's written authorization (the clerk then accepts it)."""
+    from django.urls import reverse
+
+    if violation.code == "not_owner_of_record":
+        return reverse("permits:parcel_link_request"), "Link your account to the parcel"
+    if violation.code == "authorization_not_accepted":
+        return f"{permit.get_absolute_url()}#upload-heading", "Upload the owner's written authorization"
+    return None

@@ -43,9 +43,27 @@ class BoardWaiver(models.Model):
     class Kind(models.TextChoices):
         WIDTH_THICKNESS = "width_thickness", "Commercial width and thickness (§ 303-3D(8)(c))"
         COLD_WEATHER = "cold_weather", "Emergency pour in cold weather or on frozen subgrade (§ 303-3D(9))"
+        DIAGONAL_JOINTS = "diagonal_joints", "Diagonal joints (§ 303-3D(6))"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_waivers")
+    permit = models.ForeignKey(
+        Permit,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sidewalk_waivers",
+        help_text="§ 303-3D(9), § 303-3D(6): the one sidewalk permit a cold-weather waiver or a diagonal-joint "
+        "approval is for (it excuses no other permit)",
+    )
+    emergency = models.TextField(
+        blank=True, help_text="§ 303-3D(9): the emergency replacement the cold-weather waiver was granted for"
+    )
+    ends_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text="§ 303-3D(9): the last day the cold-weather waiver excuses a pour; after it, it excuses nothing",
+    )
     motion = models.OneToOneField(
         "permits.Motion",
         on_delete=models.PROTECT,
@@ -102,6 +120,17 @@ class WaiverRequest(models.Model):
     kind = models.CharField(max_length=20, choices=BoardWaiver.Kind.choices)
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="sidewalk_waiver_requests")
     reason = models.TextField(help_text="Why the waiver is asked (the emergency, the establishment's frontage)")
+    permit = models.ForeignKey(
+        Permit,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sidewalk_waiver_requests",
+        help_text="§ 303-3D(9): the one sidewalk permit a cold-weather waiver is asked for",
+    )
+    ends_on = models.DateField(
+        null=True, blank=True, help_text="§ 303-3D(9): the last day the cold-weather waiver is asked to excuse a pour"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, editable=False)
     waiver = models.OneToOneField(
         BoardWaiver, on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="request"
@@ -116,6 +145,14 @@ class WaiverRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at {self.parcel.site_address}"
+
+
+class Standing(models.TextChoices):
+    """§ 303-3C: on what footing the filer asks for a permit to work the walk in front of a parcel."""
+
+    OWNER = "owner", "The owner of record (an account linked to the parcel)"
+    AGENT = "agent", "The owner's agent (with the owner's written authorization)"
+    VILLAGE_CONTRACTOR = "village_contractor", "The Village's contractor (a contract in the Clerk-Treasurer's register)"
 
 
 class SidewalkPermit(models.Model):
@@ -156,6 +193,28 @@ class SidewalkPermit(models.Model):
         editable=False,
         help_text="§ 303-3D(10): suspended for failure to cure; lifted by a passed curing inspection",
     )
+    standing = models.CharField(
+        "filed as", max_length=20, choices=Standing.choices, default=Standing.OWNER, help_text="§ 303-3C"
+    )
+    standing_document = models.ForeignKey(
+        "permits.Document",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="+",
+        help_text="§ 303-3C: the owner's written authorization the clerk accepted (an agent's filing)",
+    )
+    standing_reference = models.CharField(
+        max_length=80,
+        blank=True,
+        editable=False,
+        help_text="§ 303-3C: the number of the Village contract in the Clerk-Treasurer's register",
+    )
+    standing_accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, editable=False, related_name="+"
+    )
+    standing_accepted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [models.Index(fields=["pour_date"], name="sidewalk_pour_date_idx")]
@@ -225,6 +284,29 @@ class SidewalkInspection(models.Model):
     slope_inches_per_foot = models.DecimalField(max_digits=4, decimal_places=3, null=True, blank=True)
     traffic_free_until = models.DateTimeField(null=True, blank=True)
     curing_method = models.CharField(max_length=20, blank=True)
+    # § 303-3D(3): compacted and moistened immediately before the concrete is placed (asked at the pour).
+    subgrade_compacted = models.BooleanField("subgrade thoroughly and uniformly compacted", null=True, blank=True)
+    subgrade_moistened = models.BooleanField("subgrade moistened", null=True, blank=True)
+    # § 303-3D(6): expansion joints where the walk meets another walk, curbline, building or driveway approach.
+    meeting_joints = models.CharField(
+        "expansion joints where the walk meets another walk, curb, building or driveway",
+        max_length=10,
+        blank=True,
+        choices=[
+            ("placed", "Placed at each"),
+            ("missing", "Missing at one or more"),
+            ("none_met", "The walk meets none of these"),
+        ],
+    )
+    diagonal_joints = models.BooleanField("diagonal joints used", null=True, blank=True)
+    strip_inches = models.DecimalField(
+        "strip of street property between the property line and the walk (inches)",
+        max_digits=5,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        help_text="§ 303-3D(7): six inches",
+    )
 
     class Meta:
         ordering = ["inspected_at", "pk"]

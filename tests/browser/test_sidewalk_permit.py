@@ -1,5 +1,6 @@
 """Sidewalk journeys in a real browser, with axe-core (WCAG 2.1 A/AA) on every page visited:
-a contractor applies for a sidewalk permit, the clerk records the fee and issues it, an inspector on a phone passes
+a contractor applies for a sidewalk permit as the owner's agent, the clerk sees the owner of record, accepts the owner's
+written authorization (§ 303-3C), records the fee and issues it, an inspector on a phone passes
 the four inspections and completes it; and a survey of a street becomes an adopted, served order that the Village
 carries out and charges to the parcel as a special assessment, levied after the engineer's report, the notice and
 the Board's hearing (§ 303-3B(2), Wis. Stat. § 66.0703); DPW proposes curb and gutter work (§ 303-3A) and records a
@@ -18,6 +19,7 @@ from permits.roles import Role
 from sidewalks.models import SidewalkOrder
 from tests.browser import steps
 from tests.factories import OrganizationFactory, ParcelFactory, StreetFactory
+from tests.upload_samples import PDF
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
@@ -73,6 +75,11 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     axe_check(page, "sidewalk application form")
     page.get_by_label("Parcel tax key number").fill(parcel.tax_key)
     page.get_by_label("Applying for").select_option(label="Brandt Concrete LLC")
+    # § 303-3C: the contractor files as the owner's agent, with the owner's written authorization.
+    page.get_by_label(re.compile("owner's agent")).check()
+    page.get_by_label(re.compile(r"owner's written authorization \(PDF")).set_input_files(
+        {"name": "owner-authorization.pdf", "mimeType": "application/pdf", "buffer": PDF}
+    )
     page.get_by_label("Lay a new walk").check()
     page.get_by_label("Length of frontage (feet)").fill("66")
     page.get_by_label("Width of the walk (feet)").fill("4")
@@ -89,15 +96,25 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     ).is_visible()
     axe_check(page, "sidewalk application with errors")
     page.get_by_label("Material").select_option("concrete")
+    page.get_by_label(re.compile(r"owner's written authorization \(PDF")).set_input_files(
+        {"name": "owner-authorization.pdf", "mimeType": "application/pdf", "buffer": PDF}
+    )  # a refused form does not keep its file
     page.get_by_role("button", name="Submit the application").click()
     permit = Permit.objects.get()
     expect(page.get_by_role("heading", name=re.compile(permit.number))).to_be_visible()
     expect(page.get_by_role("heading", name="Sidewalk", exact=True)).to_be_visible()
     axe_check(page, "sidewalk permit page (applicant)")
 
-    # The clerk records the fee and issues the permit.
+    # The clerk sees the owner of record and accepts the owner's written authorization (§ 303-3C), records the fee
+    # and issues the permit.
     clerk_page = browser.new_page()
     _log_in(clerk_page, live_server, axe_check, "clerk", f"/sidewalks/permits/{permit.number}/")
+    expect(clerk_page.get_by_text(f"Owner of record: {parcel.owner_name}")).to_be_visible()
+    expect(clerk_page.locator("#standing-problems")).to_contain_text("written authorization")
+    clerk_page.get_by_label("owner-authorization.pdf", exact=False).first.check()
+    clerk_page.get_by_role("button", name="Accept the authorization").click()
+    expect(clerk_page.get_by_text("the filer's standing is accepted")).to_be_visible()
+    axe_check(clerk_page, "standing accepted (clerk)")
     clerk_page.get_by_role("button", name="Record payment").click()
     expect(clerk_page.get_by_text("Payment recorded")).to_be_visible()
     axe_check(clerk_page, "fee recorded (clerk)")
@@ -145,6 +162,7 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     phone.get_by_label("Form material").select_option("wood")
     phone.get_by_label("Wood plank thickness (inches)").fill("1.5")
     phone.get_by_label("Depth of the forms (inches)").fill("4")
+    phone.get_by_label(re.compile("Strip of street property")).fill("6")  # § 303-3D(7)
     phone.get_by_role("button", name="Record the forms inspection").click()
     expect(phone.get_by_text("Forms: passed.")).to_be_visible()
     axe_check(phone, "passed forms inspection")
@@ -158,6 +176,10 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     phone.get_by_label("Expansion joints at the property lines").check()
     phone.get_by_label("Spacing of groove joints (feet)").fill("5")
     phone.get_by_label("Tooled or formed in the fresh concrete").check()  # § 303-3D(6): not sawn
+    phone.get_by_label(re.compile("Subgrade thoroughly and uniformly compacted")).check()  # § 303-3D(3)
+    phone.get_by_label("Subgrade moistened just before the pour").check()
+    phone.get_by_label("Placed at each").check()  # § 303-3D(6): where the walk meets a curb or driveway
+    phone.get_by_label("All at right angles").check()  # § 303-3D(6): no diagonal joints
     phone.get_by_label("Thickness across the driveway approach (inches)").fill("6")  # § 303-3D(8)(a)
     phone.get_by_label("Slope toward the curb (inch per foot)").fill("0.25")
     axe_check(phone, "pour inspection form")

@@ -6,11 +6,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from permits.models import Parcel
-from permits.services import record_payment
+from permits.services import record_payment, upload_document
 from sidewalks import services
+from sidewalks.models import SidewalkPermit
 from tests.factories import ParcelFactory, StreetFactory
+from tests.upload_samples import PDF
 
 TODAY = date(2026, 6, 1)
 
@@ -81,11 +84,38 @@ def good():
     return dict(GOOD)
 
 
-@pytest.fixture
-def submitted(contractor, contractor_org, home):
-    return services.apply_for_sidewalk_permit(
-        applicant=contractor, organization=contractor_org, parcel=home, today=TODAY, **GOOD
+def authorization():
+    """The owner's written authorization an agent uploads with the application (§ 303-3C)."""
+    return SimpleUploadedFile("authorization.pdf", PDF, content_type="application/pdf")
+
+
+def stand(permit, clerk):
+    """§ 303-3C: the clerk accepts the agent's standing on the owner's written authorization (uploaded here when the
+    application did not carry one), so that a test of another rule can issue the permit."""
+    detail = permit.sidewalk
+    if detail.standing != "agent":
+        SidewalkPermit.objects.filter(pk=detail.pk).update(standing="agent")
+        detail.standing = "agent"
+    document = permit.documents.first() or upload_document(
+        permit=permit, kind="other", upload=authorization(), by=permit.applicant
     )
+    services.accept_standing(permit=permit, by=clerk, document=document)
+    return permit
+
+
+@pytest.fixture
+def submitted(contractor, contractor_org, home, clerk):
+    """The contractor files as the owner's agent; the clerk accepted the owner's written authorization."""
+    permit = services.apply_for_sidewalk_permit(
+        applicant=contractor,
+        organization=contractor_org,
+        parcel=home,
+        today=TODAY,
+        standing="agent",
+        authorization=authorization(),
+        **GOOD,
+    )
+    return stand(permit, clerk)
 
 
 @pytest.fixture
@@ -97,7 +127,9 @@ def issued(submitted, clerk):
 
 PASSING = {
     "subgrade": dict(grading_inches=Decimal("2"), subgrade_inches=Decimal("3"), subgrade_material="gravel"),
-    "forms": dict(form_material="wood", form_thickness_inches=Decimal("1.5"), form_depth_inches=Decimal("4")),
+    "forms": dict(
+        form_material="wood", form_thickness_inches=Decimal("1.5"), form_depth_inches=Decimal("4"), strip_inches=6
+    ),
     "pour": dict(
         concrete_psi=4000,
         sacks_per_cubic_yard=Decimal("6"),
@@ -110,6 +142,10 @@ PASSING = {
         slope_inches_per_foot=Decimal("0.25"),
         sawn_joints=False,
         driveway_thickness_inches=Decimal("6"),
+        subgrade_compacted=True,
+        subgrade_moistened=True,
+        meeting_joints="placed",
+        diagonal_joints=False,
     ),
     "curing": dict(curing_method="wet_fabric"),
 }
@@ -131,3 +167,37 @@ def order_illegal(parcel, by, **kw):
 
 def at(day: date, hour: int = 10) -> datetime:
     return datetime(day.year, day.month, day.day, hour, tzinfo=ZoneInfo("America/Chicago"))
+
+
+def sidewalk_permit_on(parcel):
+    """A sidewalk permit's record on `parcel`, without the filing (for tests of what refers to one)."""
+    from permits.models import PermitKind
+    from tests.factories import PermitFactory
+
+    permit = PermitFactory(
+        kind=PermitKind.SIDEWALK, number=f"SW-2026-{8000 + parcel.pk}", street=parcel.street, parcel=parcel
+    )
+    SidewalkPermit.objects.create(
+        permit=permit,
+        parcel=parcel,
+        work="new",
+        frontage_feet=Decimal("50"),
+        width_feet=Decimal("4"),
+        thickness_inches=Decimal("4"),
+    )
+    return permit
+
+
+def cold_weather_request(clerk, parcel=None, *, reason="Water main break undermined the walk"):
+    """§ 303-3D(9): a cold-weather waiver put to the Board for one emergency on one permit, with its last day."""
+    from tests.factories import ParcelFactory
+
+    parcel = parcel or ParcelFactory()
+    return services.request_board_waiver(
+        kind="cold_weather",
+        parcel=parcel,
+        reason=reason,
+        permit=sidewalk_permit_on(parcel),
+        ends_on=date(2026, 12, 31),
+        by=clerk,
+    )

@@ -17,7 +17,7 @@ from permits.errors import RulesBroken
 from permits.models import Permit, Status
 from permits.services import record_payment
 from sidewalks import rules, services
-from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at
+from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at, stand
 
 POUR = TODAY + timedelta(days=10)
 
@@ -29,7 +29,7 @@ def paid(contractor, contractor_org, home, clerk):
     )
     record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
     permit.refresh_from_db()
-    return permit
+    return stand(permit, clerk)
 
 
 def status_of(permit):

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from sidewalks import services
 from sidewalks.models import SidewalkInspection
-from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at
+from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at, stand
 
 POUR_DAY = TODAY + timedelta(days=5)
 
@@ -61,7 +61,7 @@ def test_303_3d_8_a_walk_without_a_driveway_needs_no_driveway_measure(contractor
     )
     record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
     permit.refresh_from_db()
-    services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
+    services.issue_sidewalk_permit(permit=stand(permit, clerk), by=clerk, today=TODAY)
     measures = {k: v for k, v in PASSING["pour"].items() if k != "driveway_thickness_inches"}
     assert (
         services.record_inspection(
@@ -82,7 +82,7 @@ def test_303_3d_8_b_commercial_driveway_approach_needs_seven_inches(contractor, 
     )
     record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
     permit.refresh_from_db()
-    services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
+    services.issue_sidewalk_permit(permit=stand(permit, clerk), by=clerk, today=TODAY)
     thin = pour(permit, inspector, driveway_thickness_inches=Decimal("6.99"))
     assert thin.result == "failed" and "§ 303-3D(8)(b)" in thin.citations
     assert pour(permit, inspector, driveway_thickness_inches=Decimal("7")).result == "passed"
@@ -91,7 +91,7 @@ def test_303_3d_8_b_commercial_driveway_approach_needs_seven_inches(contractor, 
 def phone_data(**changes):
     data = {"stage": "pour"}
     for key, value in {**PASSING["pour"], **changes}.items():
-        if key == "sawn_joints":
+        if key in ("sawn_joints", "diagonal_joints"):
             data[key] = "yes" if value else "no"
         elif value is True:
             data[key] = "on"

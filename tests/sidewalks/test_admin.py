@@ -76,3 +76,26 @@ def test_admin_lists_open(admin_client_for, clerk, issued):
 def test_only_the_clerk_records_board_waivers_in_the_admin(client, dpw_director, shop):
     client.force_login(dpw_director)
     assert client.get(reverse("admin:sidewalks_boardwaiver_add")).status_code == 403
+
+
+def test_303_3d_9_admin_refuses_a_cold_weather_waiver_without_its_permit_and_end(admin_client_for, clerk, issued):
+    from tests.board_world import vote
+
+    motion = vote(clause="303-3D(9)", ayes=4, held_on=TODAY, absent=3, number="E-9")
+    data = {"kind": "cold_weather", "parcel": issued.parcel.pk, "motion": motion.pk, "reason": "Main break"}
+    response = admin_client_for(clerk).post(reverse("admin:sidewalks_boardwaiver_add"), data)
+    assert response.status_code == 200 and "§ 303-3D(9)" in response.content.decode()
+    assert not BoardWaiver.objects.exists()
+    full = {**data, "permit": issued.pk, "emergency": "Main break", "ends_on": "2026-06-10"}
+    admin_client_for(clerk).post(reverse("admin:sidewalks_boardwaiver_add"), full)
+    waiver = BoardWaiver.objects.get()
+    assert waiver.permit == issued and str(waiver.ends_on) == "2026-06-10" and waiver.emergency == "Main break"
+
+
+def test_303_3c_admin_shows_the_owner_of_record_and_the_standing(admin_client_for, clerk, issued):
+    page = (
+        admin_client_for(clerk)
+        .get(reverse("admin:sidewalks_sidewalkpermit_change", args=[issued.sidewalk.pk]))
+        .content.decode()
+    )
+    assert "Owner of record" in page and "Olsen, Olga" in page

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from permits.errors import IllegalTransition
 from permits.ledger.models import SpecialCharge
 from permits.models import Notice, Permit, PermitKind, Status
-from sidewalks import services
+from sidewalks import rules, services
 from sidewalks.models import BoardWaiver, SidewalkInspection, SidewalkOrder, SidewalkPermit
 from tests.board_world import adopt_orders
 from tests.sidewalks.conftest import GOOD, PASSING, TODAY, at, order_illegal
@@ -204,20 +204,97 @@ def test_failed_subgrade_cites_the_sections_and_holds_the_permit_open(issued, in
     services.complete_sidewalk_permit(permit=issued, by=inspector, today=TODAY + timedelta(days=7))
 
 
-def test_303_3d_9_cold_pour_fails_unless_the_board_waived_it(issued, inspector, clerk, home):
-    cold = {**PASSING["pour"], "forecast_low_f": Decimal("34"), "subgrade_frozen": True}
-    failed = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **cold)
-    assert failed.result == "failed" and failed.citations == "§ 303-3D(9)"
+def cold_waiver(permit, clerk, *, number="E-1", held_on=TODAY, ends_on=POUR_DAY):
+    """§ 303-3D(9): the Board waives the cold-weather rule for one emergency on one permit, until `ends_on`."""
     from tests.board_world import vote
 
-    motion = vote(clause="303-3D(9)", ayes=4, held_on=TODAY, absent=3, number="E-1")
-    services.record_board_waiver(
-        kind=BoardWaiver.Kind.COLD_WEATHER, parcel=home, motion=motion, reason="Emergency replacement", by=clerk
+    motion = vote(clause="303-3D(9)", ayes=4, held_on=held_on, absent=3, number=number)
+    return services.record_board_waiver(
+        kind=BoardWaiver.Kind.COLD_WEATHER,
+        parcel=permit.parcel,
+        permit=permit,
+        motion=motion,
+        emergency="Water main break undermined the walk",
+        ends_on=ends_on,
+        reason="Emergency replacement",
+        by=clerk,
     )
+
+
+COLD = {**PASSING["pour"], "forecast_low_f": Decimal("34"), "subgrade_frozen": True}
+
+
+def test_303_3d_9_cold_pour_fails_unless_the_board_waived_it(issued, inspector, clerk, home):
+    failed = services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **COLD)
+    assert failed.result == "failed" and failed.citations == "§ 303-3D(9)"
+    cold_waiver(issued, clerk)
     assert (
-        services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **cold).result
+        services.record_inspection(permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **COLD).result
         == "passed"
     )
+
+
+def test_303_3d_9_cold_waiver_excuses_through_its_last_day_not_the_day_after(issued, inspector, clerk):
+    cold_waiver(issued, clerk, ends_on=POUR_DAY)
+    on_last_day = services.record_inspection(
+        permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **COLD
+    )
+    day_after = services.record_inspection(
+        permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY + timedelta(days=1)), **COLD
+    )
+    assert on_last_day.result == "passed"
+    assert day_after.result == "failed" and day_after.citations == "§ 303-3D(9)"
+
+
+def test_303_3d_9_cold_waiver_excuses_nothing_before_the_board_adopted_it(issued, inspector, clerk):
+    cold_waiver(issued, clerk, held_on=POUR_DAY, ends_on=POUR_DAY + timedelta(days=2))
+    before = services.record_inspection(
+        permit=issued, stage="pour", by=inspector, inspected_at=at(POUR_DAY - timedelta(days=1)), **COLD
+    )
+    assert before.result == "failed"
+
+
+def test_303_3d_9_cold_waiver_for_one_permit_does_not_excuse_another_on_the_same_parcel(
+    issued, inspector, clerk, contractor, home
+):
+    from permits.services import record_payment
+    from tests.sidewalks.conftest import stand
+
+    other = services.apply_for_sidewalk_permit(applicant=contractor, parcel=home, today=TODAY, **GOOD)
+    record_payment(permit=other, amount=other.fee_amount, method="cash", by=clerk)
+    other.refresh_from_db()
+    services.issue_sidewalk_permit(permit=stand(other, clerk), by=clerk, today=TODAY)
+    cold_waiver(issued, clerk)
+    reused = services.record_inspection(permit=other, stage="pour", by=inspector, inspected_at=at(POUR_DAY), **COLD)
+    assert reused.result == "failed" and "§ 303-3D(9)" in reused.citations
+
+
+def test_303_3d_9_cold_waiver_names_its_permit_its_emergency_and_its_end(issued, clerk, home):
+    from tests.board_world import vote
+
+    motion = vote(clause="303-3D(9)", ayes=4, held_on=TODAY, absent=3, number="E-2")
+    with pytest.raises(ValidationError) as exc:
+        services.record_board_waiver(kind=BoardWaiver.Kind.COLD_WEATHER, parcel=home, motion=motion, by=clerk)
+    codes = {v.code for v in exc.value.violations}
+    assert {"permit_required", "emergency_required", "end_required"} <= codes
+    assert all(v.citation == "§ 303-3D(9)" for v in exc.value.violations)
+    with pytest.raises(ValidationError, match="cannot end before"):
+        services.record_board_waiver(
+            kind=BoardWaiver.Kind.COLD_WEATHER,
+            parcel=home,
+            permit=issued,
+            motion=motion,
+            emergency="Main break",
+            ends_on=TODAY - timedelta(days=1),
+            by=clerk,
+        )
+    assert not BoardWaiver.objects.filter(kind=BoardWaiver.Kind.COLD_WEATHER).exists()
+
+
+def test_303_3d_9_cold_waiver_recorded_without_an_end_excuses_nothing():
+    assert not rules.cold_weather_waiver_in_force(adopted_on=TODAY, ends_on=None, on=TODAY)
+    assert rules.cold_weather_waiver_in_force(adopted_on=TODAY, ends_on=TODAY, on=TODAY)
+    assert not rules.cold_weather_waiver_in_force(adopted_on=TODAY, ends_on=TODAY, on=TODAY + timedelta(days=1))
 
 
 def test_303_3d_9_pour_below_50_degrees_keeps_traffic_off_96_hours(issued, inspector):
@@ -369,6 +446,7 @@ def test_303_3b_2_recorded_highland_theresa_project_halves_the_owners_charge(ser
 
 
 def test_owner_doing_the_work_under_a_permit_satisfies_the_order(served, resident, home, clerk, inspector):
+    home.owners.add(resident)  # § 303-3C: the owner of record files
     permit = services.apply_for_sidewalk_permit(
         applicant=resident, parcel=home, today=TODAY, **{**GOOD, "work": "replace", "existing_width_feet": Decimal("4")}
     )
@@ -480,3 +558,21 @@ def test_303_3b_3_no_order_is_adopted_without_the_boards_carried_motion(survey, 
         services.adopt_orders(orders=orders, motion=failed, by=clerk, today=TODAY)
     assert "motion_failed" in {v.code for v in broken.value.violations}
     assert {o.status for o in SidewalkOrder.objects.all()} == {"proposed"}
+
+
+def test_303_3d_9_the_waiver_request_page_asks_the_permit_and_the_last_day(client, clerk, issued, home):
+    from django.urls import reverse
+
+    from sidewalks.models import WaiverRequest
+
+    client.force_login(clerk)
+    url = reverse("sidewalks:waiver_request")
+    data = {"kind": "cold_weather", "tax_key": home.tax_key, "reason": "Water main break"}
+    response = client.post(url, data)
+    assert response.status_code == 200 and not WaiverRequest.objects.exists()
+    errors = response.context["form"].errors
+    assert "§ 303-3D(9)" in errors["permit_number"][0] and "§ 303-3D(9)" in errors["ends_on"][0]
+    response = client.post(url, {**data, "permit_number": issued.number, "ends_on": "2026-06-10"})
+    assert response.status_code == 302
+    request = WaiverRequest.objects.get()
+    assert request.permit == issued and request.ends_on == date(2026, 6, 10)

@@ -14,7 +14,7 @@ from permits.models import Permit, Status
 from sidewalks import services
 from sidewalks.models import SidewalkOrder, SidewalkSurvey
 from tests.factories import ParcelFactory
-from tests.sidewalks.conftest import GOOD, PASSING, POSTED, TODAY
+from tests.sidewalks.conftest import GOOD, PASSING, POSTED, TODAY, stand
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen")]
 
@@ -87,8 +87,9 @@ def test_inspector_passes_each_stage_from_the_phone_page(client, inspector, issu
             "stage": stage,
             **{k: ("on" if v is True else "" if v is False else str(v)) for k, v in measures.items()},
         }
-        if "sawn_joints" in measures:  # § 303-3D(6): a radio question, answered every time
-            data["sawn_joints"] = "yes" if measures["sawn_joints"] else "no"
+        for radio in ("sawn_joints", "diagonal_joints"):  # § 303-3D(6): radio questions, answered every time
+            if radio in measures:
+                data[radio] = "yes" if measures[radio] else "no"
         response = client.post(url, data)
         assert response.status_code == 302, response.context["form"].errors
     client.post(reverse("sidewalks:complete", args=[issued.number]), {"next": "inspect"})
@@ -295,7 +296,7 @@ def test_inspectors_list_shows_issued_work_with_a_fixed_query_count(
         )
         record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
         permit.refresh_from_db()
-        return services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
+        return services.issue_sidewalk_permit(permit=stand(permit, clerk), by=clerk, today=TODAY)
 
     first = issue_one(0)
     client.force_login(inspector)

@@ -25,6 +25,10 @@ def _waiver_request(clerk, kind="width_thickness"):
     from sidewalks import services as sidewalk_services
 
     parcel = ParcelFactory(land_use="commercial")
+    if kind == "cold_weather":  # § 303-3D(9): for one emergency on one permit, until its last day
+        from tests.sidewalks.conftest import cold_weather_request
+
+        return cold_weather_request(clerk, parcel)
     return sidewalk_services.request_board_waiver(kind=kind, parcel=parcel, reason="Narrow frontage", by=clerk)
 
 
