@@ -4,15 +4,49 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('permits', '0015_petition_verified_consent'),
+        ("permits", "0015_petition_verified_consent"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='agendaitem',
-            name='clause',
-            field=models.CharField(choices=[('303-2', '§ 303-2: notify owners to remove rubbish or dirt from sidewalks, and cause its removal'), ('303-4H(4)', '§ 303-4H(4): find street opening work defective within the guarantee year'), ('303-5A', '§ 303-5A: determine a winter opening to be an emergency excavation'), ('303-5I', '§ 303-5I: find an opening of a repaved street absolutely essential'), ('303-4H(3)', '§ 303-4H(3), (5): determine the amount of guarantee and annual bonds'), ('303-3D(8)(c)', '§ 303-3D(8)(c): waive the commercial sidewalk width and thickness'), ('303-3D(9)', '§ 303-3D(9): waive the cold-weather pour rule for an emergency replacement'), ('303-3B(3)', '§ 303-3B(3), Wis. Stat. § 66.0907: order sidewalks laid, rebuilt or repaired'), ('66.0703(4)', 'Wis. Stat. § 66.0703(4), § 303-3B(2): preliminary resolution to levy a special assessment'), ('66.0703(8)', 'Wis. Stat. § 66.0703(7), (8), § 303-3B(2): hear objections; final special assessment resolution'), ('66.0627', 'Wis. Stat. § 66.0627(3)(b): hear objections to a special charge'), ('66.0627(4)', 'Wis. Stat. § 66.0627(4): determine the time for paying special charges'), ('303-7B', '§ 303-7B: waive the street privilege bond'), ('303-7D', '§ 303-7D: revoke a street privilege permit for a violation of its conditions'), ('303-7D(4)', '§ 303-7D(4): order a building move to continue day and night'), ('303-7D(6)', '§ 303-7D(6): prescribe the route of a building move'), ('303-7F', '§ 303-7F: notify the adjoining owner to remove a sidewalk obstruction'), ('303-15C', '§ 303-15C: grant or deny a street use permit'), ('303-1A', '§ 303-1A: establish the grade of a street, alley or sidewalk'), ('303-1B', '§ 303-1B: alter an established grade'), ('303-9', '§ 303-9: approve paving or covering an area of a terrace'), ('303-3D(11)', '§ 303-3D(11): require a higher sidewalk standard at a location'), ('303-11', "§ 303-11: consider the year's street and sidewalk improvement requests"), ('other', 'Other business')], default='other', max_length=20),
+            model_name="agendaitem",
+            name="clause",
+            field=models.CharField(
+                choices=[
+                    ("303-2", "§ 303-2: notify owners to remove rubbish or dirt from sidewalks, and cause its removal"),
+                    ("303-4H(4)", "§ 303-4H(4): find street opening work defective within the guarantee year"),
+                    ("303-5A", "§ 303-5A: determine a winter opening to be an emergency excavation"),
+                    ("303-5I", "§ 303-5I: find an opening of a repaved street absolutely essential"),
+                    ("303-4H(3)", "§ 303-4H(3), (5): determine the amount of guarantee and annual bonds"),
+                    ("303-3D(8)(c)", "§ 303-3D(8)(c): waive the commercial sidewalk width and thickness"),
+                    ("303-3D(9)", "§ 303-3D(9): waive the cold-weather pour rule for an emergency replacement"),
+                    ("303-3B(3)", "§ 303-3B(3), Wis. Stat. § 66.0907: order sidewalks laid, rebuilt or repaired"),
+                    (
+                        "66.0703(4)",
+                        "Wis. Stat. § 66.0703(4), § 303-3B(2): preliminary resolution to levy a special assessment",
+                    ),
+                    (
+                        "66.0703(8)",
+                        "Wis. Stat. § 66.0703(7), (8), § 303-3B(2): hear objections; final special assessment resolution",
+                    ),
+                    ("66.0627", "Wis. Stat. § 66.0627(3)(b): hear objections to a special charge"),
+                    ("66.0627(4)", "Wis. Stat. § 66.0627(4): determine the time for paying special charges"),
+                    ("303-7B", "§ 303-7B: waive the street privilege bond"),
+                    ("303-7D", "§ 303-7D: revoke a street privilege permit for a violation of its conditions"),
+                    ("303-7D(4)", "§ 303-7D(4): order a building move to continue day and night"),
+                    ("303-7D(6)", "§ 303-7D(6): prescribe the route of a building move"),
+                    ("303-7F", "§ 303-7F: notify the adjoining owner to remove a sidewalk obstruction"),
+                    ("303-15C", "§ 303-15C: grant or deny a street use permit"),
+                    ("303-1A", "§ 303-1A: establish the grade of a street, alley or sidewalk"),
+                    ("303-1B", "§ 303-1B: alter an established grade"),
+                    ("303-9", "§ 303-9: approve paving or covering an area of a terrace"),
+                    ("303-3D(11)", "§ 303-3D(11): require a higher sidewalk standard at a location"),
+                    ("303-11", "§ 303-11: consider the year's street and sidewalk improvement requests"),
+                    ("other", "Other business"),
+                ],
+                default="other",
+                max_length=20,
+            ),
         ),
     ]

@@ -43,6 +43,11 @@ def counts(client) -> dict[str, tuple[int, int]]:
     return out
 
 
+# The Board queue reads each kind of matter that has something waiting (one query, and its facts' few), so its count
+# is bounded by the number of kinds the parts bring to the Board (17 with § 66.0703 and § 303-4H(4)), not by rows.
+CEILING = {"Board queue": 20}
+
+
 @pytest.mark.slow
 def test_every_list_the_bench_measures_runs_the_same_queries_with_four_times_the_rows(client):
     # Enough rows that every list and every section of a page has some (an empty section runs no query: 60 permits
@@ -59,7 +64,7 @@ def test_every_list_the_bench_measures_runs_the_same_queries_with_four_times_the
     assert len(many) >= 50  # every list page and report of the bench, not a few of them
     assert {name: status for name, (status, _) in many.items() if status != 200} == {}
     assert {name: (few[name][1], q) for name, (_, q) in many.items() if q != few[name][1]} == {}
-    assert {name: q for name, (_, q) in many.items() if q > 15} == {}
+    assert {name: q for name, (_, q) in many.items() if q > CEILING.get(name, 15)} == {}
 
 
 def test_pages_are_capped_and_counted_over_the_cap_only():

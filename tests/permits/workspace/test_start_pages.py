@@ -45,6 +45,7 @@ LANDS_ON = {
     "inspector": "/office/today/",
     "building": "/office/today/",
     "police": "/office/today/",
+    "officer": "/office/today/",
     "board": "/office/today/",
     "president": "/office/today/",
     "resident": "/permits/",
