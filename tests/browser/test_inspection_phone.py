@@ -190,6 +190,7 @@ def test_303_5b1_5c_inspector_records_barriers_and_the_saw_cut_on_a_phone(page, 
 
     # § 303-5B(1): an open-flame pot fails the inspection with its section
     page.get_by_role("link", name=re.compile("Barriers, signs and lights")).click()
+    expect(page.locator("form.field-form")).to_be_visible()  # the form's page, loaded, before it is measured
     assert _fits_the_phone(page)
     axe_check(page, "barriers, signs and lights form")
     form = page.locator("form.field-form")
@@ -204,6 +205,7 @@ def test_303_5b1_5c_inspector_records_barriers_and_the_saw_cut_on_a_phone(page, 
 
     # § 303-5C: a neat rectangular cut after backfilling passes
     page.get_by_role("link", name=re.compile("Pavement removal and saw cut")).click()
+    expect(page.locator("input[name='saw_cut_straight']").first).to_be_attached()
     axe_check(page, "saw cut form")
     form = page.locator("form.field-form")
     form.locator("input[name='surface'][value='bituminous']").check()
