@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from permits import street_work, workflow
+from permits import street_work, village_contracts, workflow
 from permits.access import require_role
 from permits.board import services as board
 from permits.board.clauses import Clause
@@ -393,19 +393,29 @@ def is_owner_of_record(user, parcel: Parcel) -> bool:
     return user is not None and parcel.owners.filter(pk=user.pk).exists()
 
 
-def standing_violations(permit: Permit) -> list[Violation]:
+def standing_violations(permit: Permit, today: date | None = None) -> list[Violation]:
     """§ 303-3C: the filer's standing, asked before issue on every path (sidewalks.workflow.blockers): the owner of
     record's linked account, an agent whose written authorization the clerk accepted, or the Village's contractor
-    whose contract the clerk confirmed in the register (sidewalks.rules.check_standing)."""
+    whose contract the clerk confirmed in the register (sidewalks.rules.check_standing), a contract that must still
+    cover the parcel on the day of issue (permits.village_contracts)."""
     detail = getattr(permit, "sidewalk", None)
     if detail is None:
         return []
-    return ordinance.check_standing(
+    errors = ordinance.check_standing(
         standing=detail.standing,
         owner_of_record=is_owner_of_record(permit.applicant, detail.parcel),
         accepted=detail.standing_accepted_at is not None,
         owner_name=detail.parcel.owner_name,
     )
+    if not errors and detail.standing == ordinance.VILLAGE_CONTRACTOR:
+        errors = village_contracts.contract_errors(
+            detail.standing_reference,
+            detail.parcel,
+            today or timezone.localdate(),
+            organization=permit.organization,
+            field="standing",
+        )
+    return errors
 
 
 def accept_standing(*, permit: Permit, by, document: Document | None = None, reference: str = "") -> SidewalkPermit:
@@ -434,6 +444,10 @@ def accept_standing(*, permit: Permit, by, document: Document | None = None, ref
     elif not reference.strip():
         message = "Give the number of the Village's contract in the register for this work (§ 303-3C)."
         errors.append(Violation("reference", "contract_required", "§ 303-3C", message))
+    else:
+        errors += village_contracts.contract_errors(
+            reference, detail.parcel, timezone.localdate(), organization=permit.organization
+        )
     raise_if_broken(errors)
     agent = detail.standing == ordinance.AGENT
     detail.standing_document = document if agent else None
@@ -462,7 +476,7 @@ def issue_violations(permit: Permit, today: date) -> list[Violation]:
     if detail is None:
         return []
     return [
-        *standing_violations(permit),
+        *standing_violations(permit, today),
         *higher_standard_violations(
             detail,
             today,

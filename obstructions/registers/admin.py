@@ -13,6 +13,7 @@ from obstructions.registers.models import (
     TerraceApproval,
 )
 from permits.admin.base import ReadOnlyAdmin
+from permits.models import VillageContract
 
 
 class RegisterAdmin(ReadOnlyAdmin):
@@ -55,3 +56,13 @@ class TerraceApprovalAdmin(RegisterAdmin):
     work_page = ("obstructions:registers:terrace_approvals", "record approvals on the terrace approvals page")
     list_display = ("parcel", "area", "approved_on", "ends_on", "motion", "approved_by")
     list_select_related = ("parcel", "approved_by", "motion")
+
+
+@admin.register(VillageContract)
+class VillageContractAdmin(RegisterAdmin):
+    """§ 303-3C: the Village's contracts, entered on the register's page (permits.village_contracts)."""
+
+    work_page = ("obstructions:registers:village_contracts", "enter contracts on the Village's contracts page")
+    list_display = ("number", "contractor", "work", "starts_on", "ends_on", "motion")
+    list_select_related = ("motion",)
+    search_fields = ("number", "contractor")

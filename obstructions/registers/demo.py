@@ -29,6 +29,8 @@ def load() -> None:
             established_on=CONFIRMED_ON,
             by=clerk,
         )
+    _village_contract(clerk)
+    _terrace_approval(clerk)
     if ImprovementRequest.objects.exists():
         return
     year = timezone.localdate().year
@@ -50,3 +52,41 @@ def load() -> None:
             street=Street.objects.filter(name=location.split(",")[0]).first(),
             by=clerk,
         )
+
+
+def _village_contract(clerk) -> None:
+    """§ 303-3C: this year's sidewalk contract the Village let, covering two parcels on the first demo street."""
+    from permits import village_contracts
+    from permits.models import Organization, Parcel, VillageContract
+
+    if VillageContract.objects.exists():
+        return
+    year = timezone.localdate().year
+    parcels = list(Parcel.objects.order_by("tax_key")[:2])
+    if not parcels:
+        return
+    village_contracts.record_contract(
+        number=f"VC-{year}-01",
+        contractor="Brandt Excavating LLC",
+        organization=Organization.objects.filter(name="Brandt Excavating LLC").first(),
+        work="Sidewalk replacement where the Village's survey found it broken",
+        parcels=parcels,
+        starts_on=date(year, 1, 1),
+        ends_on=date(year, 12, 31),
+        by=clerk,
+    )
+
+
+def _terrace_approval(clerk) -> None:
+    """§ 303-9B: the demo Board's approval of a paved terrace area (permits.board.demo's motion), in the register."""
+    from obstructions.registers.models import TerraceApproval
+    from permits.board.models import Motion
+    from permits.models import Parcel
+
+    motion = Motion.objects.filter(item__clause="303-9", outcome=Motion.Outcome.CARRIED).first()
+    parcel = Parcel.objects.filter(site_address__startswith="201 Main").first() or Parcel.objects.first()
+    if motion is None or parcel is None or TerraceApproval.objects.exists():
+        return
+    services.record_terrace_approval(
+        parcel=parcel, area="Between the walk and the curb, paved for a bicycle rack", by=clerk, motion=motion
+    )

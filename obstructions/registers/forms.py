@@ -169,3 +169,53 @@ class StreetWidthsForm(LimitedForm):
         label="Width of the sidewalk (feet)",
         help_text="§ 303-6B(2) allows building materials on at most half of it. Empty: the street has no sidewalk.",
     )
+
+
+class VillageContractForm(LimitedForm):
+    """§ 303-3C: a contract the Village let, entered in the Clerk-Treasurer's register."""
+
+    number = forms.CharField(max_length=40, label="Contract number")
+    contractor = forms.CharField(max_length=200, label="Contractor, as named in the contract")
+    organization = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        label="The contractor's company account",
+        help_text="When it has one: only its filings are then accepted under this contract.",
+    )
+    work = forms.CharField(max_length=300, label="Work contracted")
+    parcels = forms.CharField(
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Tax keys of the parcels it covers",
+        help_text="Separated by commas or lines, as on the tax roll.",
+    )
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="First day of its term")
+    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="Last day of its term")
+    motion = MotionChoiceField(
+        queryset=Motion.objects.none(),
+        required=False,
+        label="The Board's motion awarding it",
+        help_text="Blank when the Board did not let it by a recorded motion.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        from permits.models import Organization
+
+        super().__init__(*args, **kwargs)
+        self.fields["organization"].queryset = Organization.objects.order_by("name")
+        self.fields["motion"].queryset = (
+            Motion.objects.filter(outcome=Motion.Outcome.CARRIED)
+            .exclude(resolution_number="")
+            .select_related("item__meeting")
+            .order_by("-item__meeting__held_on", "-pk")
+        )
+
+    def clean_parcels(self):
+        from permits.models import Parcel
+
+        keys = [k.strip() for k in self.cleaned_data["parcels"].replace("\n", ",").split(",") if k.strip()]
+        found = {p.tax_key: p for p in Parcel.objects.filter(tax_key__in=keys)}
+        unknown = [k for k in keys if k not in found]
+        if unknown:
+            raise forms.ValidationError(f"Not on the tax roll: {', '.join(unknown[:10])} (§ 303-3C).")
+        return list(found.values())

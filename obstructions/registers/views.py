@@ -23,11 +23,13 @@ from obstructions.registers.forms import (
     ImprovementRequestForm,
     StreetWidthsForm,
     TerraceApprovalForm,
+    VillageContractForm,
 )
 from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest, TerraceApproval
+from permits import village_contracts as contracts
 from permits.forms import service_result
 from permits.input_limits import plausible_year
-from permits.models import Street
+from permits.models import Street, VillageContract
 from permits.paging import page_of
 from permits.roles import Role, has_role
 
@@ -173,6 +175,24 @@ def terrace_approvals(request):
     qs = TerraceApproval.objects.select_related("parcel", "motion__item__meeting", "approved_by")
     page = page_of(request, qs.order_by("-approved_on", "-pk"))
     return render(request, "obstructions/registers/terrace_approvals.html", {"page": page, "form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def village_contracts(request):
+    """§ 303-3C: the Village's contracts for sidewalk work. Staff read the register; the Clerk-Treasurer keeps it. A
+    sidewalk permit filed as the Village's contractor is accepted only on a contract here covering the parcel."""
+    form = _clerk_form(
+        request, VillageContractForm, "Only the Clerk-Treasurer keeps the Village's contract register (§ 303-3C)."
+    )
+    if request.method == "POST":
+        contract = service_result(form, partial(contracts.record_contract, by=request.user))
+        if contract is not None:
+            messages.success(request, f"Recorded: {contract}.")
+            return redirect("obstructions:registers:village_contracts")
+    qs = VillageContract.objects.select_related("organization", "motion__item__meeting").prefetch_related("parcels")
+    page = page_of(request, qs.order_by("-starts_on", "number"))
+    return render(request, "obstructions/registers/village_contracts.html", {"page": page, "form": form})
 
 
 @login_required

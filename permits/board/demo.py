@@ -139,6 +139,13 @@ def load() -> dict:
         all_aye,
         number=f"{held_on.year}-S1",
     )
+    motion(  # the approval itself is the registers demo's (obstructions.registers.demo)
+        Clause.TERRACE_SURFACE,
+        "Terrace paving, 201 Main Street",
+        "To approve paving the terrace at 201 Main Street between the walk and the curb for a bicycle rack (§ 303-9B)",
+        all_aye,
+        number=f"{held_on.year}-T1",
+    )
     # A waiver vote short of three-fourths of the entire Board: 5 ayes of 7 seats (one seat's member absent) fails.
     votes = {t: Vote.Choice.AYE for t in present[:5]} | {present[5]: Vote.Choice.NAY}
     motion(

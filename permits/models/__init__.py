@@ -26,6 +26,7 @@ from permits.models.core import (
     Street,
 )
 from permits.models.office_calendar import OfficeClosure
+from permits.models.village_contracts import VillageContract
 
 __all__ = [
     "ApplicationDraft",
@@ -38,6 +39,7 @@ __all__ = [
     "Notice",
     "NumberSequence",
     "OfficeClosure",
+    "VillageContract",
     "Organization",
     "Parcel",
     "Payment",

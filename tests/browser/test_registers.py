@@ -116,3 +116,31 @@ def test_dpw_director_records_a_streets_widths(page, live_server, axe_check, log
     expect(page.get_by_role("cell", name="22.0 ft")).to_be_visible()
     axe_check(page, "street widths after recording")
     assert Street.objects.get(name="Cedar Court").traveled_width_feet == Decimal("22.0")
+
+
+def test_clerk_enters_a_village_contract(page, live_server, axe_check, login):
+    """§ 303-3C: the clerk finds the contract register from the registers' links and enters a contract; a tax key not
+    on the roll is refused by name first."""
+    from permits.models import VillageContract
+
+    _staff("clerk", Role.CLERK)
+    ParcelFactory(tax_key="266-0042-0001", site_address="42 Elm Street")
+    login(page, "clerk")
+    page.goto(f"{live_server.url}/obstructions/registers/grades/")
+    page.get_by_role("link", name="The Village's contracts (§ 303-3C)").click()
+    expect(page.get_by_role("heading", name="The Village's contracts for sidewalk work")).to_be_visible()
+    axe_check(page, "village contracts (empty)")
+    page.get_by_label("Contract number").fill("VC-2026-09")
+    page.get_by_label("Contractor, as named in the contract").fill("Brandt Excavating LLC")
+    page.get_by_label("Work contracted").fill("Walk replacement on Elm Street")
+    page.get_by_label("Tax keys of the parcels it covers").fill("266-0042-0001, 266-0000-0000")
+    page.get_by_label("First day of its term").fill("2026-05-01")
+    page.get_by_label("Last day of its term").fill("2026-09-30")
+    page.get_by_role("button", name="Enter the contract").click()
+    expect(page.get_by_text("Not on the tax roll: 266-0000-0000 (§ 303-3C).").first).to_be_visible()
+    axe_check(page, "village contracts refused")
+    page.get_by_label("Tax keys of the parcels it covers").fill("266-0042-0001")
+    page.get_by_role("button", name="Enter the contract").click()
+    expect(page.get_by_role("row", name="VC-2026-09")).to_contain_text("42 Elm Street")
+    axe_check(page, "village contracts after entering")
+    assert VillageContract.objects.get().number == "VC-2026-09"

@@ -101,13 +101,32 @@ def test_303_3c_an_agents_standing_needs_a_document_of_this_permit(contractor, h
 
 
 def test_303_3c_the_villages_contractor_needs_the_contract_confirmed(contractor, home, clerk):
+    from datetime import timedelta
+
+    from permits.village_contracts import record_contract
+
     permit = paid(file(contractor, home, standing="village_contractor"), clerk)
     with pytest.raises(RulesBroken, match="contract"):
         services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
     with pytest.raises(RulesBroken, match="number of the Village's contract"):
         services.accept_standing(permit=permit, by=clerk, reference="  ")
+    # A number the register does not hold is no contract (a typed number used to be enough)
+    with pytest.raises(RulesBroken, match="No contract numbered VC-2026-04 is in the Village's register"):
+        services.accept_standing(permit=permit, by=clerk, reference="VC-2026-04")
+    record_contract(
+        number="VC-2026-04",
+        contractor="Brandt Excavating",
+        work="Sidewalk replacement, Elm Street",
+        parcels=[home],
+        starts_on=TODAY - timedelta(days=30),
+        ends_on=TODAY + timedelta(days=1),
+        by=clerk,
+    )
     services.accept_standing(permit=permit, by=clerk, reference="VC-2026-04")
-    services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY)
+    # The contract must still run on the day of issue: the day after its last day it does not
+    with pytest.raises(RulesBroken, match="not on June 3, 2026"):
+        services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY + timedelta(days=2))
+    services.issue_sidewalk_permit(permit=permit, by=clerk, today=TODAY + timedelta(days=1))
     assert status_of(permit) == Status.ISSUED and permit.sidewalk.standing_reference == "VC-2026-04"
 
 
