@@ -140,25 +140,40 @@ def test_contractor_gives_a_notice_and_reports_completion_on_a_phone(page, live_
     axe_check(page, "after requesting completion")
 
 
-def test_303_1c4_director_asks_to_inspect_before_covering_on_a_phone(page, live_server, login, axe_check):
+def _field_page_on_a_phone(page, live_server, login, *, username, role, applicant, company, location, **detail):
+    """A staff member of `role`, with a verified email, opens an issued street opening's field page on a phone."""
     from allauth.account.models import EmailAddress
 
-    from permits.roles import Role
-
-    director = staff_user("director", Role.DPW_DIRECTOR)
-    EmailAddress.objects.create(user=director, email=director.email, verified=True, primary=True)
+    user = staff_user(username, role)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     permit = PermitFactory(
-        applicant=UserFactory(username="gasco"),
-        organization=OrganizationFactory(name="Wisconsin Gas"),
-        location_description="Gas main crossing at 118 Henni Street",
+        applicant=UserFactory(username=applicant),
+        organization=OrganizationFactory(name=company),
+        location_description=location,
     )
-    add_detail(permit, underground_utility=True)
+    add_detail(permit, **detail)
     issue(permit)
-
     page.set_viewport_size(PHONE)
-    login(page, "director")
+    login(page, username)
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+    return permit
+
+
+def test_303_1c4_director_asks_to_inspect_before_covering_on_a_phone(page, live_server, login, axe_check):
+    from permits.roles import Role
+
+    _field_page_on_a_phone(
+        page,
+        live_server,
+        login,
+        username="director",
+        role=Role.DPW_DIRECTOR,
+        applicant="gasco",
+        company="Wisconsin Gas",
+        location="Gas main crossing at 118 Henni Street",
+        underground_utility=True,
+    )
     expect(page.get_by_role("heading", name="Check before covering")).to_be_visible()
     axe_check(page, "field record with the covering request form")
     page.get_by_label("Note to the permittee (optional)").fill("Call the DPW before backfilling")
@@ -169,24 +184,18 @@ def test_303_1c4_director_asks_to_inspect_before_covering_on_a_phone(page, live_
 
 
 def test_303_5b1_5c_inspector_records_barriers_and_the_saw_cut_on_a_phone(page, live_server, login, axe_check):
-    from allauth.account.models import EmailAddress
-
     from permits.roles import Role
 
-    inspector = staff_user("inspector", Role.DPW_INSPECTOR)
-    EmailAddress.objects.create(user=inspector, email=inspector.email, verified=True, primary=True)
-    permit = PermitFactory(
-        applicant=UserFactory(username="digger"),
-        organization=OrganizationFactory(name="Brandt Excavating LLC"),
-        location_description="In front of 118 Henni Street",
+    _field_page_on_a_phone(
+        page,
+        live_server,
+        login,
+        username="inspector",
+        role=Role.DPW_INSPECTOR,
+        applicant="digger",
+        company="Brandt Excavating LLC",
+        location="In front of 118 Henni Street",
     )
-    add_detail(permit)
-    issue(permit)
-
-    page.set_viewport_size(PHONE)
-    login(page, "inspector")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
 
     # § 303-5B(1): an open-flame pot fails the inspection with its section
     page.get_by_role("link", name=re.compile("Barriers, signs and lights")).click()
@@ -218,26 +227,21 @@ def test_303_5b1_5c_inspector_records_barriers_and_the_saw_cut_on_a_phone(page, 
 
 
 def test_303_4f2_director_bills_the_villages_expenses_on_a_phone(page, live_server, login, axe_check):
-    from allauth.account.models import EmailAddress
-
     from permits.roles import Role
     from tests.upload_samples import PNG
 
-    director = staff_user("director", Role.DPW_DIRECTOR)
-    EmailAddress.objects.create(user=director, email=director.email, verified=True, primary=True)
-    permit = PermitFactory(
-        applicant=UserFactory(username="digger"),
-        organization=OrganizationFactory(name="Brandt Excavating LLC"),
-        location_description="In front of 118 Henni Street",
+    _field_page_on_a_phone(
+        page,
+        live_server,
+        login,
+        username="director",
+        role=Role.DPW_DIRECTOR,
+        applicant="digger",
+        company="Brandt Excavating LLC",
+        location="In front of 118 Henni Street",
     )
-    add_detail(permit)
-    issue(permit)
-
-    page.set_viewport_size(PHONE)
-    login(page, "director")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-    page.goto(f"{live_server.url}/permits/{permit.number}/field/")
     page.get_by_role("link", name="Bill the Village's expenses").click()
+    expect(page.get_by_label("Labor ($)")).to_be_visible()  # the form's page, loaded, before it is measured
     assert _fits_the_phone(page)
     axe_check(page, "Village expenses form")
     page.get_by_label("What the Village did").fill("Cold patch placed by the Village crew")
