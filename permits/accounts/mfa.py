@@ -152,13 +152,16 @@ class StaffMFAMiddleware:
 
     @staticmethod
     def _staff_token_refusal(request):
-        header = request.META.get("HTTP_AUTHORIZATION", "")
-        keyword, _, key = header.partition(" ")
-        if keyword != "Token" or not key.strip():
-            return None
-        from rest_framework.authtoken.models import Token
+        """A staff member's token is refused however its header is spelled: the header is read by the API's own
+        authentication class (DRF's TokenAuthentication: any case of "Token", any whitespace), so this check and the
+        API can never disagree on what a token header is. A header DRF refuses is left to DRF's 401."""
+        from rest_framework.authentication import TokenAuthentication
+        from rest_framework.exceptions import AuthenticationFailed
 
-        token = Token.objects.select_related("user").filter(key=key.strip()).first()
-        if token is not None and is_village_staff(token.user):
+        try:
+            found = TokenAuthentication().authenticate(request)
+        except AuthenticationFailed:
+            return None
+        if found is not None and is_village_staff(found[0]):
             return mfa_error(TOKEN_MESSAGE, code="mfa_token_refused")
         return None

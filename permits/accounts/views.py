@@ -12,8 +12,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
 from permits.accounts import invitations
+from permits.accounts.mfa import TOKEN_MESSAGE, staff_mfa_required
 from permits.errors import RulesBroken, violations_of
 from permits.models.core import Invitation
+from permits.roles import is_village_staff
 
 
 def _invitation_error(request, error: ValidationError, status: int = 410):
@@ -88,6 +90,9 @@ def tokens(request):
             return redirect("permits:tokens")
         if action != "create":
             messages.error(request, "Choose Create or Revoke.")
+            return redirect("permits:tokens")
+        if staff_mfa_required() and is_village_staff(request.user):
+            messages.error(request, TOKEN_MESSAGE)  # a token would bypass the second factor the web asks of staff
             return redirect("permits:tokens")
         Token.objects.filter(user=request.user).delete()
         new_key = Token.objects.create(user=request.user).key

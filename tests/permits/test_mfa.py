@@ -195,6 +195,27 @@ def test_asvs_v2_2_3_a_staff_token_issued_before_mfa_was_required_is_refused(mfa
     assert response.json()["errors"][0]["code"] == "mfa_token_refused"
 
 
+@pytest.mark.parametrize("spelling", ["Token {}", "token {}", "TOKEN {}", "Token\t{}", "tOkEn  {}", " Token {}"])
+def test_asvs_v2_2_3_a_staff_token_is_refused_however_its_header_is_spelled(mfa_on, client, clerk, spelling):
+    """The API's own authentication reads the header (any case, any whitespace): the MFA check reads it the same way,
+    so no spelling reaches the permits and the owners' mailing addresses with a staff token."""
+    token = Token.objects.create(user=clerk)
+    response = client.get("/api/v1/permits/", HTTP_AUTHORIZATION=spelling.format(token.key))
+    assert response.status_code in (401, 403)
+    assert "results" not in response.json()
+
+
+def test_asvs_v2_2_3_staff_cannot_create_a_token_on_the_tokens_page(mfa_on, client, clerk, resident):
+    client.force_login(resident)
+    client.post("/account/tokens/", {"action": "create"})
+    assert Token.objects.filter(user=resident).exists()  # a resident still can
+    client.logout()
+    login_with_second_step(client, verified(clerk), with_totp(clerk))  # past the second step: the page opens
+    response = client.post("/account/tokens/", {"action": "create"}, follow=True)
+    assert not Token.objects.filter(user=clerk).exists()
+    assert "API tokens are not issued to Village staff" in response.content.decode()
+
+
 def test_asvs_v2_2_3_a_user_made_staff_after_getting_a_token_loses_its_use(mfa_on, client, resident):
     token = Token.objects.create(user=resident)
     assert client.get("/api/v1/permits/", HTTP_AUTHORIZATION=f"Token {token.key}").status_code == 200
