@@ -515,8 +515,12 @@ if os.environ.get("STRIPE_SECRET_KEY"):
     }
     ONLINE_PAYMENT_VARIANT = "card"
 else:
+    # The dummy provider confirms a payment by a URL anyone can post to: never in production mode (it refuses to
+    # start rather than take "payments" no gateway made).
+    if PRODUCTION_MODE and env_bool("ONLINE_PAYMENTS_DUMMY", False):
+        raise ImproperlyConfigured("ONLINE_PAYMENTS_DUMMY cannot be set in production mode: set the Stripe keys")
     PAYMENT_VARIANTS = {"card": ("payments.dummy.DummyProvider", {})}
-    ONLINE_PAYMENT_VARIANT = "card" if (not PRODUCTION_MODE or env_bool("ONLINE_PAYMENTS_DUMMY", False)) else ""
+    ONLINE_PAYMENT_VARIANT = "" if PRODUCTION_MODE else "card"
 # Where a payment held for refund is announced (the Clerk-Treasurer's office address); empty: shown in the office only.
 CLERK_EMAIL = os.environ.get("CLERK_EMAIL", "")
 # Wis. Stat. § 66.0907: days after service an owner has to do ordered sidewalk work (verify the current text).

@@ -52,6 +52,18 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def test_production_refuses_to_start_with_the_dummy_payment_provider(tmp_path):
+    """Issue 29 item 4: the test provider confirms a payment by a URL anyone can post to; production mode never
+    loads with it."""
+    result = manage(production_env(tmp_path, ONLINE_PAYMENTS_DUMMY="1"), "check")
+    assert result.returncode != 0 and "ONLINE_PAYMENTS_DUMMY cannot be set in production mode" in result.stderr
+
+
+def test_the_demos_webhook_address_answers_404_not_500(client, db):
+    response = client.post("/payments/process/card/", data="{}", content_type="application/json")
+    assert response.status_code == 404 and "takes no confirmations" in response.json()["error"]
+
+
 def test_a_bad_boolean_in_the_environment_fails_loudly(tmp_path):
     result = manage(production_env(tmp_path, DEBUG="maybe"), "check")
     assert result.returncode != 0 and "DEBUG must be true or false" in result.stderr
