@@ -58,6 +58,7 @@ def snow_report(request):
             by=request.user if request.user.is_authenticated else None,
         )
         request.session["snow_report_number"] = case.number
+        request.session["snow_report_follow"] = case.follow_token
         return redirect("sidewalks:snow_report_thanks")
 
     return report_page(
@@ -71,7 +72,28 @@ def snow_report(request):
 
 
 def snow_report_thanks(request):
-    return render(request, "sidewalks/snow_report_thanks.html", {"number": request.session.get("snow_report_number")})
+    token = request.session.get("snow_report_follow")
+    return render(
+        request,
+        "sidewalks/snow_report_thanks.html",
+        {"number": request.session.get("snow_report_number"), "follow_token": token},
+    )
+
+
+def snow_follow(request, token):
+    """The reporter's page (no login, the unguessable link from the thanks page): the case's status, the owner's
+    deadline (§ 303-8A), when the Village may clear (§ 303-8B) and the outcome; nothing about the owner."""
+    case = (
+        SnowCase.objects.select_related("snowfall").filter(follow_token=token).exclude(follow_token="").first()
+        if token
+        else None
+    )
+    if case is None:
+        raise Http404("No such report")
+    clock = _clock(case, timezone.now())
+    response = render(request, "sidewalks/snow_follow.html", {"case": case, "clock": clock})
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: it is not sent on to other sites
+    return response
 
 
 # --- DPW: snowfalls and cases ------------------------------------------------------------------------------------
