@@ -115,8 +115,9 @@ def snow_office(request):
                 return redirect("sidewalks:snow")
         else:
             report_form = StaffSnowReportForm(request.POST, prefix="report")
-            if report_form.is_valid():
-                case = snow.report_snow_case(by=request.user, **report_form.cleaned_data)
+            # § 303-8A: an address that is not of the Village is refused on the form, with suggestions.
+            case = service_result(report_form, partial(snow.report_snow_case, by=request.user))
+            if case is not None:
                 messages.success(request, f"Case {case.number} opened.")
                 return redirect(case)
     cases = SnowCase.objects.filter(status=SnowCase.Status.OPEN).select_related("parcel", "snowfall")

@@ -171,6 +171,16 @@ def test_303_8a_refused_posts_count_toward_the_hourly_limit(client, highland):
     assert not SnowCase.objects.exists()
 
 
+def test_303_8a_dpw_form_refuses_a_typo_with_the_suggestion(client, highland, dpw_director):
+    client.force_login(dpw_director)
+    response = client.post(reverse("sidewalks:snow"), {"report-address": "102 Highland Avenu"})
+    assert response.status_code == 400
+    assert "Did you mean: Highland Avenue?" in response.context["report_form"].errors["address"][0]
+    assert not SnowCase.objects.exists()
+    response = client.post(reverse("sidewalks:snow"), {"report-address": "102 Highland Avenue"})
+    assert response.status_code == 302 and SnowCase.objects.get().parcel.site_address == "102 Highland Avenue"
+
+
 # --- Who acts on a case -------------------------------------------------------------------------------------------
 
 
