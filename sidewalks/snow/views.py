@@ -168,7 +168,7 @@ def snowfall_detail(request, pk):
 
 def _case_for(user, number: str) -> SnowCase:
     """Staff see every case; the owner of the parcel sees the case behind a charge on it."""
-    case = SnowCase.objects.select_related("parcel", "snowfall", "cleared_by").filter(number=number).first()
+    case = SnowCase.objects.select_related("parcel", "street", "snowfall", "cleared_by").filter(number=number).first()
     if case is None or not (is_village_staff(user) or (case.parcel and case.parcel.owners.filter(pk=user.pk).exists())):
         raise Http404("No such case")
     return case

@@ -104,6 +104,15 @@ def test_303_8a_street_of_the_register_without_lots_is_matched_to_the_street(db)
     assert case.street == park and case.parcel is None and case.follow_token
 
 
+def test_303_8a_case_page_names_the_street_of_a_report_without_a_lot(client, db, dpw_director):
+    StreetFactory(name="Park Lane")
+    case = snow.report_snow_case(address="12 Park Lane", at=STOPPED)
+    client.force_login(dpw_director)
+    page = client.get(case.get_absolute_url())
+    assert b"on Park Lane: no lot of the parcel roll at that number" in page.content
+    assert b"Match the report to a parcel" in page.content
+
+
 def test_303_8a_dpw_assigning_a_parcel_sets_its_street(db, dpw_director, highland):
     StreetFactory(name="Park Lane")
     case = snow.report_snow_case(address="Park Lane", at=STOPPED)
@@ -152,6 +161,13 @@ def test_303_8b_reporter_sees_the_deadline_and_the_village_clearing(client, high
     snow.log_village_clearing(case=case, by=dpw_director, at=STOPPED + timedelta(hours=25))
     page = client.get(case.get_follow_url())
     assert b"Cleared by the Village on Jan 14, 2026" in page.content
+
+
+def test_303_8a_follow_page_queries_are_bounded(client, highland, dpw_director, django_assert_max_num_queries):
+    snow.record_snowfall(stopped_at=STOPPED, inches=Decimal("4"), by=dpw_director)
+    case = snow.report_snow_case(address="102 Highland Avenue", at=STOPPED + timedelta(hours=2))
+    with django_assert_max_num_queries(4):
+        assert client.get(case.get_follow_url()).status_code == 200
 
 
 def test_303_8a_follow_page_refuses_a_wrong_or_empty_token(client, highland):
