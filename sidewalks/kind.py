@@ -37,7 +37,8 @@ PERMIT_TYPE = PermitType(
         WorkQueue("Sidewalk inspections", "sidewalks:to_inspect", DPW),  # DPW inspectors only (the clerk's was a 403)
         WorkQueue("Sidewalk surveys", "sidewalks:surveys", (*DPW, Role.CLERK, Role.BOARD, Role.PRESIDENT)),
         WorkQueue("Sidewalk orders", "sidewalks:orders", (*DPW, Role.CLERK, Role.BOARD, Role.PRESIDENT)),
-        WorkQueue("Snow and ice", "sidewalks:snow", (*DPW, Role.CLERK, Role.POLICE_CHIEF)),
+        # § 303-8: no police power on snow cases, so no queue for the Chief of Police (the clerk mails the notices).
+        WorkQueue("Snow and ice", "sidewalks:snow", (*DPW, Role.CLERK)),
         WorkQueue("Rubbish", "sidewalks:rubbish_cases", (*DPW, Role.CLERK)),
         # Written notices to owners without email (snow notices, bills): printed, mailed, given (permits.letters).
         WorkQueue("Letters to mail", "permits:letters", (Role.CLERK,)),

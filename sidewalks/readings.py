@@ -90,4 +90,20 @@ READINGS = (
         "adopted after the application refuses the issue until the permit meets it), and on the walk as built: the "
         "width between the forms and their depth at the forms inspection, the thickness across driveways at the pour.",
     ),
+    Reading(
+        "§ 303-8A",
+        "Snow and ice (§ 303-8)",
+        "A snow report is about a walk of the Village: an address on the parcel roll, or a street of the street "
+        "register on which the roll has no lot at that number (the walk along it, for the DPW to match to a parcel "
+        "or dismiss). Any other address is refused, with the closest addresses on the street named or the street "
+        "names spelled like it, and nothing is kept. The reporter follows the report on a page behind an "
+        "unguessable link that shows its status, the owner's deadline and the outcome, never the owner.",
+    ),
+    Reading(
+        "§ 303-8",
+        "Snow and ice (§ 303-8)",
+        "§ 303-8 gives the snow duties to the owner or occupant and to the Village's crew (the Department of Public "
+        "Works), and names no police power: the Chief of Police has no step on a snow case, and snow cases are not "
+        "on the Chief's start page.",
+    ),
 )

@@ -33,6 +33,7 @@ urlpatterns = [
 urlpatterns += [
     path("snow/report/", snow_views.snow_report, name="snow_report"),
     path("snow/report/thanks/", snow_views.snow_report_thanks, name="snow_report_thanks"),
+    path("snow/follow/<str:token>/", snow_views.snow_follow, name="snow_follow"),
     path("snow/", snow_views.snow_office, name="snow"),
     path("snow/snowfalls/<int:pk>/", snow_views.snowfall_detail, name="snowfall_detail"),
     path("snow/cases/<str:number>/", snow_views.snow_case, name="snow_case"),

@@ -63,9 +63,11 @@ WORK_SOURCES = (
         url_name="sidewalks:to_inspect",
         citation="§ 303-3D",
     ),
+    # § 303-8 gives the duties on a snow case to the owner and the Village's crew (the DPW); it names no police
+    # power, so the Chief of Police has no step on one and the cases are not on the Chief's start page.
     WorkSource(
         "Snow and ice cases open",
-        (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.POLICE_CHIEF),
+        (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR),
         _open_snow_cases,
         _snow_row,
         url_name="sidewalks:snow",

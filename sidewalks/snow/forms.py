@@ -4,13 +4,25 @@ from __future__ import annotations
 
 from django import forms
 
+from permits.errors import RulesBroken, field_error
 from permits.models import Parcel
 from permits.public_forms import DATETIME_WIDGET, PublicReportForm
 from sidewalks.models import Snowfall
 
 
 class SnowReportForm(PublicReportForm):
-    """The public form (no login): an address, what is wrong, and a small sum to keep robots out."""
+    """The public form (no login): an address, what is wrong, and a small sum to keep robots out. An address that is
+    not of the Village is refused on its field with the closest ones (services.match_address, § 303-8A)."""
+
+    def clean_address(self):
+        from sidewalks.snow.services import match_address
+
+        address = self.cleaned_data["address"]
+        try:
+            match_address(address)
+        except RulesBroken as exc:
+            raise forms.ValidationError([field_error(v) for v in exc.violations]) from exc
+        return address
 
 
 class StaffSnowReportForm(forms.Form):

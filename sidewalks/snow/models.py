@@ -57,6 +57,10 @@ class SnowCase(NumberedRecord):
 
     snowfall = models.ForeignKey(Snowfall, on_delete=models.PROTECT, related_name="cases", null=True, blank=True)
     parcel = models.ForeignKey(Parcel, on_delete=models.PROTECT, related_name="snow_cases", null=True, blank=True)
+    # § 303-8A: the street of the register the report was matched to (the parcel's, or the street alone).
+    street = models.ForeignKey(
+        "permits.Street", on_delete=models.PROTECT, related_name="snow_cases", null=True, blank=True
+    )
     reported_address = models.CharField(max_length=200)
     details = models.CharField(max_length=500, blank=True)
     reported_via = models.CharField(max_length=10, choices=ReportedVia.choices)
@@ -77,6 +81,8 @@ class SnowCase(NumberedRecord):
         help_text="§ 303-8B: set by DPW staff; no written notice to the owner need be given for such a lot.",
     )
     owner_notified_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The reporter's link to follow the case (sidewalks:snow_follow): unguessable; empty on cases filed before it.
+    follow_token = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
 
     class Meta:
         ordering = ["-reported_at"]
@@ -84,6 +90,9 @@ class SnowCase(NumberedRecord):
 
     def __str__(self) -> str:
         return f"{self.number}: {self.reported_address}"
+
+    def get_follow_url(self) -> str:
+        return reverse("sidewalks:snow_follow", args=[self.follow_token]) if self.follow_token else ""
 
 
 # --- Rubbish and dirt (§ 303-2) ---------------------------------------------------------------------------------

@@ -124,3 +124,51 @@ def village_may_remove_rubbish(deadline_at: datetime, at: datetime) -> bool:
     """§ 303-2: the Village removes rubbish only when the owner or occupant failed to after notice: after the deadline
     (at the deadline itself the owner still has time)."""
     return at > deadline_at
+
+
+# --- Where a report is (§ 303-8A: a lot "within the Village fronting upon a public sidewalk") --------------------
+
+SUGGESTIONS = 3  # the closest addresses or street names offered when a report matches nothing
+STREET_NAME_CUTOFF = 0.75  # difflib ratio: "Highlnd Avenue" is close to "Highland Avenue", "Main Street" is not
+
+
+def split_address(address: str) -> tuple[int | None, str]:
+    """§ 303-8A: a typed address as (house number, street name); no leading number, (None, the whole text)."""
+    head, _, rest = " ".join(address.split()).partition(" ")
+    if head.isdigit() and rest:
+        return int(head), rest
+    return None, " ".join(address.split())
+
+
+def closest_addresses(number: int, addresses: list[str], limit: int = SUGGESTIONS) -> list[str]:
+    """§ 303-8A: the addresses on the roll nearest in house number to `number` (the reporter's likely walk)."""
+
+    def distance(address: str) -> tuple[int, int, str]:
+        house, _ = split_address(address)
+        if house is None:
+            return (10**9, 0, address)
+        return (abs(house - number), house, address)  # a tie: the lower number first
+
+    return sorted(addresses, key=distance)[:limit]
+
+
+def close_street_names(name: str, names: list[str], limit: int = SUGGESTIONS) -> list[str]:
+    """§ 303-8A: the Village's street names spelled most like the one typed (a typo), best first."""
+    import difflib
+
+    by_lower = {n.lower(): n for n in names}
+    matches = difflib.get_close_matches(name.lower(), list(by_lower), n=limit, cutoff=STREET_NAME_CUTOFF)
+    return [by_lower[m] for m in matches]
+
+
+def unknown_address_violation(address: str, suggestions: list[str], *, on_street: bool) -> Violation:
+    """§ 303-8A: a report names a walk of the Village: an address that is neither on the parcel roll nor on a street
+    of the street register is refused, with the closest addresses (`on_street`) or street names as suggestions."""
+    if on_street:
+        what = f"No lot at {address} is on the Village's parcel roll"
+        offer = f" The closest addresses on that street: {'; '.join(suggestions)}." if suggestions else ""
+    else:
+        what = f"No street named in {address!r} is on the Village's street register"
+        offer = f" Did you mean: {'; '.join(suggestions)}?" if suggestions else ""
+    message = f"Address: {what} (§ 303-8A: the sidewalks of lots within the Village).{offer}"
+    return Violation("address", "address_not_in_village", "§ 303-8A", message)

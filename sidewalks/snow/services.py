@@ -3,6 +3,7 @@ special-charge ledger (permits.ledger.services.add_charge)."""
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import replace
 from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
@@ -18,7 +19,7 @@ from permits.fees import FeeNotConfigured, fee_in_force
 from permits.ledger.models import SpecialCharge
 from permits.ledger.services import add_charge
 from permits.letters import notices_about
-from permits.models import Parcel
+from permits.models import Parcel, Street
 from permits.roles import Role, is_village_staff
 from permits.services import next_number, notify_owner, send_notice
 from permits.state import change_state
@@ -33,6 +34,34 @@ def find_parcel(address: str) -> Parcel | None:
     normalized = " ".join(address.split())
     matches = list(Parcel.objects.filter(site_address__iexact=normalized)[:2])
     return matches[0] if len(matches) == 1 else None
+
+
+def match_address(address: str) -> tuple[Parcel | None, Street | None]:
+    """§ 303-8A: the parcel (from the parcel roll) or the street (from the street register) a report is about.
+
+    An address on the roll is its parcel. Otherwise a street of the register with no lot of the roll at the number
+    typed is the walk along that street (no owner yet: DPW staff match it to a parcel or dismiss it); a number the
+    roll lacks on a street that has lots on the roll, or a street the register lacks, is refused with the closest
+    addresses or street names (RulesBroken on "address"), and nothing is stored."""
+    parcel = find_parcel(address)
+    if parcel is not None:
+        return parcel, parcel.street
+    number, street_name = snow_rules.split_address(address)
+    street = Street.objects.filter(name__iexact=street_name).first()
+    on_street = [
+        a
+        for a in Parcel.objects.filter(site_address__iendswith=f" {street_name}").values_list("site_address", flat=True)
+        if snow_rules.split_address(a)[1].lower() == street_name.lower()
+    ]
+    if on_street and number is not None:
+        suggestions = snow_rules.closest_addresses(number, on_street)
+        raise RulesBroken([snow_rules.unknown_address_violation(address, suggestions, on_street=True)])
+    if street is not None:
+        return None, street
+    if on_street:  # a street named on the roll only, without a number: the closest lots on it
+        raise RulesBroken([snow_rules.unknown_address_violation(address, sorted(on_street)[:3], on_street=True)])
+    suggestions = snow_rules.close_street_names(street_name, list(Street.objects.values_list("name", flat=True)))
+    raise RulesBroken([snow_rules.unknown_address_violation(address, suggestions, on_street=False)])
 
 
 def snowfall_at(at: datetime) -> Snowfall | None:
@@ -79,7 +108,10 @@ def report_snow_case(
     A second report of a walk already open for the same snowfall returns the open case (one case, one charge). The
     owner of record is given written notice (emailed where an email is known) when the case is opened (§ 303-8B),
     except for an unoccupied lot or abandoned property, which DPW staff may flag (`unoccupied=True`) when they open
-    the case: no written notice need be given for it (§ 303-8B). The crew waits the 24 hours either way."""
+    the case: no written notice need be given for it (§ 303-8B). The crew waits the 24 hours either way.
+
+    The address must be of the Village (match_address): one that is not is refused with suggestions, nothing stored.
+    The case gets an unguessable follow token: the reporter's link to its status page (no owner's data on it)."""
     if unoccupied:
         require_role(by, *DPW_ROLES, action="flag a lot as unoccupied or abandoned (DPW does, § 303-8B)")
     at = at or timezone.now()
@@ -87,7 +119,9 @@ def report_snow_case(
     if not address:
         raise RulesBroken.one("address", "address_required", "§ 303-8A", "Give the address of the uncleared sidewalk.")
     staff = by is not None and is_village_staff(by)
-    parcel = parcel or find_parcel(address)
+    street = parcel.street if parcel is not None else None
+    if parcel is None:
+        parcel, street = match_address(address)
     snowfall = snowfall_at(at)
     if parcel is not None:
         # One open case per walk: a report after a later snowfall is the same uncleared walk, whose 24 hours that
@@ -107,6 +141,8 @@ def report_snow_case(
             reporter_contact=contact.strip(),
             reported_at=at,
             unoccupied=unoccupied,
+            street=street,
+            follow_token=secrets.token_urlsafe(24),
         )
         if parcel is not None:
             _notify_owner(case)
@@ -156,7 +192,7 @@ def assign_case(*, case: SnowCase, by, parcel: Parcel | None = None, snowfall: S
     require_role(by, *DPW_ROLES, action="assign snow cases (DPW does)")
     fields = {}
     if parcel is not None:
-        fields.update(parcel=parcel, reported_address=parcel.site_address)
+        fields.update(parcel=parcel, reported_address=parcel.site_address, street=parcel.street)
     if snowfall is not None:
         fields["snowfall"] = snowfall
     had_parcel = case.parcel_id is not None

@@ -58,6 +58,7 @@ def snow_report(request):
             by=request.user if request.user.is_authenticated else None,
         )
         request.session["snow_report_number"] = case.number
+        request.session["snow_report_follow"] = case.follow_token
         return redirect("sidewalks:snow_report_thanks")
 
     return report_page(
@@ -71,7 +72,28 @@ def snow_report(request):
 
 
 def snow_report_thanks(request):
-    return render(request, "sidewalks/snow_report_thanks.html", {"number": request.session.get("snow_report_number")})
+    token = request.session.get("snow_report_follow")
+    return render(
+        request,
+        "sidewalks/snow_report_thanks.html",
+        {"number": request.session.get("snow_report_number"), "follow_token": token},
+    )
+
+
+def snow_follow(request, token):
+    """The reporter's page (no login, the unguessable link from the thanks page): the case's status, the owner's
+    deadline (§ 303-8A), when the Village may clear (§ 303-8B) and the outcome; nothing about the owner."""
+    case = (
+        SnowCase.objects.select_related("snowfall").filter(follow_token=token).exclude(follow_token="").first()
+        if token
+        else None
+    )
+    if case is None:
+        raise Http404("No such report")
+    clock = _clock(case, timezone.now())
+    response = render(request, "sidewalks/snow_follow.html", {"case": case, "clock": clock})
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: it is not sent on to other sites
+    return response
 
 
 # --- DPW: snowfalls and cases ------------------------------------------------------------------------------------
@@ -93,8 +115,9 @@ def snow_office(request):
                 return redirect("sidewalks:snow")
         else:
             report_form = StaffSnowReportForm(request.POST, prefix="report")
-            if report_form.is_valid():
-                case = snow.report_snow_case(by=request.user, **report_form.cleaned_data)
+            # § 303-8A: an address that is not of the Village is refused on the form, with suggestions.
+            case = service_result(report_form, partial(snow.report_snow_case, by=request.user))
+            if case is not None:
                 messages.success(request, f"Case {case.number} opened.")
                 return redirect(case)
     cases = SnowCase.objects.filter(status=SnowCase.Status.OPEN).select_related("parcel", "snowfall")
@@ -145,7 +168,7 @@ def snowfall_detail(request, pk):
 
 def _case_for(user, number: str) -> SnowCase:
     """Staff see every case; the owner of the parcel sees the case behind a charge on it."""
-    case = SnowCase.objects.select_related("parcel", "snowfall", "cleared_by").filter(number=number).first()
+    case = SnowCase.objects.select_related("parcel", "street", "snowfall", "cleared_by").filter(number=number).first()
     if case is None or not (is_village_staff(user) or (case.parcel and case.parcel.owners.filter(pk=user.pk).exists())):
         raise Http404("No such case")
     return case

@@ -82,18 +82,35 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     parcel.owners.add(owner)
     Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=30), inches=Decimal("6.0"), recorded_by=dpw)
 
-    # 1. A resident, not logged in, reports the walk.
+    # 1. A resident, not logged in, reports the walk: a typo in the street's name is refused with the street meant
+    # (§ 303-8A: a walk of the Village), nothing stored; the right address is taken.
     page.goto(f"{live_server.url}/sidewalks/snow/report/")
     axe_check(page, "public snow report form")
-    page.get_by_label("Address of the uncleared sidewalk").fill("102 highland avenue")
-    label = page.get_by_text(re.compile(r"what is \d+ plus \d+\?")).first.inner_text()
-    a, b = map(int, re.search(r"what is (\d+) plus (\d+)\?", label).groups())
-    page.get_by_label(re.compile("Anti-spam check")).fill(str(a + b))
-    page.get_by_role("button", name="Send report").click()
+
+    def send(address):
+        page.get_by_label("Address of the uncleared sidewalk").fill(address)
+        label = page.get_by_text(re.compile(r"what is \d+ plus \d+\?")).first.inner_text()
+        a, b = map(int, re.search(r"what is (\d+) plus (\d+)\?", label).groups())
+        page.get_by_label(re.compile("Anti-spam check")).fill(str(a + b))
+        page.get_by_role("button", name="Send report").click()
+
+    send("102 Highlnd Avenue")
+    expect(page.get_by_text("Did you mean: Highland Avenue?")).to_be_visible()
+    axe_check(page, "snow report refused with a suggestion")
+    assert not SnowCase.objects.exists()
+    send("102 highland avenue")
     expect(page.get_by_role("heading", name=re.compile("your report was received"))).to_be_visible()
     axe_check(page, "snow report received")
     case = SnowCase.objects.get()
     assert case.parcel == parcel and case.reported_via == "public"
+
+    # 1a. The reporter follows the report on its own link: status and deadline, nothing about the owner.
+    page.locator("a[href*='/snow/follow/']").click()
+    expect(page.get_by_role("heading", name=f"Your snow report {case.number}")).to_be_visible()
+    expect(page.get_by_text("Not yet decided")).to_be_visible()
+    assert "Anderson" not in page.content()
+    axe_check(page, "reporter's follow page")
+    follow_url = page.url
 
     # 1b. The owner has no email on file: the § 303-8B notice is a letter, not yet given. The clerk prints the batch
     # of waiting letters, mails them and records the mailing date (the notice is given that day).
@@ -132,6 +149,12 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     charge = SpecialCharge.objects.get()
     assert charge.work_record == case and charge.status == "billed"
     phone.close()
+
+    # 2a. The reporter's page shows the outcome (and still nothing about the owner or the bill's amount).
+    page.goto(follow_url)
+    expect(page.get_by_text(re.compile("Cleared by the Village on"))).to_be_visible()
+    assert "Anderson" not in page.content() and "75.00" not in page.content()
+    axe_check(page, "reporter's follow page with the outcome")
 
     # The bill goes unpaid: back-date it through the database and let the nightly job mark it delinquent.
     today = timezone.localdate()
@@ -289,6 +312,7 @@ def test_hearing_for_many_charges_receipt_link_and_unoccupied_lot(page, browser,
 
     # § 303-8B: the DPW, on a phone, flags a reported lot as unoccupied; the case page says no notice is needed.
     Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=3), recorded_by=dpw)
+    StreetFactory(name="Empty Lot Road")  # § 303-8A: a street of the register with no lot on the roll
     case = snow.report_snow_case(address="999 Empty Lot Road", at=timezone.now())
     phone = browser.new_page(viewport=PHONE)
     _log_in(phone, live_server, "dpw")

@@ -21,6 +21,15 @@ def fee(db):
     )
 
 
+@pytest.fixture
+def nowhere_road(db):
+    """§ 303-8A: a street of the register with no lot on the parcel roll: a report of "999 Nowhere Road" is matched
+    to the street alone, for DPW staff to match to a parcel."""
+    from tests.factories import StreetFactory
+
+    return StreetFactory(name="Nowhere Road")
+
+
 def snow_case_after(stopped, address, by):
     """Four inches that stopped at `stopped`, recorded an hour later; the walk at `address` reported an hour after."""
     with time_machine.travel(stopped + timedelta(hours=1), tick=False):

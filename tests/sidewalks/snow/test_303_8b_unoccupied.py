@@ -65,6 +65,7 @@ def test_303_8b_only_dpw_may_flag_a_lot_unoccupied(snowfall, parcel, clerk, resi
             snow.set_unoccupied(case=case, by=user, unoccupied=True)
 
 
+@pytest.mark.usefixtures("nowhere_road")
 def test_303_8b_unmatched_report_flagged_then_assigned_sends_no_notice(snowfall, parcel, dpw_director):
     case = snow.report_snow_case(address="999 Nowhere Road", at=STOPPED + timedelta(hours=2))
     snow.set_unoccupied(case=case, by=dpw_director, unoccupied=True)
@@ -88,6 +89,7 @@ def test_303_8b_closed_case_cannot_be_reflagged(snowfall, parcel, dpw_director):
         snow.set_unoccupied(case=case, by=dpw_director, unoccupied=True)
 
 
+@pytest.mark.usefixtures("nowhere_road")
 def test_303_8b_dpw_flags_on_the_case_page(client, snowfall, parcel, dpw_director):
     case = snow.report_snow_case(address="999 Nowhere Road", at=STOPPED + timedelta(hours=2))
     client.force_login(dpw_director)

@@ -55,9 +55,9 @@ def test_snowfall_recorded_after_the_report_is_used_for_clearing(parcel, dpw_dir
     assert case.snowfall is not None and charge.amount == Decimal("75.00")
 
 
-def test_unknown_address_is_kept_for_staff_to_match(snowfall):
+def test_303_8a_address_on_a_street_without_lots_is_kept_for_staff_to_match(snowfall, nowhere_road):
     case = snow.report_snow_case(address="999 Nowhere Road", at=STOPPED + timedelta(hours=2))
-    assert case.parcel is None and case.reported_address == "999 Nowhere Road"
+    assert case.parcel is None and case.reported_address == "999 Nowhere Road" and case.street == nowhere_road
 
 
 def test_inspector_logs_clearing_and_the_fee_schedule_charge_follows(case, inspector, parcel):
@@ -99,6 +99,7 @@ def test_clerk_cannot_log_clearing(case, clerk):
         snow.log_village_clearing(case=case, by=clerk, at=STOPPED + timedelta(hours=30))
 
 
+@pytest.mark.usefixtures("nowhere_road")
 def test_case_without_parcel_cannot_be_charged(snowfall, dpw_director):
     case = snow.report_snow_case(address="999 Nowhere Road", at=STOPPED + timedelta(hours=2))
     with pytest.raises(ValidationError) as exc:
