@@ -166,3 +166,8 @@ def test_chapter_167_api_balance_and_refund_agree_with_the_pages(contractor, con
     rows = client.get("/api/v1/permits/").json()
     row = next(r for r in rows["results"] if r["number"] == permit.number)
     assert row["balance_due"] == "0.00" and row["refund_due"] == "50.00"
+
+
+def test_chapter_167_the_reading_is_on_the_public_rules_page(client):
+    page = client.get("/rules/").content.decode()
+    assert "kept when withdrawn or denied" in page
