@@ -8,6 +8,20 @@ from django.db.models import Q
 
 from permits.errors import Violation
 from permits.models import FeeItem
+from permits.readings import Reading
+
+READINGS = [
+    Reading(
+        "Chapter 167, Fees; § 303-4F(2)",
+        "Fees",
+        "A withdrawn or denied application owes nothing: no payment is taken on it, at the counter or online. Of "
+        'what was paid, the Village keeps only a fee the fee schedule marks "kept when withdrawn or denied" (as '
+        "the item read when the application was submitted, as its amount is), and never more than was paid; the "
+        "rest is refunded by the Clerk-Treasurer, one receipt at a time. Costs the Village adds to a permit later "
+        "(Village expenses, a renewal fee) are not kept by this reading.",
+        otherwise="The Board sets which fees are kept in Chapter 167; the Clerk-Treasurer enters it on the fee item.",
+    ),
+]
 
 
 class FeeNotConfigured(Exception):

@@ -16,7 +16,7 @@ from permits import kinds, workflow
 from permits.errors import Violation
 from permits.fees import FeeNotConfigured, fee_in_force
 from permits.models import Permit, Status
-from permits.roles import is_village_staff
+from permits.roles import Role, has_role, is_village_staff
 from permits.selectors import with_refund
 
 # The step that waits next, from each status: the one whose blockers the applicant can act on. Under review starts
@@ -116,7 +116,11 @@ def page_context(request, permit: Permit, *, today: date, **extra) -> dict:
         "detail_template": permit_type.detail_template if permit_type else None,
         "events": permit.events.select_related("actor").all(),
         "documents": permit.documents.all(),
-        "payments": with_refund(permit.payments.all()),
+        # The card payments taken online name their gateway payment, for the refund link (one query with a join).
+        "payments": with_refund(permit.payments.select_related("online_payment")),
+        # Chapter 167: on a withdrawn or denied application the Clerk-Treasurer refunds what was paid and not kept,
+        # one receipt at a time (permits.online_payments.services.refund_receipt / refund_online_payment).
+        "may_record_refund": bool(permit.refund_due) and has_role(user, Role.CLERK),
         "document_form": extra.pop("document_form", None) or DocumentForm(),
         "may_upload": applicant_side or is_village_staff(user),
         "is_applicant_side": applicant_side,

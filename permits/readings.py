@@ -27,9 +27,9 @@ class Reading:
 
 def all_readings() -> list[Reading]:
     """The core's readings first (how time is counted), then each part's, in the order of permits.kinds.PACKAGES."""
-    from permits import kinds, notices, time
+    from permits import fees, kinds, notices, time
 
-    found = [*time.READINGS, *notices.READINGS]
+    found = [*time.READINGS, *notices.READINGS, *fees.READINGS]
     for module in kinds.discover("readings"):
         found.extend(module.READINGS)
     return found

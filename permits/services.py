@@ -111,12 +111,15 @@ def apply_for(
 
 
 def submit_permit(permit: Permit, *, by, fee_code: str, today: date | None = None) -> Permit:
-    """Submit a draft: the fee in force today is computed from the schedule and kept with the application."""
+    """Submit a draft: the fee in force today is computed from the schedule and kept with the application, with
+    what of it the Village keeps should the application be withdrawn or denied (Chapter 167: the fee item's "kept
+    when withdrawn or denied")."""
     today = today or timezone.localdate()
     fee = fee_in_force(fee_code, today)
     extra = {
         "fee_code": fee.code,
         "fee_amount": fee.amount,
+        "fee_kept": fee.amount if fee.kept_when_withdrawn_or_denied else Decimal("0.00"),
         "fee_basis": f"{fee.name} ({fee.citation}), schedule in force from {fee.effective_from:%Y-%m-%d}",
     }
     workflow.transition(permit, Status.SUBMITTED, by=by, today=today, extra=extra)
@@ -225,14 +228,30 @@ def _reference_recorded(existing: Payment) -> Violation:
     )
 
 
+def ended_without_permit_violation(permit: Permit, *, field: str | None = None) -> Violation:
+    """§ 303-4F(2), Chapter 167: the Clerk-Treasurer receipts only what is owed, and a withdrawn or denied
+    application owes nothing; what was paid and is not kept under the fee schedule is refunded to the payer."""
+    refund = permit.refund_due_as_stored()
+    then = f" The Clerk-Treasurer refunds ${refund:.2f} paid on it." if refund else ""
+    return Violation(
+        field,
+        "ended_without_permit",
+        "§ 303-4F(2)",
+        f"{permit.number} is {permit.get_status_display().lower()}: nothing is owed on it, so no payment is taken "
+        f"(§ 303-4F(2), Chapter 167 Fees).{then}",
+    )
+
+
 def _refuse_payment_not_due(permit: Permit, *, amount: Decimal, method: str, reference: str) -> None:
     """§ 303-4F(2): the Clerk-Treasurer receipts what is owed. Read under the permit's row lock: nothing due refuses
     any payment, more than the balance due refuses (the difference would be lost), the same check or card reference
-    twice on a permit refuses."""
+    twice on a permit refuses. A withdrawn or denied application owes nothing (Chapter 167): no payment on it."""
     violations = []
     paid = permit.paid_as_stored()
-    balance = max(permit.fee_amount - paid, Decimal("0.00"))
-    if balance <= 0:
+    balance = permit.balance_due_as_stored()
+    if permit.ended_without_permit:
+        violations.append(ended_without_permit_violation(permit, field="amount"))
+    elif balance <= 0:
         violations.append(
             Violation(
                 "amount",

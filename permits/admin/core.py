@@ -197,6 +197,7 @@ class PermitAdmin(SimpleHistoryAdmin):
         "fee_code",
         "fee_amount",
         "fee_basis",
+        "fee_kept",
         "submitted_at",
         "approved_on",
         "issued_on",
@@ -253,7 +254,8 @@ class PermitAdmin(SimpleHistoryAdmin):
 
     @admin.display(description="Balance due")
     def balance(self, obj):
-        return f"${obj.balance_due}"
+        refund = obj.refund_due  # withdrawn or denied: nothing due, what was paid and not kept is refunded
+        return f"Refund due ${refund}" if refund else f"${obj.balance_due}"
 
     @admin.display(description="Public status page")
     def public_link(self, obj):
@@ -345,8 +347,17 @@ class FeeItemAdmin(NoDeleteAdmin, SimpleHistoryAdmin):
     """Chapter 167 fees are ended (effective_to), never deleted (Wis. Stat. § 19.21): a deleted fee refused every new
     application that needed it, and permits already charged it must still show where the amount came from."""
 
-    list_display = ["code", "name", "amount", "effective_from", "effective_to", "citation", "is_placeholder"]
-    list_filter = ["is_placeholder", "code"]
+    list_display = [
+        "code",
+        "name",
+        "amount",
+        "effective_from",
+        "effective_to",
+        "citation",
+        "is_placeholder",
+        "kept_when_withdrawn_or_denied",
+    ]
+    list_filter = ["is_placeholder", "kept_when_withdrawn_or_denied", "code"]
     search_fields = ["code", "name", "citation"]
     actions = ["end_today"]
 

@@ -27,6 +27,10 @@ class PermitEventSerializer(serializers.ModelSerializer):
 class PermitSerializer(serializers.ModelSerializer):
     street = serializers.CharField(source="street.name", default=None, read_only=True)
     timeline = PermitEventSerializer(source="events", many=True, read_only=True)
+    # The same balance and refund as every page (permits.models.core.owed): a withdrawn or denied application owes
+    # nothing, and what was paid and not kept under Chapter 167 is a refund due.
+    balance_due = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
+    refund_due = serializers.DecimalField(max_digits=10, decimal_places=2, read_only=True)
 
     class Meta:
         model = Permit
@@ -40,6 +44,8 @@ class PermitSerializer(serializers.ModelSerializer):
             "start_date",
             "end_date",
             "fee_amount",
+            "balance_due",
+            "refund_due",
             "submitted_at",
             "approved_on",
             "issued_on",

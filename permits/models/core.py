@@ -189,6 +189,12 @@ class FeeItem(models.Model):
     is_placeholder = models.BooleanField(
         default=False, help_text="Seeded amount not yet adopted by the Board: replace it with the Chapter 167 amount"
     )
+    kept_when_withdrawn_or_denied = models.BooleanField(
+        "kept when withdrawn or denied",
+        default=False,
+        help_text="Chapter 167: the schedule says this fee is not refunded when the application is withdrawn or "
+        "denied (the Village keeps what was paid of it). Unticked, the fee paid is refunded.",
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -314,6 +320,15 @@ class Permit(NumberedRecord, StatusGuardedModel):
     fee_code = models.SlugField(max_length=60, blank=True)
     fee_amount = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0.00"))
     fee_basis = models.CharField(max_length=300, blank=True, help_text="Fee item and effective date applied")
+    # Chapter 167: what the Village keeps of the fee if the application is withdrawn or denied, fixed with the fee
+    # when the application is submitted (the fee item's "kept when withdrawn or denied" then), as its amount is.
+    fee_kept = models.DecimalField(
+        "fee kept if withdrawn or denied",
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("0.00"),
+        editable=False,
+    )
     public_token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     submitted_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -386,8 +401,22 @@ class Permit(NumberedRecord, StatusGuardedModel):
         return self.paid_as_stored()
 
     @property
+    def ended_without_permit(self) -> bool:
+        """Withdrawn or denied: no permit was issued, so nothing more is owed (Chapter 167, § 303-4F(2))."""
+        return self.status in ENDED_WITHOUT_PERMIT
+
+    @property
     def balance_due(self) -> Decimal:
-        return max(self.fee_amount - self.amount_paid, Decimal("0.00"))
+        return owed(self, self.amount_paid)[0]
+
+    @property
+    def refund_due(self) -> Decimal:
+        return owed(self, self.amount_paid)[1]
+
+    @property
+    def amount_kept(self) -> Decimal:
+        """What the Village keeps of the money paid on a withdrawn or denied application (Chapter 167)."""
+        return min(self.fee_kept, self.amount_paid) if self.ended_without_permit else Decimal("0.00")
 
     def paid_as_stored(self) -> Decimal:
         """The payments as stored now, never a list's annotation (which may be stale): for the rules that refuse.
@@ -396,7 +425,10 @@ class Permit(NumberedRecord, StatusGuardedModel):
         return live.aggregate(total=models.Sum("amount"))["total"] or Decimal("0.00")
 
     def balance_due_as_stored(self) -> Decimal:
-        return max(self.fee_amount - self.paid_as_stored(), Decimal("0.00"))
+        return owed(self, self.paid_as_stored())[0]
+
+    def refund_due_as_stored(self) -> Decimal:
+        return owed(self, self.paid_as_stored())[1]
 
     @property
     def status_badge_class(self) -> str:
@@ -411,9 +443,27 @@ class Permit(NumberedRecord, StatusGuardedModel):
             return ("Pay the fee to have the permit issued", None)
         if self.status in {Status.SUBMITTED, Status.UNDER_REVIEW}:
             return ("Awaiting the Village's review", None)
+        if self.ended_without_permit and self.refund_due:
+            return ("The Clerk-Treasurer refunds the fee paid", None)
         if self.status == Status.DRAFT:
             return ("Finish and submit the application", None)
         return ("", None)
+
+
+# Chapter 167 / § 303-4F(2): an application withdrawn or denied ends without a permit; it owes nothing more, and
+# what was paid and not kept under the fee schedule is refunded.
+ENDED_WITHOUT_PERMIT = frozenset({Status.WITHDRAWN, Status.DENIED})
+
+
+def owed(permit: Permit, paid: Decimal) -> tuple[Decimal, Decimal]:
+    """(balance due, refund due) of `permit` with `paid` received and not refunded. Open, the balance is the fee not
+    paid and nothing is refunded. Withdrawn or denied (Chapter 167), nothing is due and the refund is what was paid
+    beyond what the Village keeps (the fee item's "kept when withdrawn or denied", fixed at submission). Every page,
+    list, queue, the API and the refusals read the balance and the refund from here."""
+    zero = Decimal("0.00")
+    if permit.status in ENDED_WITHOUT_PERMIT:
+        return zero, max(paid - permit.fee_kept, zero)
+    return max(permit.fee_amount - paid, zero), zero
 
 
 STATUS_BADGE_CLASS = {

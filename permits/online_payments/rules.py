@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from permits.errors import Violation
-from permits.models.core import Status
+from permits.models.core import ENDED_WITHOUT_PERMIT, Status
 
 # § 303-4B / § 303-4F(2): the fee is paid once the Clerk-Treasurer has found the application complete (under review)
 # and for as long as the permit is open and owes something (a renewal fee under § 303-4E, Village costs added).
@@ -28,6 +28,16 @@ def permit_payable_violations(*, status: str, balance_due: Decimal, number: str)
                 "§ 303-4B",
                 f"{number} cannot be paid yet: the Clerk-Treasurer has not found the application complete (§ 303-4B). "
                 "You will be told when the fee is due.",
+            )
+        ]
+    if status in ENDED_WITHOUT_PERMIT:
+        return [
+            Violation(
+                None,
+                "ended_without_permit",
+                "§ 303-4F(2)",
+                f"{number} is {Status(status).label.lower()}: nothing is owed on it, so it cannot be paid "
+                "(§ 303-4F(2), Chapter 167 Fees). A fee paid and not kept is refunded by the Clerk-Treasurer.",
             )
         ]
     if status not in PERMIT_PAYABLE_STATUSES:

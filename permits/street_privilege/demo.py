@@ -62,6 +62,9 @@ def _advance(permit, state, users, today, real_today) -> None:
     if state == "withdrawn":
         from permits import workflow
 
+        # Paid at the counter, then withdrawn: the fee is not kept (Chapter 167), so the Clerk-Treasurer's
+        # "Refunds to make" lists it and its page shows the refund due.
+        services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=users["clerk"])
         workflow.transition(permit, "withdrawn", by=users["contractor"], reason="Plans changed (demo)")
         return
     sp.begin_review(permit=permit, by=users["building"], today=today)

@@ -14,8 +14,15 @@ register = template.Library()
 
 ROW = (
     '<tr><th scope="row"><a href="{}">{}</a></th><td>{}</td><td>{} {}</td>'
-    '<td><span class="badge {}">{}</span></td><td>{}</td><td>${}</td></tr>'
+    '<td><span class="badge {}">{}</span></td><td>{}</td><td>{}</td></tr>'
 )
+
+
+def money_text(permit) -> str:
+    """The balance column: the balance due, or on a withdrawn or denied application the refund the Village owes
+    (Chapter 167; permits.models.core.owed)."""
+    refund = permit.refund_due
+    return f"Refund due ${refund}" if refund else f"${permit.balance_due}"
 
 
 def next_deadline_text(permit) -> str:
@@ -33,7 +40,7 @@ def row_values(permit) -> tuple:
         permit.status_badge_class,
         permit.get_status_display(),
         next_deadline_text(permit),
-        permit.balance_due,
+        money_text(permit),
     )
 
 

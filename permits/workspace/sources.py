@@ -166,6 +166,22 @@ def _fee_row(permit) -> WorkRow:
     return WorkRow(f"{permit.number}: ${permit.balance_due} due", permit.submitted_at, url, "Record payment")
 
 
+def _refunds_to_make(user, today):
+    """Chapter 167: the withdrawn and denied applications with money paid beyond what the Village keeps (the same
+    refund due as the permit's page, permits.models.core.owed)."""
+    from permits.models.core import ENDED_WITHOUT_PERMIT
+
+    return with_base(
+        _permits().filter(status__in=ENDED_WITHOUT_PERMIT, paid_total__gt=F("fee_kept")).order_by("submitted_at", "pk"),
+        _permits,
+    )
+
+
+def _refund_row(permit) -> WorkRow:
+    url = reverse("permits:detail", args=[permit.number])
+    return WorkRow(f"{permit.number}: refund due ${permit.refund_due}", permit.submitted_at, url, "Record the refund")
+
+
 def _permits_to_issue(user, today):
     from permits.models import Status
 
@@ -256,6 +272,7 @@ CORE_WORK_SOURCES: tuple[WorkSource, ...] = (
         citation="§ 303-4A",
     ),
     WorkSource("Fees to collect", (Role.CLERK,), _fees_to_collect, _fee_row, citation="§ 303-4F(2)"),
+    WorkSource("Refunds to make", (Role.CLERK,), _refunds_to_make, _refund_row, citation="Chapter 167"),
     WorkSource(
         "Permits to issue",
         (Role.CLERK, Role.DPW_DIRECTOR),

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from permits.models import Permit, Status
 from permits.services import record_payment
+from permits.workflow import transition
 from tests.permits.conftest import permit_in
 
 pytestmark = pytest.mark.django_db
@@ -23,10 +24,15 @@ def make_permits(n, *, applicant, organization=None, clerk=None):
         Status.DENIED,
     ]
     for i in range(n):
-        permit = permit_in(statuses[i % len(statuses)], applicant=applicant, organization=organization)
+        status = statuses[i % len(statuses)]
+        # A denied application is paid while under review, then denied: its row shows the refund due (Chapter 167).
+        walked_to = Status.UNDER_REVIEW if status == Status.DENIED else status
+        permit = permit_in(walked_to, applicant=applicant, organization=organization)
         Permit.objects.filter(pk=permit.pk).update(fee_amount=Decimal("50.00"))
         if clerk is not None and i % 2 == 0:
             record_payment(permit=permit, amount=Decimal("20.00"), method="cash", by=clerk)
+        if status != walked_to:
+            transition(permit, status, by=None)
 
 
 def queries_for(client, url):

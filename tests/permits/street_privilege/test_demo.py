@@ -17,3 +17,11 @@ def test_demo_has_one_street_privilege_permit_in_each_state():
     assert statuses == sorted(STATES)
     demo.load()
     assert Permit.objects.filter(kind="street_privilege").count() == len(STATES)
+
+
+def test_chapter_167_the_withdrawn_demo_application_was_paid_and_has_a_refund_due():
+    load_demo(password="demo-password-123")
+    demo.load()
+    withdrawn = Permit.objects.get(kind="street_privilege", status="withdrawn")
+    assert withdrawn.refund_due_as_stored() == withdrawn.fee_amount > 0
+    assert withdrawn.balance_due_as_stored() == 0
