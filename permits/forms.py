@@ -58,6 +58,42 @@ class DocumentForm(forms.ModelForm):
         return upload
 
 
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one input (Django's documented way): a list of uploads, each checked by content."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(item, initial) for item in data if item]
+        return [single(data, initial)] if data else []
+
+
+class InformationAnswerForm(forms.Form):
+    """The applicant's answer to the Village's request for information, with the documents it asked for."""
+
+    prefix = "info"  # the page's document form has its own `kind`: distinct ids
+
+    answer = forms.CharField(label="Your answer", widget=forms.Textarea(attrs={"rows": 4}), max_length=4000, strip=True)
+    kind = forms.ChoiceField(label="The documents are", choices=Document.Kind.choices, initial=Document.Kind.OTHER)
+    documents = MultipleFileField(
+        label="Documents (optional; PDF, JPEG or PNG, at most 10 MB each, up to 5)", required=False
+    )
+
+    def clean_documents(self):
+        uploads = self.cleaned_data["documents"]
+        for upload in uploads:
+            inspect_upload(upload)
+        return uploads
+
+
 class PaymentForm(forms.ModelForm):
     class Meta:
         model = Payment

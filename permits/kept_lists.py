@@ -22,12 +22,13 @@ from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from permits.models import Membership, Organization, Parcel, Payment, Permit, Street
+from permits.models import InformationRequest, Membership, Organization, Parcel, Payment, Permit, Street
 from permits.online_payments.models import Refund
 
 # What a list's rows read (permits.selectors.permits_visible_to, list_rows and with_paid_total): the permits with
-# their street, the payments and refunds behind the balance due, and who belongs to which organization.
-ROW_TABLES = (Permit, Street, Payment, Refund, Membership)
+# their street, the payments and refunds behind the balance due, who belongs to which organization, and the
+# requests for information (a status change that ends an "Answered" flag writes the permit too).
+ROW_TABLES = (Permit, Street, Payment, Refund, Membership, InformationRequest)
 # What My applications' links read (templates/permits/_my_links.html): the user's parcels and organizations.
 LINK_TABLES = (Parcel, Parcel.owners.through, Organization, Membership)
 TABLE_TEMPLATE = "permits/_permit_table.html"

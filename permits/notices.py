@@ -34,6 +34,9 @@ TOPICS: tuple[Topic, ...] = (
     Topic("submitted", "Application received", ("application_received",)),
     Topic("needs_information", "The Village needs more information", ("permit_needs_information",)),
     Topic(
+        "information_answered", "An applicant answered your request for information", ("permit_information_answered",)
+    ),
+    Topic(
         "approved",
         "Approved, denied or withdrawn",
         (

@@ -104,6 +104,26 @@ def pdf_url(permit: Permit) -> str | None:
     return reverse(permit_type.pdf_url, args=[permit.number])
 
 
+def information_context(permit: Permit, user, applicant_side: bool, answer_form=None) -> dict:
+    """The Village's requests for information and their answers (the staff and the applicant see them all); the
+    open one at the top of the page, with the answer form for the applicant while the permit is pending."""
+    from permits.applicant.applications import PENDING
+    from permits.forms import InformationAnswerForm
+
+    if not (applicant_side or is_village_staff(user)):
+        return {"information_requests": [], "open_information_request": None, "may_answer": False}
+    requests = list(permit.information_requests.select_related("asked_by", "answered_by").prefetch_related("documents"))
+    waiting = next((r for r in requests if r.is_open), None) if permit.status in PENDING else None
+    may_answer = applicant_side and waiting is not None
+    return {
+        "information_requests": requests,
+        "open_information_request": waiting,
+        "may_answer": may_answer,
+        "may_ask": is_village_staff(user) and not applicant_side and permit.status in PENDING and waiting is None,
+        "answer_form": (answer_form or InformationAnswerForm()) if may_answer else None,
+    }
+
+
 def page_context(request, permit: Permit, *, today: date, **extra) -> dict:
     from permits.forms import DocumentForm
 
@@ -128,6 +148,7 @@ def page_context(request, permit: Permit, *, today: date, **extra) -> dict:
         "next_step_label": STEP_LABELS.get(step, ""),
         "may_withdraw": applicant_side and workflow.may_transition(user, permit, Status.WITHDRAWN),
         "permit_pdf_url": pdf_url(permit),
+        **information_context(permit, user, applicant_side, extra.pop("answer_form", None)),
     }
     if permit_type is not None and permit_type.page_context is not None:
         context.update(permit_type.page_context(request, permit))

@@ -19,8 +19,9 @@ DELETABLE = {"delete_membership"}
 
 # The core's models (app label `permits`) each role sees; a part's models come from the part (its PermitType record's
 # `admin_roles`, or the `ADMIN_ROLES` of its admin_roles.py when it is not a permit type).
-# Records behind a permit's own page: whoever sees permits sees these (its timeline, documents, street).
-PERMIT_RECORDS = {"permit", "permitevent", "document", "street"}
+# Records behind a permit's own page: whoever sees permits sees these (its timeline, documents, street, requests
+# for information).
+PERMIT_RECORDS = {"permit", "permitevent", "document", "street", "informationrequest"}
 # The street map (permits/streetmap): segments, placements, the DPW's conflict margin and its conflict reviews.
 STREET_MAP = {"streetsegment", "placement", "conflictmargin", "conflictreview"}
 # The Village Board's record (permits.board): the clerk keeps it; members and the DPW read it.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.db.models import DecimalField, OuterRef, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import DecimalField, Exists, OuterRef, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from permits.models import Membership, Payment, Permit
@@ -73,7 +73,44 @@ LIST_ROW_FIELDS = (
 
 def list_rows(qs: QuerySet[Permit]) -> QuerySet[Permit]:
     """`qs` (from permits_visible_to) reduced to what a permit list shows, newest first."""
-    return qs.select_related(None).select_related("street").only(*LIST_ROW_FIELDS).order_by("-created_at")
+    rows = qs.select_related(None).select_related("street").only(*LIST_ROW_FIELDS).order_by("-created_at")
+    return with_information_state(rows)
+
+
+def _answers_awaiting_review(requests: QuerySet) -> QuerySet:
+    """Answered requests the review has not gone on from: no status change of the permit since the answer."""
+    from permits.models import PermitEvent
+
+    moved_on = PermitEvent.objects.filter(
+        permit=OuterRef("permit"), kind=PermitEvent.Kind.TRANSITION, at__gt=OuterRef("answered_at")
+    )
+    return requests.filter(answered_at__isnull=False).exclude(Exists(moved_on))
+
+
+def with_information_state(qs: QuerySet[Permit]) -> QuerySet[Permit]:
+    """Annotate the open request for information (`info_question`, `info_asked_at`) and the answer the review has not
+    yet gone on from (`info_answered_at`), in the same query: a list shows "The Village asked for information" or
+    "Answered" on the row (permits.templatetags.permit_lists)."""
+    from permits.models import InformationRequest
+
+    of_permit = InformationRequest.objects.filter(permit=OuterRef("pk")).order_by("-asked_at", "-id")
+    waiting = of_permit.filter(answered_at__isnull=True)
+    return qs.annotate(
+        info_question=Subquery(waiting.values("question")[:1]),
+        info_asked_at=Subquery(waiting.values("asked_at")[:1]),
+        info_answered_at=Subquery(_answers_awaiting_review(of_permit).values("answered_at")[:1]),
+    )
+
+
+def answered_requests() -> QuerySet:
+    """The office's "Answered" queue: requests for information the applicant answered, on permits still pending,
+    that the review has not gone on from (no status change since, no newer request), oldest answer first."""
+    from permits.applicant.applications import PENDING
+    from permits.models import InformationRequest
+
+    newer = InformationRequest.objects.filter(permit=OuterRef("permit"), asked_at__gt=OuterRef("asked_at"))
+    answered = _answers_awaiting_review(InformationRequest.objects.filter(permit__status__in=PENDING))
+    return answered.exclude(Exists(newer)).select_related("permit").order_by("answered_at")
 
 
 def with_refund(payments: QuerySet) -> QuerySet:

@@ -28,6 +28,7 @@ urlpatterns = [
     # The applicant's side (permits/applicant/views.py, permits/applicant/parcel_link_views.py)
     path("permits/<str:number>/withdraw/", views.withdraw, name="withdraw"),
     path("permits/<str:number>/request-information/", views.request_information, name="request_information"),
+    path("permits/<str:number>/answer-information/", views.answer_information, name="answer_information"),
     path("account/notices/", applicant_views.notice_preferences, name="notice_preferences"),
     path("drafts/<int:pk>/delete/", applicant_views.delete_draft, name="delete_draft"),
     path("my-property/", parcel_link_views.my_property, name="my_property"),

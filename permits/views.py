@@ -13,12 +13,12 @@ from permits.access import get_permit_for, require_staff
 from permits.accounts import invitations
 from permits.applicant import applications
 from permits.errors import IllegalTransition
-from permits.forms import AddMemberForm, DocumentForm
+from permits.forms import AddMemberForm, DocumentForm, InformationAnswerForm, add_service_errors
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import page_keys_first, page_of
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role, is_village_staff
-from permits.selectors import list_rows, permits_visible_to
+from permits.selectors import answered_requests, list_rows, permits_visible_to
 from permits.workflow import is_applicant_side
 
 
@@ -111,6 +111,7 @@ def office(request):
         "status": status,
         "statuses": Status.choices,
         "queues": kinds.work_queues_for(request.user),
+        "answered": answered_requests()[:50],
     }
     return render(request, "permits/office.html", context)
 
@@ -171,6 +172,34 @@ def request_information(request, number):
     else:
         messages.success(request, "The applicant was asked for the information.")
     return redirect(permit)
+
+
+@login_required
+@require_POST
+def answer_information(request, number):
+    """The applicant answers the Village's request for information, with documents uploaded with the answer."""
+    permit = get_permit_for(request.user, number)
+    if not is_applicant_side(request.user, permit):
+        raise PermissionDenied("Only the applicant answers the Village's request for information.")
+    form = InformationAnswerForm(request.POST, request.FILES)
+    if form.is_valid():
+        uploads = [(form.cleaned_data["kind"], upload) for upload in form.cleaned_data["documents"]]
+        try:
+            applications.answer_information_request(
+                permit=permit, by=request.user, answer=form.cleaned_data["answer"], uploads=uploads
+            )
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, "Your answer was sent to the Village; the application is back in its review.")
+            return redirect(permit)
+    if not applications.open_request(permit) or permit.status not in applications.PENDING:
+        # Nothing waits for an answer any more (withdrawn, decided, already answered): no form to show it on.
+        for message in form.non_field_errors() or ["The Village is not waiting for information on this permit."]:
+            messages.error(request, f"Your answer was not sent: {message}")
+        return redirect(permit)
+    context = permit_page.page_context(request, permit, today=timezone.localdate(), answer_form=form)
+    return render(request, permit_page.page_template(permit), context, status=400)
 
 
 @login_required

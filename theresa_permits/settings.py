@@ -384,6 +384,7 @@ CACHALOT_ENABLED = False
 CACHALOT_ONLY_CACHABLE_TABLES = frozenset(
     {
         *("permits_permit", "permits_street", "permits_payment", "permits_refund", "permits_membership"),
+        "permits_informationrequest",
         *("permits_parcel", "permits_parcel_owners", "permits_organization"),
     }
 )

@@ -6,7 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from permits.admin.base import NoDeleteAdmin
 from permits.applicant import parcel_links
-from permits.models import ParcelLinkRequest
+from permits.models import InformationRequest, ParcelLinkRequest
 
 
 @admin.register(ParcelLinkRequest)
@@ -44,3 +44,30 @@ class ParcelLinkRequestAdmin(NoDeleteAdmin):
             else:
                 done += 1
         self.message_user(request, f"{done} request{'s' if done != 1 else ''} approved.")
+
+
+@admin.register(InformationRequest)
+class InformationRequestAdmin(NoDeleteAdmin):
+    """Read only: staff ask from the permit page and the applicant answers there (permits.applicant.applications),
+    so the one-open-request rule, the timeline and the notices hold on every path."""
+
+    list_display = ["permit", "asked_at", "asked_by", "answered_at", "answered_by"]
+    list_filter = [("answered_at", admin.EmptyFieldListFilter)]
+    search_fields = ["permit__number", "question", "answer"]
+    list_select_related = ["permit", "asked_by", "answered_by"]
+    readonly_fields = [
+        "permit",
+        "question",
+        "asked_by",
+        "asked_at",
+        "answer",
+        "answered_by",
+        "answered_at",
+        "documents",
+    ]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils import timezone
 
 from permits import kinds, workflow
 from permits.errors import RulesBroken
-from permits.models import ApplicationDraft, Permit, PermitEvent, Status
+from permits.models import ApplicationDraft, InformationRequest, Permit, PermitEvent, Status
 from permits.roles import is_village_staff
 
 MAX_DRAFTS = 20  # per person: a draft is a convenience, not storage
@@ -23,10 +24,27 @@ def withdraw_permit(*, permit: Permit, by, reason: str = "") -> Permit:
     return workflow.transition(permit, Status.WITHDRAWN, by=by, reason=reason or "Withdrawn by the applicant")
 
 
+# While the Village waits on the applicant, or on its own review: staff may ask, the applicant may answer.
+PENDING = (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED)
+MAX_ANSWER_DOCUMENTS = 5
+
+
+def open_request(permit: Permit) -> InformationRequest | None:
+    """The request that waits for the applicant's answer, if any (at most one: a constraint holds it)."""
+    return permit.information_requests.filter(answered_at__isnull=True).select_related("asked_by").first()
+
+
+def _refuse_unless_pending(permit: Permit, what: str) -> None:
+    if permit.status not in PENDING:
+        message = f"{permit.number} is {permit.get_status_display().lower()}: {what}"
+        raise RulesBroken.one(None, "nothing_pending", "", message)
+
+
 @transaction.atomic
 def request_information(*, permit: Permit, by, message: str):
-    """Village staff ask the applicant for what the application lacks: recorded on the timeline and noticed to the
-    applicant (topic "needs information"); the permit keeps its status."""
+    """Village staff ask the applicant for what the application lacks: an open InformationRequest the applicant
+    sees on the permit page and on My applications, recorded on the timeline and noticed to the applicant (topic
+    "needs information"); the permit keeps its status. One request waits at a time: ask again once it is answered."""
     from permits.services import record_event, send_notice
 
     if not is_village_staff(by):
@@ -36,9 +54,14 @@ def request_information(*, permit: Permit, by, message: str):
         raise RulesBroken.one("message", "required", "", "Say what the applicant must add or correct.")
     if len(message) > 2000:
         raise RulesBroken.one("message", "too_long", "", "Keep the request under 2,000 characters.")
-    if permit.status not in (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED):
-        message = f"{permit.number} is {permit.get_status_display().lower()}: nothing is pending on it."
-        raise RulesBroken.one(None, "nothing_pending", "", message)
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    _refuse_unless_pending(permit, "nothing is pending on it.")
+    waiting = open_request(permit)
+    if waiting is not None:
+        asked = timezone.localdate(waiting.asked_at).strftime("%b %-d, %Y")
+        message_ = f"The applicant has not yet answered the request asked on {asked}: wait for the answer."
+        raise RulesBroken.one("message", "already_waiting", "", message_)
+    InformationRequest.objects.create(permit=permit, question=message, asked_by=by, asked_at=timezone.now())
     record_event(permit, by=by, kind=PermitEvent.Kind.NOTE, reason=f"Information requested: {message}")
     return send_notice(
         permit,
@@ -46,6 +69,45 @@ def request_information(*, permit: Permit, by, message: str):
         template="permit_needs_information",
         context={"permit": permit, "message": message},
     )
+
+
+@transaction.atomic
+def answer_information_request(*, permit: Permit, by, answer: str, uploads=()) -> InformationRequest:
+    """The applicant (or a member of the applicant's organization) answers the Village's open request: the text,
+    and documents uploaded with it (`uploads`: (kind, file) pairs, checked as every upload is). The answer goes on
+    the timeline, the staff member who asked is told, and the permit shows "Answered" in the office list. Refused
+    when the permit no longer waits (withdrawn, denied, issued...) or nothing was asked."""
+    from permits.services import record_event, send_notice, upload_document
+
+    if not workflow.is_applicant_side(by, permit):
+        raise PermissionDenied("Only the applicant answers the Village's request for information.")
+    permit = Permit.objects.select_for_update().get(pk=permit.pk)
+    _refuse_unless_pending(permit, "it no longer waits for information, so the answer was not sent.")
+    waiting = open_request(permit)
+    if waiting is None:
+        raise RulesBroken.one(None, "nothing_asked", "", "The Village is not waiting for information on this permit.")
+    answer = (answer or "").strip()
+    uploads = list(uploads)
+    if not answer:
+        raise RulesBroken.one("answer", "required", "", "Write your answer to the Village's question.")
+    if len(answer) > 4000:
+        raise RulesBroken.one("answer", "too_long", "", "Keep the answer under 4,000 characters.")
+    if len(uploads) > MAX_ANSWER_DOCUMENTS:
+        message = f"Attach at most {MAX_ANSWER_DOCUMENTS} documents; upload more below the answer."
+        raise RulesBroken.one("documents", "too_many", "", message)
+    documents = [upload_document(permit=permit, kind=kind, upload=upload, by=by) for kind, upload in uploads]
+    waiting.answer, waiting.answered_by, waiting.answered_at = answer, by, timezone.now()
+    waiting.save(update_fields=["answer", "answered_by", "answered_at"])
+    waiting.documents.set(documents)
+    attached = f" ({len(documents)} document{'s' if len(documents) != 1 else ''} attached)" if documents else ""
+    record_event(permit, by=by, kind=PermitEvent.Kind.NOTE, reason=f"Information given{attached}: {answer}")
+    send_notice(
+        permit,
+        to=waiting.asked_by.email,
+        template="permit_information_answered",
+        context={"permit": permit, "question": waiting.question, "answer": answer, "documents": documents},
+    )
+    return waiting
 
 
 def _clean_data(data: dict) -> dict:

@@ -7,7 +7,7 @@ while it loads the app.
 """
 
 from permits.kinds import discover
-from permits.models.applicant import ApplicationDraft, NoticePreference, ParcelLinkRequest
+from permits.models.applicant import ApplicationDraft, InformationRequest, NoticePreference, ParcelLinkRequest
 from permits.models.core import (
     Document,
     FeeItem,
@@ -30,6 +30,7 @@ from permits.models.village_contracts import VillageContract
 
 __all__ = [
     "ApplicationDraft",
+    "InformationRequest",
     "NoticePreference",
     "ParcelLinkRequest",
     "Document",

@@ -86,3 +86,39 @@ class ParcelLinkRequest(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("permits:parcel_link_requests")
+
+
+class InformationRequest(models.Model):
+    """Village staff ask the applicant for what an application lacks, and the applicant answers (text and
+    documents) on the permit page. Open while unanswered: the applicant sees the question at the top of the permit
+    page and on My applications; answered, the permit shows "Answered" in the office list until the review goes on
+    (its next status change) or staff ask again. The permit keeps its status throughout (permits.applicant
+    .applications: request_information, answer_information_request)."""
+
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="information_requests")
+    question = models.TextField()
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    asked_at = models.DateTimeField()
+    answer = models.TextField(blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    documents = models.ManyToManyField("permits.Document", blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["-asked_at", "-id"]
+        indexes = [models.Index(fields=["permit", "-asked_at"], name="info_request_permit_idx")]
+        constraints = [
+            # At most one request waits for its answer at a time: a second is asked once the first is answered.
+            models.UniqueConstraint(
+                fields=["permit"], condition=Q(answered_at__isnull=True), name="info_request_one_open"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.permit} asked {self.asked_at:%Y-%m-%d}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.answered_at is None

@@ -152,6 +152,12 @@ def load() -> dict:
             continue
         permit = so.apply_for_street_opening(applicant=user, organization=org, data=data, today=today)
         upload_certificate(permit, by=user)
+        if state == "submitted":
+            # The DPW asks for a sketch: the contractor sees the question on My applications and answers on the page
+            from permits.applicant.applications import request_information
+
+            question = "Add a sketch of the trench: its length, width and depth, and where the lateral meets the main."
+            request_information(permit=permit, by=users["dpw"], message=question)
         if state in ("under_review", "approved", "issued"):
             so.begin_review(permit=permit, by=users["clerk"], today=today)
         if state in ("approved", "issued"):

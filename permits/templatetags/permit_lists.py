@@ -7,15 +7,37 @@ cell, and every value is escaped by format_html.
 
 from django import template
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.dateformat import format as format_date
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
 ROW = (
     '<tr><th scope="row"><a href="{}">{}</a></th><td>{}</td><td>{} {}</td>'
-    '<td><span class="badge {}">{}</span></td><td>{}</td><td>{}</td></tr>'
+    '<td><span class="badge {}">{}</span>{}</td><td>{}</td><td>{}</td></tr>'
 )
+ASKED_BADGE = ' <span class="badge text-bg-warning">Information requested</span>'
+ANSWERED_BADGE = ' <span class="badge text-bg-info">Answered</span>'
+PENDING = {"submitted", "under_review", "approved"}
+
+
+def information_flag(permit):
+    """(badge, deadline text) for a permit waiting on the applicant's answer, or whose answer waits on the review
+    (permits.selectors.with_information_state), else None."""
+    if permit.status not in PENDING:
+        return None
+    question = getattr(permit, "info_question", None)
+    if question:
+        asked = format_date(timezone.localtime(permit.info_asked_at), "M j, Y")
+        question = question if len(question) <= 200 else question[:199] + "…"
+        return ASKED_BADGE, f"The Village asked for information: {question}, asked on {asked}"
+    answered_at = getattr(permit, "info_answered_at", None)
+    if answered_at:
+        answered = format_date(timezone.localtime(answered_at), "M j, Y")
+        return ANSWERED_BADGE, f"Information given on {answered}: awaiting the Village's review"
+    return None
 
 
 def money_text(permit) -> str:
@@ -31,6 +53,7 @@ def next_deadline_text(permit) -> str:
 
 
 def row_values(permit) -> tuple:
+    flag = information_flag(permit)
     return (
         reverse("permits:detail", args=[permit.number]),
         permit.number,
@@ -39,7 +62,8 @@ def row_values(permit) -> tuple:
         permit.location_description,
         permit.status_badge_class,
         permit.get_status_display(),
-        next_deadline_text(permit),
+        mark_safe(flag[0]) if flag else "",  # a constant of this module
+        flag[1] if flag else next_deadline_text(permit),
         money_text(permit),
     )
 

@@ -22,7 +22,7 @@ def world(admin_world):
 # The core's models each role sees (hand-kept: the core's table in permits/role_permissions.py is what is tested);
 # a part's models (a permit type's, the enforcement cases') each role sees come from the part's own table (its
 # record's `admin_roles`, or obstructions/admin_roles.py), read below.
-PERMIT_PAGES = {"Permit", "Street"}
+PERMIT_PAGES = {"Permit", "Street", "InformationRequest"}
 # The Village Board's record (permits.board): the clerk keeps it, the Board and the DPW read it.
 BOARD_PAGES = {"Seat", "Term", "Meeting", "Motion", "Designation"}
 CLERK_ONLY = {
