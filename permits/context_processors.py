@@ -35,6 +35,7 @@ NAV_URL_NAMES = (
     "permits:start",
     "permits:tokens",
     "reports:index",
+    "streetmap:map",
 )
 
 
