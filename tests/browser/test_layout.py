@@ -93,7 +93,7 @@ def test_phone_home_map_my_applications_and_office_list_fit_the_screen(at, live_
     axe_check(page, "My applications at 390 px")
     # Each row is a card: the status, the deadline and the balance are on the screen, each under its column's name.
     row = page.locator("table.table-stack tbody tr").first
-    for label in ("Status", "Next deadline", "Balance due"):
+    for label in ("Status", "Next deadline", "Balance or refund due"):
         cell = row.locator(f'[data-label="{label}"]')
         expect(cell).to_be_visible()
         box = cell.bounding_box()
