@@ -8,9 +8,9 @@ TOPIC = "Special charges (Wis. Stat. § 66.0627)"
 
 
 def _period_in_force() -> str:
-    from permits.ledger.models import PaymentPeriod
+    from permits.ledger.services import payment_period_in_force
 
-    row = PaymentPeriod.objects.filter(effective_from__lte=timezone.localdate()).select_related("motion").first()
+    row = payment_period_in_force(timezone.localdate())
     if row is None:
         return "no period on record"
     if row.motion_id is None:

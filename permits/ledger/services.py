@@ -166,18 +166,20 @@ def _bill_due_on(charge: SpecialCharge, today: date, payment_days: int | None = 
     return due_on_when_given(charge, today, payment_days)
 
 
+def payment_period_in_force(on: date) -> PaymentPeriod | None:
+    """Wis. Stat. § 66.0627(4): the period the Board determined, in force on `on`, with the motion that set it (the
+    installation's starting period has none); None when nothing is on record."""
+    periods = PaymentPeriod.objects.filter(effective_from__lte=on).select_related("motion__item__meeting")
+    return periods.order_by("-effective_from", "-pk").first()
+
+
 def payment_days_in_force(on: date) -> int:
     """Wis. Stat. § 66.0627(4): the time for payment the Board determined, in force on `on` (the day the bill is
     given). The installation's starting period (PaymentPeriod without a motion) stands until the Board records one."""
-    row = PaymentPeriod.objects.filter(effective_from__lte=on).order_by("-effective_from", "-pk").first()
+    row = payment_period_in_force(on)
     if row is None:
-        raise RulesBroken(
-            [
-                Violation(
-                    "days", "no_period", "Wis. Stat. § 66.0627(4)", "No time for payment is on record (§ 66.0627(4))"
-                )
-            ]
-        )
+        cite = "Wis. Stat. § 66.0627(4)"
+        raise RulesBroken([Violation("days", "no_period", cite, f"No time for payment is on record ({cite})")])
     return row.days
 
 

@@ -89,3 +89,12 @@ def test_66_0627_4_the_rules_page_states_the_period_in_force(client, db):
     page = client.get("/rules/").content.decode()
     assert "Wis. Stat. § 66.0627(4)" in page
     assert "30 days (the starting period" in page
+
+
+def test_66_0627_4_the_rules_page_names_the_boards_motion_in_one_query(client, db, django_assert_max_num_queries):
+    clerk = board_clerk()
+    motion = vote(clause=CLAUSE, ayes=4, held_on=MEETING, clerk=clerk)
+    ledger.set_payment_period(days=45, effective_from=MEETING, motion=motion, by=clerk)
+    with django_assert_max_num_queries(3):
+        page = client.get("/rules/").content.decode()
+    assert "45 days, from June 1, 2026 (Board motion of June 1, 2026)" in page
