@@ -59,7 +59,9 @@ def core_fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | Non
             except NoReverseMatch:
                 return None
         return None
-    if violation.field and any(word in violation.field for word in ("certificate", "document", "plans", "bond")):
+    # Only a document not on file is fixed by an upload; one on file that does not count yet is the Village's to record.
+    missing = violation.code.endswith("_missing")
+    if missing and violation.field and any(word in violation.field for word in ("certificate", "document", "plans")):
         return f"{permit.get_absolute_url()}#upload-heading", "Upload the document"
     return None
 
