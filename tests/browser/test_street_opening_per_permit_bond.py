@@ -1,5 +1,6 @@
 """A contractor without an annual bond applies for a street opening with a bond for this permit (§ 303-4H(3)),
-uploads it on the permit page, the Clerk-Treasurer records its amount from the Village actions page, and the DPW
+uploads it on the permit page, the Clerk-Treasurer reviews the documents (a certificate rejected with its reason,
+uploaded again; the bond accepted) and records the bond's amount from the Village actions page, and the DPW
 approves: no step of the journey waits on a page that does not exist. axe-core on every page visited."""
 
 from datetime import datetime
@@ -58,6 +59,33 @@ def test_303_4h_3_bond_for_this_permit_uploaded_recorded_by_the_clerk_then_appro
         expect(checklist.get_by_text("The amount of the bond for this permit is not recorded")).to_be_visible()
         expect(checklist.get_by_role("link", name="Upload the document")).to_have_count(0)
         axe_check(page, "permit page: bond uploaded, amount not recorded")
+        steps.log_out(page)
+
+        # The clerk reviews the documents on the permit page: the certificate names another company and is
+        # rejected with the reason, the bond is accepted.
+        steps.sign_in(page, live_server, "clerk")
+        page.goto(live_server.url + permit.get_absolute_url())
+        documents = page.get_by_role("list", name="Documents")
+        expect(documents.get_by_text("received, waiting for review by the Clerk-Treasurer")).to_have_count(2)
+        axe_check(page, "permit page: documents to review")
+        page.get_by_label("Why it is rejected: certificate.pdf").fill("It names another company")
+        page.get_by_role("button", name="Reject the certificate of insurance certificate.pdf").click()
+        expect(page.get_by_text("Certificate of insurance rejected")).to_be_visible()
+        page.get_by_role("button", name="Accept the bond bond.pdf").click()
+        expect(page.get_by_text("Bond accepted.")).to_be_visible()
+        steps.log_out(page)
+
+        # The contractor reads why and uploads a new certificate.
+        steps.sign_in(page, live_server, "contractor")
+        page.goto(live_server.url + permit.get_absolute_url())
+        checklist = page.get_by_role("region", name="What still blocks approval")
+        expect(
+            checklist.get_by_text("The certificate of insurance was rejected: It names another company")
+        ).to_be_visible()
+        axe_check(page, "permit page: certificate rejected")
+        checklist.get_by_role("link", name="Upload the document").click()
+        upload(page, "insurance", "certificate-2.pdf")
+        expect(page.get_by_text("The certificate of insurance was rejected")).to_have_count(0)
         steps.log_out(page)
 
         # The clerk starts the review and records the bond's amount from the bond document.
