@@ -82,6 +82,17 @@ class ApiRoute:
 
 
 @dataclass(frozen=True)
+class RequiredDocument:
+    """A document a type's rules require, declared once: the application form lists it, and the rules that refuse
+    a step without it cite the same section."""
+
+    kind: str  # a Document.Kind value: what to choose when uploading it
+    what: str  # "A certificate of insurance showing the limits entered on the form"
+    citation: str
+    when: str  # where and by when it is uploaded: "on the permit page once submitted, before approval"
+
+
+@dataclass(frozen=True)
 class PermitType:
     """One street permit type. Hooks take the permit and the target status; they read the database as they need,
     and the rules they call are pure (the `today` passed in is read once by transition())."""
@@ -120,6 +131,8 @@ class PermitType:
     page_context: Callable[..., dict] | None = None
     pdf_url: str | None = None
     fix_link: Callable[..., tuple[str, str] | None] | None = None
+    # The documents the type's rules require (the application form's checklist, permits/templatetags/documents.py).
+    required_documents: tuple[RequiredDocument, ...] = ()
     # What a permit's `kind` is called in lists and reports ("Street use (block party, event)"); "" reads the title.
     label: str = ""
     # Which staff roles see the type's models in the back office: "app_label.modelname" -> role names

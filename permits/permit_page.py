@@ -59,7 +59,9 @@ def core_fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | Non
             except NoReverseMatch:
                 return None
         return None
-    if violation.field and any(word in violation.field for word in ("certificate", "document", "plans", "bond")):
+    # Only a document not on file is fixed by an upload; one on file that does not count yet is the Village's to record.
+    missing = violation.code.endswith("_missing")
+    if missing and violation.field and any(word in violation.field for word in ("certificate", "document", "plans")):
         return f"{permit.get_absolute_url()}#upload-heading", "Upload the document"
     return None
 
@@ -124,6 +126,20 @@ def information_context(permit: Permit, user, applicant_side: bool, answer_form=
     }
 
 
+def documents_with_review(permit: Permit, user, applicant_side: bool) -> list:
+    """The permit's documents, each with who reviews it (`reviewer`) and whether `user` may review it here."""
+    from permits.services import DOCUMENT_REVIEWERS, document_reviewer
+
+    staff = is_village_staff(user) and not applicant_side
+    reviewable = {kind for kind, roles in DOCUMENT_REVIEWERS.items() if staff and has_role(user, *roles)}
+    documents = list(permit.documents.select_related("reviewed_by"))
+    for document in documents:
+        document.reviewer = document_reviewer(document.kind)
+        document.may_review = document.kind in reviewable and document.review_status != "rejected"
+        document.reviewed_label = workflow.actor_label(document.reviewed_by) if document.reviewed_by_id else ""
+    return documents
+
+
 def page_context(request, permit: Permit, *, today: date, **extra) -> dict:
     from permits.forms import DocumentForm
 
@@ -135,7 +151,7 @@ def page_context(request, permit: Permit, *, today: date, **extra) -> dict:
         "permit": permit,
         "detail_template": permit_type.detail_template if permit_type else None,
         "events": permit.events.select_related("actor").all(),
-        "documents": permit.documents.all(),
+        "documents": documents_with_review(permit, user, applicant_side),
         # The card payments taken online name their gateway payment, for the refund link (one query with a join).
         "payments": with_refund(permit.payments.select_related("online_payment")),
         # Chapter 167: on a withdrawn or denied application the Clerk-Treasurer refunds what was paid and not kept,

@@ -123,3 +123,13 @@ def with_refund(payments: QuerySet) -> QuerySet:
     return payments.annotate(
         refund_kind=Subquery(refund.values("kind")[:1]), refunded_at=Subquery(refund.values("refunded_at")[:1])
     )
+
+
+def document_rejections(permit: Permit) -> dict[str, str]:
+    """{kind: the reason} for each kind of document whose every upload was rejected (none on file): what the
+    applicant must upload again, and why."""
+    from permits.models import Document
+
+    rows = list(permit.documents.order_by("uploaded_at").values_list("kind", "review_status", "review_reason"))
+    on_file = {kind for kind, status, _ in rows if status != Document.Review.REJECTED}
+    return {kind: reason for kind, status, reason in rows if status == Document.Review.REJECTED and kind not in on_file}

@@ -300,6 +300,71 @@ def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:
     return document
 
 
+# Who reviews each kind of document: the Clerk-Treasurer receives the insurance certificates, bonds and indemnity
+# agreements filed with the Village (§ 303-4G, § 303-4H(3), § 303-7A, § 303-7B, § 303-15G); plans are the Director
+# of Public Works' to examine (§ 303-1C(3)); a photo or other document, either.
+DOCUMENT_REVIEWERS = {
+    Document.Kind.INSURANCE: (Role.CLERK,),
+    Document.Kind.BOND: (Role.CLERK,),
+    Document.Kind.INDEMNITY: (Role.CLERK,),
+    Document.Kind.PLANS: (Role.DPW_DIRECTOR,),
+    Document.Kind.PHOTO: (Role.CLERK, Role.DPW_DIRECTOR),
+    Document.Kind.OTHER: (Role.CLERK, Role.DPW_DIRECTOR),
+}
+REVIEWER_TITLES = {Role.CLERK: "the Clerk-Treasurer", Role.DPW_DIRECTOR: "the Director of Public Works"}
+
+
+def document_reviewer(kind: str) -> str:
+    """Who reviews a document of `kind`, in words ("the Clerk-Treasurer")."""
+    return " or ".join(REVIEWER_TITLES[r] for r in DOCUMENT_REVIEWERS.get(kind, (Role.CLERK,)))
+
+
+def may_review_document(user, document: Document) -> bool:
+    return has_role(user, *DOCUMENT_REVIEWERS.get(document.kind, (Role.CLERK,)))
+
+
+def review_document(*, document: Document, by, accepted: bool, reason: str = "") -> Document:
+    """The staff review of an uploaded document: accepted, or rejected with a reason the applicant reads before
+    uploading a new one. A rejected document no longer counts as filed (Document.objects.on_file); an accepted one
+    may still be rejected later (a lapsed certificate), a rejected one stays rejected. Audited (a StateChange) and on
+    the permit's timeline."""
+    from permits.state import change_state
+
+    if not may_review_document(by, document):
+        raise PermissionDenied(f"Only {document_reviewer(document.kind)} reviews a {document.get_kind_display()}.")
+    reason = reason.strip()
+    label = document.get_kind_display()
+    if accepted:
+        to, from_states = Document.Review.ACCEPTED, [Document.Review.RECEIVED]
+        refusal = Violation(
+            None, "already_reviewed", "", f"This document ({label}) was already reviewed: reload the page."
+        )
+    else:
+        if not reason:
+            message = "Say why the document is rejected: the applicant reads it before uploading a new one."
+            raise RulesBroken([Violation("reason", "reason_required", "", message)])
+        to, from_states = Document.Review.REJECTED, [Document.Review.RECEIVED, Document.Review.ACCEPTED]
+        refusal = Violation(
+            None, "already_rejected", "", f"This document ({label}) was already rejected: reload the page."
+        )
+    with transaction.atomic():
+        change_state(
+            document,
+            to=to,
+            from_states=from_states,
+            by=by,
+            reason=reason,
+            field="review_status",
+            refusal=refusal,
+            review_reason=reason,
+            reviewed_by=by,
+            reviewed_at=timezone.now(),
+        )
+        said = f"{label} ({document.original_name}) " + ("accepted" if accepted else f"rejected: {reason}")
+        record_event(document.permit, by=by, kind=PermitEvent.Kind.DOCUMENT, reason=said)
+    return document
+
+
 def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kind: str = PermitEvent.Kind.NOTE) -> None:
     """record_event for many permits at once: one insert (a job's chunk). On PostgreSQL the permits and
     reasons are sent as two arrays and unnested: no model instance made nor each row's fields prepared one by one

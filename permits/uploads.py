@@ -67,6 +67,12 @@ def _refuse(message: str, code: str):
     raise field_error(Violation(None, code, CITATION, f"The uploaded file {message} ({CITATION})."))
 
 
+def _damaged(what: str, fix: str, code: str):
+    """A file that is not what its first bytes claim is damaged, not an attack: say plainly what is wrong and how to
+    fix it, without sending the applicant to a security guide."""
+    raise field_error(Violation(None, code, "", f"The file is not a readable {what}: {fix}."))
+
+
 def inspect_upload(upload) -> tuple[str, str]:
     """Return (content_type, extension) of an allowed upload, or raise ValidationError naming the rule."""
     if upload.size > MAX_UPLOAD_BYTES:
@@ -122,7 +128,7 @@ def check_image(content: bytes, extension: str) -> None:
                 if width * height > MAX_IMAGE_PIXELS:
                     _too_many_pixels(width, height)
                 if image.format != expected:
-                    _refuse(f"begins like a {label} but is not a readable {label} image", code="bad_image")
+                    _damaged(f"{label} image", "take the photo or scan again and upload that", code="bad_image")
                 image.verify()
     except Image.DecompressionBombError:  # more than twice the limit: Pillow refuses to open it
         _refuse(
@@ -132,9 +138,7 @@ def check_image(content: bytes, extension: str) -> None:
     except ValidationError:
         raise
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError):
-        _refuse(
-            f"begins like a {label} but is not a readable {label} image (damaged or not an image)", code="bad_image"
-        )
+        _damaged(f"{label} image", "it may be damaged; take the photo or scan again and upload that", code="bad_image")
 
 
 def _too_many_pixels(width: int, height: int):
@@ -167,9 +171,10 @@ def check_pdf(content: bytes) -> None:
         except ValidationError:
             raise
         except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError, OSError):
-            _refuse(
-                'begins like a PDF but is not a readable PDF (damaged or not a PDF): open it and "Save as PDF" again',
-                code="bad_pdf",
+            _damaged(
+                "PDF",
+                'it may be damaged; open it and save it again as PDF ("Save as PDF"), then upload that',
+                "bad_pdf",
             )
     finally:
         pypdf_logger.setLevel(previous)

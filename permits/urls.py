@@ -16,6 +16,7 @@ urlpatterns = [
     path("permits/<str:number>/", views.detail, name="detail"),
     path("permits/<str:number>/upload/", views.upload, name="upload"),
     path("permits/<str:number>/documents/<int:pk>/", views.document, name="document"),
+    path("permits/<str:number>/documents/<int:pk>/review/", views.review_document, name="review_document"),
     path("receipts/<str:receipt_number>.pdf", views.receipt_pdf, name="receipt_pdf"),
     path("status/<uuid:token>/", views.public_status, name="public_status"),
     path("rules/", rules_page, name="rules"),

@@ -144,6 +144,25 @@ def upload(request, number):
 
 @login_required
 @require_POST
+def review_document(request, number, pk):
+    """The staff review of one document on the permit page: accepted, or rejected with a reason (the service says who
+    may, and refuses a rejection without a reason)."""
+    from permits.refusals import run_or_show_refusals
+
+    require_staff(request.user)
+    permit = get_permit_for(request.user, number)
+    document = get_object_or_404(permit.documents, pk=pk)
+    accepted = request.POST.get("decision") == "accept"
+    reason = request.POST.get("reason", "")
+    review = lambda: services.review_document(document=document, by=request.user, accepted=accepted, reason=reason)  # noqa: E731
+    if run_or_show_refusals(request, review):
+        what = "accepted" if accepted else "rejected: the applicant sees why"
+        messages.success(request, f"{document.get_kind_display()} {what}.")
+    return redirect(f"{permit.get_absolute_url()}#documents-heading")
+
+
+@login_required
+@require_POST
 def withdraw(request, number):
     """The applicant withdraws an application (the status table says until when; transition() says who)."""
     permit = get_permit_for(request.user, number)

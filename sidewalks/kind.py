@@ -1,7 +1,7 @@
 """The sidewalk permit in the registry (permits.kinds): § 303-3C and § 303-3D. The sidewalks app's other work
 (surveys and Board orders, snow and ice, rubbish) shows on the office page through this record's work queues."""
 
-from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from sidewalks import api, demo, right_of_way, services, views, workflow
@@ -47,7 +47,15 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("sidewalk-permits", api.SidewalkPermitViewSet, "sidewalk-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
-    fix_link=workflow.fix_link,  # § 303-3C: link the account, or upload the owner's authorization
+    fix_link=workflow.fix_link,
+    required_documents=(
+        RequiredDocument(
+            "other",
+            "The owner's written authorization, if you file as the owner's agent",
+            "§ 303-3C",
+            "with this application (below)",
+        ),
+    ),  # § 303-3C: link the account, or upload the owner's authorization
     edit_rules=services.check_back_office_edit,  # § 303-1A(1): a street moved to needs its recorded grade
     right_of_way=right_of_way.RIGHT_OF_WAY,
     # One page per permit (permits:detail and sidewalks:permit show the same), and the permit PDF.

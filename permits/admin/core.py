@@ -98,7 +98,15 @@ class PaymentInline(ReadOnlyInline):
 
 class DocumentInline(ReadOnlyInline):
     model = Document
-    fields = readonly_fields = ["kind", "file_link", "size", "uploaded_by", "uploaded_at"]
+    fields = readonly_fields = [
+        "kind",
+        "file_link",
+        "size",
+        "uploaded_by",
+        "uploaded_at",
+        "review_status",
+        "review_reason",
+    ]
     list_select_related = ["permit", "uploaded_by"]
 
     @admin.display(description="File")

@@ -545,6 +545,12 @@ def document_upload_to(instance: "Document", filename: str) -> str:
     return f"documents/{instance.permit_id}/{uuid.uuid4().hex}.{instance.extension}"
 
 
+class DocumentQuerySet(models.QuerySet):
+    def on_file(self):
+        """The documents that count as filed: received or accepted; a rejected one must be replaced."""
+        return self.exclude(review_status=Document.Review.REJECTED)
+
+
 class Document(models.Model):
     class Kind(models.TextChoices):
         INSURANCE = "insurance", "Certificate of insurance"
@@ -553,6 +559,11 @@ class Document(models.Model):
         PLANS = "plans", "Plans"
         PHOTO = "photo", "Photo"
         OTHER = "other", "Other"
+
+    class Review(models.TextChoices):
+        RECEIVED = "received", "Received"
+        ACCEPTED = "accepted", "Accepted"
+        REJECTED = "rejected", "Rejected"
 
     permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="documents")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -563,9 +574,26 @@ class Document(models.Model):
     size = models.PositiveIntegerField()
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     uploaded_at = models.DateTimeField(auto_now_add=True)
+    # The staff review of the document (permits.services.review_document, audited): written only there.
+    review_status = models.CharField(
+        max_length=10, choices=Review.choices, default=Review.RECEIVED, editable=False, db_index=True
+    )
+    review_reason = models.TextField(blank=True, editable=False)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = DocumentQuerySet.as_manager()
 
     class Meta:
         ordering = ["uploaded_at"]
+        constraints = [
+            # A rejection always says why: the applicant reads the reason and uploads a new one.
+            models.CheckConstraint(
+                condition=~Q(review_status="rejected") | ~Q(review_reason=""), name="document_rejected_with_reason"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.original_name}"

@@ -1,6 +1,6 @@
 """The street opening permit in the registry (permits.kinds): § 303-4, § 303-5 and § 303-1C."""
 
-from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_opening import api, demo, right_of_way, services, street_map_demo, urls, workflow
@@ -65,6 +65,26 @@ PERMIT_TYPE = PermitType(
     right_of_way=right_of_way.RIGHT_OF_WAY,
     pdf_url="permits:street_opening_pdf",
     fix_link=workflow.fix_link,
+    required_documents=(
+        RequiredDocument(
+            "insurance",
+            "A certificate of insurance showing the liability limits you enter",
+            "§ 303-4G",
+            "on the permit page once submitted, before approval",
+        ),
+        RequiredDocument(
+            "bond",
+            "A bond for this permit, unless your annual bond is on file with the Clerk-Treasurer for the work's year",
+            "§ 303-4H(3), (5)",
+            "on the permit page once submitted, before approval",
+        ),
+        RequiredDocument(
+            "plans",
+            "Complete plans of the work, for underground construction",
+            "§ 303-1C(3)",
+            "on the permit page once submitted, before approval",
+        ),
+    ),
     admin_roles=ADMIN_ROLES,
     admin_editors={"permits.emergencyreport": (Role.DPW_DIRECTOR,), "permits.streetimprovement": (Role.DPW_DIRECTOR,)},
 )

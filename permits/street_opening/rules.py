@@ -228,18 +228,19 @@ def insurance_violations(
     return out
 
 
-def insurance_certificate_violations(*, certificate_filed: bool) -> list[Violation]:
-    """§ 303-4G: "satisfactory written evidence" of the insurance: the certificate is on file before approval."""
+def insurance_certificate_violations(*, certificate_filed: bool, rejected_reason: str = "") -> list[Violation]:
+    """§ 303-4G: "satisfactory written evidence" of the insurance: the certificate is on file before approval (one
+    the Clerk-Treasurer rejected is not on file: `rejected_reason` says why)."""
     if certificate_filed:
         return []
-    return [
-        _error(
-            "insurance_certificate",
-            "certificate_missing",
-            "§ 303-4G",
-            "Upload the certificate of insurance on the permit page: it is needed before approval",
+    if rejected_reason:
+        message = (
+            f"The certificate of insurance was rejected: {rejected_reason}. Upload a new one on the permit page: it "
+            "is needed before approval"
         )
-    ]
+    else:
+        message = "Upload the certificate of insurance on the permit page: it is needed before approval"
+    return [_error("insurance_certificate", "certificate_missing", "§ 303-4G", message)]
 
 
 # --- § 303-4H: statement, bond, revocation ------------------------------------------------------------------------
@@ -327,9 +328,11 @@ def bond_violations(
     annual_required=None,
     per_permit_bond_amount=None,
     guarantee_required=None,
+    per_permit_bond_rejected: str = "",
 ) -> list[Violation]:
     """§ 303-4H(3)/(5): a bond for this permit, or an annual bond covering every day of the planned work, each at
-    least the amount the Village Board determined (in force on the day checked).
+    least the amount the Village Board determined (in force on the day checked). A bond the Clerk-Treasurer rejected
+    is not filed: `per_permit_bond_rejected` says why.
 
     At application a per-permit bond may still be uploaded later (a warning); at approval it must be on file.
     `annual_bond_amounts` ({year: amount}) are the annual bonds on file; `annual_bond_years` lists their years.
@@ -381,6 +384,12 @@ def bond_violations(
                 _bond_shortfall("bond for this permit", per_permit_bond_amount, guarantee_required),
             )
         ]
+    if per_permit_bond_rejected:
+        message = (
+            f"The bond for this permit was rejected: {per_permit_bond_rejected}. Upload a new one on the permit "
+            "page: it is needed before approval"
+        )
+        return [(_error if at_approval else _warning)("annual_bond", "bond_missing", "§ 303-4H(3)", message)]
     if at_approval:
         return [
             _error(

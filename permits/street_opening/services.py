@@ -24,6 +24,7 @@ from permits.errors import RulesBroken, Violation, errors_only, raise_if_broken
 from permits.models import Document, Organization, Parcel, Permit, PermitEvent, PermitKind, Status, Street
 from permits.recording import recorded_by, stamp_once
 from permits.roles import Role, has_role
+from permits.selectors import document_rejections
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import (
     AnnualBond,
@@ -305,7 +306,8 @@ def check_approval(
     tickets = list(so.tickets.all())
     ticket = tickets[0] if tickets else None
     repaved_on, planned = street_repaving_facts(permit.street)
-    doc_kinds = set(permit.documents.values_list("kind", flat=True))
+    doc_kinds = set(permit.documents.on_file().values_list("kind", flat=True))
+    rejections = document_rejections(permit)
     violations = [
         *ordinance.revocation_violations(
             **revocation_facts(user=permit.applicant, organization=permit.organization, today=today), today=today
@@ -319,7 +321,10 @@ def check_approval(
             expires=so.insurance_expires,
             covered_through=max(expires_on, permit.end_date or expires_on),
         ),
-        *ordinance.insurance_certificate_violations(certificate_filed=Document.Kind.INSURANCE in doc_kinds),
+        *ordinance.insurance_certificate_violations(
+            certificate_filed=Document.Kind.INSURANCE in doc_kinds,
+            rejected_reason=rejections.get(Document.Kind.INSURANCE, ""),
+        ),
         *ordinance.statement_violations(
             signed_by=so.statement_signed_by, undertakings=so.statement_undertakings, signed_at=so.statement_signed_at
         ),
@@ -331,6 +336,7 @@ def check_approval(
             per_permit_bond_filed=Document.Kind.BOND in doc_kinds,
             per_permit_bond_amount=so.guarantee_bond_amount,
             guarantee_required=bond_amount_in_force(BondAmount.Kind.GUARANTEE, today),
+            per_permit_bond_rejected=rejections.get(Document.Kind.BOND, ""),
             start_date=permit.start_date,
             end_date=permit.end_date,
             at_approval=True,
@@ -395,7 +401,7 @@ def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list
     street = values.get("street")
     decided = permit.status in APPROVED_STATUSES
     repaved_on, planned = street_repaving_facts(street if isinstance(street, Street) else None)
-    doc_kinds = set(permit.documents.values_list("kind", flat=True))
+    doc_kinds = set(permit.documents.on_file().values_list("kind", flat=True))
     moved = isinstance(street, Street) and street.pk != permit.street_id
     violations = [
         # § 303-1A(1): moved to another street, the work needs that street's recorded grade

@@ -106,7 +106,7 @@ def _manage_context(request, permit, **forms):
         "bond_amount_form": forms.get("bond_amount_form")
         or BondAmountForm(initial={"amount": so.guarantee_bond_amount}),
         "bond_in_force": so_services.bond_amount_in_force("guarantee", timezone.localdate()),
-        "bond_filed": not so.annual_bond and permit.documents.filter(kind="bond").exists(),
+        "bond_filed": not so.annual_bond and permit.documents.on_file().filter(kind="bond").exists(),
         "approval_blockers": so_services.check_approval(permit, today=timezone.localdate(), plans_approved=True)
         if permit.status == Status.UNDER_REVIEW
         else [],

@@ -167,7 +167,7 @@ def stamps(permit: Permit, to: str, *, today: date) -> dict:
 
 
 # Where the applicant fixes what blocks the next step (the permit page's checklist, permits.permit_page).
-UPLOADED = ("insurance_certificate", "per_permit_bond", "bond", "plans", "underground_plans")
+MISSING_DOCUMENTS = ("certificate_missing", "bond_missing", "plans_missing")
 
 
 def fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
@@ -179,6 +179,8 @@ def fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
     field = violation.field or ""
     if field.startswith("diggers_hotline"):
         return reverse("permits:street_opening_add_ticket", args=[permit.number]), "Add a Diggers Hotline ticket"
-    if field in UPLOADED or "bond" in field or "certificate" in field:
+    if violation.code in MISSING_DOCUMENTS:
         return f"{permit.get_absolute_url()}#upload-heading", "Upload the document"
+    # A bond or certificate on file that does not count yet (its amount unrecorded, below the Board's amount) is not
+    # cured by uploading it again: the Village records it, and the message says who.
     return None

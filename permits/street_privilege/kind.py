@@ -1,6 +1,6 @@
 """The street privilege permit in the registry (permits.kinds): § 303-7, Wis. Stat. § 66.0425."""
 
-from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_privilege import api, demo, services, urls, workflow
@@ -16,6 +16,14 @@ ADMIN_ROLES = {
 }
 
 PERMIT_TYPE = PermitType(
+    required_documents=(
+        RequiredDocument(
+            "insurance",
+            "A certificate of liability insurance, if the Village's officials make it a condition",
+            "§ 303-7A",
+            "on the permit page once required, before the permit is issued",
+        ),
+    ),
     kind=PermitKind.STREET_PRIVILEGE,
     title="Street privilege permit",
     label="Street privilege (moving a building, construction materials)",

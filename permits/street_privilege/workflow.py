@@ -76,7 +76,7 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
             *rules.earlier_end_at_issue_violations(earlier_on=sp.earlier_termination_on, issued_on=today),
             *rules.insurance_condition_violations(
                 required_by=[r.get_office_display() for r in sp.recommendations.filter(insurance_required=True)],
-                certificate_filed=permit.documents.filter(kind="insurance").exists(),
+                certificate_filed=permit.documents.on_file().filter(kind="insurance").exists(),
             ),
         ]
     return rules.closing_violations(closing_passed=sp.closing_passed)

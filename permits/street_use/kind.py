@@ -1,6 +1,6 @@
 """The street use permit in the registry (permits.kinds): § 303-15."""
 
-from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, WorkQueue
+from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
 from permits.street_use import api, demo, services, urls, workflow
@@ -13,6 +13,26 @@ ADMIN_ROLES = {
 }
 
 PERMIT_TYPE = PermitType(
+    required_documents=(
+        RequiredDocument(
+            "indemnity",
+            "An indemnity and hold-harmless agreement, if the Village Board requires it",
+            "§ 303-15G",
+            "on the permit page once required, before the permit is issued",
+        ),
+        RequiredDocument(
+            "insurance",
+            "A certificate of general liability insurance, if the Village Board requires it",
+            "§ 303-15G",
+            "on the permit page once required, before the permit is issued",
+        ),
+        RequiredDocument(
+            "bond",
+            "A performance bond, if the Village Board requires it",
+            "§ 303-15G",
+            "on the permit page once required, before the permit is issued",
+        ),
+    ),
     kind=PermitKind.STREET_USE,
     title="Street use permit",
     label="Street use (block party, event)",

@@ -756,7 +756,7 @@ def issue_street_use(*, permit: Permit, by, today: date | None = None) -> Permit
 
 
 def guarantees_on_file(permit: Permit) -> set[str]:
-    kinds = set(permit.documents.values_list("kind", flat=True))
+    kinds = set(permit.documents.on_file().values_list("kind", flat=True))  # a rejected one is not on file
     return {name for name, kind in GUARANTEE_DOCUMENTS.items() if kind in kinds}
 
 

@@ -135,15 +135,19 @@ HOSTILE = [
     ("launch.pdf", PDF_LAUNCH, "is a PDF containing a launch action (/Launch)"),
     ("page-aa.pdf", PDF_PAGE_AA, "is a PDF containing automatic actions (/AA)"),
     ("embedded.pdf", PDF_EMBEDDED_FILE, "is a PDF containing an embedded file"),
-    ("broken.pdf", PDF_NOT_PARSEABLE, "is not a readable PDF"),
     ("polyglot.pdf", PDF_HTML_COMMENT, "contains HTML or script (<html...)"),
     ("photo.jpg", JPEG_THEN_HTML, "contains HTML or script (<html...)"),
     ("photo.jpg", JPEG_WITH_SVG_COMMENT, "contains HTML or script (<svg...)"),
     ("plan.png", PNG_WITH_SCRIPT_TEXT, "contains HTML or script (<script...)"),
     ("bomb.png", png_declaring(100_000, 100_000), "declares more than 50 megapixels (a decompression bomb)"),
     ("big.png", png_declaring(10_000, 5_001), "declares 10000 x 5001 pixels, more than the 50 megapixels"),
-    ("cut.jpg", JPEG_TRUNCATED, "is not a readable JPG image"),
-    ("crc.png", PNG_BAD_CRC, "is not a readable PNG image"),
+]
+
+# A damaged file is no attack: the message says plainly what is wrong and how to fix it, naming no security guide.
+DAMAGED = [
+    ("broken.pdf", PDF_NOT_PARSEABLE, "The file is not a readable PDF: it may be damaged; open it and save it again"),
+    ("cut.jpg", JPEG_TRUNCATED, "The file is not a readable JPG image: it may be damaged; take the photo or scan"),
+    ("crc.png", PNG_BAD_CRC, "The file is not a readable PNG image: it may be damaged; take the photo or scan"),
 ]
 
 
@@ -164,7 +168,21 @@ def test_owasp_hostile_upload_refused_on_the_upload_field_and_nothing_stored(
     assert not permit.events.filter(kind="document").exists()
 
 
-SERVICE_CASES = HOSTILE[:3] + HOSTILE[9:10] + HOSTILE[12:13]
+@pytest.mark.parametrize(("name", "content", "message"), DAMAGED, ids=[d[0] for d in DAMAGED])
+def test_damaged_file_refused_in_plain_words_and_nothing_stored(
+    client, contractor, permit, name, content, message, settings
+):
+    client.force_login(contractor)
+    response = post(client, permit, name, content)
+    assert response.status_code == 400
+    errors = " ".join(response.context["document_form"].errors["upload"])
+    assert errors.startswith(message)
+    assert "OWASP" not in errors
+    assert not Document.objects.exists()
+    assert stored_files(settings) == []
+
+
+SERVICE_CASES = HOSTILE[:3] + HOSTILE[8:9] + HOSTILE[11:12] + DAMAGED[:1]
 
 
 @pytest.mark.parametrize(("name", "content", "message"), SERVICE_CASES, ids=[h[0] for h in SERVICE_CASES])

@@ -190,3 +190,27 @@ def test_303_4h_3_a_bond_amount_that_is_not_a_number_names_the_field(client, und
     assert response.status_code == 400 and "Enter a number" in response.content.decode()
     under_review.street_opening.refresh_from_db()
     assert under_review.street_opening.guarantee_bond_amount is None
+
+
+def test_303_4h_3_an_uploaded_bond_awaiting_its_amount_is_not_asked_for_again(client, under_review, contractor, clerk):
+    """Once the bond is on file, the applicant's checklist says the Clerk-Treasurer records its amount, and offers
+    no upload link for it (uploading it again would change nothing)."""
+    from permits import permit_page
+
+    _per_permit_bond(under_review, contractor)
+    _amount(BondAmount.Kind.GUARANTEE, Decimal("5000"), clerk)
+    [item] = [i for i in permit_page.checklist(under_review, today=SPRING) if i.violation.field == "annual_bond"]
+    assert item.violation.code == "guarantee_bond_below_amount" and item.fix_url is None
+    client.force_login(contractor)
+    page = client.get(under_review.get_absolute_url()).content.decode()
+    assert "The amount of the bond for this permit is not recorded: the Clerk-Treasurer" in page
+    assert "Village actions page" in page and ">Upload the document<" not in page
+
+
+def test_303_4h_3_a_bond_not_yet_uploaded_links_to_the_upload(under_review):
+    from permits import permit_page
+
+    type(under_review.street_opening).objects.filter(pk=under_review.street_opening.pk).update(annual_bond=False)
+    [item] = [i for i in permit_page.checklist(under_review, today=SPRING) if i.violation.field == "annual_bond"]
+    assert item.violation.code == "bond_missing"
+    assert item.fix_url == f"{under_review.get_absolute_url()}#upload-heading"
