@@ -172,6 +172,12 @@ def result(request, token):
 
 @csrf_exempt
 def gateway_process(request, token):
+    """The per-payment callback address, public and CSRF-exempt. Only the demo's test provider uses it (its 3-D
+    Secure step); Stripe Checkout reports to the webhook alone, so for its payments this address does not exist
+    (a signed event for one payment posted here once confirmed another)."""
+    op = OnlinePayment.objects.filter(token=str(token)).only("variant").first()
+    if op is None or not services.uses_per_payment_callback(op.variant):
+        raise Http404("No such payment")
     return gateway.process_data(request, str(token))
 
 
