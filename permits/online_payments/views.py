@@ -3,7 +3,6 @@ Clerk-Treasurer's pages (online payments, refunds, the daily settlement)."""
 
 from __future__ import annotations
 
-import csv
 from datetime import date
 from functools import partial
 
@@ -22,7 +21,6 @@ from payments import urls as gateway
 from permits.access import get_permit_for, require_role
 from permits.forms import service_result
 from permits.ledger.models import ChargePayment, SpecialCharge
-from permits.ledger.rules import csv_safe
 from permits.models import Payment
 from permits.online_payments import services
 from permits.online_payments import settlement as settlement_service
@@ -31,6 +29,7 @@ from permits.online_payments.models import OnlinePayment, SettlementDay
 from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.roles import Role
+from permits.spreadsheet import writer as csv_writer
 
 CLERK_ONLY = "open the Clerk-Treasurer's payment pages"
 
@@ -309,7 +308,7 @@ def _rows(day: date):
             row["for"],
             row["fee_item"],
             row["method"],
-            csv_safe(row["reference"]),
+            row["reference"],
             str(row["amount"]),
             str(row["convenience_fee"]),
         ]
@@ -322,7 +321,7 @@ def settlement_csv(request, day):
     totals = settlement_service.compute_totals(day)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="settlement-{day.isoformat()}.csv"'
-    writer = csv.writer(response)
+    writer = csv_writer(response)
     for row in _rows(day):
         writer.writerow(row)
     writer.writerow([])
