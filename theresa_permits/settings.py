@@ -504,9 +504,13 @@ PAYMENT_MODEL = "permits.OnlinePayment"
 PAYMENT_HOST = os.environ.get("PAYMENT_HOST", "") or None  # None: the Sites framework's domain (for gateway links)
 PAYMENT_USES_SSL = env_bool("PAYMENT_USES_SSL", not DEBUG)
 if os.environ.get("STRIPE_SECRET_KEY"):
+    # Without its signing secret a webhook "signature" is an HMAC anyone can compute: refuse to start.
+    if PRODUCTION_MODE and not os.environ.get("STRIPE_WEBHOOK_SECRET"):
+        raise ImproperlyConfigured("STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY in production mode")
     PAYMENT_VARIANTS = {
         "card": (
-            "payments.stripe.StripeProviderV3",
+            # StripeProviderV3, and an event changes only its own payment, once, before any outcome.
+            "permits.online_payments.gateway.StripeCheckoutProvider",
             {
                 "api_key": os.environ["STRIPE_SECRET_KEY"],
                 "endpoint_secret": os.environ.get("STRIPE_WEBHOOK_SECRET", ""),
@@ -520,7 +524,8 @@ else:
     # start rather than take "payments" no gateway made).
     if PRODUCTION_MODE and env_bool("ONLINE_PAYMENTS_DUMMY", False):
         raise ImproperlyConfigured("ONLINE_PAYMENTS_DUMMY cannot be set in production mode: set the Stripe keys")
-    PAYMENT_VARIANTS = {"card": ("payments.dummy.DummyProvider", {})}
+    # Nor is it loaded there at all: an older payment's per-payment address would reach it by its variant.
+    PAYMENT_VARIANTS = {} if PRODUCTION_MODE else {"card": ("payments.dummy.DummyProvider", {})}
     ONLINE_PAYMENT_VARIANT = "" if PRODUCTION_MODE else "card"
 # Where a payment held for refund is announced (the Clerk-Treasurer's office address); empty: shown in the office only.
 CLERK_EMAIL = os.environ.get("CLERK_EMAIL", "")

@@ -3,7 +3,6 @@ year the Board considers them (§ 303-11), with the list as CSV for the budget m
 
 from __future__ import annotations
 
-import csv
 from functools import partial
 
 from django.contrib import messages
@@ -26,6 +25,7 @@ from obstructions.registers.forms import (
     VillageContractForm,
 )
 from obstructions.registers.models import Grade, HigherStandard, ImprovementRequest, TerraceApproval
+from permits import spreadsheet
 from permits import village_contracts as contracts
 from permits.forms import service_result
 from permits.input_limits import plausible_year
@@ -135,26 +135,21 @@ def improvements_csv(request):
     year = _year(request)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="improvement-requests-{year}.csv"'
-    writer = csv.writer(response)
+    writer = spreadsheet.writer(response)
     writer.writerow(["Considered for", "Improvement", "Location", "Street", "Petitioners", "Signatures", "Presented"])
     for r in services.improvement_list(year).iterator(chunk_size=500):
         writer.writerow(
             [
                 r.consideration_year,
                 r.get_kind_display(),
-                _cell(r.location),
-                _cell(r.street.name if r.street_id else ""),
-                _cell(r.petitioners),
+                r.location,
+                r.street.name if r.street_id else "",
+                r.petitioners,
                 r.signatures,
                 timezone.localtime(r.presented_at).strftime("%Y-%m-%d %H:%M"),
             ]
         )
     return response
-
-
-def _cell(value: str) -> str:
-    """A spreadsheet opens a cell starting with = + - @ as a formula: such text is quoted with an apostrophe."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
 
 @login_required

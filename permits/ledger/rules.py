@@ -255,17 +255,6 @@ def transfer_deadline(year: int) -> date:
     return date(min(max(year, date.min.year), date.max.year), *TRANSFER_MONTH_DAY)
 
 
-# A cell beginning with one of these is read by a spreadsheet as a formula (CSV injection).
-FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_safe(value: str) -> str:
-    """CSV export rule (the roll goes to the county's tax software and is opened in spreadsheets): a cell beginning
-    with =, +, -, @, tab or carriage return is prefixed with an apostrophe so it is read as text, never run."""
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text
-
-
 ROLL_BUILD_WINDOW_DAYS = 30
 
 

@@ -8,7 +8,6 @@ transfer date.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import time
@@ -25,6 +24,7 @@ from django.db.models.functions import Coalesce, Rank
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
+from permits import spreadsheet
 from permits.access import require_role
 from permits.errors import IllegalTransition, RulesBroken, Violation, raise_if_broken
 from permits.jobs import run_job
@@ -349,7 +349,7 @@ class RollLinesPages:
 def render_csv(batch: TaxRollBatch) -> bytes:
     """The county's file: columns begin tax_key,owner,source,description,amount,citation; no cell runs as a formula."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = spreadsheet.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for line in roll_lines(batch):
         row = [
@@ -364,7 +364,7 @@ def render_csv(batch: TaxRollBatch) -> bytes:
             line.charge.incurred_on.isoformat(),
             line.charge.get_route_display(),
         ]
-        writer.writerow([charge_rules.csv_safe(cell) for cell in row])
+        writer.writerow(row)
     return out.getvalue().encode("utf-8")
 
 

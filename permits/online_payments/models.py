@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from payments import PaymentStatus
@@ -58,6 +58,11 @@ class OnlinePayment(BasePayment):
     )
     settled_at = models.DateTimeField(null=True, blank=True)
 
+    # An outcome the Village has settled: what the gateway says afterwards changes nothing (a refund aside).
+    SETTLED = frozenset({Outcome.RECORDED, Outcome.HELD, Outcome.REFUNDED})
+    # Written only by the services, each naming its fields (save(update_fields=...) or a queryset update).
+    SETTLEMENT_FIELDS = ("outcome", "outcome_message", "receipt_payment", "receipt_charge_payment", "settled_at")
+
     class Meta:
         ordering = ["-created"]
         indexes = [models.Index(fields=["outcome", "-created"]), models.Index(fields=["settled_at"])]
@@ -85,6 +90,27 @@ class OnlinePayment(BasePayment):
 
     def __str__(self) -> str:
         return f"Online payment {self.token} ({self.get_outcome_display().lower()}): ${self.total}"
+
+    def save(self, **kwargs):
+        """django-payments saves its whole instance after telling us of a status change (StripeProviderV3 stores the
+        session, BasePayment.refund the captured amount); that copy may be older than the settlement made meanwhile
+        under the row lock, so a whole-instance save of an existing row never writes the settlement's fields."""
+        if self.pk and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [
+                f.name for f in self._meta.concrete_fields if not f.primary_key and f.name not in self.SETTLEMENT_FIELDS
+            ]
+        return super().save(**kwargs)
+
+    def change_status(self, status, message="") -> None:
+        """The gateway's status changes only while the Village has no outcome: after it is recorded, held or refunded
+        (under the same row lock), a late or stray status (an expired session, a retry) leaves the record as it is, so
+        a paid payment stays refundable. A refund's own status (REFUNDED) is the one change still made."""
+        with transaction.atomic():
+            outcome = type(self).objects.select_for_update().filter(pk=self.pk).values_list("outcome", flat=True)
+            if outcome.first() in self.SETTLED and status != PaymentStatus.REFUNDED:
+                self.refresh_from_db()
+                return
+            super().change_status(status, message)
 
     # --- what django-payments asks of the model -------------------------------------------------------------------
 

@@ -51,6 +51,13 @@ def online_payments_enabled() -> bool:
     return bool(getattr(settings, "ONLINE_PAYMENT_VARIANT", ""))
 
 
+def uses_per_payment_callback(variant_name: str) -> bool:
+    """Whether the gateway of `variant_name` reports to a per-payment address (django-payments' process_payment):
+    only the demo's test provider does (its 3-D Secure step); Stripe Checkout uses the signed webhook only."""
+    handler = settings.PAYMENT_VARIANTS.get(variant_name, ("",))[0]
+    return handler == "payments.dummy.DummyProvider"
+
+
 def convenience_fee(today: date) -> Decimal:
     try:
         return rules.convenience_fee_amount(fee_in_force(CONVENIENCE_FEE_CODE, today).amount)
@@ -173,11 +180,15 @@ def settle(online_payment: OnlinePayment) -> OnlinePayment:
     """Record what the gateway says, exactly once. Called (through django-payments' status_changed signal) whenever
     the gateway changes the payment's status: by the webhook (signature verified by the provider), by the return
     page (an API check), or by the test provider's form. Idempotent: the row is locked, and a payment already
-    recorded, held or refunded is left as it is, however often the confirmation is delivered."""
+    recorded, held or refunded is left as it is, however often the confirmation is delivered. The caller's instance
+    is brought up to date either way: django-payments saves it after this returns, and a stale copy once wrote
+    "open, no receipt" over a recorded payment (OnlinePayment.save also keeps those fields out of its saves)."""
     with transaction.atomic():
         op = OnlinePayment.objects.select_for_update().get(pk=online_payment.pk)
-        if op.outcome in {Outcome.RECORDED, Outcome.HELD, Outcome.REFUNDED}:
-            return op
+        if op.outcome in OnlinePayment.SETTLED:
+            # Only the settlement's fields: a refund in progress keeps its own (captured_amount) in memory.
+            online_payment.refresh_from_db(fields=OnlinePayment.SETTLEMENT_FIELDS)
+            return online_payment
         if op.is_confirmed_by_gateway:
             if not op.captured_amount:
                 op.captured_amount = op.total  # the test provider confirms without saying what it captured

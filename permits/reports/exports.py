@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import csv
-
 from django.http import HttpResponse
 
+from permits import spreadsheet
 from permits.reports.tables import Report
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value):
-    """A text cell a spreadsheet would run as a formula (a fee item named "=HYPERLINK(...)") is written with a leading
-    apostrophe, so it is read as text; numbers are written as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def csv_response(report: Report) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{report.filename}.csv"'
-    writer = csv.writer(response)
+    writer = spreadsheet.writer(response)
     writer.writerow([f"{report.title}, {report.period}"])
     writer.writerow(report.table.columns)
     for row in report.table.rows:
-        writer.writerow([spreadsheet_safe(value) for value in row])
+        writer.writerow(row)
     if report.table.total:
-        writer.writerow([spreadsheet_safe(value) for value in report.table.total])
+        writer.writerow(report.table.total)
     return response
 
 

@@ -4,7 +4,6 @@ selector or calls one service."""
 
 from __future__ import annotations
 
-import csv
 import json
 from datetime import timedelta
 
@@ -18,6 +17,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from permits import spreadsheet
 from permits.access import get_permit_for, require_staff
 from permits.errors import RulesBroken
 from permits.forms import add_service_errors
@@ -119,7 +119,7 @@ class _Echo:
 
 
 def _csv(rows, fields, filename):
-    writer = csv.DictWriter(_Echo(), fieldnames=fields)
+    writer = spreadsheet.DictWriter(_Echo(), fieldnames=fields)
 
     def stream():
         yield writer.writeheader()

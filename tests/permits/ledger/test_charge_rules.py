@@ -105,13 +105,3 @@ def test_70_65_roll_is_drafted_in_the_30_days_up_to_the_cutoff():
     assert rules.is_roll_build_window(date(2026, 10, 16), "11-15")
     assert rules.is_roll_build_window(date(2026, 11, 15), "11-15")
     assert not rules.is_roll_build_window(date(2026, 11, 16), "11-15")
-
-
-@pytest.mark.parametrize("cell", ["=SUM(A1)", "+1", "-1", "@cmd", "\tx", "\rx"])
-def test_csv_formula_cells_are_escaped(cell):
-    assert rules.csv_safe(cell) == "'" + cell
-
-
-def test_csv_plain_cells_unchanged():
-    assert rules.csv_safe("Owner, Olga") == "Owner, Olga"
-    assert rules.csv_safe("75.00") == "75.00"

@@ -1,10 +1,13 @@
 """Wis. Stat. § 66.0627(2): a special charge paid online in full (RC- receipt); § 303-4F(2): refunds and voids by
 the Clerk-Treasurer only, with a reason; the daily settlement adds up to the receipts of the day."""
 
+import csv
+import io
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import PermissionDenied
+from django.urls import reverse
 from django.utils import timezone
 
 from permits.errors import RulesBroken
@@ -217,3 +220,14 @@ def permit_owing_for(applicant):
     from tests.permits.online_payments.conftest import permit_owing
 
     return permit_owing(applicant=applicant, fee="30.00")
+
+
+def test_settlement_csv_writes_a_formula_like_reference_as_text(client, clerk, owing):
+    """A check number typed as "=HYPERLINK(...)" at the counter opens in a spreadsheet as text, not a formula."""
+    record_payment(permit=owing, amount=Decimal("50.00"), method="check", reference="=HYPERLINK(1)", by=clerk)
+    client.force_login(clerk)
+    day = timezone.localdate().isoformat()
+    rows = list(
+        csv.reader(io.StringIO(client.get(reverse("online_payments:settlement_csv", args=[day])).content.decode()))
+    )
+    assert rows[1][5] == "'=HYPERLINK(1)" and rows[1][6] == "50.00"

@@ -1,76 +1,31 @@
 """The gateway's confirmation is verified (Stripe's webhook signature, checked by django-payments' StripeProviderV3
 with the stripe library) and idempotent; the pages, per role, with a fixed number of queries."""
 
-import hashlib
-import hmac
-import json
-import time
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
-from payments.core import PROVIDER_CACHE
 
 from permits.models import Payment, Status
 from permits.online_payments import services
 from permits.online_payments.models import OnlinePayment
 from tests.permits.conftest import ALL_PERSONAS
-from tests.permits.online_payments.conftest import BASE, confirm, permit_owing
+from tests.permits.online_payments.conftest import (
+    BASE,
+    as_stripe_created,
+    completed_event,
+    confirm,
+    permit_owing,
+    post_webhook,
+    signed,
+)
 
 pytestmark = pytest.mark.django_db
-SECRET = "whsec_test_secret"
-
-
-@pytest.fixture
-def stripe_gateway(settings):
-    settings.PAYMENT_VARIANTS = {
-        "card": ("payments.stripe.StripeProviderV3", {"api_key": "sk_test_x", "endpoint_secret": SECRET})
-    }
-    PROVIDER_CACHE.clear()
-    yield
-    PROVIDER_CACHE.clear()
-
-
-def signed(payload: str, secret: str = SECRET) -> str:
-    """The Stripe-Signature header Stripe sends (t=..., v1=HMAC-SHA256 of "t.payload"), as its docs describe."""
-    t = int(time.time())
-    v1 = hmac.new(secret.encode(), f"{t}.{payload}".encode(), hashlib.sha256).hexdigest()
-    return f"t={t},v1={v1}"
-
-
-def completed_event(op) -> str:
-    """A recorded checkout.session.completed event, as Stripe delivers it."""
-    return json.dumps(
-        {
-            "id": "evt_1",
-            "object": "event",
-            "type": "checkout.session.completed",
-            "data": {
-                "object": {
-                    "id": op.transaction_id,
-                    "object": "checkout.session",
-                    "client_reference_id": str(op.token),
-                    "payment_intent": "pi_3TestIntent",
-                    "payment_status": "paid",
-                    "status": "complete",
-                }
-            },
-        }
-    )
 
 
 @pytest.fixture
 def stripe_payment(stripe_gateway, owing, contractor):
-    op = services.start_permit_payment(owing, by=contractor, base_url=BASE)
-    OnlinePayment.objects.filter(pk=op.pk).update(transaction_id="cs_test_a1B2c3")  # as Session.create answered
-    op.refresh_from_db()
-    return op
-
-
-def post_webhook(client, payload, signature):
-    return client.post(
-        "/payments/process/card/", data=payload, content_type="application/json", HTTP_STRIPE_SIGNATURE=signature
-    )
+    return as_stripe_created(services.start_permit_payment(owing, by=contractor, base_url=BASE))
 
 
 @pytest.mark.slow

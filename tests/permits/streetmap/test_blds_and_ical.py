@@ -14,7 +14,7 @@ from permits.models import Status
 from permits.streetmap.feeds import blds
 from permits.streetmap.services import calendar_token_for
 from permits.workflow import transition
-from tests.factories import PermitFactory
+from tests.factories import OrganizationFactory, PermitFactory
 from tests.permits.streetmap.conftest import TODAY, opening
 
 pytestmark = pytest.mark.django_db
@@ -53,6 +53,15 @@ def test_blds_rows_hold_the_permit_and_no_person(grid, monday, client):
 def test_drafts_are_not_published(grid, monday, client):
     PermitFactory(street=grid["highland"])
     assert _csv(client, "streetmap:blds_permits") == []
+
+
+def test_blds_csv_cells_that_a_spreadsheet_would_run_are_text(grid, monday, client):
+    """The public feed is opened in spreadsheets: a location or a company name beginning with = is written as text."""
+    company = OrganizationFactory(name='=HYPERLINK("http://evil.example","Pay here")')
+    opening(grid["highland"], location="=1+1 near the hydrant", organization=company, end=TODAY)
+    row = _csv(client, "streetmap:blds_permits")[0]
+    assert row["OriginalAddress2"] == "'=1+1 near the hydrant"
+    assert row["ContractorCompanyName"] == "'" + company.name
 
 
 def test_blds_json_has_the_same_rows(grid, monday, client):
