@@ -260,7 +260,7 @@ AXES_USERNAME_CALLABLE = "permits.accounts.registration.axes_username"
 from permits.client_ip import parse_trusted_proxies  # noqa: E402 (a bad entry stops start-up, naming it)
 
 TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUSTED_PROXIES", ""))
-AXES_CLIENT_IP_CALLABLE = "permits.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "permits.client_ip.axes_client_ip"
 
 # Field history (django-simple-history) is read, never reverted from the admin: a revert saved whatever was posted for
 # anyone who could view the record (OWASP ASVS V4.1.3). History pages need the Historical* model's view permission,
