@@ -260,7 +260,7 @@ AXES_USERNAME_CALLABLE = "permits.accounts.registration.axes_username"
 from permits.client_ip import parse_trusted_proxies  # noqa: E402 (a bad entry stops start-up, naming it)
 
 TRUSTED_PROXIES = parse_trusted_proxies(os.environ.get("TRUSTED_PROXIES", ""))
-AXES_CLIENT_IP_CALLABLE = "permits.client_ip.client_ip"
+AXES_CLIENT_IP_CALLABLE = "permits.client_ip.axes_client_ip"
 
 # Field history (django-simple-history) is read, never reverted from the admin: a revert saved whatever was posted for
 # anyone who could view the record (OWASP ASVS V4.1.3). History pages need the Historical* model's view permission,
@@ -364,17 +364,22 @@ else:
     CELERY_RESULT_BACKEND = "cache+memory://"
     CELERY_TASK_ALWAYS_EAGER = True
 # The shared cache: the public forms' rate limits (django-ratelimit), DRF's throttles and allauth's login limits count
-# once for every web process and worker. Redis in production; in embedded mode the one process's memory. Its keys name
-# the database, so two deployments (two villages) sharing one Redis never count each other's requests, and its clear()
-# removes only those keys (permits/cache.py: the Redis database is also Celery's broker).
+# once for every web process and worker. Redis in production; without it a file cache under VAR_DIR that every process
+# of the machine shares (permits/cache.py: add and incr atomic across processes). A process's own memory counted per
+# gunicorn worker. The Redis keys name the database, so two deployments (two villages) sharing one Redis never count
+# each other's requests, and its clear() removes only those keys (the Redis database is also Celery's broker).
 CACHE_KEY_PREFIX = "theresa:{HOST}:{PORT}:{NAME}".format(
     **{k: DATABASES["default"].get(k) or "" for k in ("HOST", "PORT", "NAME")}
 )
+# Each pytest-xdist worker its own folder, as its own Redis database above: one worker's cache.clear() between tests
+# must not reset another's counts.
+CACHE_DIR = VAR_DIR / "cache" / (os.environ.get("PYTEST_XDIST_WORKER") or "shared")
 CACHES = {
     "default": (
         {"BACKEND": "permits.cache.SharedRedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": CACHE_KEY_PREFIX}
         if REDIS_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        # MAX_ENTRIES: Django culls a third of the files at random past it (300 by default), counts included.
+        else {"BACKEND": "permits.cache.MachineFileCache", "LOCATION": str(CACHE_DIR), "OPTIONS": {"MAX_ENTRIES": 5000}}
     ),
 }
 RATELIMIT_USE_CACHE = "default"
@@ -389,14 +394,10 @@ CACHALOT_ONLY_CACHABLE_TABLES = frozenset(
     }
 )
 PERMIT_LIST_CACHE_SECONDS = env_int("PERMIT_LIST_CACHE_SECONDS", 600 if REDIS_URL else 0)
-# django-ratelimit's startup check knows only its own list of backends. Ours is Django's Redis backend (INCR is
-# atomic, shared by every process): W001 says only "not on the list". In embedded mode one process serves every
-# request, so its memory is shared by all of them: E003 ("locmem is not shared") does not apply there.
-# django-cachalot's W001 matches the backend's dotted path against its own list too: SharedRedisCache is Django's
-# RedisCache, only with a clear() scoped to this deployment's keys.
-SILENCED_SYSTEM_CHECKS = (
-    ["django_ratelimit.W001", "cachalot.W001"] if REDIS_URL else ["django_ratelimit.W001", "django_ratelimit.E003"]
-)
+# django-ratelimit's and django-cachalot's startup checks know only their own lists of backends (W001: "not on the
+# list"). Ours are Django's Redis backend (INCR is atomic, shared by every process) and Django's file backend with an
+# atomic add and incr (permits/cache.py); a locmem cache would still stop the start (django_ratelimit.E003 stays on).
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001", "cachalot.W001"]
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True

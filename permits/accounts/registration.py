@@ -69,6 +69,14 @@ class AccountAdapter(DefaultAccountAdapter):
         )
         super().send_mail(template_prefix, email, context)
 
+    def get_client_ip(self, request) -> str:
+        """The address allauth's login limits ("10/m/ip") count under: the client behind the Village's proxy
+        (permits/client_ip.py), not the proxy, so one client's 10 failures do not stop everyone's login. allauth's
+        own answer is REMOTE_ADDR (the proxy) and a 403 when there is none (a unix-socket bind)."""
+        from permits.client_ip import client_ip
+
+        return client_ip(request)
+
 
 def user_display(user) -> str:
     """How allauth names a person: their email (what they chose), never the username it generated."""

@@ -50,6 +50,14 @@ def test_owasp_xff_ipv6_and_unknown(settings):
     assert client_ip(request("")) == "unknown"
 
 
+def test_a_unix_socket_peer_is_the_local_proxy_and_its_forwarded_client_is_used(settings):
+    settings.TRUSTED_PROXIES = ()
+    assert client_ip(request("", "1.2.3.4, 198.51.100.1")) == "198.51.100.1"
+    assert client_ip(request("", "198.51.100.1, garbage")) == "unknown"
+    settings.TRUSTED_PROXIES = ("10.0.0.0/24",)
+    assert client_ip(request("", "198.51.100.1, 10.0.0.9")) == "198.51.100.1"
+
+
 def test_owasp_xff_trusted_proxies_setting_is_parsed_and_a_bad_entry_is_named():
     assert parse_trusted_proxies("") == ()
     assert parse_trusted_proxies(" 10.0.0.1 , 10.1.0.0/16,") == ("10.0.0.1", "10.1.0.0/16")
@@ -121,3 +129,41 @@ def test_303_8_snow_report_limit_keys_on_the_forwarded_client_not_the_proxy(clie
         client.post(url, {}, REMOTE_ADDR="198.51.100.66", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
     assert client.post(url, {}, REMOTE_ADDR="198.51.100.66", HTTP_X_FORWARDED_FOR="192.0.2.99").status_code == 429
     cache.clear()
+
+
+@pytest.mark.django_db
+def test_allauths_login_limits_count_per_client_behind_the_proxy_not_per_proxy(client, resident, settings):
+    """allauth's "login": "30/m/ip" and "login_failed": "10/m/ip" keyed on the proxy's address: 31 logins from one
+    client refused every other client's correct login for a minute."""
+    settings.TRUSTED_PROXIES = (PROXY,)
+    attacker = {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": "198.51.100.66"}
+    for n in range(30):
+        assert web_login(client, f"nobody{n}", "wrong-password", **attacker).status_code == 200
+    assert web_login(client, "resident", "correct-horse-battery", **attacker).status_code == 429
+    owner = web_login(
+        client, "resident", "correct-horse-battery", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="203.0.113.9"
+    )
+    assert owner.status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_login_through_a_unix_socket_works_and_axes_records_no_address(client, resident, axes_on):
+    from axes.models import AccessAttempt
+
+    socket = {"REMOTE_ADDR": ""}  # gunicorn --bind unix:/run/theresa.sock behind nginx, no X-Forwarded-For
+    assert web_login(client, "resident", "wrong-password", **socket).status_code == 200
+    assert AccessAttempt.objects.get(username="resident").ip_address is None
+    assert web_login(client, "resident", "correct-horse-battery", **socket).status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_unix_socket_lockout_keys_on_the_client_nginx_forwards(client, resident, axes_on):
+    for _ in range(5):
+        web_login(client, "resident", "wrong-password", REMOTE_ADDR="", HTTP_X_FORWARDED_FOR="198.51.100.66")
+    cache.clear()
+    locked = web_login(
+        client, "resident", "correct-horse-battery", REMOTE_ADDR="", HTTP_X_FORWARDED_FOR="198.51.100.66"
+    )
+    assert locked.status_code == 429
+    owner = web_login(client, "resident", "correct-horse-battery", REMOTE_ADDR="", HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert owner.status_code == 302

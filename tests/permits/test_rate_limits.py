@@ -79,14 +79,17 @@ def test_production_counts_in_redis_under_the_databases_name_and_keeps_the_locme
         "KEY_PREFIX": "theresa:db.example:5432:theresa",
     }
     assert use == "default"
-    # a locmem cache in production would still stop the start (django_ratelimit.E003 stays on)
+    # a locmem cache would still stop the start (django_ratelimit.E003 stays on)
     assert silenced == ["django_ratelimit.W001", "cachalot.W001"]
 
 
-def test_embedded_mode_counts_in_the_one_process_memory(tmp_path):
-    cache, use, silenced = probe(tmp_path)
-    assert cache["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
-    assert "django_ratelimit.E003" in silenced
+def test_without_redis_every_process_of_the_machine_counts_in_one_file_cache(tmp_path):
+    """A process's own memory counted per gunicorn worker; the file cache under VAR_DIR is the machine's."""
+    for env in ({}, {"DATABASE_URL": "postgres://permits@db.example:5432/theresa", "SECRET_KEY": "k" * 50}):
+        cache, use, silenced = probe(tmp_path, **env)
+        assert cache["BACKEND"] == "permits.cache.MachineFileCache"
+        assert cache["LOCATION"] == str(tmp_path / "var" / "cache" / "shared")
+        assert "django_ratelimit.E003" not in silenced
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (.ci/run's production pass)")
