@@ -36,7 +36,27 @@ def mailed_letters() -> QuerySet[Notice]:
 
 def render_letters_pdf(notices) -> bytes:
     """One letter per page, addressed for a window envelope; the batch is every letter given in one PDF."""
-    return render_pdf("pdf/letters.html", {"letters": list(notices), "printed_on": timezone.localdate()})
+    letters = [(notice, unwrapped(notice.body)) for notice in notices]
+    return render_pdf("pdf/letters.html", {"letters": letters, "printed_on": timezone.localdate()})
+
+
+def unwrapped(body: str) -> str:
+    """The notice's text as a letter's paragraphs. Its emailed text is wrapped by hand at about 110 characters; on the
+    printed page those breaks cut sentences in the middle of a line. A line is joined to the one before unless that
+    one is blank, a heading (ends with a colon), a list item or a link, or it is blank, a list item or a link: those
+    breaks are meant."""
+
+    def own_line(line: str) -> bool:
+        return not line.strip() or line[:1].isspace() or line.lstrip().startswith(("-", "*", "•", "http"))
+
+    lines: list[str] = []
+    for line in body.strip("\n").splitlines():
+        previous = lines[-1] if lines else ""
+        if lines and not own_line(previous) and not previous.rstrip().endswith(":") and not own_line(line):
+            lines[-1] = f"{previous.rstrip()} {line.strip()}"
+        else:
+            lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def mailing_errors(notices: list[Notice], mailed_on: date | None, today: date) -> list[Violation]:

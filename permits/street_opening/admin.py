@@ -5,6 +5,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
 from permits.admin.mixins import AddedThroughService, NoDelete, ReadOnly
@@ -40,6 +41,16 @@ class StreetOpeningAdmin(ReadOnly, SimpleHistoryAdmin):
     search_fields = ["permit__number", "permit__street__name", "permit__location_description"]
     list_select_related = ["permit"]
     inlines = [TicketInline]
+    exclude = ["statement_undertakings"]
+    readonly_fields = ["undertakings"]
+
+    @admin.display(description="Undertakings signed (§ 303-4H(1))")
+    def undertakings(self, obj):
+        """The signed statement as the applicant read it, one undertaking a line, not the stored list of keys."""
+        signed = [ordinance.UNDERTAKINGS.get(key, key) for key in obj.statement_undertakings]
+        if not signed:
+            return "None"
+        return format_html("<ul>{}</ul>", format_html_join("", "<li>{}</li>", ((text,) for text in signed)))
 
 
 class BondAmountForm(ServiceForm):

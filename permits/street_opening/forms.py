@@ -160,7 +160,11 @@ class StreetOpeningForm(LimitedForm):
         add_violations(self, checked.errors)
         self.warnings = checked.warnings
         if checked.warnings and not data.get("acknowledge_warnings"):
-            self.add_error("acknowledge_warnings", "Read the warnings above, then tick this box to submit anyway.")
+            self.add_error(
+                "acknowledge_warnings",
+                "Read the warnings under “Before you submit: warnings” at the top of the form, then tick this box "
+                "to submit anyway.",
+            )
         return data
 
     @property

@@ -57,3 +57,14 @@ def test_admin_adds_a_board_decision_through_the_service(admin_client, street):
     assert response.status_code == 302
     improvement = StreetImprovement.objects.get()
     assert improvement.recorded_by.is_superuser and improvement.recorded_at
+
+
+def test_the_back_office_shows_the_signed_undertakings_as_words_not_json(admin_client, application):
+    opening = application.street_opening
+    opening.statement_undertakings = ["indemnify", "fill_excavations"]
+    opening.save(update_fields=["statement_undertakings"])
+    page = admin_client.get(f"/admin/permits/streetopening/{opening.pk}/change/").content.decode()
+    assert "Undertakings signed (§ 303-4H(1))" in page
+    assert "<li>I will indemnify and save harmless the Village of Theresa" in page
+    assert "<li>I will fill up and place in good and safe condition" in page
+    assert '["indemnify"' not in page and "&quot;indemnify&quot;" not in page

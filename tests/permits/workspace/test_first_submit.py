@@ -57,3 +57,16 @@ def test_a_real_error_with_a_warning_still_shows_the_red_box(
 def test_a_valid_application_without_warnings_needs_no_tick(spring, client, contractor, contractor_org, street, bond):
     client.force_login(contractor)
     assert client.post(APPLY, form_data(street, contractor_org)).status_code == 302
+
+
+def test_303_4g_a_rule_broken_with_a_warning_points_to_the_warnings_where_they_are(
+    spring, client, contractor, contractor_org, street, bond, repaved
+):
+    """The error summary sits above the warnings: its line about them cannot say "above"."""
+    client.force_login(contractor)
+    page = client.post(APPLY, form_data(street, contractor_org, insurance_per_person="499999")).content.decode()
+    assert 'id="form-errors"' in page and 'id="form-warnings"' in page
+    assert page.index('id="form-errors"') < page.index('id="form-warnings"')
+    assert "Read the warnings under “Before you submit: warnings” at the top of the form" in page
+    assert "warnings above" not in page
+    assert not Permit.objects.exists()
