@@ -47,6 +47,7 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("sidewalk-permits", api.SidewalkPermitViewSet, "sidewalk-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    cleared_by=workflow.CLEARED_BY,
     fix_link=workflow.fix_link,  # § 303-3C: link the account, or upload the owner's authorization
     edit_rules=services.check_back_office_edit,  # § 303-1A(1): a street moved to needs its recorded grade
     right_of_way=right_of_way.RIGHT_OF_WAY,

@@ -65,6 +65,7 @@ PERMIT_TYPE = PermitType(
     right_of_way=right_of_way.RIGHT_OF_WAY,
     pdf_url="permits:street_opening_pdf",
     fix_link=workflow.fix_link,
+    cleared_by=workflow.CLEARED_BY,
     admin_roles=ADMIN_ROLES,
     admin_editors={"permits.emergencyreport": (Role.DPW_DIRECTOR,), "permits.streetimprovement": (Role.DPW_DIRECTOR,)},
 )
