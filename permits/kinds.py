@@ -74,6 +74,23 @@ class WorkQueue:
     roles: tuple[str, ...]
 
 
+# In a `cleared_by` table: nobody acts, the day comes (a year of revocation runs out; the nightly job ends a guarantee).
+CALENDAR = "the calendar"
+
+
+@dataclass(frozen=True)
+class Clearer:
+    """Who clears one blocker (a Violation code a type's `blockers` hook returns) and on which page: role names,
+    APPLICANT or CALENDAR, and a URL name that takes the permit's number (or nothing). Never the back office:
+    every step of a journey is done on a page by the person whose step it is
+    (tests/permits/test_every_blocker_has_a_page.py holds every code to this). No roles: no page clears it yet, a
+    dead end that test lists by name."""
+
+    roles: tuple[str, ...]
+    page: str
+    how: str
+
+
 @dataclass(frozen=True)
 class ApiRoute:
     prefix: str
@@ -133,6 +150,8 @@ class PermitType:
     fix_link: Callable[..., tuple[str, str] | None] | None = None
     # The documents the type's rules require (the application form's checklist, permits/templatetags/documents.py).
     required_documents: tuple[RequiredDocument, ...] = ()
+    # Violation code -> Clearer: for every blocker the `blockers` hook can return, who clears it and on which page.
+    cleared_by: Mapping[str, Clearer] = field(default_factory=dict)
     # What a permit's `kind` is called in lists and reports ("Street use (block party, event)"); "" reads the title.
     label: str = ""
     # Which staff roles see the type's models in the back office: "app_label.modelname" -> role names

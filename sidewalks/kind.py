@@ -47,6 +47,7 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("sidewalk-permits", api.SidewalkPermitViewSet, "sidewalk-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    cleared_by=workflow.CLEARED_BY,
     fix_link=workflow.fix_link,
     required_documents=(
         RequiredDocument(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from permits.errors import Violation
-from permits.kinds import APPLICANT
+from permits.kinds import APPLICANT, CALENDAR, Clearer
 from permits.models import Permit, Status
 from permits.roles import Role
 
@@ -96,3 +96,29 @@ def fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
     if violation.code == "authorization_not_accepted":
         return f"{permit.get_absolute_url()}#upload-heading", "Upload the owner's written authorization"
     return None
+
+
+_CLERK_PAGE = Clearer((Role.CLERK,), "sidewalks:permit", "the Clerk-Treasurer's steps on the permit's page")
+
+# Who clears each blocker above and on which page (the permit page's checklist and its test read it).
+CLEARED_BY: dict[str, Clearer] = {
+    "fee_unpaid": Clearer((Role.CLERK,), "sidewalks:permit", "records the fee payment"),
+    "too_soon": Clearer((CALENDAR,), "sidewalks:permit", "issued three days before the pour, or the pour moved"),
+    "not_owner_of_record": Clearer((APPLICANT,), "permits:parcel_link_request", "links the account to the parcel"),
+    "standing_unknown": Clearer((APPLICANT,), "permits:parcel_link_request", "links the account to the parcel"),
+    "authorization_not_accepted": _CLERK_PAGE,
+    "contract_not_confirmed": Clearer(
+        (Role.CLERK,), "obstructions:registers:village_contracts", "records the Village contract"
+    ),
+    "no_such_contract": Clearer((Role.CLERK,), "obstructions:registers:village_contracts", "records the contract"),
+    "contract_not_for_parcel": Clearer(
+        (Role.CLERK,), "obstructions:registers:village_contracts", "records the contract for this parcel"
+    ),
+    "contract_not_in_force": Clearer(
+        (Role.CLERK,), "obstructions:registers:village_contracts", "records the contract in force"
+    ),
+    "contract_of_another": Clearer(
+        (Role.CLERK,), "obstructions:registers:village_contracts", "records the filer's own contract"
+    ),
+    "inspections_open": Clearer(INSPECTORS, "sidewalks:inspect", "passes every inspection"),
+}

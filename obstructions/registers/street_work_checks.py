@@ -7,6 +7,7 @@ from datetime import date
 
 from obstructions.registers import rules, services
 from obstructions.registers.models import Grade
+from permits.kinds import Clearer
 
 SIDEWALK, STREET_OPENING = "sidewalk", "street_opening"  # permits.models.PermitKind values
 
@@ -46,3 +47,13 @@ def load_demo() -> None:
     from obstructions.registers import demo
 
     demo.load()
+
+
+# Who clears each blocker above and on which page: the Clerk-Treasurer keeps the registers (§ 303-1A(1), § 303-3D(11)).
+CLEARED_BY = {
+    "no_grade": Clearer(("Clerk-Treasurer",), "obstructions:registers:grades", "records the street's grade"),
+    "no_grade_emergency": Clearer(("Clerk-Treasurer",), "obstructions:registers:grades", "records the grade"),
+    "below_higher_standard": Clearer(
+        ("applicant",), "sidewalks:apply", "the application form refuses work below the Board's standard"
+    ),
+}

@@ -85,6 +85,7 @@ PERMIT_TYPE = PermitType(
             "on the permit page once submitted, before approval",
         ),
     ),
+    cleared_by=workflow.CLEARED_BY,
     admin_roles=ADMIN_ROLES,
     admin_editors={"permits.emergencyreport": (Role.DPW_DIRECTOR,), "permits.streetimprovement": (Role.DPW_DIRECTOR,)},
 )

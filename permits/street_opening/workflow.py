@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from permits.errors import Violation
-from permits.kinds import APPLICANT
+from permits.kinds import APPLICANT, CALENDAR, Clearer
 from permits.models import Permit, Status
 from permits.roles import Role
 from permits.street_opening import rules
@@ -184,3 +184,57 @@ def fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
     # A bond or certificate on file that does not count yet (its amount unrecorded, below the Board's amount) is not
     # cured by uploading it again: the Village records it, and the message says who.
     return None
+
+
+def _by(roles, page: str, how: str) -> Clearer:
+    return Clearer(tuple(roles), page, how)
+
+
+_DPW = (Role.DPW_DIRECTOR, Role.CLERK)  # § 303-4A: either approves
+_TICKET = _by((APPLICANT,), "permits:street_opening_add_ticket", "adds a current Diggers Hotline ticket")
+_UPLOAD = _by((APPLICANT,), "permits:detail", "uploads the document on the permit page")
+_AT_FILING = _by((APPLICANT,), "permits:street_opening_apply", "the application form refuses filing without it")
+_FIELD = (Role.DPW_INSPECTOR, Role.DPW_DIRECTOR)
+
+# Who clears each blocker above and on which page (the permit page's checklist and its test read it).
+CLEARED_BY: dict[str, Clearer] = {
+    "no_application": _AT_FILING,
+    "applicant_revoked": _by((CALENDAR,), "permits:detail", "the year of revocation runs out (§ 303-4H(2))"),
+    "before_legal_start": _TICKET,
+    "legal_start_too_early": _TICKET,
+    "requested_in_future": _TICKET,
+    "ticket_missing": _TICKET,
+    "ticket_stale": _TICKET,
+    "ticket_stale_now": _TICKET,
+    "certificate_missing": _UPLOAD,
+    "bond_missing": _UPLOAD,
+    "signature_required": _AT_FILING,
+    "signature_time_missing": _AT_FILING,
+    "undertakings_missing": _AT_FILING,
+    "insurance_too_low": _AT_FILING,
+    "emergency_not_utility": _AT_FILING,
+    "too_shallow": _AT_FILING,
+    "traffic_control_required": _AT_FILING,
+    # Dead ends: once filed, no page lets the applicant record a renewed insurance or a missing field.
+    "insurance_lapses": Clearer((), "", "a renewed insurance's expiry is recorded only in the back office"),
+    "required": Clearer((), "", "a field missing after filing is recorded only in the back office"),
+    "no_annual_bond": Clearer((), "", "the contractor's annual bond (§ 303-4H(5)) is recorded only in the back office"),
+    "plans_not_approved": _by(_DPW, "permits:street_opening_manage", "approves the plans with the location"),
+    "lanes_closed": _by(_DPW, "permits:street_opening_manage", "approves the lane closure with the location"),
+    "emergency_work_not_approved": _by(_DPW, "permits:street_opening_manage", "approves the emergency work"),
+    "emergency_not_determined": _by(_DPW, "permits:street_opening_manage", "records the emergency determination"),
+    "frozen_ground": _by(_DPW, "permits:street_opening_manage", "holds the approval or records an emergency"),
+    "repaving_planned": _by(_DPW, "permits:street_opening_manage", "records the moratorium exception"),
+    "renewal_will_be_needed": _by(_DPW, "permits:street_opening_manage", "approves with new dates or holds"),
+    "validity_ends_before_work": _by(_DPW, "permits:street_opening_manage", "approves with new dates or holds"),
+    "fee_unpaid": _by((Role.CLERK,), "permits:street_opening_manage", "records the payment"),
+    "completion_not_requested": _by((APPLICANT,), "permits:field_permit", "reports the work completed"),
+    "final_inspection_not_passed": _by(_FIELD, "permits:field_permit", "passes the final inspection"),
+    "inspection_failure_open": _by(_FIELD, "permits:field_permit", "passes the re-inspection"),
+    "compaction_failed": _by(_FIELD, "permits:field_permit", "passes the compaction re-test"),
+    "covered_before_inspection": _by(_FIELD, "permits:field_permit", "inspects the uncovered work"),
+    "temporary_surface": _by((APPLICANT, *_FIELD), "permits:field_permit", "records the permanent pavement"),
+    "guarantee_running": _by((CALENDAR,), "permits:field_permit", "the nightly job ends the one-year guarantee"),
+    "defect_open": _by((APPLICANT, Role.DPW_DIRECTOR), "permits:field_permit", "corrects or repairs the defect"),
+    "restoration_running": _by(_FIELD, "permits:field_permit", "the work goes on to completion (not expired)"),
+}

@@ -49,6 +49,7 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("street-privilege-permits", api.StreetPrivilegeViewSet, "street-privilege"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    cleared_by=workflow.CLEARED_BY,
     stamps=workflow.stamps,
     admin_roles=ADMIN_ROLES,
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from permits.errors import Violation
-from permits.kinds import APPLICANT
+from permits.kinds import APPLICANT, Clearer
 from permits.models import Permit, Status
 from permits.roles import Role
 from permits.street_privilege import rules
@@ -88,3 +88,22 @@ def stamps(permit: Permit, to: str, *, today: date) -> dict:
         sp = _privilege(permit)
         return {"expires_on": rules.termination_date(today, sp.earlier_termination_on if sp else None)}
     return {}
+
+
+_MANAGE = "permits:street_privilege_manage"
+
+# Who clears each blocker above and on which page (the permit page's checklist and its test read it).
+CLEARED_BY: dict[str, Clearer] = {
+    "no_application": Clearer((APPLICANT,), "permits:street_privilege_apply", "files the application"),
+    "no_dpw_recommendation": Clearer((Role.DPW_DIRECTOR,), _MANAGE, "records the DPW's recommendation"),
+    "no_police_recommendation": Clearer((Role.POLICE_CHIEF,), _MANAGE, "records the police recommendation"),
+    "bond_not_set": Clearer((Role.DPW_DIRECTOR,), _MANAGE, "sets the bond (§ 303-7B)"),
+    "bond_not_filed": Clearer((Role.CLERK,), _MANAGE, "files the bond (§ 303-7B)"),
+    "fee_unpaid": Clearer((Role.CLERK,), _MANAGE, "records the payment"),
+    "no_route": Clearer((Role.CLERK, Role.BOARD, Role.PRESIDENT), _MANAGE, "records the Board's route"),
+    "building_permit_not_determined": Clearer((Role.BUILDING_INSPECTOR,), _MANAGE, "records the determination"),
+    "building_permit_not_shown": Clearer((Role.BUILDING_INSPECTOR,), _MANAGE, "records the building permit shown"),
+    "ends_before_issue": Clearer((Role.BUILDING_INSPECTOR,), _MANAGE, "sets a later end date"),
+    "insurance_condition_unmet": Clearer((APPLICANT,), "permits:detail", "uploads the insurance certificate"),
+    "closing_not_passed": Clearer((Role.BUILDING_INSPECTOR, Role.DPW_DIRECTOR), _MANAGE, "passes the closing"),
+}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from permits.errors import Violation
-from permits.kinds import APPLICANT
+from permits.kinds import APPLICANT, Clearer
 from permits.models import Permit, Status
 from permits.roles import Role
 from permits.street_use import rules
@@ -81,3 +81,40 @@ def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
             )
         ]
     return []
+
+
+_UPLOAD = Clearer((APPLICANT,), "permits:detail", "uploads what the Board required on the permit page")
+_PETITION = Clearer((Role.CLERK,), "permits:street_use_manage", "records the declarations, consents and pages")
+_BOARD = Clearer((Role.CLERK,), "permits:street_use_manage", "records the Board's recorded vote and decision")
+
+# Who clears each blocker above and on which page (the permit page's checklist and its test read it).
+CLEARED_BY: dict[str, Clearer] = {
+    "no_application": Clearer((APPLICANT,), "permits:street_use_apply", "files the application"),
+    "segment_off_street": Clearer(
+        (APPLICANT,), "permits:street_use_apply", "the form refuses a portion off the street"
+    ),
+    "empty_roster": _PETITION,
+    "no_addresses": _PETITION,
+    "undeclared_address": _PETITION,
+    "more_consents_than_declared": _PETITION,
+    "petition_short": _PETITION,
+    "petition_unverified": Clearer((Role.CLERK,), "permits:street_use_manage", "verifies the petition"),
+    "applicant_absent": Clearer((Role.CLERK,), "permits:street_use_manage", "records the applicant present"),
+    "no_motion": _BOARD,
+    "motion_failed": _BOARD,
+    "future_motion": _BOARD,
+    "wrong_clause": _BOARD,
+    "wrong_subject": _BOARD,
+    "street_use_over_street_opening": Clearer(
+        (Role.DPW_DIRECTOR,), "permits:detail", "accepts the closure over the street opening work"
+    ),
+    "indemnity_missing": _UPLOAD,
+    "insurance_missing": _UPLOAD,
+    "bond_missing": _UPLOAD,
+    # Dead end: no street use page records a payment at the office (the back office does; online only where the
+    # Village takes cards).
+    "fee_unpaid": Clearer((), "", "a payment at the office is recorded only in the back office"),
+    "no_termination": Clearer(
+        (Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER), "permits:street_use_terminate", "terminates it"
+    ),
+}

@@ -207,6 +207,18 @@ def test_the_dpw_records_from_the_review_page(grid, monday, client, dpw_director
     assert ConflictReview.objects.get(permit=reviewed).reviewed_by == dpw_director
 
 
+def test_303_15a_the_dpw_accepts_a_street_use_closure_from_the_street_use_permit_page(
+    grid, monday, client, dpw_director
+):
+    opening(grid["highland"], location="250 Highland Avenue", end=TODAY + timedelta(days=2))
+    party = street_use(grid["highland"], status=Status.UNDER_REVIEW)
+    page = reverse("permits:detail", args=[party.number])
+    client.force_login(dpw_director)
+    assert "I accept this street use closure" in client.get(page).content.decode()
+    client.post(reverse("streetmap:conflicts_seen", args=[party.number]), {"accepts_closure": "on", "next": page})
+    assert street_use_blockers(party, today=TODAY) == []
+
+
 def test_the_conflicts_seen_link_does_not_redirect_off_site(grid, monday, client, dpw_director):
     reviewed = opening(grid["highland"], status=Status.UNDER_REVIEW)
     client.force_login(dpw_director)
