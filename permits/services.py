@@ -390,6 +390,37 @@ def record_events(permits_and_reasons: list[tuple[Permit, str]], *, by=None, kin
     )
 
 
+def offices_by_address() -> dict[str, str]:
+    """The Village's own addresses, each with the office it stands for: every staff member's (by the first of their
+    roles, in Role's order), and the Clerk-Treasurer's office address (CLERK_EMAIL). One query over the staff (a few
+    dozen people), however many notices are named with it."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.db.models import Q
+
+    from permits.roles import STAFF_ROLES
+
+    staff = get_user_model().objects.filter(Q(groups__name__in=STAFF_ROLES) | Q(is_staff=True) | Q(is_superuser=True))
+    order = {role: n for n, role in enumerate(STAFF_ROLES)}
+    best: dict[str, str] = {}
+    for email, group in staff.exclude(email="").values_list("email", "groups__name"):
+        key = email.strip().lower()
+        if group in order and (key not in best or order.get(best[key], len(order)) > order[group]):
+            best[key] = group
+        best.setdefault(key, "")
+    clerk = (getattr(settings, "CLERK_EMAIL", "") or "").strip().lower()
+    if clerk:
+        best[clerk] = Role.CLERK
+    return {key: f"the {role}" if role else "the Village office" for key, role in best.items()}
+
+
+def notice_recipient(to: str, offices: dict[str, str]) -> str:
+    """How a notice's addressee is named on the permit's timeline, which the applicant and the public status page
+    read: a Village office by its name, never a staff member's own address (the Notice row keeps the address for
+    the office's own record); anyone else by the address the notice went to."""
+    return offices.get(to.strip().lower(), to)
+
+
 def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
     """send_notice for many (permit, to, template, context) at once: each rendered, then one insert of the notices
     and one of their timeline events, each delivered once committed (a job's chunk)."""
@@ -400,6 +431,7 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
 
     notices, events, templates = [], [], {}
     off: dict[str, set[str]] = {}  # template -> addresses whose person turned its topic off
+    offices = offices_by_address() if any(item[0] is not None for item in items) else {}
     for permit, to, template, context in items:
         if not to:
             continue
@@ -415,12 +447,12 @@ def send_notices(items: list[tuple[Permit, str, str, dict]]) -> list[Notice]:
         subject = subject_template.render(context).strip()
         if to.strip().lower() in off[template]:
             if permit is not None:
-                events.append((permit, _not_emailed(to, subject)))
+                events.append((permit, _not_emailed(notice_recipient(to, offices), subject)))
             continue
         body = body_template.render(context)
         notices.append(Notice(permit=permit, to=to, subject=subject, body=body, template=template))
         if permit is not None:
-            events.append((permit, f"Notice sent to {to}: {subject}"))
+            events.append((permit, f"Notice sent to {notice_recipient(to, offices)}: {subject}"))
     notices = _insert_email_notices(notices)
     record_events(events, kind=PermitEvent.Kind.NOTICE)
     deliver_on_commit([n.pk for n in notices])
@@ -494,7 +526,8 @@ def send_notice(
     if to and topics.email_turned_off([to], template):
         # The person turned this topic's email off; the notice stays on the record (the timeline).
         if permit is not None:
-            record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=_not_emailed(to, subject))
+            named = notice_recipient(to, offices_by_address())
+            record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=_not_emailed(named, subject))
         return None
     body = render_to_string(f"emails/{template}.txt", context)
     fields = dict(permit=permit, subject=subject, body=body, template=template)
@@ -504,7 +537,8 @@ def send_notice(
         notice = Notice.objects.create(channel=Notice.Channel.EMAIL, to=to, **fields)
         topics.start_clocks([notice])  # emailed: given now, its deadline runs from now
         if permit is not None:
-            record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=f"Notice sent to {to}: {subject}")
+            named = notice_recipient(to, offices_by_address())
+            record_event(permit, by=None, kind=PermitEvent.Kind.NOTICE, reason=f"Notice sent to {named}: {subject}")
         from permits.tasks import deliver_notice
 
         transaction.on_commit(lambda: deliver_notice.delay(notice.pk))

@@ -59,6 +59,23 @@ def test_production_refuses_to_start_with_the_dummy_payment_provider(tmp_path):
     assert result.returncode != 0 and "ONLINE_PAYMENTS_DUMMY cannot be set in production mode" in result.stderr
 
 
+def test_production_without_stripe_loads_no_dummy_provider(tmp_path):
+    """The dummy provider confirms a payment by its per-payment URL (?verification_result=confirmed): production mode
+    has no variant that reaches it, so an older payment's address cannot either."""
+    code = "from django.conf import settings as s; print(repr(s.PAYMENT_VARIANTS), repr(s.ONLINE_PAYMENT_VARIANT))"
+    result = manage(production_env(tmp_path), "shell", "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "{} ''"
+
+
+def test_production_refuses_stripe_without_its_webhook_signing_secret(tmp_path):
+    """An empty signing secret verifies an HMAC anyone can compute: the webhook could be forged."""
+    result = manage(production_env(tmp_path, STRIPE_SECRET_KEY="sk_live_x"), "check")
+    assert result.returncode != 0 and "STRIPE_WEBHOOK_SECRET must be set" in result.stderr
+    signed = manage(production_env(tmp_path, STRIPE_SECRET_KEY="sk_live_x", STRIPE_WEBHOOK_SECRET="whsec_x"), "check")
+    assert signed.returncode == 0, signed.stderr
+
+
 def test_the_demos_webhook_address_answers_404_not_500(client, db):
     response = client.post("/payments/process/card/", data="{}", content_type="application/json")
     assert response.status_code == 404 and "takes no confirmations" in response.json()["error"]

@@ -1,8 +1,10 @@
 """The permits as a BLDS v1.2 dataset (Building & Land Development Specification, permitdata.org): the core
 permit fields, and the status-change dataset from each permit's timeline. CSV and JSON carry the same rows.
 
-Every permit past draft is a public record here, with its address; never the applicant's name, phone or email
-(the contractor's company, an organization, is published as ContractorCompanyName).
+Published here: the permits the Village issued (issued, under way, completed; closed, expired or revoked after it
+issued them), with their address; never an application in review, withdrawn or denied (nor its company), and never
+the applicant's name, phone or email (the contractor's company, an organization, is published as
+ContractorCompanyName). Anyone may still ask the Clerk-Treasurer for a record (Wis. Stat. § 19.35).
 
 Field names are those of the specification's "Permits" and "Permit Status Changes" datasets (its wiki,
 github.com/open-data-standards/permitdata.org/wiki, was not reachable from this machine: the names follow the
@@ -12,6 +14,7 @@ published v1.2 field list as known to the author; the data page says so).
 from __future__ import annotations
 
 from django.conf import settings
+from django.db.models import Q
 
 from permits.kinds import get_type
 from permits.models import Permit, PermitEvent, Status
@@ -68,12 +71,27 @@ MAPPED_STATUS = {
 CITY, STATE, ZIP = "Theresa", "WI", "53091"
 
 
-def public_permits():
-    return (
-        Permit.objects.exclude(status=Status.DRAFT)
-        .select_related("street", "parcel", "organization")
-        .order_by("number")
+# In force or done: the Village issued them. Ended after being issued: the same, known by the day it issued them (an
+# approved permit may expire or be revoked before it is ever issued, and a closed one may have been either).
+IN_FORCE_OR_DONE = frozenset({Status.ISSUED, Status.ACTIVE, Status.COMPLETED})
+ENDED = frozenset({Status.CLOSED, Status.EXPIRED, Status.REVOKED})
+
+
+def is_published(*, status: str, issued_on) -> bool:
+    """The open-data feed publishes what the Village would publish: permits it issued, in force, done or ended after
+    issue; never an application under review, withdrawn or denied (the applicant's business until a permit exists)."""
+    return status in IN_FORCE_OR_DONE or (status in ENDED and issued_on is not None)
+
+
+def published(prefix: str = "") -> Q:
+    """is_published as a query (the same two cases), on the permit or, with `prefix` ("permit__"), through it."""
+    return Q(**{f"{prefix}status__in": IN_FORCE_OR_DONE}) | Q(
+        **{f"{prefix}status__in": ENDED, f"{prefix}issued_on__isnull": False}
     )
+
+
+def public_permits():
+    return Permit.objects.filter(published()).select_related("street", "parcel", "organization").order_by("number")
 
 
 def _date(value) -> str:
@@ -121,10 +139,10 @@ def permit_rows():
 
 
 def status_rows():
-    """One row per status change on the timeline of a non-draft permit (its own drafting is not published)."""
+    """One row per status change on the timeline of a published permit (its own drafting is not published)."""
     events = (
         PermitEvent.objects.filter(kind=PermitEvent.Kind.TRANSITION)
-        .exclude(permit__status=Status.DRAFT)
+        .filter(published("permit__"))
         .exclude(from_status="")
         .select_related("permit")
         .order_by("permit__number", "at", "pk")

@@ -10,12 +10,12 @@ import pytest
 from django.urls import reverse
 from icalendar import Calendar
 
-from permits.models import Status
+from permits.models import Permit, Status
 from permits.streetmap.feeds import blds
 from permits.streetmap.services import calendar_token_for
 from permits.workflow import transition
 from tests.factories import OrganizationFactory, PermitFactory
-from tests.permits.streetmap.conftest import TODAY, opening
+from tests.permits.streetmap.conftest import TODAY, opening, set_status
 
 pytestmark = pytest.mark.django_db
 # The core fields of the BLDS v1.2 "Permits" dataset in the standard's order, stated here as a CSV header opens
@@ -64,6 +64,36 @@ def test_blds_csv_cells_that_a_spreadsheet_would_run_are_text(grid, monday, clie
     assert row["ContractorCompanyName"] == "'" + company.name
 
 
+@pytest.mark.parametrize(
+    ("status", "issued", "published"),
+    [
+        (Status.SUBMITTED, False, False),
+        (Status.UNDER_REVIEW, False, False),
+        (Status.APPROVED, False, False),
+        (Status.WITHDRAWN, False, False),
+        (Status.DENIED, False, False),
+        (Status.ISSUED, True, True),
+        (Status.ACTIVE, True, True),
+        (Status.COMPLETED, True, True),
+        (Status.CLOSED, True, True),
+        (Status.EXPIRED, True, True),
+        (Status.REVOKED, True, True),
+        (Status.EXPIRED, False, False),  # approved, never issued, then expired
+        (Status.REVOKED, False, False),
+        (Status.CLOSED, False, False),
+    ],
+)
+def test_the_feed_publishes_only_permits_the_village_issued(grid, monday, client, status, issued, published):
+    company = OrganizationFactory(name="Withdrawn Digging LLC")
+    permit = opening(grid["highland"], status=status, organization=company, end=TODAY)
+    Permit.objects.filter(pk=permit.pk).update(issued_on=TODAY if issued else None)
+    assert blds.is_published(status=status, issued_on=TODAY if issued else None) is published
+    rows = _csv(client, "streetmap:blds_permits")
+    assert [r["PermitNum"] for r in rows] == ([permit.number] if published else [])
+    body = json.dumps(json.loads(client.get(reverse("streetmap:blds_permits", args=["json"])).content))
+    assert ("Withdrawn Digging LLC" in body) is published
+
+
 def test_blds_json_has_the_same_rows(grid, monday, client):
     opening(grid["highland"], end=TODAY)
     rows = json.loads(client.get(reverse("streetmap:blds_permits", args=["json"])).content)
@@ -73,6 +103,8 @@ def test_blds_json_has_the_same_rows(grid, monday, client):
 def test_blds_status_changes_come_from_the_timeline(grid, monday, client, resident):
     permit = PermitFactory(street=grid["highland"], applicant=resident, kind="street_use", number="SU-2026-0100")
     transition(permit, Status.SUBMITTED, by=resident)
+    assert _csv(client, "streetmap:blds_status_changes") == []  # an application, not yet a permit
+    set_status(permit, Status.ISSUED)
     rows = _csv(client, "streetmap:blds_status_changes")
     assert [(r["PermitNum"], r["StatusPrevious"], r["StatusCurrent"], r["StatusCurrentMapped"]) for r in rows] == [
         ("SU-2026-0100", "Draft", "Submitted", "Application Accepted")
