@@ -41,6 +41,7 @@ class ChecklistItem:
     violation: Violation
     fix_url: str | None  # None: the Village does it (a review, a Board decision), or nothing to link to
     fix_label: str
+    staff_url: str | None = None  # the page where the staff member looking clears it (the type's cleared_by)
 
 
 def next_step(status: str) -> str | None:
@@ -66,24 +67,46 @@ def core_fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | Non
     return None
 
 
-def checklist(permit: Permit, *, today: date) -> list[ChecklistItem]:
-    """What refuses the permit's next step today, each with its fix (the type's link first, then the core's)."""
+def _page_of(clearer: kinds.Clearer, permit: Permit) -> str | None:
+    try:
+        return reverse(clearer.page, args=[permit.number])
+    except NoReverseMatch:
+        return reverse(clearer.page)
+
+
+def _who_clears(clearer: kinds.Clearer | None) -> str:
+    """The applicant's reading of who clears a blocker that is not theirs (the type's cleared_by)."""
+    if clearer is None or not clearer.roles:
+        return "The Village records this"
+    if clearer.roles == (kinds.CALENDAR,):
+        return "This clears when its day comes"
+    offices = [role for role in clearer.roles if role not in (kinds.APPLICANT, kinds.CALENDAR)]
+    return f"The {' or the '.join(offices)} records this" if offices else "The Village records this"
+
+
+def checklist(permit: Permit, *, today: date, user=None) -> list[ChecklistItem]:
+    """What refuses the permit's next step today, each with its fix (the type's link first, then the core's), and,
+    for a staff `user` whose step it is, the page where they clear it (the type's cleared_by)."""
     step = next_step(permit.status)
     if step is None:
         return []
     permit_type = kinds.get_type(permit.kind)
+    cleared_by = permit_type.cleared_by if permit_type is not None else {}
     items = []
     for violation in workflow.blockers_for(permit, step, today=today):
+        clearer = cleared_by.get(violation.code)
+        staff_roles = [r for r in (clearer.roles if clearer else ()) if r not in (kinds.APPLICANT, kinds.CALENDAR)]
+        staff_url = _page_of(clearer, permit) if staff_roles and user and has_role(user, *staff_roles) else None
         link = None
         if permit_type is not None and permit_type.fix_link is not None:
             link = permit_type.fix_link(permit, violation)
         link = link or core_fix_link(permit, violation)
         if link:
-            items.append(ChecklistItem(violation, link[0], link[1]))
+            items.append(ChecklistItem(violation, link[0], link[1], staff_url))
         elif violation.code == "fee_unpaid":
-            items.append(ChecklistItem(violation, None, "Pay the Clerk-Treasurer at the Village Hall"))
+            items.append(ChecklistItem(violation, None, "Pay the Clerk-Treasurer at the Village Hall", staff_url))
         else:
-            items.append(ChecklistItem(violation, None, "The Village records this"))
+            items.append(ChecklistItem(violation, None, _who_clears(clearer), staff_url))
     return items
 
 
@@ -160,7 +183,7 @@ def page_context(request, permit: Permit, *, today: date, **extra) -> dict:
         "document_form": extra.pop("document_form", None) or DocumentForm(),
         "may_upload": applicant_side or is_village_staff(user),
         "is_applicant_side": applicant_side,
-        "checklist": checklist(permit, today=today) if applicant_side or is_village_staff(user) else [],
+        "checklist": checklist(permit, today=today, user=user) if applicant_side or is_village_staff(user) else [],
         "next_step_label": STEP_LABELS.get(step, ""),
         "may_withdraw": applicant_side and workflow.may_transition(user, permit, Status.WITHDRAWN),
         "permit_pdf_url": pdf_url(permit),

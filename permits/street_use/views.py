@@ -13,11 +13,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from permits import services as core
 from permits.access import get_permit_for, require_role
 from permits.board.models import Motion
 from permits.client_ip import over_hourly_limit
 from permits.errors import RulesBroken
-from permits.forms import add_violations, service_result
+from permits.forms import PaymentForm, add_violations, service_result
 from permits.issued_pdf import issued_permit_pdf
 from permits.models import Permit, PermitKind, Status
 from permits.paging import page_of
@@ -164,6 +165,8 @@ CLERK_FORMS = {
     "page": ("page_form", lambda su, data, files: PageUploadForm(data, files, prefix="page")),
     "paper": ("paper_form", lambda su, data, files: PaperSignatureForm(data, street_use=su, prefix="paper")),
     "accept": ("accept_form", lambda su, data, files: AcceptPageForm(data, street_use=su, prefix="accept")),
+    # § 303-15E: the fee paid at the Village office, recorded by the Clerk-Treasurer with its receipt
+    "payment": ("payment_form", lambda su, data, files: PaymentForm(data, prefix="pay")),
 }
 
 
@@ -196,6 +199,7 @@ def _manage_context(permit, **forms):
     for name, make in CLERK_FORMS.values():
         context[name] = forms.get(name) or make(su, None, None)
     context["paper_form"].initial.setdefault("signed_on", today)
+    context["payment_form"].initial.update({"amount": permit.balance_due, "method": "cash"})
     return context
 
 
@@ -276,6 +280,7 @@ def act(request, number, action):
             requires_bond=data["requires_bond"],
         ),
         "issue": lambda: services.issue_street_use(permit=permit, by=user),
+        "payment": lambda: core.record_payment(permit=permit, by=user, **data),
     }
     done = {
         "area": "Petition area recorded (§ 303-15F).",
@@ -290,6 +295,7 @@ def act(request, number, action):
         "present": "Presence recorded (§ 303-15C).",
         "decide": "The Board's decision is recorded (§ 303-15C).",
         "issue": "Permit issued (§ 303-15A).",
+        "payment": "Payment recorded (§ 303-15E).",
     }
     if run_or_show_refusals(request, calls[action]):
         messages.success(request, done[action])

@@ -111,9 +111,7 @@ CLEARED_BY: dict[str, Clearer] = {
     "indemnity_missing": _UPLOAD,
     "insurance_missing": _UPLOAD,
     "bond_missing": _UPLOAD,
-    # Dead end: no street use page records a payment at the office (the back office does; online only where the
-    # Village takes cards).
-    "fee_unpaid": Clearer((), "", "a payment at the office is recorded only in the back office"),
+    "fee_unpaid": Clearer((Role.CLERK,), "permits:street_use_manage", "records the payment (§ 303-15E)"),
     "no_termination": Clearer(
         (Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER), "permits:street_use_terminate", "terminates it"
     ),

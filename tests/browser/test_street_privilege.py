@@ -84,74 +84,125 @@ def test_builder_applies_and_sees_every_broken_rule_at_once(page, live_server, a
     axe_check(page, "permit page (waiver asked)")
 
 
-def test_building_inspector_requests_recommendations_grants_and_issues(
+def _as(page, live_server, username):
+    steps.log_out(page)
+    steps.sign_in(page, live_server, username)
+
+
+def _from_the_office_queue(page, live_server, permit):
+    """Each official finds the permit from the office page's queue, never by typing its address."""
+    page.goto(f"{live_server.url}/office/")
+    page.get_by_role("link", name="Street privilege permits (§ 303-7)").click()
+    page.get_by_role("link", name=permit.number).click()
+
+
+def _applicant_sees(page, live_server, permit, status, balance, step):
+    """The applicant's page at each step: the status, the money, and what still blocks the next step."""
+    _as(page, live_server, "contractor")
+    page.goto(f"{live_server.url}/permits/")
+    page.get_by_role("link", name=permit.number).first.click()
+    expect(page.locator(".badge", has_text=status).first).to_be_visible()
+    expect(page.locator("strong", has_text=f"balance due ${balance}").first).to_be_visible()
+    if step:
+        expect(page.get_by_role("heading", name=step)).to_be_visible()
+
+
+def test_materials_in_the_street_from_application_to_closed_each_step_by_its_official(
     page,
     live_server,
     axe_check,
     contractor,
-    contractor_org,
     building_inspector,
     dpw_director,
     police_chief,
     clerk,
     village,
 ):
-    steps.verified(building_inspector)
-    permit = sp.apply_for_street_privilege(
-        applicant=contractor, organization=contractor_org, data=materials(village), today=date(2027, 3, 1)
-    )
-    steps.sign_in(page, live_server, "building")
-    page.goto(f"{live_server.url}/office/")
-    page.get_by_role("link", name="Street privilege permits (§ 303-7)").click()
-    expect(page.get_by_role("heading", name="Street privilege permits (§ 303-7)")).to_be_visible()
-    axe_check(page, "street privilege queue")
-    page.get_by_role("link", name=permit.number).click()
-    axe_check(page, "village actions (submitted)")
+    """§ 303-7: the builder applies; the Building Inspector asks for the recommendations; the DPW Director and the
+    Chief of Police recommend and the DPW sets the bond; the Building Inspector grants and records the building
+    permit shown; the Clerk-Treasurer records the bond filed and the fee paid; the Building Inspector issues; the
+    builder reports the work done; the Building Inspector's closing inspection closes it. Pages only, each step by
+    the official whose step it is, the applicant's page read between the steps."""
+    steps.verified(contractor, building_inspector, dpw_director, police_chief, clerk)
+    steps.sign_in(page, live_server, "contractor")
+    page.goto(f"{live_server.url}/apply/")
+    page.get_by_role("link", name="Start a street privilege permit application").click()
+    page.get_by_label("Materials for construction or demolition").check()
+    page.get_by_label(re.compile(r"^\s*Street\W*$")).select_option(label="Main Street")
+    page.get_by_label("Location on the street").fill("In front of 204 Main Street")
+    page.get_by_label("First day in the street").fill("2027-03-15")
+    page.get_by_label("Last day in the street").fill("2027-04-15")
+    page.get_by_label("Width of the street occupied (feet)").fill("12")
+    page.get_by_label("The obstruction will be lighted at night, visible from all directions (§ 303-7D(2))").check()
+    page.get_by_role("button", name="Submit the application").click()
+    permit = Permit.objects.get()
+    expect(page.get_by_text(f"Application {permit.number} submitted")).to_be_visible()
+    fee = permit.fee_amount
+    # Not the applicant's to clear: the page says whose it is (the type's cleared_by).
+    expect(page.get_by_text("(The Director of Public Works records this)").first).to_be_visible()
+    _applicant_sees(page, live_server, permit, "Submitted", fee, "What still blocks approval")
+
+    _as(page, live_server, "building")
+    _from_the_office_queue(page, live_server, permit)
     page.get_by_role("button", name="Request the recommendations of the DPW Director and the Chief of Police").click()
     expect(page.get_by_text("Recommendations requested.")).to_be_visible()
 
-    # Granting before the Chief of Police has advised is refused, naming what is missing (§ 303-7A).
-    sp.record_recommendation(permit=permit, by=dpw_director, recommended=True, conditions="Barricades at both ends")
-    page.reload()
-    page.get_by_label("Building Inspector's conditions").fill("Work 7 a.m. to 7 p.m.")
-    page.get_by_role("button", name="Grant the permit").click()
-    assert page.get_by_text(
-        "The Chief of Police's advisory recommendation is not recorded yet (§ 303-7A)"
-    ).first.is_visible()
-    axe_check(page, "village actions (grant refused)")
+    _as(page, live_server, "dpw")
+    _from_the_office_queue(page, live_server, permit)
+    axe_check(page, "village actions, the DPW Director")
+    page.get_by_label("Recommended", exact=True).check()
+    page.get_by_label("Conditions (printed on the permit)").fill("Barricades at both ends")
+    page.get_by_role("button", name="Record my recommendation").click()
+    page.get_by_label("Bond amount ($)").fill("5000")
+    page.get_by_role("button", name="Set the bond").click()
 
-    sp.record_recommendation(permit=permit, by=police_chief, recommended=True, conditions="Police escort")
-    page.reload()
+    _as(page, live_server, "police")
+    _from_the_office_queue(page, live_server, permit)
+    page.get_by_label("Recommended", exact=True).check()
+    page.get_by_role("button", name="Record my recommendation").click()
+    _applicant_sees(page, live_server, permit, "Under review", fee, "Nothing blocks approval")
+
+    _as(page, live_server, "building")
+    _from_the_office_queue(page, live_server, permit)
     page.get_by_label("Building Inspector's conditions").fill("Work 7 a.m. to 7 p.m.")
     page.get_by_role("button", name="Grant the permit").click()
     expect(page.get_by_text("Permit granted.")).to_be_visible()
-    page.get_by_role("button", name="Issue the permit").click()
-    expect(page.get_by_text("has not set the bond yet (§ 303-7B)").first).to_be_visible()
-    axe_check(page, "village actions (issue refused)")
-
-    sp.set_bond(permit=permit, by=dpw_director, amount=Decimal("5000.00"))
-    sp.file_bond(permit=permit, by=clerk, surety="Badger State Surety Co.")
-    permit.refresh_from_db()
-    services.record_payment(permit=permit, amount=permit.balance_due_as_stored(), method="cash", by=clerk)
-    page.reload()
-    page.get_by_role("button", name="Issue the permit").click()
-    expect(page.get_by_text("has not recorded whether a building permit is required (§ 303-7A)").first).to_be_visible()
-
-    # § 303-7A: the Building Inspector decides a building permit is required and records the one shown to him.
     page.get_by_label("Required", exact=True).check()
     page.get_by_label("Number of the building permit shown to you").fill("B-2027-014")
     page.get_by_role("button", name="Record the determination").click()
     expect(page.get_by_text("Building permit determination recorded (§ 303-7A).")).to_be_visible()
-    axe_check(page, "village actions (building permit shown)")
+    _applicant_sees(page, live_server, permit, "Approved", fee, "What still blocks the permit's issue")
+
+    _as(page, live_server, "clerk")
+    _from_the_office_queue(page, live_server, permit)
+    axe_check(page, "village actions, the Clerk-Treasurer")
+    page.get_by_label("Surety on the bond").fill("Badger State Surety Co.")
+    page.get_by_role("button", name="Record the bond filed").click()
+    page.get_by_label("Method").select_option("cash")
+    page.get_by_role("button", name="Record the payment").click()
+    expect(page.get_by_text("Payment recorded.")).to_be_visible()
+    _applicant_sees(page, live_server, permit, "Approved", "0.00", "Nothing blocks the permit's issue")
+
+    _as(page, live_server, "building")
+    _from_the_office_queue(page, live_server, permit)
     page.get_by_role("button", name="Issue the permit").click()
     expect(page.get_by_text("Permit issued.")).to_be_visible()
-    permit.refresh_from_db()
-    assert permit.status == Status.ISSUED and permit.expires_on is not None
-    page.get_by_role("link", name="Permit page").click()
-    assert page.get_by_text(
-        f"{permit.expires_on:%B} {permit.expires_on.day}, {permit.expires_on.year}"
-    ).first.is_visible()
+
+    _applicant_sees(page, live_server, permit, "Issued", "0.00", "")
     axe_check(page, "permit page (issued)")
+    page.get_by_role("button", name="Report the work done and the space cleared").click()
+    expect(page.get_by_text("Reported done.")).to_be_visible()
+
+    _as(page, live_server, "building")
+    _from_the_office_queue(page, live_server, permit)
+    page.get_by_label("Passed: vacated, cleaned, safe").check()
+    page.get_by_role("button", name="Record the closing inspection").click()
+    expect(page.get_by_text("Closing inspection recorded (§ 303-7D(7)).")).to_be_visible()
+    axe_check(page, "village actions (closed)")
+
+    _applicant_sees(page, live_server, permit, "Closed", "0.00", "")
+    permit.refresh_from_db()
+    assert permit.status == Status.CLOSED and permit.balance_due == 0
 
 
 def test_chief_of_police_recommends_adds_the_escort_and_revokes(

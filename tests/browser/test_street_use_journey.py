@@ -2,9 +2,10 @@
 records each address's declared adults (two at each of two addresses) and the households' emails; two neighbours
 consent online with the code emailed to their household, and the clerk uploads a paper page with its circulator's
 sworn verification, enters its consent and accepts it, so the count passes 75% (3 of 4); the clerk verifies it, puts
-it on a Board agenda, records the applicant present and the Board's recorded vote, and issues it; the resident
-downloads the permit PDF; a police officer (not the Chief) terminates the running event from a phone (§ 303-15H).
-axe-core: zero WCAG 2.1 A/AA violations on every page."""
+it on a Board agenda, records the applicant present and the Board's recorded vote, records the fee paid at the
+office on the street use page, and issues it; the resident downloads the permit PDF; a police officer (not the
+Chief) terminates the running event from a phone (§ 303-15H). axe-core: zero WCAG 2.1 A/AA violations on every
+page."""
 
 import re
 from datetime import timedelta
@@ -14,7 +15,6 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from permits import services as core
 from permits.board import services as board
 from permits.board.models import Vote
 from permits.models import Notice, Permit, Status
@@ -178,8 +178,14 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     page.get_by_role("button", name="Record the decision").click()
     permit.refresh_from_db()
     assert permit.status == Status.APPROVED
-    core.record_payment(permit=permit, amount=permit.fee_amount, method="cash", by=clerk)
+    # The resident pays at the Village office; the clerk records it on the street use page (§ 303-15E).
     page.reload()
+    expect(page.get_by_text(f"Balance due: ${permit.fee_amount}.")).to_be_visible()
+    form = clerk_form(page, "Record the fee payment (§ 303-15E)")
+    axe_check(page, "clerk's page, the fee to record")
+    form.get_by_role("button", name="Record the payment").click()
+    expect(page.get_by_text("Payment recorded (§ 303-15E).")).to_be_visible()
+    expect(page.get_by_text("Balance due: $0.00.")).to_be_visible()
     page.get_by_role("button", name="Issue the permit").click()
     permit.refresh_from_db()
     assert permit.status == Status.ISSUED

@@ -28,8 +28,6 @@ DEAD_ENDS = {
     ("street_opening", "required"),
     # § 303-4H(5): the contractor's annual bond is recorded only in the back office.
     ("street_opening", "no_annual_bond"),
-    # § 303-15E: no street use page records a payment taken at the office.
-    ("street_use", "fee_unpaid"),
 }
 
 

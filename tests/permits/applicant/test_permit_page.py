@@ -79,6 +79,38 @@ def test_303_3c_unpaid_fee_blocks_the_sidewalk_permits_issue_on_the_applicants_c
     assert "Record the fee payment of $25.00" in page and f'<a href="{pay}">Pay the fee online' in page
 
 
+def _approved_unpaid(submitted, clerk):
+    from permits import workflow
+
+    workflow.transition(submitted, Status.UNDER_REVIEW, by=clerk, today=date(2026, 6, 1))
+    return workflow.transition(submitted, Status.APPROVED, by=clerk, today=date(2026, 6, 1))
+
+
+def test_303_3c_the_clerk_whose_step_it_is_gets_the_page_that_clears_the_blocker(client, submitted, clerk):
+    permit = _approved_unpaid(submitted, clerk)
+    client.force_login(clerk)
+    page = client.get(permit.get_absolute_url()).content.decode()
+    assert f'<a href="{reverse("sidewalks:permit", args=[permit.number])}">Clear it on its page' in page
+
+
+def test_303_3c_staff_whose_step_it_is_not_get_no_page_to_clear_it(client, submitted, clerk, dpw_director):
+    permit = _approved_unpaid(submitted, clerk)
+    client.force_login(dpw_director)
+    page = client.get(permit.get_absolute_url()).content.decode()
+    assert "Record the fee payment of $25.00" in page and "Clear it on its page" not in page
+
+
+def test_the_applicant_is_told_which_office_clears_a_blocker_that_is_not_theirs():
+    from permits.kinds import CALENDAR, Clearer
+    from permits.roles import Role
+
+    assert permit_page._who_clears(Clearer((Role.DPW_DIRECTOR, Role.CLERK), "x", "")) == (
+        "The Director of Public Works or the Clerk-Treasurer records this"
+    )
+    assert permit_page._who_clears(Clearer((CALENDAR,), "x", "")) == "This clears when its day comes"
+    assert permit_page._who_clears(None) == "The Village records this"
+
+
 def test_outsider_cannot_see_the_permit_page(client, outsider, no_certificate):
     client.force_login(outsider)
     assert client.get(no_certificate.get_absolute_url()).status_code == 404

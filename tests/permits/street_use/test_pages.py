@@ -242,3 +242,38 @@ def test_303_15f_one_connection_asks_ten_codes_an_hour(client, application):
         assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.7").status_code == 400
     assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.7").status_code == 429
     assert client.post(url, {"name": ""}, REMOTE_ADDR="198.51.100.8").status_code == 400  # another connection
+
+
+def test_303_15e_the_clerk_records_the_fee_on_the_street_use_page_then_issues(client, application, roster, clerk):
+    permit = grant_and_issue(application, roster, clerk, issue=False)
+    assert permit.status == Status.APPROVED and permit.balance_due > 0
+    client.force_login(clerk)
+    manage = reverse("permits:street_use_manage", args=[permit.number])
+    assert "Record the fee payment (§ 303-15E)" in client.get(manage).content.decode()
+    pay = reverse("permits:street_use_act", args=[permit.number, "payment"])
+    client.post(pay, {"pay-amount": str(permit.balance_due), "pay-method": "cash", "pay-reference": ""})
+    permit.refresh_from_db()
+    assert permit.balance_due == 0 and permit.payments.count() == 1
+    client.post(reverse("permits:street_use_act", args=[permit.number, "issue"]))
+    permit.refresh_from_db()
+    assert permit.status == Status.ISSUED
+
+
+def test_303_15e_a_payment_of_nothing_is_refused_naming_the_amount_and_stores_nothing(
+    client, application, roster, clerk
+):
+    permit = grant_and_issue(application, roster, clerk, issue=False)
+    client.force_login(clerk)
+    pay = reverse("permits:street_use_act", args=[permit.number, "payment"])
+    response = client.post(pay, {"pay-amount": "0", "pay-method": "cash"})
+    assert response.status_code == 400 and "The amount must be more than $0.00." in response.content.decode()
+    assert not permit.payments.exists()
+
+
+@pytest.mark.parametrize("persona", ["resident", "dpw_director", "police_chief"])
+def test_303_15e_only_the_clerk_records_a_street_use_payment(client, application, roster, clerk, persona, request):
+    permit = grant_and_issue(application, roster, clerk, issue=False)
+    client.force_login(request.getfixturevalue(persona))
+    pay = reverse("permits:street_use_act", args=[permit.number, "payment"])
+    response = client.post(pay, {"pay-amount": str(permit.balance_due), "pay-method": "cash"})
+    assert response.status_code in (403, 404) and not permit.payments.exists()
