@@ -73,7 +73,12 @@ def checklist(permit: Permit, *, today: date) -> list[ChecklistItem]:
         return []
     permit_type = kinds.get_type(permit.kind)
     items = []
-    for violation in workflow.blockers_for(permit, step, today=today):
+    violations = workflow.blockers_for(permit, step, today=today)
+    if permit.status == Status.SUBMITTED:
+        # What refuses the review first (a street use's petition, § 303-15F) blocks approval as surely.
+        first = workflow.blockers_for(permit, Status.UNDER_REVIEW, today=today)
+        violations = first + [v for v in violations if v not in first]
+    for violation in violations:
         link = None
         if permit_type is not None and permit_type.fix_link is not None:
             link = permit_type.fix_link(permit, violation)

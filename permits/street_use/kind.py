@@ -57,6 +57,7 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("street-use-permits", api.StreetUseViewSet, "street-use-permit"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    fix_link=workflow.fix_link,  # § 303-15F: the petition page, to share with the neighbours
     edit_rules=services.check_back_office_edit,  # § 303-15F: the consented street, portion and dates stay
     admin_roles=ADMIN_ROLES,
 )
