@@ -93,7 +93,12 @@ def checklist(permit: Permit, *, today: date, user=None) -> list[ChecklistItem]:
     permit_type = kinds.get_type(permit.kind)
     cleared_by = permit_type.cleared_by if permit_type is not None else {}
     items = []
-    for violation in workflow.blockers_for(permit, step, today=today):
+    violations = workflow.blockers_for(permit, step, today=today)
+    if permit.status == Status.SUBMITTED:
+        # What refuses the review first (a street use's petition, § 303-15F) blocks approval as surely.
+        first = workflow.blockers_for(permit, Status.UNDER_REVIEW, today=today)
+        violations = first + [v for v in violations if v not in first]
+    for violation in violations:
         clearer = cleared_by.get(violation.code)
         staff_roles = [r for r in (clearer.roles if clearer else ()) if r not in (kinds.APPLICANT, kinds.CALENDAR)]
         staff_url = _page_of(clearer, permit) if staff_roles and user and has_role(user, *staff_roles) else None

@@ -58,6 +58,7 @@ PERMIT_TYPE = PermitType(
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
     cleared_by=workflow.CLEARED_BY,
+    fix_link=workflow.fix_link,  # § 303-15F: the petition page, to share with the neighbours
     edit_rules=services.check_back_office_edit,  # § 303-15F: the consented street, portion and dates stay
     admin_roles=ADMIN_ROLES,
 )

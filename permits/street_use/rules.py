@@ -165,7 +165,8 @@ def petition_violations(
                 "undeclared_address",
                 "§ 303-15F",
                 f"No residents over 18 are declared at {_some(undeclared)}: every address along the portion is "
-                "declared before the petition is counted (§ 303-15F)",
+                "declared before the petition is counted; each household declares on the petition page as it "
+                "consents, or the Clerk-Treasurer records it from a paper page (§ 303-15F)",
             )
         )
     if over:
@@ -200,7 +201,12 @@ def petition_violations(
         )
     if not verified:
         errors.append(
-            Violation("petition", "petition_unverified", "§ 303-15F", "The clerk has not verified it (§ 303-15F)")
+            Violation(
+                "petition",
+                "petition_unverified",
+                "§ 303-15F",
+                "The Clerk-Treasurer has not verified the neighbours' petition yet (§ 303-15F)",
+            )
         )
     return errors
 

@@ -116,3 +116,15 @@ CLEARED_BY: dict[str, Clearer] = {
         (Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER), "permits:street_use_terminate", "terminates it"
     ),
 }
+
+
+def fix_link(permit: Permit, violation: Violation) -> tuple[str, str] | None:
+    """§ 303-15F: while the petition is open, the applicant clears its count by sharing the petition page with the
+    neighbours (each household declares its adults and consents there); the clerk names the area and verifies."""
+    from django.urls import reverse
+
+    su = _detail(permit)
+    open_petition = su is not None and permit.status == Status.SUBMITTED and su.petition_verified_at is None
+    if open_petition and violation.code in ("undeclared_address", "empty_roster", "petition_short"):
+        return reverse("permits:street_use_petition", args=[permit.public_token]), "Share the petition page"
+    return None

@@ -83,6 +83,10 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     page.get_by_role("button", name="Submit the application").click()
     permit = Permit.objects.get()
     expect(page.get_by_text("Not yet declared: 2 addresses")).to_be_visible()
+    # What blocks approval names the petition (§ 303-15F), and the applicant's way to clear it: share its page.
+    checklist = page.get_by_role("region", name="What still blocks approval")
+    expect(checklist.get_by_text("No residents over 18 are declared at")).to_be_visible()
+    expect(checklist.get_by_role("link", name="Share the petition page")).to_have_count(1)
     axe_check(page, "permit page, petition not declared")
     petition_url = page.get_by_role("link", name=f"petition for {permit.number}").get_attribute("href")
     steps.log_out(page)
@@ -152,6 +156,9 @@ def test_block_party_from_application_to_termination(page, live_server, axe_chec
     steps.sign_in(page, live_server, "resident")
     page.goto(f"{live_server.url}/permits/{permit.number}/")
     assert page.get_by_text("3 of 4").is_visible() and page.get_by_text("Enough verified consents").is_visible()
+    checklist = page.get_by_role("region", name="What still blocks approval")
+    expect(checklist.get_by_text("The Clerk-Treasurer has not verified the neighbours' petition yet")).to_be_visible()
+    expect(checklist.get_by_text("No residents over 18 are declared at")).to_have_count(0)
     steps.log_out(page)
 
     # The clerk verifies, puts it on the agenda, records the applicant present and the Board's vote, and issues.

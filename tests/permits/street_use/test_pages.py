@@ -38,7 +38,8 @@ def test_303_15b_resident_applies_online_and_sees_the_count(client, spring, stre
     permit = Permit.objects.get()
     assert response.status_code == 302 and response["Location"] == permit.get_absolute_url()
     page = client.get(permit.get_absolute_url()).content.decode()
-    assert "0 of 0" in page and "Not yet declared: 10 addresses" in page
+    assert "0 of 0" not in page and "none of the 10 addresses along the portion has declared" in page
+    assert "Not yet declared: 10 addresses" in page
     assert reverse("permits:street_use_petition", args=[permit.public_token]) in page
 
 
