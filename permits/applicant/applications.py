@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from permits import kinds, workflow
 from permits.errors import RulesBroken
-from permits.models import ApplicationDraft, InformationRequest, Permit, PermitEvent, Status
+from permits.models import ApplicationDraft, InformationRequest, Organization, Permit, PermitEvent, Status
 from permits.roles import is_village_staff
 
 MAX_DRAFTS = 20  # per person: a draft is a convenience, not storage
@@ -167,3 +167,14 @@ def form_data(post) -> dict:
 def draft_initial(draft: ApplicationDraft | None) -> dict:
     """A draft's fields as a form's initial values (shown, not checked: the rules run when it is submitted)."""
     return dict(draft.data) if draft is not None else {}
+
+
+def contact_details(user) -> dict[str, str]:
+    """What the account already says about its holder, to fill in an application form (shown, and changeable): the
+    name, and the telephone given at registration, which is kept on the account's organization (used only when it
+    has one telephone)."""
+    phones = set(
+        Organization.objects.filter(memberships__user=user).exclude(phone="").values_list("phone", flat=True)[:2]
+    )
+    details = {"name": user.get_full_name(), "phone": phones.pop() if len(phones) == 1 else ""}
+    return {key: value for key, value in details.items() if value}

@@ -54,7 +54,7 @@ def missing_item_violations(data: dict) -> list[Violation]:
                     name,
                     "missing_item",
                     "§ 303-15D(4)",
-                    f"Give {label} ({clause}): an application without it is denied (§ 303-15D(4))",
+                    f"Give {label} ({clause}, § 303-15D(4))",
                 )
             )
     attendance = data.get("expected_attendance")

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import services as core
 from permits.access import get_permit_for, require_role
+from permits.applicant import applications
 from permits.board.models import Motion
 from permits.client_ip import over_hourly_limit
 from permits.errors import RulesBroken
@@ -52,7 +53,9 @@ def _get_street_use(user, number) -> Permit:
 @login_required
 @require_http_methods(["GET", "POST"])
 def apply(request):
-    form = StreetUseForm(request.POST or None)
+    contact = applications.contact_details(request.user)
+    initial = {"applicant_name": contact.get("name", ""), "applicant_phone": contact.get("phone", "")}
+    form = StreetUseForm(request.POST or None, initial=initial)
     if request.method == "POST":
         permit = service_result(form, lambda **data: services.apply_for_street_use(applicant=request.user, data=data))
         if permit is not None:

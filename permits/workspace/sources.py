@@ -45,6 +45,7 @@ class WorkSource:
     # (record) -> WorkRow
     row: Callable[[Any], WorkRow]
     url_name: str | None = None  # the full list, where the source has one
+    url_query: str = ""  # the full list's filter: "status=submitted"
     citation: str = ""  # "§ 303-4B"
     # (user) -> bool: a finer test than the roles (a Board designee); None: the roles decide
     may_see: Callable[[Any], bool] | None = None
@@ -261,6 +262,8 @@ CORE_WORK_SOURCES: tuple[WorkSource, ...] = (
         (Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR),
         _applications_to_check,
         _permit_row("Check", "submitted_at"),
+        url_name="permits:office",
+        url_query="status=submitted",
         citation="§ 303-4B",
     ),
     WorkSource(
@@ -269,6 +272,8 @@ CORE_WORK_SOURCES: tuple[WorkSource, ...] = (
         (Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR),
         _applications_to_decide,
         _permit_row("Decide", "submitted_at"),
+        url_name="permits:office",
+        url_query="status=under_review",
         citation="§ 303-4A",
     ),
     WorkSource("Fees to collect", (Role.CLERK,), _fees_to_collect, _fee_row, citation="§ 303-4F(2)"),
@@ -278,6 +283,8 @@ CORE_WORK_SOURCES: tuple[WorkSource, ...] = (
         (Role.CLERK, Role.DPW_DIRECTOR),
         _permits_to_issue,
         _permit_row("Issue", "approved_on"),
+        url_name="permits:office",
+        url_query="status=approved",
         citation="§ 303-4A",
     ),
     WorkSource("Letters to mail", (Role.CLERK,), _letters_to_mail, _letter_row, url_name="permits:letters"),
@@ -422,6 +429,8 @@ def work_for(user, *, today: date) -> list[WorkBox]:
         count = _count_of(waiting, counted)
         rows = [source.row(record) for record in (first[id(part)] if part is not None else [])]
         url = reverse(source.url_name) if source.url_name else None
+        if url and source.url_query:
+            url = f"{url}?{source.url_query}"
         boxes.append(WorkBox(source, min(count, COUNT_CAP), rows, url, capped=count > COUNT_CAP))
     return boxes
 

@@ -55,6 +55,35 @@ def test_303_15d_5_the_form_names_the_field_and_the_rule_and_stores_nothing(clie
     assert not Permit.objects.exists()
 
 
+def test_303_15d_4_every_missing_item_is_named_once_and_the_denial_said_once(client, spring, resident):
+    client.force_login(resident)
+    page = client.post(reverse("permits:street_use_apply"), {"proposed_use": ""}).content.decode()
+    assert page.count("Give ") >= 12  # each missing item named, with its clause
+    assert "Give the applicant&#x27;s name (§ 303-15B(1), § 303-15D(4))" in page
+    assert page.count("is denied") == 1
+    assert not Permit.objects.exists()
+
+
+def test_the_form_starts_with_the_accounts_name_and_telephone(client, db, contractor, contractor_org):
+    contractor.first_name, contractor.last_name = "Carl", "Brandt"
+    contractor.save()
+    contractor_org.phone = "920-555-0142"
+    contractor_org.save()
+    client.force_login(contractor)
+    form = client.get(reverse("permits:street_use_apply")).context["form"]
+    assert form["applicant_name"].value() == "Carl Brandt"
+    assert form["applicant_phone"].value() == "920-555-0142"
+
+
+def test_an_account_without_a_telephone_leaves_the_field_empty(client, db, resident):
+    resident.first_name, resident.last_name = "Rita", "Anderson"
+    resident.save()
+    client.force_login(resident)
+    form = client.get(reverse("permits:street_use_apply")).context["form"]
+    assert form["applicant_name"].value() == "Rita Anderson"
+    assert not form["applicant_phone"].value()
+
+
 def test_303_15b_a_chapter_245_event_is_told_it_needs_nothing(client, spring, street, segment, resident):
     client.force_login(resident)
     response = client.post(reverse("permits:street_use_apply"), _form(street, segment, chapter_245_permit="P-7"))

@@ -238,3 +238,28 @@ def test_the_permit_boxes_rows_are_read_together_each_box_its_own_oldest_first(c
         p.number for p in deciding
     }
     assert [r.label.split(":")[0] for r in boxes["Permits to issue"].rows] == [issuing[1].number, issuing[0].number]
+
+
+def test_a_box_showing_5_of_6_applications_links_to_all_6(client, clerk, dpw_director):
+    for _ in range(workspace.ROWS_SHOWN + 1):
+        submitted()
+    found = box(clerk, "Applications to check")
+    assert found.count == 6 and len(found.rows) == 5
+    assert found.url == reverse("permits:office") + "?status=submitted"
+    client.force_login(clerk)
+    index = client.get(reverse("admin:index")).content.decode()
+    assert f'<a href="{found.url}" class="section">Applications to check: 6</a>' in index
+    listed = client.get(found.url).content.decode()
+    assert all(permit.number in listed for permit in Permit.objects.all())
+    client.force_login(dpw_director)
+    start = client.get(reverse("permits:workspace")).content.decode()
+    assert "The oldest 5 of 6." in start and f'href="{found.url}"' in start
+
+
+@pytest.mark.parametrize(
+    ("title", "status"),
+    [("Applications to approve or deny", "under_review"), ("Permits to issue", "approved")],
+)
+def test_the_permit_boxes_link_to_the_office_list_of_their_status(clerk, title, status):
+    found = box(clerk, title)
+    assert found.url == f"{reverse('permits:office')}?status={status}"
