@@ -58,6 +58,7 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("street-openings", api.StreetOpeningViewSet, "street-opening"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    validity="§ 303-4D",  # expired by the nightly job only, after the last valid day
     stamps=workflow.stamps,
     expires=True,
     expire_lapsed=services.expire_lapsed_street_openings,

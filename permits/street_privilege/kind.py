@@ -41,6 +41,7 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("street-privilege-permits", api.StreetPrivilegeViewSet, "street-privilege"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    validity="§ 303-7E",  # expired by the nightly job only, after the last valid day
     stamps=workflow.stamps,
     admin_roles=ADMIN_ROLES,
 )
