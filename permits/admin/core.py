@@ -493,9 +493,9 @@ class NoticeAdmin(admin.ModelAdmin):
 
 @admin.register(JobRun)
 class JobRunAdmin(admin.ModelAdmin):
-    list_display = ["name", "started_at", "finished_at", "state", "items_done", "items_total"]
+    list_display = ["name", "started_at", "finished_at", "state", "items_done", "items_total", "message"]
     list_filter = ["name", "state"]
-    readonly_fields = ["name", "started_at", "finished_at", "state", "items_total", "items_done", "message"]
+    readonly_fields = ["name", "started_at", "finished_at", "state", "items_total", "items_done", "message", "worker"]
 
     def has_add_permission(self, request):
         return False
