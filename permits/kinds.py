@@ -111,8 +111,11 @@ class PermitType:
     # (permits.workflow.expiry_violations).
     validity: str = ""
     expire_lapsed: Callable[..., tuple[int, int]] | None = None  # (today) -> (considered, expired)
-    # (permit, values, today) -> the Violations that refuse a back-office edit of the permit's fields (the same rules
-    # as filing, permits.admin.edits); None: only the order of the dates is checked.
+    # permits.edits.EditPolicy: who edits a filed permit of the type (its street, place, work, dates) and which fields
+    # stay open in each status; None: the core's DEFAULT_POLICY (the clerk, before the decision).
+    edit_policy: Any = None
+    # (permit, values, today) -> the Violations that refuse the new values of an edit the policy allows (the same
+    # rules as filing, permits.edits); None: only the order of the dates is checked.
     edit_rules: Callable[..., list] | None = None
     # permits.streetmap.impacts.RightOfWay: what the permit closes (lanes, sidewalk) and the point drawn on its
     # application, for the public map, the conflict checks and the WZDx feed; None: "street occupied"
