@@ -12,6 +12,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import Truncator
 from simple_history.admin import SimpleHistoryAdmin
 
 from permits import services, workflow
@@ -497,9 +498,13 @@ class NoticeAdmin(admin.ModelAdmin):
 
 @admin.register(JobRun)
 class JobRunAdmin(admin.ModelAdmin):
-    list_display = ["name", "started_at", "finished_at", "state", "items_done", "items_total", "message"]
+    list_display = ["name", "started_at", "finished_at", "state", "items_done", "items_total", "reason"]
     list_filter = ["name", "state"]
     readonly_fields = ["name", "started_at", "finished_at", "state", "items_total", "items_done", "message", "worker"]
+
+    @admin.display(description="Message")
+    def reason(self, obj):
+        return Truncator(obj.message).chars(200)  # why it failed (an error's whole text is on the run's page)
 
     def has_add_permission(self, request):
         return False
