@@ -3,8 +3,11 @@ marked failed with the error when the job raises."""
 
 from __future__ import annotations
 
-from datetime import date
+import os
+import socket
+from datetime import date, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -16,12 +19,51 @@ def today_from(today_iso: str | None) -> date:
     return date.fromisoformat(today_iso) if today_iso else timezone.localdate()
 
 
+def this_worker() -> str:
+    """The process that runs a job, as "host:pid"."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def is_process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: nothing is sent, only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, run by another user
+    return True
+
+
+def interrupted_reason(run: JobRun, *, now, host: str, alive, stale_after: timedelta) -> str:
+    """Why a run still marked running is taken as interrupted, or "" while it may still be working: its worker process
+    on this host is gone, or it started longer ago than the broker's visibility timeout (by then its message has gone
+    to another worker, and a worker on another host cannot be asked)."""
+    worker_host, _, pid = run.worker.rpartition(":")
+    if worker_host == host and pid.isdigit() and not alive(int(pid)):
+        return f"Interrupted: its worker ({run.worker}) stopped before it finished; run again."
+    if now - run.started_at > stale_after:
+        minutes = int(stale_after.total_seconds() // 60)
+        return (
+            f"Interrupted: still marked running after {minutes} minutes, longer than a job may take (the queue's "
+            f"visibility timeout): its worker ({run.worker or 'unknown'}) is taken as stopped; run again."
+        )
+    return ""
+
+
 def start_job(name: str) -> JobRun:
-    """Start a run of `name`. A run of the same job still marked running was interrupted (its worker stopped)."""
-    JobRun.objects.filter(name=name, state=JobRun.State.RUNNING).update(
-        state=JobRun.State.FAILED, finished_at=timezone.now(), message="Interrupted (the worker stopped); run again."
-    )
-    return JobRun.objects.create(name=name, started_at=timezone.now())
+    """Start a run of `name`. A run of the same job still marked running whose worker stopped (killed, restarted,
+    its machine lost) is marked failed with the reason, for the jobs page; one still working is left alone (the
+    jobs are idempotent: two runs at once do each thing once)."""
+    now = timezone.now()
+    stale_after = timedelta(seconds=settings.JOB_VISIBILITY_TIMEOUT)
+    host = socket.gethostname()
+    for run in JobRun.objects.filter(name=name, state=JobRun.State.RUNNING):
+        reason = interrupted_reason(run, now=now, host=host, alive=is_process_alive, stale_after=stale_after)
+        if reason:
+            JobRun.objects.filter(pk=run.pk, state=JobRun.State.RUNNING).update(
+                state=JobRun.State.FAILED, finished_at=now, message=reason
+            )
+    return JobRun.objects.create(name=name, started_at=now, worker=this_worker())
 
 
 def fail_job(run: JobRun, error: BaseException) -> None:

@@ -134,9 +134,16 @@ class PermitType:
     # (permit, to, today) -> other Permit fields the transition writes (e.g. expires_on on approval)
     stamps: Callable[..., dict] | None = None
     expires: bool = False  # a validity period the nightly expiry job ends (expires_on)
+    # The section of the type's validity period ("§ 303-4D"): a permit of the type becomes expired by the system only,
+    # after its last valid day (expires_on); "" when Chapter 303 sets none: a permit of the type never expires
+    # (permits.workflow.expiry_violations).
+    validity: str = ""
     expire_lapsed: Callable[..., tuple[int, int]] | None = None  # (today) -> (considered, expired)
-    # (permit, values, today) -> the Violations that refuse a back-office edit of the permit's fields (the same rules
-    # as filing, permits.admin.edits); None: only the order of the dates is checked.
+    # permits.edits.EditPolicy: who edits a filed permit of the type (its street, place, work, dates) and which fields
+    # stay open in each status; None: the core's DEFAULT_POLICY (the clerk, before the decision).
+    edit_policy: Any = None
+    # (permit, values, today) -> the Violations that refuse the new values of an edit the policy allows (the same
+    # rules as filing, permits.edits); None: only the order of the dates is checked.
     edit_rules: Callable[..., list] | None = None
     # permits.streetmap.impacts.RightOfWay: what the permit closes (lanes, sidewalk) and the point drawn on its
     # application, for the public map, the conflict checks and the WZDx feed; None: "street occupied"

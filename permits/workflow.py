@@ -49,7 +49,7 @@ AUTHORITY: dict[str, frozenset[str]] = {
         {APPLICANT, Role.CLERK, Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.BUILDING_INSPECTOR}
     ),
     Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
-    Status.EXPIRED: frozenset({Role.CLERK}),
+    Status.EXPIRED: frozenset(),  # the system only: the expiry job, once the validity has ended (blockers_for)
     Status.REVOKED: frozenset(
         {Role.CLERK, Role.DPW_DIRECTOR, Role.BUILDING_INSPECTOR, Role.POLICE_CHIEF, Role.BOARD, Role.PRESIDENT}
     ),
@@ -96,12 +96,45 @@ def allowed_targets(user, permit: Permit) -> list[str]:
     return [to for to in Status.values if may_transition(user, permit, to)]
 
 
+def expiry_violations(*, number: str, title: str, citation: str, validity: str, expires_on, today) -> list[Violation]:
+    """The type's validity section (§ 303-4D, § 303-7E): a permit expires only after its last valid day
+    (`expires_on`), and a permit of a type with no validity (`validity` "") never does. Ending a permit sooner is a
+    revocation, with its own section and authority."""
+    if not validity:
+        message = f"Chapter 303 sets no validity period for a {title.lower()} ({citation}): {number} never expires."
+        return [Violation(None, "no_validity", citation, message)]
+    if expires_on is None:
+        message = f"{number} has no validity yet ({validity}): only a permit whose validity has ended expires."
+        return [Violation("expires_on", "no_validity_yet", validity, message)]
+    if today <= expires_on:
+        message = (
+            f"{number} is valid through {expires_on:%B %-d, %Y} ({validity}): it expires after that day, by the "
+            "nightly expiry job, never sooner. A permit ended sooner is revoked under its own rules."
+        )
+        return [Violation("expires_on", "still_valid", validity, message)]
+    return []
+
+
 def blockers_for(permit: Permit, to: str, *, today=None) -> list[Violation]:
-    """What the permit type's rules refuse about moving `permit` to `to` now (empty when nothing does)."""
+    """What the permit type's rules refuse about moving `permit` to `to` now (empty when nothing does): its validity
+    for an expiry (expiry_violations), then its own blockers."""
     permit_type = kinds.get_type(permit.kind)
-    if permit_type is None or permit_type.blockers is None:
+    if permit_type is None:
         return []
-    return [v for v in permit_type.blockers(permit, Status(to), today=today or timezone.localdate()) if not v.warning]
+    today = today or timezone.localdate()
+    found = []
+    if to == Status.EXPIRED:
+        found = expiry_violations(
+            number=permit.number,
+            title=permit_type.title,
+            citation=permit_type.citation,
+            validity=permit_type.validity,
+            expires_on=permit.expires_on,
+            today=today,
+        )
+    if permit_type.blockers is not None:
+        found += permit_type.blockers(permit, Status(to), today=today)
+    return [v for v in found if not v.warning]
 
 
 def transition(permit: Permit, to: str, *, by, reason: str = "", today=None, extra: dict | None = None) -> Permit:

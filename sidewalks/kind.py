@@ -1,8 +1,9 @@
 """The sidewalk permit in the registry (permits.kinds): § 303-3C and § 303-3D. The sidewalks app's other work
 (surveys and Board orders, snow and ice, rubbish) shows on the office page through this record's work queues."""
 
+from permits.edits import ALL, EditPolicy
 from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
-from permits.models import PermitKind
+from permits.models import PermitKind, Status
 from permits.roles import Role
 from sidewalks import api, demo, right_of_way, services, views, workflow
 from sidewalks.snow import demo as snow_demo
@@ -21,6 +22,15 @@ ADMIN_ROLES = {
     "sidewalks.rubbishcase": DPW,
     "sidewalks.boardwaiver": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),
 }
+
+# § 303-3C: the Clerk-Treasurer reviews and issues sidewalk permits, and corrects an application until it is issued;
+# an issued permit is for its place and pour date (the pour date moves at issue, services.issue_sidewalk_permit).
+EDIT_POLICY = EditPolicy(
+    editors=(Role.CLERK,),
+    citation="§ 303-3C",
+    why_closed="an issued permit is for the place and pour date it was issued for (the pour date moves at issue)",
+    open_in=dict.fromkeys((Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED), ALL),
+)
 
 PERMIT_TYPE = PermitType(
     kind=PermitKind.SIDEWALK,
@@ -57,6 +67,7 @@ PERMIT_TYPE = PermitType(
             "with this application (below)",
         ),
     ),  # § 303-3C: link the account, or upload the owner's authorization
+    edit_policy=EDIT_POLICY,
     edit_rules=services.check_back_office_edit,  # § 303-1A(1): a street moved to needs its recorded grade
     right_of_way=right_of_way.RIGHT_OF_WAY,
     # One page per permit (permits:detail and sidewalks:permit show the same), and the permit PDF.

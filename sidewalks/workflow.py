@@ -24,7 +24,8 @@ AUTHORITY = {
     Status.ACTIVE: frozenset({*INSPECTORS, Role.CLERK}),
     Status.COMPLETED: frozenset({*INSPECTORS, Role.CLERK}),
     Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
-    Status.EXPIRED: frozenset({Role.CLERK}),
+    # § 303-3 sets no validity period: a sidewalk permit never expires (permits.workflow.expiry_violations).
+    Status.EXPIRED: frozenset(),
     # No REVOKED: § 303-3 gives no revocation of a sidewalk permit; § 303-3D(10) stops the work (the inspections),
     # so no role, on any path, marks one revoked.
     Status.REVOKED: frozenset(),

@@ -402,6 +402,18 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A job's message is acknowledged when the job ends (acks_late): a worker killed mid-job leaves it unacknowledged, and
+# Redis hands it to another worker once this many seconds have passed since it was taken (kombu's default: an hour).
+# It must outlast the longest job, or a slow job runs twice at once (harmless, they are idempotent, but wasteful): the
+# longest measured is the tax roll's PDF, about 80 s for 7,000 lines; the nightly expiry of 8,725 permits took 6.4 s.
+# permits.jobs also takes a run still marked running after this long as interrupted. Each worker looks for such
+# messages every tenth of it (at most every 10 s): a cheap scan of Redis's unacknowledged set.
+JOB_VISIBILITY_TIMEOUT = env_int("JOB_VISIBILITY_TIMEOUT", 600)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": JOB_VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": max(1, min(10, JOB_VISIBILITY_TIMEOUT // 10)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The beat schedule: every scheduled job of the village, declared here, one dict. Times are America/Chicago; each
 # job is idempotent and records a JobRun.

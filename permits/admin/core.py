@@ -12,11 +12,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import Truncator
 from simple_history.admin import SimpleHistoryAdmin
 
 from permits import services, workflow
 from permits.admin.base import NoDeleteAdmin, lock_history_forms
-from permits.admin.edits import PermitEditForm, changes_of, record_edit
+from permits.admin.edits import PermitEditForm, edited_values
 from permits.admin.office_calendar import OrganizationUtilityForm  # also registers the office-closure calendar
 from permits.applicant import admin as applicant_admin  # noqa: F401  (registers the parcel link requests)
 from permits.board import admin as board_admin  # noqa: F401  (the Village Board's roster, meetings, designations)
@@ -244,10 +245,14 @@ class PermitAdmin(SimpleHistoryAdmin):
     def has_add_permission(self, request):
         return False  # applications are made by applicants, or by the clerk on their behalf through the portal
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        form.user = request.user  # the edit policy asks who edits (a class built for this request)
+        return form
+
     def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if change:
-            record_edit(obj, by=request.user, changes=changes_of(form))
+        # The one save path of an edit (its rules checked again on the locked row; the timeline records it).
+        services.edit_permit(permit=Permit.objects.get(pk=obj.pk), by=request.user, values=edited_values(form))
 
     def has_delete_permission(self, request, obj=None):
         return False  # public records (Wis. Stat. § 19.21): never deleted
@@ -501,9 +506,13 @@ class NoticeAdmin(admin.ModelAdmin):
 
 @admin.register(JobRun)
 class JobRunAdmin(admin.ModelAdmin):
-    list_display = ["name", "started_at", "finished_at", "state", "items_done", "items_total"]
+    list_display = ["name", "started_at", "finished_at", "state", "items_done", "items_total", "reason"]
     list_filter = ["name", "state"]
-    readonly_fields = ["name", "started_at", "finished_at", "state", "items_total", "items_done", "message"]
+    readonly_fields = ["name", "started_at", "finished_at", "state", "items_total", "items_done", "message", "worker"]
+
+    @admin.display(description="Message")
+    def reason(self, obj):
+        return Truncator(obj.message).chars(200)  # why it failed (an error's whole text is on the run's page)
 
     def has_add_permission(self, request):
         return False

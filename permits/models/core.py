@@ -675,6 +675,8 @@ class JobRun(models.Model):
     items_total = models.PositiveIntegerField(default=0)
     items_done = models.PositiveIntegerField(default=0)
     message = models.TextField(blank=True)
+    # The process running it ("host:pid"): a later run of the same job tells a stopped worker's run from a live one.
+    worker = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-started_at"]

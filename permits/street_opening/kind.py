@@ -1,7 +1,8 @@
 """The street opening permit in the registry (permits.kinds): § 303-4, § 303-5 and § 303-1C."""
 
+from permits.edits import ALL, BEFORE_DECISION, EditPolicy
 from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
-from permits.models import PermitKind
+from permits.models import PermitKind, Status
 from permits.roles import Role
 from permits.street_opening import api, demo, right_of_way, services, street_map_demo, urls, workflow
 from permits.street_opening.field import demo as field_demo
@@ -28,6 +29,19 @@ ADMIN_ROLES = {
     "permits.applicantrevocation": BOARD,
     "permits.emergencyreport": (Role.DPW_DIRECTOR, Role.DPW_INSPECTOR, Role.POLICE_CHIEF, Role.BOARD, Role.PRESIDENT),
 }
+
+# § 303-4A: the Clerk-Treasurer or the Director of Public Works. Once approved, the permit is for that street and
+# place (§ 303-1C(2)): only its planned dates move, within the 30-day validity (services.check_back_office_edit).
+EDIT_POLICY = EditPolicy(
+    editors=(Role.CLERK, Role.DPW_DIRECTOR),
+    citation="§ 303-4A",
+    why_closed="an approved permit is for the street, place and work approved (§ 303-1C(2)); only its planned dates "
+    "move, within the 30-day validity (§ 303-4D)",
+    open_in={
+        **dict.fromkeys(BEFORE_DECISION, ALL),
+        **dict.fromkeys((Status.APPROVED, Status.ISSUED, Status.ACTIVE), frozenset({"start_date", "end_date"})),
+    },
+)
 
 PERMIT_TYPE = PermitType(
     kind=PermitKind.STREET_OPENING,
@@ -58,9 +72,11 @@ PERMIT_TYPE = PermitType(
     api_routes=(ApiRoute("street-openings", api.StreetOpeningViewSet, "street-opening"),),
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
+    validity="§ 303-4D",  # expired by the nightly job only, after the last valid day
     stamps=workflow.stamps,
     expires=True,
     expire_lapsed=services.expire_lapsed_street_openings,
+    edit_policy=EDIT_POLICY,
     edit_rules=services.check_back_office_edit,
     right_of_way=right_of_way.RIGHT_OF_WAY,
     pdf_url="permits:street_opening_pdf",

@@ -395,7 +395,10 @@ def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list
     """The rules a back-office edit of a street opening's street, place or dates must still meet: the same rule
     functions as filing and approval (§ 303-4B dates, § 303-5A winter, § 303-5I moratorium, § 303-4G insurance
     through the end, § 303-4H(5) the annual bond's years, Wis. Stat. § 182.0175 the ticket's legal start). Past
-    approval, a winter or moratorium date needs its recorded determination, as at approval."""
+    approval, a winter or moratorium date needs its recorded determination, as at approval, and the dates stay within
+    the validity (§ 303-4D)."""
+    from permits.street_opening import validity
+
     so = permit.street_opening
     start, end = values.get("start_date"), values.get("end_date")
     street = values.get("street")
@@ -413,6 +416,14 @@ def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list
             method=so.method,
         ),
         *ordinance.date_violations(start_date=start, end_date=end),
+        # § 303-4D: once approved, the planned dates stay within the validity the approval started
+        *(
+            validity.edited_dates_violations(
+                expires_on=permit.expires_on, start_date=start, end_date=end, planned_end=permit.end_date
+            )
+            if decided
+            else []
+        ),
         *ordinance.winter_violations(
             start_date=start,
             end_date=end,

@@ -71,6 +71,39 @@ def validity_before_work_violations(*, approving_on: date, start_date: date | No
     ]
 
 
+def edited_dates_violations(
+    *, expires_on: date | None, start_date: date | None, end_date: date | None, planned_end: date | None
+) -> list[Violation]:
+    """§ 303-4D: once approved, the permit is valid through `expires_on` (30 days from approval, or a renewal's end):
+    planned dates moved after approval stay within it. A planned end already past it (work longer than 30 days,
+    approved with a renewal to come, § 303-4E) may stay where it was, but not move later. A renewal, not an edit,
+    carries work past the validity."""
+    if expires_on is None:
+        return []
+    errors = []
+    if start_date is not None and start_date > expires_on:
+        errors.append(
+            _error(
+                "start_date",
+                "start_after_validity",
+                "§ 303-4D",
+                f"The permit is valid through {expires_on:%B %-d, %Y}: the planned start cannot move past it "
+                "(§ 303-4D). Work after it needs a renewal (§ 303-4E) or a new permit.",
+            )
+        )
+    if end_date is not None and end_date > expires_on and (planned_end is None or end_date > planned_end):
+        errors.append(
+            _error(
+                "end_date",
+                "end_after_validity",
+                "§ 303-4D",
+                f"The permit is valid through {expires_on:%B %-d, %Y}: the planned end cannot move past it "
+                "(§ 303-4D). Work after it needs a renewal (§ 303-4E).",
+            )
+        )
+    return errors
+
+
 def hold_violations(*, today: date, can_come_on: date | None) -> list[Violation]:
     """§ 303-4D: an approval is held only until the day it can come; one that can come today is given, not held."""
     if can_come_on is None:

@@ -28,7 +28,9 @@ AUTHORITY = {
     # Director or a DPW inspector confirms it after the passed final inspection.
     Status.COMPLETED: frozenset({Role.DPW_DIRECTOR, Role.DPW_INSPECTOR}),
     Status.CLOSED: frozenset({Role.CLERK, Role.DPW_DIRECTOR}),
-    Status.EXPIRED: frozenset({Role.CLERK}),  # § 303-4D (the nightly job acts as the system)
+    # § 303-4D: the nightly job (the system) only, once the 30 days have ended; a permit ended sooner is revoked or
+    # withdrawn under their own rules, never marked expired by hand.
+    Status.EXPIRED: frozenset(),
     # No REVOKED: Chapter 303 gives no revocation of a street opening permit. § 303-4H(2) revokes the permittee's
     # right to obtain permits for a year (services.revoke_applicant), and work is stopped through its inspections;
     # an empty row here means no role, on any path (admin, API, shell), can mark one revoked.

@@ -1,5 +1,6 @@
 """The street privilege permit in the registry (permits.kinds): § 303-7, Wis. Stat. § 66.0425."""
 
+from permits.edits import BEFORE_DECISION, EditPolicy
 from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
 from permits.models import PermitKind
 from permits.roles import Role
@@ -14,6 +15,19 @@ ADMIN_ROLES = {
     # § 303-7F: the Board's notice to the adjoining owner
     "permits.sidewalkobstruction": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),
 }
+
+# § 303-7A: the Building Inspector grants it (the Clerk-Treasurer keeps the record); the Director of Public Works and
+# the Chief of Police advise and never change it. The street is never changed: the one-third measure is of its
+# recorded width (§ 303-7D(1)) and the advice of its place. Once granted, the grant covers the place and the dates;
+# its last day is § 303-7E's (the Building Inspector's earlier date, services.set_earlier_termination).
+EDIT_POLICY = EditPolicy(
+    editors=(Role.BUILDING_INSPECTOR, Role.CLERK),
+    citation="§ 303-7A",
+    why_closed="the street is the application's (its one-third measure and advice are of that street, § 303-7D(1)), "
+    "and a grant covers the place and the dates applied for, ending on § 303-7E's day: another street or period "
+    "is a new application",
+    open_in=dict.fromkeys(BEFORE_DECISION, frozenset({"location_description", "start_date", "end_date"})),
+)
 
 PERMIT_TYPE = PermitType(
     required_documents=(
@@ -50,6 +64,9 @@ PERMIT_TYPE = PermitType(
     authority=workflow.AUTHORITY,
     blockers=workflow.blockers,
     cleared_by=workflow.CLEARED_BY,
+    validity="§ 303-7E",  # expired by the nightly job only, after the last valid day
     stamps=workflow.stamps,
+    edit_policy=EDIT_POLICY,
+    edit_rules=services.check_back_office_edit,
     admin_roles=ADMIN_ROLES,
 )

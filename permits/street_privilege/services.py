@@ -118,6 +118,26 @@ def check_application(data: dict) -> list[Violation]:
     ]
 
 
+def check_back_office_edit(permit: Permit, values: dict, *, today: date) -> list[Violation]:
+    """The filing rules a back-office correction of an application's place or dates must still meet (the policy,
+    kind.EDIT_POLICY, keeps the street and a granted permit as they are): a place named on the street (§ 303-7A), a
+    first and a last day in that order (§ 303-7D)."""
+    return [
+        *[
+            v
+            for v in rules.application_violations(
+                purpose=Purpose.MATERIALS,  # the purpose and its descriptions are not edited here
+                street=str(values.get("street") or permit.street or ""),
+                location_description=values.get("location_description") or "",
+                building_description="",
+                route_description="",
+            )
+            if v.field == "location_description"
+        ],
+        *rules.date_violations(start_date=values.get("start_date"), end_date=values.get("end_date")),
+    ]
+
+
 def apply_for_street_privilege(
     *, applicant, data: dict, organization: Organization | None = None, today: date | None = None
 ) -> Permit:

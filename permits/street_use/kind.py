@@ -1,7 +1,8 @@
 """The street use permit in the registry (permits.kinds): § 303-15."""
 
+from permits.edits import ALL, BEFORE_DECISION, EditPolicy
 from permits.kinds import PERMIT_READERS, ApiRoute, PermitType, RequiredDocument, WorkQueue
-from permits.models import PermitKind
+from permits.models import PermitKind, Status
 from permits.roles import Role
 from permits.street_use import api, demo, services, urls, workflow
 
@@ -11,6 +12,20 @@ ADMIN_ROLES = {
     "permits.streetuse": PERMIT_READERS,
     "permits.boardappearance": (Role.DPW_DIRECTOR, Role.BOARD, Role.PRESIDENT),  # § 303-15C: who appeared
 }
+
+# § 303-15F: the Clerk-Treasurer keeps the application and its petition. Before the Board decides, the street, portion
+# and dates change only while nobody has consented (services.check_back_office_edit); once the Board has granted it,
+# they are what its petition and decision covered (§ 303-15C): only the description of the event may be corrected.
+EDIT_POLICY = EditPolicy(
+    editors=(Role.CLERK,),
+    citation="§ 303-15C",
+    why_closed="the Board decided on the street, portion and dates its petition covered: others need a new petition "
+    "(§ 303-15F) and a new decision",
+    open_in={
+        **dict.fromkeys(BEFORE_DECISION, ALL),
+        **dict.fromkeys((Status.APPROVED, Status.ISSUED, Status.ACTIVE), frozenset({"work_description"})),
+    },
+)
 
 PERMIT_TYPE = PermitType(
     required_documents=(
@@ -59,6 +74,7 @@ PERMIT_TYPE = PermitType(
     blockers=workflow.blockers,
     cleared_by=workflow.CLEARED_BY,
     fix_link=workflow.fix_link,  # § 303-15F: the petition page, to share with the neighbours
+    edit_policy=EDIT_POLICY,
     edit_rules=services.check_back_office_edit,  # § 303-15F: the consented street, portion and dates stay
     admin_roles=ADMIN_ROLES,
 )

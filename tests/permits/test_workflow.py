@@ -6,6 +6,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from permits import kinds
+from permits.errors import RulesBroken
 from permits.models import Permit, PermitEvent, Status
 from permits.workflow import (
     AUTHORITY,
@@ -75,7 +77,7 @@ EXPECTED = {
         "building_inspector",
     },
     Status.CLOSED: {"clerk", "dpw_director"},
-    Status.EXPIRED: {"clerk"},
+    Status.EXPIRED: set(),  # the system only (the expiry job)
     Status.REVOKED: {
         "clerk",
         "dpw_director",
@@ -291,3 +293,61 @@ def test_saving_a_partly_loaded_permit_saves_what_was_loaded():
         "Trench",
         "submitted",
     )
+
+
+# --- Expired: the system's only, after the type's validity has ended ----------------------------------------------
+
+
+def expiry(expires_on, today, validity="§ 303-4D"):
+    from permits.workflow import expiry_violations
+
+    found = expiry_violations(
+        number="SO-2026-0001",
+        title="Street opening permit",
+        citation="§ 303-4",
+        validity=validity,
+        expires_on=expires_on,
+        today=today,
+    )
+    return [(v.code, v.citation) for v in found]
+
+
+def test_303_4d_a_permit_valid_through_june_3_is_not_expired_on_june_3():
+    assert expiry(datetime.date(2026, 6, 3), datetime.date(2026, 6, 2)) == [("still_valid", "§ 303-4D")]
+    assert expiry(datetime.date(2026, 6, 3), datetime.date(2026, 6, 3)) == [("still_valid", "§ 303-4D")]
+
+
+def test_303_4d_it_expires_on_june_4():
+    assert expiry(datetime.date(2026, 6, 3), datetime.date(2026, 6, 4)) == []
+
+
+def test_a_permit_with_no_validity_yet_or_of_a_type_without_one_never_expires():
+    assert expiry(None, datetime.date(2026, 6, 4)) == [("no_validity_yet", "§ 303-4D")]
+    assert expiry(datetime.date(2026, 6, 3), datetime.date(2026, 6, 4), validity="") == [("no_validity", "§ 303-4")]
+
+
+@pytest.mark.parametrize("who", STAFF_PERSONAS)
+@pytest.mark.parametrize("kind", [t.kind for t in kinds.online_types()])
+def test_no_role_marks_a_permit_of_any_type_expired(kind, who, persona):
+    permit = issued(kind, expires_on=datetime.date(2026, 6, 3))
+    assert not may_transition(persona(who), permit, Status.EXPIRED)
+    with pytest.raises(IllegalTransition, match="may not"):
+        transition(permit, Status.EXPIRED, by=persona(who))
+
+
+def issued(kind, **fields):
+    permit = PermitFactory(kind=kind)
+    Permit.objects.filter(pk=permit.pk).update(status=Status.ISSUED, **fields)
+    return Permit.objects.get(pk=permit.pk)
+
+
+@pytest.mark.parametrize(("kind", "validity"), [(t.kind, t.validity) for t in kinds.online_types()])
+def test_the_system_expires_a_permit_only_after_its_types_validity(kind, validity):
+    permit = issued(kind, expires_on=datetime.date(2026, 6, 3))
+    with pytest.raises(RulesBroken) as refused:
+        transition(permit, Status.EXPIRED, by=None, today=datetime.date(2026, 6, 3))
+    assert [v.citation for v in refused.value.violations] == [validity or kinds.get_type(kind).citation]
+    assert Permit.objects.get(pk=permit.pk).status == Status.ISSUED
+    if validity:
+        transition(permit, Status.EXPIRED, by=None, today=datetime.date(2026, 6, 4))
+        assert Permit.objects.get(pk=permit.pk).status == Status.EXPIRED

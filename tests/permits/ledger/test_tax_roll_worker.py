@@ -94,3 +94,48 @@ def test_worker_killed_mid_batch_then_rerun_charges_nobody_twice(postgres, real_
     )
     killed_run.refresh_from_db()
     assert killed_run.state == "failed" and "Interrupted" in killed_run.message
+
+
+def test_a_killed_workers_job_goes_to_another_worker_after_the_visibility_timeout(
+    postgres, real_worker, clerk, tmp_path
+):
+    """acks_late with a visibility timeout that fits the jobs: the killed worker's message is handed to the next
+    worker (here after 3 s, not kombu's hour), whose run marks the killed run failed, with why, and finishes."""
+    total = 60
+    for _ in range(total):
+        make_charge(emailed_parcel(), by=clerk)
+    mark_delinquent_charges(LATE.isoformat())
+    queue = f"tax-roll-redelivery-{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "MEDIA_ROOT": str(tmp_path / "worker-media"),
+        "JOB_VISIBILITY_TIMEOUT": "3",
+    }
+    first = celery_worker("-Q", queue, cwd=settings.BASE_DIR, env=env)
+    second = None
+    try:
+        build_tax_roll.apply_async(args=[YEAR, LATE.isoformat(), 0.5, 20], queue=queue)
+        deadline = time.monotonic() + 60
+        while TaxRollLine.objects.count() < 20:
+            assert time.monotonic() < deadline, "the worker never committed its first chunk"
+            time.sleep(0.05)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=10)
+        killed = JobRun.objects.get(name="sidewalks.build_tax_roll")
+        assert killed.state == "running" and killed.worker.endswith(f":{first.pid}")
+
+        second = celery_worker("-Q", queue, cwd=settings.BASE_DIR, env=env)  # nothing is sent again
+        deadline = time.monotonic() + 60
+        while not JobRun.objects.filter(name="sidewalks.build_tax_roll", state="finished").exists():
+            assert time.monotonic() < deadline, "the killed worker's message was never handed to another worker"
+            time.sleep(0.1)
+    finally:
+        for worker in (first, second):
+            if worker is not None and worker.poll() is None:
+                worker.kill()
+                worker.wait(timeout=10)
+    assert_each_charge_once(total)
+    killed.refresh_from_db()
+    assert killed.state == "failed"
+    assert killed.message == f"Interrupted: its worker ({killed.worker}) stopped before it finished; run again."

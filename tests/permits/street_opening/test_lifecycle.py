@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from permits import services
+from permits import services, workflow
 from permits.errors import RulesBroken
 from permits.models import Notice, Permit, Status
 from permits.state import history_of
@@ -565,17 +565,25 @@ def test_303_4D_no_new_excavation_announced_after_the_right_to_open_ended(issued
     phone_the_dpw("dpw_backfill", date(2026, 7, 3), date(2026, 7, 2))  # restoration goes on
 
 
-def test_303_5G_the_admin_cannot_expire_an_opened_permit(client, issued_on, inspector, clerk):
+def test_303_5G_not_even_the_system_expires_an_opened_permit(issued_on, inspector):
     permit = issued_on(date(2026, 6, 1))
     field_work.log_inspection(permit=permit, kind="trench", by=inspector, values=PASSING_TRENCH)
-    client.force_login(clerk)
-    response = client.post(
-        reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "expired", "reason": "Office"}, follow=True
-    )
-    assert fresh(permit).status == Status.ACTIVE and "§ 303-5G" in response.content.decode()
+    after_validity = fresh(permit).expires_on + datetime.timedelta(days=1)
+    with pytest.raises(RulesBroken) as refused:
+        workflow.transition(fresh(permit), Status.EXPIRED, by=None, today=after_validity)
+    assert codes(refused) == {"restoration_running"} and fresh(permit).status == Status.ACTIVE
     unopened = issued_on(date(2026, 6, 1))
-    client.post(reverse("admin:permits_permit_status", args=[unopened.pk]), {"to": "expired", "reason": "Office"})
+    workflow.transition(fresh(unopened), Status.EXPIRED, by=None, today=after_validity)
     assert fresh(unopened).status == Status.EXPIRED
+
+
+def test_303_4d_the_clerk_cannot_expire_a_permit_in_the_admin(client, issued_on, clerk):
+    permit = issued_on(date(2026, 6, 1))
+    client.force_login(clerk)
+    page = client.get(reverse("admin:permits_permit_status", args=[permit.pk])).content.decode()
+    assert 'value="expired"' not in page
+    client.post(reverse("admin:permits_permit_status", args=[permit.pk]), {"to": "expired", "reason": "Office"})
+    assert fresh(permit).status == Status.ISSUED
 
 
 def test_held_approvals_queue_is_capped_and_indexed(client, july_application, dpw_director):

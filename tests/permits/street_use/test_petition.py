@@ -294,14 +294,21 @@ def test_303_15f_before_any_consent_the_back_office_may_correct_the_street(appli
     assert _edit(application, street=StreetFactory(name="Mill Street")) == []
 
 
-def test_303_15f_after_the_grant_street_portion_and_dates_need_a_new_petition(application, roster, clerk):
+def test_303_15c_after_the_grant_street_portion_and_dates_are_the_boards(application, roster, clerk):
     permit = grant_and_issue(application, roster, clerk, issue=False)
     assert permit.status == Status.APPROVED
-    assert _edit(permit, street=StreetFactory(name="Mill Street")) == ["new_petition_needed"]
-    assert _edit(permit, location_description="The whole street") == ["new_petition_needed"]
-    assert _edit(permit, start_date=permit.start_date - timedelta(days=1)) == ["new_petition_needed"]
-    assert _edit(permit, end_date=permit.end_date + timedelta(days=1)) == ["new_petition_needed"]
+    assert _edit(permit, street=StreetFactory(name="Mill Street")) == ["closed_in_status"]
+    assert _edit(permit, location_description="The whole street") == ["closed_in_status"]
+    assert _edit(permit, start_date=permit.start_date - timedelta(days=1)) == ["closed_in_status"]
+    assert _edit(permit, end_date=permit.end_date + timedelta(days=1)) == ["closed_in_status"]
     assert _edit(permit, work_description="A quieter party") == []
+
+
+def test_303_15f_once_a_neighbour_consents_the_street_needs_a_new_petition(application, roster, segment, clerk):
+    services.set_petition_area(permit=application, segments=[segment], by=clerk)
+    sign(application, roster[:1], clerk)
+    assert _edit(application, street=StreetFactory(name="Mill Street")) == ["new_petition_needed"]
+    assert _edit(application, work_description="A quieter party") == []
 
 
 def test_303_15f_the_admin_refuses_moving_a_granted_permit_to_another_street(client, application, roster, clerk):
