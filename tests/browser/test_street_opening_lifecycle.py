@@ -1,7 +1,8 @@
 """A contractor, as a new user would, applies in winter for April work and is told when the approval
 can come (§ 303-4D); the DPW holds the approval; in April the contractor asks in writing for a renewal, which takes
-effect once its fee is paid (§ 303-4E); and the contractor cannot report the work complete before the final
-inspection passes (§ 303-1C(8), § 303-4H(3)). axe-core on every page visited.
+effect once its fee is paid (§ 303-4E); the contractor cannot report the work complete before the final
+inspection passes (§ 303-1C(8), § 303-4H(3)); the DPW Director passes it and confirms completion. Every step on the
+pages, by the person whose step it is. axe-core on every page visited.
 
 The clock is travelled (time-machine, ticking) so the journey reads the same whatever day it runs."""
 
@@ -11,12 +12,9 @@ import pytest
 import time_machine
 from playwright.sync_api import expect
 
-from permits import services
 from permits.models import Permit, Status
-from permits.street_opening import services as so
 from tests.browser import steps
 from tests.factories import StreetFactory
-from tests.permits.street_opening.conftest import file_certificate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
@@ -51,8 +49,18 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         axe_check(page, "permit page: approval can come in March")
         steps.log_out(page)
 
-        file_certificate(permit, contractor)
-        so.begin_review(permit=permit, by=clerk)
+        # The contractor uploads the certificate of insurance; the clerk finds the application complete.
+        steps.sign_in(page, live_server, "contractor")
+        page.goto(live_server.url + permit.get_absolute_url())
+        steps.upload_insurance_certificate(page)
+        steps.log_out(page)
+        steps.sign_in(page, live_server, "clerk")
+        page.goto(f"{live_server.url}/office/")
+        page.get_by_role("link", name=permit.number).click()
+        page.get_by_role("link", name="Village actions on this permit").click()
+        page.get_by_role("button", name="Application complete: start review").click()
+        expect(page.get_by_text("Review started.")).to_be_visible()
+        steps.log_out(page)
 
         # The DPW sees the validity would end before the work and holds the approval.
         steps.sign_in(page, live_server, "dpw")
@@ -74,11 +82,28 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
 
         # March 15: approved (valid through April 14), paid and issued.
         clock.move_to(datetime(2027, 3, 15, 9, 0, tzinfo=steps.CHICAGO))
-        permit.refresh_from_db()
-        so.approve_street_opening(permit=permit, by=dpw_director, conditions="One lane open each way.")
-        services.record_payment(permit=permit, amount=permit.balance_due, method="check", reference="77", by=clerk)
-        permit.refresh_from_db()
-        so.issue_street_opening(permit=permit, by=clerk)
+        steps.sign_in(page, live_server, "dpw")
+        page.goto(f"{live_server.url}/street-openings/held-approvals/")
+        page.get_by_role("link", name=permit.number).click()
+        page.get_by_label("Conditions of approval (§ 303-1C(2), § 303-5C(4))").fill("One lane open each way.")
+        page.get_by_role("button", name="Approve the location").click()
+        expect(page.get_by_text("Location approved")).to_be_visible()
+        steps.log_out(page)
+        steps.sign_in(page, live_server, "contractor")
+        page.goto(live_server.url + permit.get_absolute_url())
+        expect(page.get_by_role("heading", name="What still blocks the permit's issue")).to_be_visible()
+        expect(page.get_by_text("balance due $50.00").first).to_be_visible()
+        axe_check(page, "permit page: approved, the fee to pay")
+        steps.log_out(page)
+        steps.sign_in(page, live_server, "clerk")
+        page.goto(f"{live_server.url}/permits/{permit.number}/street-opening/manage/")
+        page.get_by_label("Method").select_option("check")
+        page.get_by_label("Reference").fill("77")
+        page.get_by_role("button", name="Record the payment").click()
+        expect(page.get_by_text("Payment recorded.")).to_be_visible()
+        page.get_by_role("button", name="Issue the permit").click()
+        expect(page.get_by_text("Permit issued.")).to_be_visible()
+        steps.log_out(page)
         permit.refresh_from_db()
         assert permit.expires_on.isoformat() == "2027-04-14" == permit.end_date.isoformat()
 
@@ -131,3 +156,27 @@ def test_winter_application_held_approval_written_renewal_paid_and_no_completion
         axe_check(page, "field record: completion requested")
         permit.refresh_from_db()
         assert permit.status == Status.ISSUED and permit.completed_on is None
+        steps.log_out(page)
+
+        # The DPW Director passes the final inspection and confirms completion: the guarantee year starts.
+        steps.sign_in(page, live_server, "dpw")
+        page.goto(f"{live_server.url}/permits/{permit.number}/field/")
+        page.get_by_role("link", name="Final: surface restored (§ 303-1C(8))").click()
+        axe_check(page, "final inspection form")
+        page.get_by_label("Yes, restored").check()
+        page.get_by_role("button", name="Log the inspection").click()
+        expect(page.get_by_text("passed.").first).to_be_visible()
+        page.on("dialog", lambda dialog: dialog.accept())  # "Confirm the work completed?" (static/js/confirm.js)
+        page.get_by_role("button", name="Confirm completion").click()
+        expect(page.get_by_text("Completion confirmed. The work is guaranteed until")).to_be_visible()
+        axe_check(page, "field record: completed")
+        steps.log_out(page)
+        permit.refresh_from_db()
+        assert permit.status == Status.COMPLETED
+
+        # The contractor sees it completed, with nothing owed; the nightly job closes it when the guarantee ends.
+        steps.sign_in(page, live_server, "contractor")
+        page.goto(live_server.url + permit.get_absolute_url())
+        expect(page.locator(".badge", has_text="Completed").first).to_be_visible()
+        expect(page.get_by_text("balance due $0.00").first).to_be_visible()
+        expect(page.get_by_role("heading", name="What still blocks")).to_have_count(0)
