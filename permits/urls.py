@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from permits import kinds, views
+from permits import kinds, lookup, views, village_office
 from permits.applicant import parcel_link_views
 from permits.applicant import views as applicant_views
 from permits.rules_page import rules_page
@@ -19,6 +19,8 @@ urlpatterns = [
     path("receipts/<str:receipt_number>.pdf", views.receipt_pdf, name="receipt_pdf"),
     path("status/<uuid:token>/", views.public_status, name="public_status"),
     path("rules/", rules_page, name="rules"),
+    path("lookup/", lookup.lookup_page, name="lookup"),
+    path("office/village-office/", village_office.village_office_page, name="village_office"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
     path("account/", include("permits.accounts.urls")),
     # Written notices by mail (permits/letters.py): print, mail, record the mailing date.

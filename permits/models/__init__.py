@@ -25,7 +25,7 @@ from permits.models.core import (
     Status,
     Street,
 )
-from permits.models.office_calendar import OfficeClosure
+from permits.models.office_calendar import OfficeClosure, VillageOffice
 from permits.models.village_contracts import VillageContract
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "Notice",
     "NumberSequence",
     "OfficeClosure",
+    "VillageOffice",
     "VillageContract",
     "Organization",
     "Parcel",
