@@ -3,6 +3,7 @@ from django.urls import include, path
 from permits import kinds, lookup, views, village_office
 from permits.applicant import parcel_link_views
 from permits.applicant import views as applicant_views
+from permits.dashboard import views as dashboard_views
 from permits.rules_page import rules_page
 from permits.workspace import letters_to_mail
 from permits.workspace import views as workspace_views
@@ -21,6 +22,7 @@ urlpatterns = [
     path("rules/", rules_page, name="rules"),
     path("lookup/", lookup.lookup_page, name="lookup"),
     path("office/village-office/", village_office.village_office_page, name="village_office"),
+    path("office/key-figures/", dashboard_views.key_figures_page, name="key_figures"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
     path("account/", include("permits.accounts.urls")),
     # Written notices by mail (permits/letters.py): print, mail, record the mailing date.
