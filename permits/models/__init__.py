@@ -25,6 +25,7 @@ from permits.models.core import (
     Status,
     Street,
 )
+from permits.models.inspection_requests import InspectionKind, InspectionRequest, InspectionSlot
 from permits.models.office_calendar import OfficeClosure, VillageOffice
 from permits.models.village_contracts import VillageContract
 
@@ -39,6 +40,9 @@ __all__ = [
     "Membership",
     "Notice",
     "NumberSequence",
+    "InspectionKind",
+    "InspectionRequest",
+    "InspectionSlot",
     "OfficeClosure",
     "VillageOffice",
     "VillageContract",
