@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits.access import get_permit_for, require_role
-from permits.forms import add_service_errors, service_result
+from permits.errors import violations_of
+from permits.forms import service_result
 from permits.inspection_requests import services
 from permits.models import InspectionKind, InspectionRequest, InspectionSlot
 from permits.public_forms import DATE_WIDGET
@@ -120,8 +121,6 @@ def cancel_inspection(request, number, pk):
             services.cancel_request(by=request.user, request=asked, now=timezone.now())
             messages.success(request, "Inspection request cancelled.")
     except ValidationError as error:
-        form = forms.Form()
-        add_service_errors(form, error)
-        for message in form.non_field_errors():
-            messages.error(request, message)
+        for violation in violations_of(error):
+            messages.error(request, violation.message)
     return redirect(permit.get_absolute_url() + "#inspection-requests")

@@ -176,3 +176,22 @@ def test_the_dpw_offers_a_time_on_its_page(client, dpw_director, inspector):
     assert bad.status_code == 400 and "Until: the window ends after it starts" in bad.content.decode()
     client.force_login(inspector)
     assert client.get(reverse("permits:inspection_times")).status_code == 200
+
+
+def test_the_permittee_moves_a_request_on_the_permit_page_and_a_full_time_is_refused(
+    client, resident, contractor, inspector
+):
+    permit = issued_permit(resident)
+    mine, later, full = slot(inspector), slot(inspector, starts=time(14, 0)), slot(inspector, starts=time(16, 0))
+    asked = services.request_inspection(by=resident, permit=permit, slot=mine, kind="final", now=NOW)
+    services.request_inspection(by=contractor, permit=issued_permit(contractor), slot=full, kind="final", now=NOW)
+    client.force_login(resident)
+    url = reverse("permits:cancel_inspection", args=[permit.number, asked.pk])
+    assert 'name="slot" id="move-' in client.get(permit.get_absolute_url()).content.decode()
+    refused = client.post(url, {"slot": full.pk}, follow=True).content.decode()
+    assert "this inspection time is full (1 of 1 taken)" in refused
+    client.post(url, {"slot": later.pk})
+    assert InspectionRequest.objects.get(cancelled_at=None, permit=permit).slot == later
+    moved = InspectionRequest.objects.get(cancelled_at=None, permit=permit)
+    client.post(reverse("permits:cancel_inspection", args=[permit.number, moved.pk]))
+    assert not InspectionRequest.objects.filter(cancelled_at=None, permit=permit).exists()
