@@ -28,6 +28,7 @@ NAV_URL_NAMES = (
     "obstructions:cases",
     "obstructions:complaint",
     "permits:apply",
+    "permits:lookup",
     "permits:my_applications",
     "permits:office",
     "permits:rules",

@@ -161,6 +161,15 @@ def load_demo(password: str | None = None) -> dict:
     Membership.objects.get_or_create(user=users["utility"], organization=utility, defaults={"is_manager": True})
     Parcel.objects.get(tax_key="266-1116-1000").owners.add(users["resident"])
     _demo_parcel_link(users)
+    from permits.village_office import update_office_facts  # the office's phone and hours, as the clerk keeps them
+
+    update_office_facts(
+        by=users["clerk"],
+        address=settings.VILLAGE_OFFICE,
+        phone="(920) 555-0100",
+        email="clerk@theresa.example",
+        hours="Monday to Friday, 8 am to 4:30 pm\nClosed on legal holidays and the days on the office calendar",
+    )
     from permits.board import demo as board_demo  # the Board's roster, a past meeting and its designations
 
     board_demo.load()

@@ -1,8 +1,10 @@
 from django.urls import include, path
 
-from permits import kinds, views
+from permits import kinds, lookup, views, village_office
 from permits.applicant import parcel_link_views
 from permits.applicant import views as applicant_views
+from permits.dashboard import views as dashboard_views
+from permits.inspection_requests import views as inspection_views
 from permits.rules_page import rules_page
 from permits.workspace import letters_to_mail
 from permits.workspace import views as workspace_views
@@ -20,6 +22,13 @@ urlpatterns = [
     path("receipts/<str:receipt_number>.pdf", views.receipt_pdf, name="receipt_pdf"),
     path("status/<uuid:token>/", views.public_status, name="public_status"),
     path("rules/", rules_page, name="rules"),
+    path("lookup/", lookup.lookup_page, name="lookup"),
+    path("office/village-office/", village_office.village_office_page, name="village_office"),
+    path("office/key-figures/", dashboard_views.key_figures_page, name="key_figures"),
+    # Inspection requests (permits/inspection_requests): the DPW's times, the permittee's requests.
+    path("office/inspection-times/", inspection_views.inspection_times, name="inspection_times"),
+    path("permits/<str:number>/inspections/", inspection_views.request_inspection, name="request_inspection"),
+    path("permits/<str:number>/inspections/<int:pk>/", inspection_views.cancel_inspection, name="cancel_inspection"),
     path("organizations/<int:pk>/", views.organization, name="organization"),
     path("account/", include("permits.accounts.urls")),
     # Written notices by mail (permits/letters.py): print, mail, record the mailing date.

@@ -25,7 +25,8 @@ from permits.models.core import (
     Status,
     Street,
 )
-from permits.models.office_calendar import OfficeClosure
+from permits.models.inspection_requests import InspectionKind, InspectionRequest, InspectionSlot
+from permits.models.office_calendar import OfficeClosure, VillageOffice
 from permits.models.village_contracts import VillageContract
 
 __all__ = [
@@ -39,7 +40,11 @@ __all__ = [
     "Membership",
     "Notice",
     "NumberSequence",
+    "InspectionKind",
+    "InspectionRequest",
+    "InspectionSlot",
     "OfficeClosure",
+    "VillageOffice",
     "VillageContract",
     "Organization",
     "Parcel",

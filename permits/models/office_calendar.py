@@ -36,3 +36,39 @@ class OfficeClosure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.day:%A, %B %-d, %Y}: {self.name}" + ("" if self.closed else " (office open)")
+
+
+class VillageOffice(models.Model):
+    """Where and when to reach the Village office (address, phone, email, opening hours): one record the
+    Clerk-Treasurer keeps, shown on every page that sends a person to the office
+    (templates/permits/_village_office.html). One row only (the constraint), read with
+    `permits.village_office.office_facts()`."""
+
+    address = models.CharField(max_length=200)
+    phone = models.CharField(max_length=30, blank=True)
+    email = models.EmailField(blank=True)
+    hours = models.TextField(
+        "opening hours", blank=True, help_text="One line a day or a range of days, e.g. Monday to Friday, 8 am to 4 pm"
+    )
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = "Village office"
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="village_office_one_row")]
+
+    def __str__(self) -> str:
+        return self.address
+
+    @property
+    def phone_link(self) -> str:
+        """The phone as a tel: address (digits and a leading +1), for the link a phone dials."""
+        digits = "".join(c for c in self.phone if c.isdigit())
+        return f"tel:+1{digits[-10:]}" if digits else ""
+
+    @property
+    def hour_lines(self) -> list[str]:
+        return [line.strip() for line in self.hours.splitlines() if line.strip()]

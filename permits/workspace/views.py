@@ -6,8 +6,10 @@ from django.utils import timezone
 
 from permits import kinds
 from permits.access import require_staff
+from permits.inspection_requests.services import SLOT_KEEPERS
 from permits.paging import SEARCH_PAGES, page_of
-from permits.roles import roles_of
+from permits.reports.rules import BOARD_AND_CLERK
+from permits.roles import has_role, roles_of
 from permits.workspace import search
 from permits.workspace import sources as workspace
 
@@ -21,6 +23,8 @@ def workspace_page(request):
         "recent": workspace.recent_actions(request.user),
         "queues": kinds.work_queues_for(request.user),
         "roles": sorted(roles_of(request.user)),
+        "reads_key_figures": has_role(request.user, *BOARD_AND_CLERK),
+        "offers_inspection_times": has_role(request.user, *SLOT_KEEPERS),
     }
     return render(request, "permits/workspace.html", context)
 
