@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("permits", "0019_information_request"),
+        ("permits", "0021_jobrun_worker"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
