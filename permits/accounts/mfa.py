@@ -5,9 +5,11 @@ issuing, revoking, billing special charges. With ``settings.STAFF_MFA_REQUIRED``
 off) this middleware:
 
 - sends a signed-in staff member who has no authenticator (an authenticator app or a security key; recovery codes
-  alone are not one) to the two-factor setup page, allowing only the allauth account and MFA pages (setup, logout,
-  email, reauthentication) and static files: the office, the field pages, the back office (/admin/) and the API's
-  session authentication are all refused until one is set up;
+  alone are not one) to the page that explains enrolment (permits/accounts/enrolment.py): the first factor is set up
+  only in a session that opened the emailed enrolment link, never with the password alone. Until then only allauth's
+  account pages (logout, email, password) and static files are allowed: the office, the field pages, the back office
+  (/admin/), the API's session authentication and allauth's MFA pages are all refused; with the link opened, the MFA
+  pages are allowed too;
 - sends a staff member whose session never passed the second step (e.g. a password login through /admin/login/,
   which does not run allauth's login stages) to allauth's MFA reauthentication page;
 - refuses staff an API token (POST /api/v1/auth/token/) and refuses requests carrying a staff token, with the API's
@@ -96,7 +98,7 @@ class StaffMFAMiddleware:
     def _refusal(self, request):
         path = request.path_info
         if self._always_allowed(path):
-            return None
+            return self._mfa_page_refusal(request, path) if self._mfa_page(path) else None
         api = path.startswith("/api/")
         if api:
             token_refusal = self._staff_token_refusal(request)
@@ -106,10 +108,7 @@ class StaffMFAMiddleware:
         if user is None or not user.is_authenticated or not is_village_staff(user):
             return None
         if not has_second_factor(user):
-            if api:
-                return mfa_error(SETUP_MESSAGE, code="mfa_setup_required")
-            messages.warning(request, SETUP_MESSAGE)
-            return HttpResponseRedirect(reverse("mfa_index"))
+            return self._enrolment_refusal(request, user, path, api)
         if not passed_second_step(request, user):
             if api:
                 return mfa_error(
@@ -121,6 +120,34 @@ class StaffMFAMiddleware:
                 reverse("mfa_reauthenticate") + "?" + urlencode({"next": request.get_full_path()})
             )
         return None
+
+    def _mfa_page_refusal(self, request, path: str):
+        """allauth's MFA pages are open, except to staff without a factor who have not opened their enrolment link."""
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or not is_village_staff(user) or has_second_factor(user):
+            return None
+        return self._enrolment_refusal(request, user, path, api=False)
+
+    def _enrolment_refusal(self, request, user, path: str, api: bool):
+        from permits.accounts.enrolment import may_enrol_first_factor
+
+        if api:
+            return mfa_error(SETUP_MESSAGE, code="mfa_setup_required")
+        enrolment = reverse("permits:enrolment")
+        if path.startswith(enrolment):
+            return None
+        if may_enrol_first_factor(request, user):
+            if self._always_allowed(path):
+                return None
+            messages.warning(request, SETUP_MESSAGE)
+            return HttpResponseRedirect(reverse("mfa_index"))
+        if self._always_allowed(path) and not self._mfa_page(path):
+            return None
+        return HttpResponseRedirect(enrolment)
+
+    @staticmethod
+    def _mfa_page(path: str) -> bool:
+        return path.startswith(reverse("mfa_index"))
 
     @staticmethod
     def _always_allowed(path: str) -> bool:

@@ -11,6 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from rest_framework.authtoken.models import Token
 
+from permits.accounts import enrolment as staff_enrolment
 from permits.accounts import invitations
 from permits.accounts.mfa import TOKEN_MESSAGE, staff_mfa_required
 from permits.errors import RulesBroken, violations_of
@@ -102,3 +103,21 @@ def tokens(request):
         "permits/tokens.html",
         {"token": token, "hint": key_hint(token.key) if token else "", "new_key": new_key},
     )
+
+
+@login_required
+@never_cache
+def enrolment(request):
+    """Where staff without a second factor are sent (permits/accounts/mfa.py): it comes from the emailed link."""
+    return render(request, "permits/enrolment.html")
+
+
+@login_required
+@never_cache
+def enrolment_accept(request, uidb64, token):
+    try:
+        staff_enrolment.accept_invitation(request, uidb64=uidb64, token=token)
+    except ValidationError as error:
+        message = " ".join(v.message for v in violations_of(error))
+        return render(request, "permits/enrolment.html", {"error": message}, status=410)
+    return redirect("mfa_activate_totp")

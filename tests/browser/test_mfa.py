@@ -1,8 +1,9 @@
-"""A staff member's second factor (OWASP ASVS 4.0 V2.2.3, V4.3.1; permits/accounts/mfa.py), in Debian's chromium.
+"""A staff member's second factor (OWASP ASVS 4.0 V2.2.3, V4.3.1, V2.7; permits/accounts/mfa.py), in chromium.
 
-With STAFF_MFA_REQUIRED on, the Clerk-Treasurer signing in with a password is sent to the two-factor page, activates
-an authenticator app (the code computed here from the secret the page shows), logs out, logs in with password +
-code and reaches the Village office. axe-core on every page, all in the site's own layout.
+With STAFF_MFA_REQUIRED on, the Clerk-Treasurer signing in with a password is told the factor comes from the emailed
+enrolment link, opens the link the administrator sends, activates an authenticator app (the code computed here from
+the secret the page shows), logs out, logs in with password + code and reaches the Village office. axe-core on every
+page, all in the site's own layout.
 """
 
 import time
@@ -36,18 +37,25 @@ def test_asvs_v4_3_1_staff_set_up_totp_then_log_in_with_password_and_code(
     expect(page.get_by_text("staff sign in with a password only")).to_have_count(0)
     axe_check(page, "login (production)")
 
-    # Password only, no authenticator yet: sent to the two-factor page, wherever the clerk wanted to go.
+    # Password only, no authenticator yet: sent to the page that says the factor comes from the emailed link
+    # (OWASP ASVS V2.7: whoever knows the password cannot enrol their own authenticator).
     login(page, "clerk")
-    expect(page).to_have_url(live_server.url + "/accounts/2fa/")
-    expect(page.get_by_role("heading", name="Two-Factor Authentication")).to_be_visible()
-    expect(page.get_by_text("Village staff need a second factor")).to_be_visible()
+    expect(page).to_have_url(live_server.url + "/account/second-factor/")
+    expect(page.get_by_role("heading", name="Set up your second factor")).to_be_visible()
     expect(page.get_by_role("navigation", name="Main")).to_be_visible()  # the site's layout
-    axe_check(page, "two-factor index (setup required)")
-    page.goto(live_server.url + "/office/")
-    expect(page).to_have_url(live_server.url + "/accounts/2fa/")
+    axe_check(page, "second factor: the emailed link is needed")
+    page.goto(live_server.url + "/accounts/2fa/totp/activate/")
+    expect(page).to_have_url(live_server.url + "/account/second-factor/")
 
-    # Activate an authenticator app.
-    page.get_by_role("link", name="Activate").click()
+    # The administrator emails the enrolment link (Back office -> Users -> action); the clerk opens it.
+    from django.core import mail
+
+    from permits.accounts.enrolment import invite_to_enrol
+
+    invite_to_enrol(user=clerk)
+    [message] = [m for m in mail.outbox if m.to == [clerk.email]]
+    link = next(word for word in message.body.split() if "/account/second-factor/" in word)
+    page.goto(live_server.url + "/account/" + link.split("/account/", 1)[1])
     # allauth asks for the password again before an authenticator is added (OWASP ASVS V2.5.x re-authentication).
     expect(page.get_by_role("heading", name="Confirm Access")).to_be_visible()
     axe_check(page, "confirm access")

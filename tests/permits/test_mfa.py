@@ -5,6 +5,9 @@ allauth's account and MFA pages; staff who log in with password + authenticator 
 are never asked; staff get no API token. With it off (the embedded demo) nothing changes.
 """
 
+import re
+from urllib.parse import urlsplit
+
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
@@ -20,6 +23,14 @@ PASSWORD = "correct-horse-battery"
 STAFF = ["clerk", "dpw_director", "inspector", "building_inspector", "police_chief", "board_member", "president"]
 NOT_STAFF = ["resident", "contractor", "contractor_staff", "outsider"]
 GUARDED = ["/office/", "/admin/", "/field/", "/charges/", "/sidewalks/snow/"]
+ENROLMENT = reverse("permits:enrolment")
+MFA_PAGES = ["mfa_index", "mfa_activate_totp", "mfa_add_webauthn", "mfa_generate_recovery_codes"]
+
+
+def enrolment_link(user) -> str:
+    from permits.accounts.enrolment import enrolment_url
+
+    return urlsplit(enrolment_url(user)).path
 
 
 @pytest.fixture
@@ -68,31 +79,53 @@ def test_asvs_v4_3_1_staff_without_an_authenticator_are_sent_to_setup(mfa_on, cl
     client.force_login(request.getfixturevalue(who))
     response = client.get(path)
     assert response.status_code == 302
-    assert response["Location"] == reverse("mfa_index")
+    assert response["Location"] == ENROLMENT
 
 
 def test_asvs_v4_3_1_a_superuser_without_an_authenticator_is_sent_to_setup(mfa_on, client, db):
     client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
-    assert client.get("/admin/")["Location"] == reverse("mfa_index")
+    assert client.get("/admin/")["Location"] == ENROLMENT
 
 
-def test_asvs_v4_3_1_the_setup_page_says_why_and_uses_the_site_layout(mfa_on, client, clerk):
+def test_asvs_v2_7_the_enrolment_page_says_the_factor_comes_from_the_emailed_link(mfa_on, client, clerk):
     client.force_login(verified(clerk))
+    response = client.get("/office/", follow=True)
+    assert response.redirect_chain == [(ENROLMENT, 302)]
+    html = response.content.decode()
+    assert "set up only from the one-time link emailed to you, never with the password alone" in html
+    assert 'class="navbar-brand"' in html  # base.html's layout
+
+
+def test_asvs_v4_3_1_with_the_link_opened_the_setup_page_says_why(mfa_on, client, clerk):
+    client.force_login(verified(clerk))
+    assert client.get(enrolment_link(clerk))["Location"] == reverse("mfa_activate_totp")
     response = client.get("/office/", follow=True)
     assert response.redirect_chain == [(reverse("mfa_index"), 302)]
     html = response.content.decode()
     assert "Village staff need a second factor (OWASP ASVS V4.3.1)" in html
-    assert 'class="navbar-brand"' in html and "Two-Factor Authentication" in html  # base.html's layout
+    assert "Two-Factor Authentication" in html
 
 
-@pytest.mark.parametrize(
-    "name", ["mfa_index", "mfa_activate_totp", "account_email", "account_change_password", "mfa_reauthenticate"]
-)
-def test_asvs_v4_3_1_allauth_account_and_mfa_pages_stay_open_during_setup(mfa_on, client, clerk, name):
+@pytest.mark.parametrize("name", ["account_email", "account_change_password", "account_reauthenticate"])
+def test_asvs_v4_3_1_allauth_account_pages_stay_open_during_setup(mfa_on, client, clerk, name):
     client.force_login(verified(clerk))
     response = client.get(reverse(name))
     assert response.status_code in (200, 302)
-    assert response.get("Location") != reverse("mfa_index")
+    assert response.get("Location") not in (ENROLMENT, reverse("mfa_index"))
+
+
+@pytest.mark.parametrize("name", MFA_PAGES)
+def test_asvs_v2_7_the_password_alone_does_not_open_the_mfa_pages(mfa_on, client, clerk, name):
+    client.force_login(verified(clerk))
+    assert client.get(reverse(name))["Location"] == ENROLMENT
+
+
+@pytest.mark.parametrize("name", MFA_PAGES)
+def test_asvs_v2_7_the_emailed_link_opens_the_mfa_pages(mfa_on, client, clerk, name):
+    client.force_login(verified(clerk))
+    client.get(enrolment_link(clerk))
+    response = client.get(reverse(name))
+    assert response.get("Location") not in (ENROLMENT, reverse("mfa_index"))
 
 
 def test_asvs_v4_3_1_logout_and_static_stay_open_during_setup(mfa_on, client, clerk):
@@ -158,7 +191,7 @@ def test_asvs_v2_2_3_admin_login_with_password_only_does_not_reach_the_back_offi
 def test_asvs_v4_3_1_recovery_codes_alone_are_not_a_second_factor(mfa_on, client, clerk):
     Authenticator.objects.create(user=clerk, type=Authenticator.Type.RECOVERY_CODES, data={"seed": "00" * 20})
     client.force_login(clerk)
-    assert client.get("/office/")["Location"] == reverse("mfa_index")
+    assert client.get("/office/")["Location"] == ENROLMENT
 
 
 def test_asvs_v4_3_1_staff_session_api_is_refused_until_setup_with_a_json_error(mfa_on, client, clerk):
@@ -272,3 +305,129 @@ def test_settings_staff_mfa_is_required_whenever_debug_is_off():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "True False Theresa Permits ['totp', 'recovery_codes', 'webauthn']"
+
+
+# --- The first factor comes from the emailed one-time link (OWASP ASVS V2.7; permits/accounts/enrolment.py) ---------
+
+
+def test_asvs_v2_7_the_password_alone_cannot_activate_an_authenticator_app(mfa_on, client, clerk):
+    client.force_login(verified(clerk))
+    response = client.post(reverse("mfa_activate_totp"), {"code": "123456"})
+    assert response["Location"] == ENROLMENT
+    assert not Authenticator.objects.filter(user=clerk).exists()
+
+
+def test_asvs_v2_7_the_admin_emails_the_link_and_the_holder_enrols_with_it_once(
+    mfa_on, client, clerk, django_capture_on_commit_callbacks, mailoutbox
+):
+    from permits.accounts.enrolment import invite_to_enrol
+
+    with django_capture_on_commit_callbacks(execute=True):
+        invite_to_enrol(user=clerk)
+    [message] = mailoutbox
+    assert message.to == [clerk.email] and "second factor" in message.subject
+    link = urlsplit(next(w for w in message.body.split() if "/account/second-factor/" in w)).path
+
+    assert login_with_password(client, verified(clerk))["Location"] in (ENROLMENT, reverse("permits:start"))
+    assert client.get(link)["Location"] == reverse("mfa_activate_totp")
+    client.post(reverse("account_reauthenticate"), {"password": PASSWORD})  # allauth asks again before adding
+    page = client.get(reverse("mfa_activate_totp")).content.decode()
+    secret = re.search(r'value="([A-Z2-7]{32})"', page).group(1)  # the secret the page shows
+    client.post(reverse("mfa_activate_totp"), {"code": current_code(secret)})
+    assert Authenticator.objects.filter(user=clerk, type=Authenticator.Type.TOTP).count() == 1
+    assert client.get("/office/").get("Location") != ENROLMENT  # past enrolment
+
+    # One use: the account has its factor now, and the link no longer checks out.
+    from permits.accounts.enrolment import tokens
+
+    clerk.refresh_from_db()
+    assert not tokens.check_token(clerk, link.rstrip("/").rsplit("/", 1)[1])
+
+
+def test_asvs_v2_7_another_accounts_link_opens_nothing(mfa_on, client, clerk, dpw_director):
+    client.force_login(verified(dpw_director))
+    response = client.get(enrolment_link(clerk))
+    assert response.status_code == 410 and "sent to another account" in response.content.decode()
+    assert client.get(reverse("mfa_activate_totp"))["Location"] == ENROLMENT
+
+
+def test_asvs_v2_7_a_link_opened_in_one_session_does_not_open_another(mfa_on, client, clerk):
+    from django.test import Client
+
+    client.force_login(verified(clerk))
+    client.get(enrolment_link(clerk))
+    other = Client()
+    other.force_login(clerk)
+    assert other.get(reverse("mfa_activate_totp"))["Location"] == ENROLMENT
+
+
+def test_asvs_v2_7_the_link_works_on_its_last_second_and_not_after(mfa_on, client, clerk, settings):
+    import time_machine
+
+    with time_machine.travel(1_800_000_000, tick=False) as traveller:
+        link = enrolment_link(clerk)
+        client.force_login(verified(clerk))
+        traveller.shift(settings.PASSWORD_RESET_TIMEOUT)
+        assert client.get(link)["Location"] == reverse("mfa_activate_totp")
+        traveller.shift(1)
+        expired = client.get(link)
+        assert expired.status_code == 410 and "expired" in expired.content.decode()
+        assert client.get(reverse("mfa_activate_totp"))["Location"] == ENROLMENT
+
+
+def test_asvs_v2_7_a_forged_link_opens_nothing(mfa_on, client, clerk):
+    client.force_login(verified(clerk))
+    assert client.get(enrolment_link(clerk)[:-3] + "abc/").status_code == 410
+    assert client.get(reverse("mfa_activate_totp"))["Location"] == ENROLMENT
+
+
+@pytest.mark.parametrize("who", NOT_STAFF)
+def test_asvs_v2_7_only_staff_are_invited_and_the_message_names_the_field(request, who):
+    from django.core.exceptions import ValidationError
+
+    from permits.accounts.enrolment import invite_to_enrol
+    from permits.errors import violations_of
+
+    with pytest.raises(ValidationError) as refused:
+        invite_to_enrol(user=request.getfixturevalue(who))
+    [violation] = violations_of(refused.value)
+    assert violation.field == "user" and "only Village staff" in violation.message
+
+
+def test_asvs_v2_7_staff_with_a_factor_need_no_link_to_add_another(mfa_on, client, clerk):
+    from permits.accounts.enrolment import invite_to_enrol
+    from permits.errors import RulesBroken
+
+    secret = with_totp(verified(clerk))
+    login_with_second_step(client, clerk, secret)
+    assert client.get(reverse("mfa_index")).status_code == 200
+    assert client.get(reverse("mfa_add_webauthn")).status_code in (200, 302)
+    with pytest.raises(RulesBroken):
+        invite_to_enrol(user=clerk)
+
+
+def test_asvs_v2_7_the_back_office_action_emails_the_link(mfa_on, client, clerk, django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    secret = with_totp(verified(root))
+    login_with_second_step(client, root, secret)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("admin:auth_user_changelist"),
+            {"action": "send_enrolment_link", "_selected_action": [clerk.pk]},
+            follow=True,
+        )
+    assert "Enrolment link emailed to 1 staff member(s)." in response.content.decode()
+    assert [m.to for m in mail.outbox] == [[clerk.email]]
+
+
+def test_asvs_v2_7_the_command_emails_the_link(clerk, django_capture_on_commit_callbacks):
+    from django.core import mail
+    from django.core.management import CommandError, call_command
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("send_enrolment_link", clerk.username)
+    assert [m.to for m in mail.outbox] == [[clerk.email]]
+    with pytest.raises(CommandError, match="username: no account 'nobody'"):
+        call_command("send_enrolment_link", "nobody")
