@@ -112,7 +112,11 @@ def pytest_runtest_teardown(item, nextitem):
     contents = _serialized_contents()
     if contents:
         with item.config.stash[blocking_manager_key].unblock():
-            connection.creation.deserialize_db_from_string(contents)
+            from django.contrib.auth.models import Group
+
+            # A test skipped at setup (on_postgresql on SQLite) never flushed: its rows are still there.
+            if not Group.objects.exists():
+                connection.creation.deserialize_db_from_string(contents)
 
 
 @pytest.fixture(autouse=True)
