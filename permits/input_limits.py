@@ -87,6 +87,16 @@ def posted_ids(values, field: str) -> list[int]:
     return ids
 
 
+def require_within(value: str, field: str, limit: int = MAX_DESCRIPTION) -> None:
+    """A service's free text read as typed (a reason, a note): refused whole on `field` when longer than `limit`, for
+    the paths that post it without a form (a view reading POST, the shell)."""
+    from permits.errors import RulesBroken
+
+    if value is not None and len(value) > limit:
+        message = length_message(field, limit) % {"show_value": len(value)}
+        raise RulesBroken.one(field, "max_length", CITATION, message)
+
+
 def has_lone_surrogate(value: str) -> bool:
     try:
         value.encode("utf-8")
