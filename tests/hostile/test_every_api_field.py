@@ -17,10 +17,10 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from permits.models import Permit
-from tests.hostile.test_every_form import _quiet_request_log, writes  # noqa: F401  (fixture)
+from tests.hostile.conftest import writes
 from tests.permits.admin_world import admin_world  # noqa: F401  (fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quiet_request_log")]
 
 # Sent as JSON text, so that a lone surrogate travels as the escape a client would send (\ud800).
 HOSTILE = {
@@ -88,6 +88,7 @@ def send(client, method, path, body):
     return response, writes(ctx.captured_queries)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("username", PERSONAS)
 def test_every_api_field_refuses_hostile_values_with_the_api_error_body(admin_world, username):  # noqa: F811
     client = APIClient(raise_request_exception=False)
