@@ -266,3 +266,12 @@ def test_a_choice_of_records_refuses_an_id_past_the_column():
 
     form = AttendanceForm({"present": ["1" + "0" * 20]}, seated=Term.objects.all())
     assert not form.is_valid() and "present" in form.errors
+
+
+@pytest.mark.parametrize(("lift", "ok"), [("0.01", True), ("0", False)])
+def test_compaction_lift_of_0_inches_is_refused_on_the_form_not_by_the_column(lift, ok):
+    from permits.street_opening.field.forms import CompactionForm
+
+    form = CompactionForm({"lift_inches": lift, "compaction_percent": "95", "mechanical": "on"})
+    assert form.is_valid() == ok, form.errors
+    assert ("lift_inches" in form.errors) != ok
