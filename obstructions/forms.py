@@ -7,6 +7,7 @@ from django import forms
 from obstructions import rules
 from obstructions.models import Case
 from permits.forms import yes_or_no
+from permits.input_limits import LimitedForm
 from permits.public_forms import DATE_WIDGET, DATETIME_WIDGET, PublicReportForm
 
 DETAIL_CHOICES = (
@@ -30,7 +31,7 @@ class PhotosField(forms.FileField):
         return [single(data, initial)] if data else []
 
 
-class OpenCaseForm(forms.Form):
+class OpenCaseForm(LimitedForm):
     kind = forms.ChoiceField(choices=Case.Kind.choices, label="What kind of case")
     address = forms.CharField(
         max_length=200, label="Address of the premises", help_text="As on the tax roll, e.g. 210 Main Street"
@@ -135,7 +136,7 @@ class OpenCaseForm(forms.Form):
         return data
 
 
-class ServeNoticeForm(forms.Form):
+class ServeNoticeForm(LimitedForm):
     served_to = forms.ChoiceField(choices=RECIPIENTS, label="Notice to")
     served_how = forms.ChoiceField(choices=Case.ServedHow.choices, label="Served how")
     served_at = forms.DateTimeField(
@@ -150,24 +151,24 @@ class ServeNoticeForm(forms.Form):
     )
 
 
-class ReinspectionForm(forms.Form):
+class ReinspectionForm(LimitedForm):
     at = forms.DateTimeField(label="Re-inspected at", widget=DATETIME_WIDGET)
     complied = yes_or_no("Result", yes="Complied", no="Not complied", widget=forms.Select)
     note = forms.CharField(max_length=400, required=False, label="Note (optional)")
 
 
-class RemovalForm(forms.Form):
+class RemovalForm(LimitedForm):
     removed_at = forms.DateTimeField(label="Removed by the Village at", widget=DATETIME_WIDGET)
     cost = forms.DecimalField(min_value=0, max_digits=10, decimal_places=2, label="Cost of the removal ($)")
     description = forms.CharField(max_length=200, label="What was removed (printed on the bill)")
 
 
-class ReferralForm(forms.Form):
+class ReferralForm(LimitedForm):
     referred_at = forms.DateTimeField(label="Referred at", widget=DATETIME_WIDGET)
     note = forms.CharField(max_length=300, required=False, label="Note (optional)")
 
 
-class PhotoForm(forms.Form):
+class PhotoForm(LimitedForm):
     photo = forms.FileField(
         label="Photo",
         widget=forms.ClearableFileInput(
@@ -177,11 +178,11 @@ class PhotoForm(forms.Form):
     note = forms.CharField(max_length=300, required=False, label="Caption (optional)")
 
 
-class CloseForm(forms.Form):
+class CloseForm(LimitedForm):
     reason = forms.CharField(max_length=300, label="Why is there no violation?")
 
 
-class MatchForm(forms.Form):
+class MatchForm(LimitedForm):
     address = forms.CharField(max_length=200, label="Address of the parcel", help_text="As on the tax roll")
     kind = forms.ChoiceField(choices=Case.Kind.choices, label="What kind of case")
 
@@ -201,7 +202,7 @@ class ComplaintForm(PublicReportForm):
     field_order = ["address", "details", "contact", "answer", "challenge", "website"]
 
 
-class StreetNumberForm(forms.Form):
+class StreetNumberForm(LimitedForm):
     address = forms.CharField(max_length=200, label="Address of the parcel", help_text="As on the tax roll")
     number = forms.IntegerField(min_value=1, label="Official number (from the numbering map)")
     suffix = forms.CharField(max_length=4, required=False, label="Suffix (optional)")
@@ -209,7 +210,7 @@ class StreetNumberForm(forms.Form):
     map_reference = forms.CharField(max_length=100, label="Numbering map sheet or grid")
 
 
-class MaterialsAuthorizationForm(forms.Form):
+class MaterialsAuthorizationForm(LimitedForm):
     """§ 303-6B(2): the Building Inspector's authorization of building materials without a § 303-7 permit."""
 
     address = forms.CharField(

@@ -2,11 +2,12 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from permits.errors import violations_of
+from permits.input_limits import LimitedForm, LimitedModelForm
 from permits.models import Document, Organization, Payment
 from permits.uploads import inspect_upload
 
 
-class SignupDetailsForm(forms.Form):
+class SignupDetailsForm(LimitedForm):
     """Extra fields on the allauth signup form: who is applying."""
 
     APPLICANT_TYPES = [
@@ -45,7 +46,7 @@ class SignupDetailsForm(forms.Form):
         complete_signup_details(user=user, data=self.cleaned_data)
 
 
-class DocumentForm(forms.ModelForm):
+class DocumentForm(LimitedModelForm):
     upload = forms.FileField(label="File (PDF, JPEG or PNG, at most 10 MB)")
 
     class Meta:
@@ -76,7 +77,7 @@ class MultipleFileField(forms.FileField):
         return [single(data, initial)] if data else []
 
 
-class InformationAnswerForm(forms.Form):
+class InformationAnswerForm(LimitedForm):
     """The applicant's answer to the Village's request for information, with the documents it asked for."""
 
     prefix = "info"  # the page's document form has its own `kind`: distinct ids
@@ -94,7 +95,7 @@ class InformationAnswerForm(forms.Form):
         return uploads
 
 
-class PaymentForm(forms.ModelForm):
+class PaymentForm(LimitedModelForm):
     class Meta:
         model = Payment
         fields = ["amount", "method", "reference", "note"]
@@ -111,7 +112,7 @@ class PaymentForm(forms.ModelForm):
         return data
 
 
-class AddMemberForm(forms.Form):
+class AddMemberForm(LimitedForm):
     """A manager invites a staff member by email (permits/accounts/invitations.py). It never says whether the email
     has an account or is already on the staff (OWASP ASVS V2.1, account enumeration): the answer is always the same."""
 

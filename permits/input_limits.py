@@ -24,8 +24,10 @@ PLAUSIBLE_YEARS = 10
 MAX_DESCRIPTION = 2000
 MAX_NAME = 200
 MAX_SHORT = 300
+MAX_LOGIN = 254  # the longest email address (RFC 5321); usernames are at most 150: what a login box may hold
 MAX_SMALL_INT = 32767  # PostgreSQL smallint, the narrowest column an integer field of this project is stored in
 MAX_INT = 2147483647  # PostgreSQL integer
+MAX_BIGINT = 9223372036854775807  # PostgreSQL bigint and SQLite's INTEGER: an id past it cannot even be looked up
 CITATION = "OWASP ASVS V5.1.4"
 
 
@@ -68,6 +70,31 @@ def plausible_year(value, today: date | None = None) -> int | None:
     except (TypeError, ValueError):
         return None
     return year if abs(year - today.year) <= PLAUSIBLE_YEARS else None
+
+
+def posted_ids(values, field: str) -> list[int]:
+    """The record ids a form posts (a checkbox list, a row's button): each a whole number within the integer column,
+    else RulesBroken on `field` ("abc" in an id was a ValueError deep in a query: a 500)."""
+    from permits.errors import RulesBroken
+
+    ids = []
+    for value in values:
+        text = str(value).strip()
+        if not text.isascii() or not text.isdigit() or not 0 < int(text) <= MAX_INT:
+            message = f"{field}: {text[:20]!r} is not the number of a record on this page ({CITATION})"
+            raise RulesBroken.one(field, "invalid_id", CITATION, message)
+        ids.append(int(text))
+    return ids
+
+
+def require_within(value: str, field: str, limit: int = MAX_DESCRIPTION) -> None:
+    """A service's free text read as typed (a reason, a note): refused whole on `field` when longer than `limit`, for
+    the paths that post it without a form (a view reading POST, the shell)."""
+    from permits.errors import RulesBroken
+
+    if value is not None and len(value) > limit:
+        message = length_message(field, limit) % {"show_value": len(value)}
+        raise RulesBroken.one(field, "max_length", CITATION, message)
 
 
 def has_lone_surrogate(value: str) -> bool:
@@ -122,10 +149,37 @@ def limit_fields(form: forms.BaseForm) -> None:
         elif type(field) is forms.IntegerField and field.max_value is None:  # within the column (integer)
             field.max_value = MAX_INT
             field.validators.append(MaxValueValidator(MAX_INT))
+        elif isinstance(field, forms.ModelChoiceField):
+            field.clean = _ids_in_range(field.clean, field)
+
+
+def _ids_in_range(clean, field):
+    """A choice of records whose ids are looked up only when each fits the id column: 10^20 was an OverflowError in
+    SQLite's driver (a 500), where any other id that matches no record is Django's "Select a valid choice"."""
+
+    def checked(value):
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for one in values:
+            text = str(one).strip() if one is not None else ""
+            if text.lstrip("-").isdigit() and abs(int(text)) > MAX_BIGINT:
+                code = "invalid_pk_value" if isinstance(field, forms.ModelMultipleChoiceField) else "invalid_choice"
+                message = field.error_messages.get(code) or field.error_messages["invalid_choice"]
+                raise ValidationError(message, code=code, params={"pk": text[:20], "value": text[:20]})
+        return clean(value)
+
+    return checked
 
 
 class LimitedForm(forms.Form):
     """A form whose text and date fields are bounded (limit_fields)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit_fields(self)
+
+
+class LimitedModelForm(forms.ModelForm):
+    """A model form whose text and date fields are bounded (limit_fields), over what the model's columns allow."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

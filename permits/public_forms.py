@@ -10,6 +10,7 @@ from django.core import signing
 from django.shortcuts import render
 
 from permits.client_ip import over_hourly_limit
+from permits.input_limits import LimitedForm
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 DATE_WIDGET = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -18,7 +19,7 @@ CHALLENGE_SALT = "sidewalks.snow_report"
 CHALLENGE_MAX_AGE = 60 * 60
 
 
-class PublicReportForm(forms.Form):
+class PublicReportForm(LimitedForm):
     """An address, what is wrong, and a small sum to keep robots out."""
 
     address = forms.CharField(

@@ -12,13 +12,14 @@ from django.views.decorators.http import require_http_methods
 
 from permits.access import require_role
 from permits.forms import add_service_errors
+from permits.input_limits import LimitedForm
 from permits.models import Parcel, Permit
 from permits.roles import Role
 from sidewalks import services
 from sidewalks.models import BoardWaiver
 
 
-class WaiverRequestForm(forms.Form):
+class WaiverRequestForm(LimitedForm):
     kind = forms.ChoiceField(
         label="Waiver",
         choices=[(k.value, k.label) for k in (BoardWaiver.Kind.WIDTH_THICKNESS, BoardWaiver.Kind.COLD_WEATHER)],

@@ -21,6 +21,7 @@ from permits.access import get_permit_for, require_role, require_staff
 from permits.applicant import applications
 from permits.errors import IllegalTransition
 from permits.forms import PaymentForm, add_service_errors, service_result
+from permits.input_limits import posted_ids
 from permits.ledger.history import trail
 from permits.models import Parcel, PermitKind, Status
 from permits.paging import page_of
@@ -50,9 +51,15 @@ def apply(request):
     today = timezone.localdate()
     draft = applications.draft_for(request.user, request.POST.get("draft") or request.GET.get("draft"))
     if request.method == "POST" and request.POST.get("save_draft"):
-        draft = applications.save_draft(
-            applicant=request.user, kind=PermitKind.SIDEWALK, data=applications.form_data(request.POST), draft=draft
-        )
+        data = applications.form_data(request.POST)
+        try:
+            draft = applications.save_draft(applicant=request.user, kind=PermitKind.SIDEWALK, data=data, draft=draft)
+        except ValidationError as error:  # a field too long to keep: the form shows it, checked
+            form = forms.SidewalkApplicationForm(request.POST, request.FILES, user=request.user, today=today)
+            form.is_valid()
+            _form_errors(form, error)
+            fee = permit_page.fee_preview(kinds.get_type(PermitKind.SIDEWALK), today=today)
+            return form_page(request, "sidewalks/apply.html", {"form": form, "draft": draft, "fee": fee})
         messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
         return redirect("permits:my_applications")
     initial = {"parcel": request.GET.get("parcel", ""), **applications.draft_initial(draft)}
@@ -372,9 +379,12 @@ def orders(request):
     form = forms.AdoptForm(request.POST or None)
     if request.method == "POST":
         require_role(request.user, Role.CLERK, action="record the Board's resolutions (the Clerk-Treasurer does)")
-        chosen = SidewalkOrder.objects.filter(
-            pk__in=request.POST.getlist("order"), status=SidewalkOrder.Status.PROPOSED
-        )
+        try:
+            ids = posted_ids(request.POST.getlist("order"), "order")
+        except ValidationError as error:
+            ids = []
+            form.add_error(None, error.messages)
+        chosen = SidewalkOrder.objects.filter(pk__in=ids, status=SidewalkOrder.Status.PROPOSED)
         if form.is_valid():
             if not chosen:
                 form.add_error(None, "Tick the orders the Board adopted.")

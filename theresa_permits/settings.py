@@ -108,6 +108,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "permits.middleware.RefuseNulInFormBodyMiddleware",  # a NUL in a posted field: 400 naming it (PostgreSQL: 500)
     "permits.error_pages.DesignedErrorPagesMiddleware",  # the designed 404 in the demo too; a 405 that says why
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -229,6 +230,7 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_SIGNUP_FORM_CLASS = "permits.forms.SignupDetailsForm"
+ACCOUNT_FORMS = {"login": "permits.accounts.login_form.LoginForm"}  # a login box of bounded length (axes stores it)
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "Village of Theresa permits: "
 # Account emails in the Village's name, their links on SITE_URL, the person named by their email.
 ACCOUNT_ADAPTER = "permits.accounts.registration.AccountAdapter"

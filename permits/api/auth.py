@@ -21,6 +21,7 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from permits.api.errors import error_response
 from permits.api.parsers import API_PARSERS
 from permits.api.throttles import TokenRateThrottle
+from permits.input_limits import CITATION, MAX_DESCRIPTION, MAX_LOGIN, length_message
 
 LOCKOUT_CITATION = "OWASP ASVS V2.2.1"
 
@@ -55,6 +56,12 @@ class TokenView(ObtainAuthToken):
         auth=[],
     )
     def post(self, request, *args, **kwargs):
+        # Axes stores the username in a 255-character column; a password is hashed whole before it is compared.
+        for name, limit in (("username", MAX_LOGIN), ("password", MAX_DESCRIPTION)):
+            value = request.data.get(name)
+            if isinstance(value, str) and len(value) > limit:
+                message = length_message(name, limit) % {"show_value": len(value)}
+                return error_response([{"field": name, "code": "max_length", "citation": CITATION, "message": message}])
         credentials = {"username": request.data.get("username")}
         if not AxesProxyHandler.is_allowed(request._request, credentials):
             return lockout_response()

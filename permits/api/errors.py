@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -11,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from permits.errors import citation_of, violations_of
-from permits.input_limits import surrogate_errors
+from permits.input_limits import CITATION, surrogate_errors
 
 
 def _flatten(detail, field: str | None = None):
@@ -41,6 +42,11 @@ def rules_broken_response(error: DjangoValidationError) -> Response:
 def exception_handler(exc, context):
     if isinstance(exc, DjangoValidationError):
         return rules_broken_response(exc)
+    if isinstance(exc, RequestDataTooBig):  # Django's own answer is its HTML 400 page
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = f"The request body is larger than {limit // (1024 * 1024)} MB, the most the API reads ({CITATION})."
+        error = {"field": None, "code": "too_large", "citation": CITATION, "message": message}
+        return Response({"errors": [error]}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     if isinstance(exc, PermissionDenied):

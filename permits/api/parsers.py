@@ -6,8 +6,10 @@ API's error body ({"errors": [...]}, permits.api.errors)."""
 
 from __future__ import annotations
 
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+
+from permits.input_limits import CITATION, has_lone_surrogate
 
 MAX_DEPTH = 8  # an application is an object of values and short lists: depth 2
 
@@ -46,7 +48,39 @@ class JSONObjectParser(JSONParser):
             )
         if depth(data) > MAX_DEPTH:
             raise ParseError(TOO_DEEP)
+        refused = not_text_fields(data)
+        if refused:
+            raise ValidationError(refused)
         return data
+
+
+def _not_text(value) -> str | None:
+    """Why a decoded JSON value (or a key or value under it) cannot be stored as text, or None."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "contains a NUL character (\\u0000), which is not text"
+        if has_lone_surrogate(value):
+            return "contains a character that is not valid text (a lone UTF-16 surrogate)"
+        return None
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        why = _not_text(key) if isinstance(key, str) else None
+        if why or (why := _not_text(child)):
+            return why
+    return None
+
+
+def not_text_fields(data: dict) -> dict:
+    """{field: [message]} for each top-level field of the body that holds a NUL or a lone surrogate anywhere: no field
+    of the API takes either, PostgreSQL text cannot hold a NUL and UTF-8 cannot encode a lone surrogate, so each is
+    refused by name before a serializer, an authentication backend or the database sees it."""
+    refused = {}
+    for key, value in data.items():
+        why = _not_text(key) or _not_text(value)
+        if why:
+            name = key if not _not_text(key) else "A field name"
+            refused[name] = [f"{name}: {why} ({CITATION})."]
+    return refused
 
 
 API_PARSERS = [JSONObjectParser, FormParser, MultiPartParser]

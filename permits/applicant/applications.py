@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from permits import kinds, workflow
 from permits.errors import RulesBroken
+from permits.input_limits import CITATION, MAX_DESCRIPTION, length_message
 from permits.models import ApplicationDraft, InformationRequest, Organization, Permit, PermitEvent, Status
 from permits.roles import is_village_staff
 
@@ -126,6 +127,11 @@ def save_draft(*, applicant, kind: str, data: dict, draft: ApplicationDraft | No
     if kinds.registry().get(kind) is None:
         raise RulesBroken.one(None, "unknown_kind", "", f"There is no online application of kind {kind!r}.")
     cleaned = _clean_data(data)
+    for key, value in cleaned.items():
+        for text in value if isinstance(value, list) else [value]:
+            if len(str(text)) > MAX_DESCRIPTION:  # no field of an application holds more: name the one too long
+                message = length_message(key, MAX_DESCRIPTION) % {"show_value": len(str(text))}
+                raise RulesBroken.one(key, "max_length", CITATION, message)
     if len(repr(cleaned)) > MAX_DRAFT_BYTES:
         raise RulesBroken.one(
             None, "draft_too_large", "", "The draft is too large to keep; shorten the longest answers."

@@ -12,13 +12,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits.access import require_role
 from permits.applicant import parcel_links
 from permits.forms import add_service_errors
+from permits.input_limits import LimitedForm
 from permits.models import Parcel, ParcelLinkRequest
 from permits.paging import page_of
 from permits.roles import Role
 from permits.uploads import inspect_upload
 
 
-class LinkRequestForm(forms.Form):
+class LinkRequestForm(LimitedForm):
     tax_key = forms.CharField(
         label="Parcel tax key number",
         max_length=40,

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from permits.errors import RulesBroken, Violation, raise_if_broken
+from permits.input_limits import require_within
 from permits.models import Parcel, ParcelLinkRequest
 from permits.roles import Role, has_role
 from permits.state import change_state
@@ -115,6 +116,7 @@ def _decide(link: ParcelLinkRequest, *, by, to: str, reason: str) -> ParcelLinkR
         raise PermissionDenied(
             "You may not decide parcel link requests (the Clerk-Treasurer does, who keeps the tax roll)."
         )
+    require_within(reason, "reason")  # the resident reads it in an email: refused, not kept whole or cut
     now = timezone.now()
     approved = to == ParcelLinkRequest.Status.APPROVED
     with transaction.atomic():

@@ -8,18 +8,19 @@ from django.contrib.auth import get_user_model
 
 from permits.board.clauses import DESIGNABLE
 from permits.board.models import Meeting, Motion, Seat, Term, Vote
+from permits.input_limits import LimitedForm
 from permits.roles import Role
 
 DATE = forms.DateInput(attrs={"type": "date"})
 
 
-class MeetingForm(forms.Form):
+class MeetingForm(LimitedForm):
     held_on = forms.DateField(label="Meeting date", widget=DATE)
     kind = forms.ChoiceField(choices=Meeting.Kind.choices, initial=Meeting.Kind.REGULAR)
     title = forms.CharField(max_length=200, required=False)
 
 
-class AddToAgendaForm(forms.Form):
+class AddToAgendaForm(LimitedForm):
     meeting = forms.ModelChoiceField(queryset=Meeting.objects.none(), label="Meeting", empty_label=None)
     matter = forms.CharField(widget=forms.HiddenInput)
 
@@ -28,11 +29,11 @@ class AddToAgendaForm(forms.Form):
         self.fields["meeting"].queryset = Meeting.objects.filter(locked_at__isnull=True).order_by("held_on", "pk")
 
 
-class PublishForm(forms.Form):
+class PublishForm(LimitedForm):
     agenda_published_on = forms.DateField(label="Agenda published on", widget=DATE)
 
 
-class AttendanceForm(forms.Form):
+class AttendanceForm(LimitedForm):
     """Wis. Stat. § 61.32: one checkbox per member seated on the meeting date."""
 
     present = forms.ModelMultipleChoiceField(
@@ -49,7 +50,7 @@ class AttendanceForm(forms.Form):
         self.fields["present"].label_from_instance = lambda t: f"{t.name} ({t.seat.get_office_display()})"
 
 
-class VoteForm(forms.Form):
+class VoteForm(LimitedForm):
     """The motion on an agenda item and each present member's vote: one row (a radio group) per member."""
 
     text = forms.CharField(label="Motion", widget=forms.Textarea(attrs={"rows": 2}))
@@ -77,7 +78,7 @@ class VoteForm(forms.Form):
         return {t: self.cleaned_data[f"vote_{t.pk}"] for t in self.present}
 
 
-class DesignationForm(forms.Form):
+class DesignationForm(LimitedForm):
     clause = forms.ChoiceField(choices=[(c.value, c.label) for c in DESIGNABLE])
     role = forms.ChoiceField(
         choices=[("", "(a person instead)"), *Role.choices], required=False, label="Designated office"
@@ -97,7 +98,7 @@ class DesignationForm(forms.Form):
         self.fields["motion"].queryset = carried_designable_motions()
 
 
-class EndDesignationForm(forms.Form):
+class EndDesignationForm(LimitedForm):
     ends_on = forms.DateField(label="Last day in force", widget=DATE)
     motion = forms.ModelChoiceField(queryset=Motion.objects.none(), label="The Board's motion ending it")
 
@@ -114,12 +115,12 @@ def carried_designable_motions():
     )
 
 
-class TermForm(forms.Form):
+class TermForm(LimitedForm):
     seat = forms.ModelChoiceField(queryset=Seat.objects.order_by("number"))
     name = forms.CharField(max_length=200, label="Member's name")
     starts_on = forms.DateField(label="Term starts on", widget=DATE)
     ends_on = forms.DateField(label="Term ends on (last day; blank: open)", widget=DATE, required=False)
 
 
-class EndTermForm(forms.Form):
+class EndTermForm(LimitedForm):
     ends_on = forms.DateField(label="Last day on the Board", widget=DATE)

@@ -25,6 +25,7 @@ from permits.board.matters import Matter, facts_of, matter_for, matters
 from permits.board.models import AgendaItem, Designation, Meeting, Motion, Seat, Term
 from permits.errors import RulesBroken
 from permits.forms import add_service_errors, service_result
+from permits.input_limits import posted_ids
 from permits.paging import page_of
 from permits.pdf import render_pdf
 from permits.roles import Role, has_role
@@ -248,7 +249,8 @@ def meeting_act(request, pk, action):
             services.record_attendance(meeting=meeting, present=form.cleaned_data["present"], by=request.user)
             messages.success(request, "Attendance recorded.")
         elif action in ("up", "down"):
-            item = get_object_or_404(AgendaItem, pk=request.POST.get("item"), meeting=meeting)
+            (item_id,) = posted_ids([request.POST.get("item", "")], "item")
+            item = get_object_or_404(AgendaItem, pk=item_id, meeting=meeting)
             services.move_agenda_item(item=item, up=action == "up", by=request.user)
         elif action == "lock":
             services.lock_meeting(meeting=meeting, by=request.user)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from permits.input_limits import LimitedForm
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import ChargePayment
 
@@ -11,7 +12,7 @@ DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="
 DATE_WIDGET = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-class ChargePaymentForm(forms.Form):
+class ChargePaymentForm(LimitedForm):
     amount = forms.DecimalField(
         max_digits=10,
         decimal_places=2,
@@ -22,18 +23,18 @@ class ChargePaymentForm(forms.Form):
     reference = forms.CharField(max_length=60, required=False, label="Check number or card reference")
 
 
-class BuildRollForm(forms.Form):
+class BuildRollForm(LimitedForm):
     year = forms.IntegerField(min_value=2000, max_value=2100, label="Tax year")
 
 
-class HearingForm(forms.Form):
+class HearingForm(LimitedForm):
     hearing_on = forms.DateField(widget=DATE_WIDGET, label="Board hearing date")
     published_on = forms.DateField(widget=DATE_WIDGET, label="Class 1 notice published on")
     mailed_on = forms.DateField(widget=DATE_WIDGET, label="Notice mailed on")
     place = forms.CharField(max_length=200, required=False)
 
 
-class BulkHearingForm(forms.Form):
+class BulkHearingForm(LimitedForm):
     """Wis. Stat. § 66.0627(3)(b): one Board hearing on several charges. Notices too late are refused, by field."""
 
     hearing_on = forms.DateField(widget=DATE_WIDGET, label="Board hearing date")
@@ -69,7 +70,7 @@ class BulkHearingForm(forms.Form):
         return data
 
 
-class AssessmentForm(forms.Form):
+class AssessmentForm(LimitedForm):
     """§ 303-3B(2), Wis. Stat. § 66.0703: a special assessment proceeding over pending assessments."""
 
     title = forms.CharField(max_length=200, label="Project", help_text="As the notice will name it.")
@@ -87,7 +88,7 @@ class AssessmentForm(forms.Form):
         self.fields["charges"].label_from_instance = lambda c: f"{c.number}: {c.parcel.site_address}, ${c.amount}"
 
 
-class EngineersReportForm(forms.Form):
+class EngineersReportForm(LimitedForm):
     filed_on = forms.DateField(widget=DATE_WIDGET, label="Filed with the Clerk-Treasurer on")
     report = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -96,7 +97,7 @@ class EngineersReportForm(forms.Form):
     )
 
 
-class AssessmentNoticeForm(forms.Form):
+class AssessmentNoticeForm(LimitedForm):
     hearing_on = forms.DateField(widget=DATE_WIDGET, label="Public hearing on")
     published_on = forms.DateField(
         widget=DATE_WIDGET,

@@ -1,9 +1,10 @@
 from django import forms
 
+from permits.input_limits import LimitedForm
 from permits.online_payments.models import Refund
 
 
-class RefundForm(forms.Form):
+class RefundForm(LimitedForm):
     reason = forms.CharField(
         label="Reason for the refund",
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -22,7 +23,7 @@ class ReceiptRefundForm(RefundForm):
     reference = forms.CharField(label="Village check number (if refunded by check)", max_length=80, required=False)
 
 
-class ReconcileForm(forms.Form):
+class ReconcileForm(LimitedForm):
     payout = forms.DecimalField(
         label="Gateway payout for the day ($)",
         max_digits=10,

@@ -7,10 +7,11 @@ from datetime import date
 from django import forms
 
 from permits.errors import field_error
+from permits.input_limits import LimitedForm
 from permits.reports import rules
 
 
-class ReportFilterForm(forms.Form):
+class ReportFilterForm(LimitedForm):
     year = forms.IntegerField(
         label="Year",
         required=False,

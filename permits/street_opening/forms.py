@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from permits.forms import add_violations  # noqa: F401  (re-exported for this type's views)
 from permits.forms_shared import applying_for, offer_organizations
-from permits.input_limits import LimitedForm
+from permits.input_limits import LimitedForm, LimitedModelForm
 from permits.models import Organization, Payment, Street
 from permits.street_opening import rules as ordinance
 from permits.street_opening.models import Surface, TrafficControl
@@ -200,7 +200,7 @@ class ApproveForm(LimitedForm):
     )
 
 
-class StaffPaymentForm(forms.ModelForm):
+class StaffPaymentForm(LimitedModelForm):
     class Meta:
         model = Payment
         fields = ["amount", "method", "reference"]

@@ -20,6 +20,7 @@ from django.utils import timezone
 from permits import jobs, services, workflow
 from permits.access import require_role
 from permits.errors import RulesBroken, Violation, errors_only
+from permits.input_limits import require_within
 from permits.models import Permit, PermitKind, Status
 from permits.roles import Role
 from permits.state import change_state
@@ -367,6 +368,7 @@ def confirm_completion(*, permit: Permit, by, today: date | None = None) -> Guar
 def refuse_completion(*, permit: Permit, by, reason: str) -> StreetOpening:
     """The DPW refuses the requested completion, saying why; the request is cleared and the permittee told."""
     require_role(by, *COMPLETION_CONFIRMERS, action="refuse the completion of street opening work (§ 303-1C(8))")
+    require_within(reason, "reason")
     if not reason.strip():
         raise RulesBroken(
             [Violation("reason", "required", "§ 303-1C(8)", "Say why completion is refused (§ 303-1C(8))")]

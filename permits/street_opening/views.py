@@ -6,7 +6,7 @@ from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -15,7 +15,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from permits import kinds, permit_page, services
 from permits.access import get_permit_for, require_role, require_staff
 from permits.applicant import applications
-from permits.forms import service_result
+from permits.forms import add_service_errors, service_result
+from permits.input_limits import MAX_DESCRIPTION, length_message
 from permits.issued_pdf import issued_permit_pdf
 from permits.models import PermitKind, Status
 from permits.paging import page_of
@@ -51,16 +52,21 @@ def _get_street_opening(user, number):
 def apply(request):
     draft = applications.draft_for(request.user, request.POST.get("draft") or request.GET.get("draft"))
     if request.method == "POST" and request.POST.get("save_draft"):
-        draft = applications.save_draft(
-            applicant=request.user,
-            kind=PermitKind.STREET_OPENING,
-            data=applications.form_data(request.POST),
-            draft=draft,
-        )
-        messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
-        return redirect("permits:my_applications")
-    form = StreetOpeningForm(request.POST or None, user=request.user, initial=applications.draft_initial(draft))
-    if request.method == "POST":
+        data = applications.form_data(request.POST)
+        try:
+            draft = applications.save_draft(
+                applicant=request.user, kind=PermitKind.STREET_OPENING, data=data, draft=draft
+            )
+        except ValidationError as error:  # a field too long to keep: the form shows it, checked
+            form = StreetOpeningForm(request.POST, user=request.user)
+            form.is_valid()
+            add_service_errors(form, error)
+        else:
+            messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
+            return redirect("permits:my_applications")
+    else:
+        form = StreetOpeningForm(request.POST or None, user=request.user, initial=applications.draft_initial(draft))
+    if request.method == "POST" and not request.POST.get("save_draft"):
         permit = submitted_application(form, so_services.apply_for_street_opening, applicant=request.user)
         if permit is not None:
             can_come = permit.street_opening.approval_can_come_later
@@ -199,9 +205,15 @@ def act(request, number, action):
             "Renewed for 30 days; the renewal fee was added (§ 303-4E).",
         ),
     }
+    # The reason and the conditions the actions below read as typed: refused whole when too long, never cut or lost.
+    for name in ("reason", "conditions"):
+        if len(request.POST.get(name, "")) > MAX_DESCRIPTION:
+            messages.error(request, length_message(name, MAX_DESCRIPTION) % {"show_value": len(request.POST[name])})
+            return _manage_page(request, permit, status=400)
     if action == "approve":
         form = ApproveForm(request.POST)
-        form.is_valid()
+        if not form.is_valid():  # approved without the conditions typed was worse than not approved
+            return _manage_page(request, permit, status=400, approve_form=form)
         service, arguments = so_services.approve_street_opening, form.cleaned_data
         success = "Location approved; the permit is valid for 30 days (§ 303-4D)."
     elif action in form_actions:

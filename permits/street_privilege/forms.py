@@ -10,7 +10,7 @@ from permits.forms import (
     yes_or_no,
 )
 from permits.forms_shared import applying_for, offer_organizations
-from permits.input_limits import LimitedForm
+from permits.input_limits import LimitedForm, LimitedModelForm
 from permits.models import Parcel, Payment, Street
 from permits.street_privilege.models import Purpose
 from permits.street_privilege.services import check_application
@@ -163,7 +163,7 @@ class RemovalForm(LimitedForm):
     cost = forms.DecimalField(max_digits=8, decimal_places=2, label="Cost of the Village's removal ($)")
 
 
-class StaffPaymentForm(forms.ModelForm):
+class StaffPaymentForm(LimitedModelForm):
     class Meta:
         model = Payment
         fields = ["amount", "method", "reference"]

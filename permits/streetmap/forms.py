@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django import forms
 
+from permits.input_limits import LimitedForm
 from permits.kinds import all_types
 from permits.models import Street
 
 DATE = forms.DateInput(attrs={"type": "date"})
 
 
-class MapFilterForm(forms.Form):
+class MapFilterForm(LimitedForm):
     kinds = forms.MultipleChoiceField(
         label="Permit types", required=False, widget=forms.CheckboxSelectMultiple, choices=()
     )
@@ -34,7 +35,7 @@ class MapFilterForm(forms.Form):
         return data
 
 
-class SubscribeForm(forms.Form):
+class SubscribeForm(LimitedForm):
     email = forms.EmailField(label="Your email address", help_text="We send a link to confirm it first.")
     street = forms.ModelChoiceField(label="Street", queryset=Street.objects.order_by("name"))
     address_number = forms.IntegerField(
@@ -46,7 +47,7 @@ class SubscribeForm(forms.Form):
     )
 
 
-class PlaceForm(forms.Form):
+class PlaceForm(LimitedForm):
     segments = forms.MultipleChoiceField(
         label="Street segments the work is on", required=False, widget=forms.CheckboxSelectMultiple, choices=()
     )
@@ -68,7 +69,7 @@ class PlaceForm(forms.Form):
         return data
 
 
-class ConflictReviewForm(forms.Form):
+class ConflictReviewForm(LimitedForm):
     accepts_closure = forms.BooleanField(
         label="I accept this street use closure over the street opening work listed (§ 303-15A)", required=False
     )

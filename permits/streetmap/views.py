@@ -250,6 +250,8 @@ def conflicts_seen(request, number):
     else:
         messages.error(request, "The note is too long (2,000 characters at most).")
     back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    # Only a path of this site: a bare word ("abc") was taken for a URL name by redirect(), a 500.
+    safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    if not back.startswith("/") or not safe:
         back = reverse("permits:detail", args=[permit.number])
     return redirect(back)

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from permits import letters
 from permits.access import require_role
+from permits.input_limits import posted_ids
 from permits.models import Notice
 from permits.paging import page_of
 from permits.roles import Role
@@ -42,7 +43,10 @@ def letters_page(request):
             mailed_on = date.fromisoformat(mailed_on_value) if mailed_on_value else None
         except ValueError:
             mailed_on, errors = None, {"mailed_on": "Mailing date: enter a date such as 2026-12-01."}
-        ids = [int(pk) for pk in selected if pk.isdigit()]
+        try:
+            ids = posted_ids(selected, "letters")
+        except ValidationError as exc:
+            ids, errors = [], {**errors, "letters": " ".join(exc.messages)}
         chosen = list(letters.letters_to_mail().filter(pk__in=ids))
         if not errors:
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from permits.errors import RulesBroken, field_error
+from permits.input_limits import LimitedForm, LimitedModelForm
 from permits.models import Parcel
 from permits.public_forms import DATETIME_WIDGET, PublicReportForm
 from sidewalks.models import Snowfall
@@ -25,7 +26,7 @@ class SnowReportForm(PublicReportForm):
         return address
 
 
-class StaffSnowReportForm(forms.Form):
+class StaffSnowReportForm(LimitedForm):
     address = forms.CharField(max_length=200, label="Address of the uncleared sidewalk")
     details = forms.CharField(max_length=500, required=False, label="Details (optional)")
     unoccupied = forms.BooleanField(
@@ -35,7 +36,7 @@ class StaffSnowReportForm(forms.Form):
     )
 
 
-class UnoccupiedForm(forms.Form):
+class UnoccupiedForm(LimitedForm):
     unoccupied = forms.BooleanField(
         required=False,
         label="Unoccupied lot or abandoned property",
@@ -43,7 +44,7 @@ class UnoccupiedForm(forms.Form):
     )
 
 
-class SnowfallForm(forms.ModelForm):
+class SnowfallForm(LimitedModelForm):
     stopped_at = forms.DateTimeField(
         widget=DATETIME_WIDGET, label="Snow stopped at", help_text="§ 303-8A: owners have 24 hours from this time."
     )
@@ -53,21 +54,21 @@ class SnowfallForm(forms.ModelForm):
         fields = ["stopped_at", "inches", "notes"]
 
 
-class ClearingForm(forms.Form):
+class ClearingForm(LimitedForm):
     at = forms.DateTimeField(
         widget=DATETIME_WIDGET, label="Cleared at", help_text="§ 303-8B: at least 24 hours after the snow stopped."
     )
     notes = forms.CharField(max_length=500, required=False, label="Crew notes")
 
 
-class CloseCaseForm(forms.Form):
+class CloseCaseForm(LimitedForm):
     status = forms.ChoiceField(
         choices=[("owner_cleared", "Cleared by the owner"), ("dismissed", "Dismissed")], label="Close as"
     )
     notes = forms.CharField(max_length=500, required=False, label="Notes")
 
 
-class AssignParcelForm(forms.Form):
+class AssignParcelForm(LimitedForm):
     tax_key = forms.CharField(max_length=40, label="Tax key number of the parcel")
 
     def clean_tax_key(self):
@@ -77,7 +78,7 @@ class AssignParcelForm(forms.Form):
         return parcel
 
 
-class RubbishNoticeForm(forms.Form):
+class RubbishNoticeForm(LimitedForm):
     tax_key = forms.CharField(max_length=40, label="Tax key number of the premises")
     description = forms.CharField(
         max_length=500, label="Rubbish or dirt found", widget=forms.Textarea(attrs={"rows": 2})
@@ -99,6 +100,6 @@ class RubbishNoticeForm(forms.Form):
     clean_tax_key = AssignParcelForm.clean_tax_key
 
 
-class RubbishRemovalForm(forms.Form):
+class RubbishRemovalForm(LimitedForm):
     at = forms.DateTimeField(widget=DATETIME_WIDGET, label="Removed at")
     cost = forms.DecimalField(max_digits=10, decimal_places=2, min_value=0, label="Cost to the Village ($)")

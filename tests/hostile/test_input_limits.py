@@ -5,15 +5,18 @@ import json
 from datetime import date, timedelta
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.http import QueryDict
+from django.test import Client
 from rest_framework.exceptions import ParseError
 
 from permits.api.parsers import MAX_DEPTH, JSONObjectParser
-from permits.input_limits import date_window, plausible_year
-from permits.middleware import without_nul
+from permits.input_limits import date_window, plausible_year, posted_ids
+from permits.middleware import field_with_nul, without_nul
+from permits.models import ApplicationDraft, Status
 from permits.street_opening.forms import StreetOpeningForm
 from sidewalks.forms import BlockForm, SidewalkApplicationForm
-from tests.hostile.conftest import api
+from tests.hostile.conftest import api, web
 from tests.hostile.test_corpus import SO_API, SW_API, SW_BODY, post_json
 from tests.permits.street_opening.test_api import body as so_body
 
@@ -199,3 +202,76 @@ def test_inspection_notice_and_order_date_fields_refuse_the_years_9999_and_1(spr
     for form, field, message in cases:
         assert not form.is_valid()
         assert form.errors[field][0].startswith(message), (field, form.errors[field])
+
+
+@pytest.mark.parametrize(
+    ("values", "ids"),
+    [(["1", " 7 "], [1, 7]), (["2147483647"], [2147483647]), ([], [])],
+)
+def test_posted_ids_within_the_id_column(values, ids):
+    assert posted_ids(values, "order") == ids
+
+
+@pytest.mark.parametrize("bad", ["2147483648", "1" + "0" * 20, "abc", "0", "-1", "", "1.5", "\u0661"])
+def test_posted_ids_refuse_what_is_not_an_id_naming_the_field(bad):
+    with pytest.raises(ValidationError) as refused:
+        posted_ids(["1", bad], "order")
+    assert refused.value.violations[0].field == "order"
+    assert refused.value.messages[0].startswith("order: ")
+
+
+def test_field_with_nul_names_the_first_such_field():
+    assert field_with_nul(QueryDict("a=1&reason=x%00y&b=%00")) == "reason"
+    assert field_with_nul(QueryDict("a%00b=1")) == "a\\x00b"
+    assert field_with_nul(QueryDict("a=1&b=2")) is None
+
+
+@pytest.mark.django_db
+def test_nul_in_a_posted_reason_is_a_400_naming_it_and_nothing_changes(spring, street, contractor):
+    from tests.permits.conftest import permit_in
+
+    permit = permit_in(Status.SUBMITTED, applicant=contractor)
+    response = web(contractor).post(f"/permits/{permit.number}/withdraw/", {"confirm": "yes", "reason": "a\x00b"})
+    assert response.status_code == 400
+    assert "reason: contains a NUL character" in response.content.decode()
+    permit.refresh_from_db()
+    assert permit.status == Status.SUBMITTED
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("length", "ok"), [(2000, True), (2001, False)])
+def test_a_draft_field_over_2000_characters_is_refused_by_name(spring, street, contractor, length, ok):
+    body = {"save_draft": "1", "location_description": "x" * length}
+    response = web(contractor).post("/street-openings/apply/", body)
+    assert ApplicationDraft.objects.filter(applicant=contractor).exists() == ok
+    if not ok:
+        assert response.status_code == 400
+        assert "location_description: at most 2,000 characters (2001 given" in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("length", "refused"), [(254, False), (255, True), (200_000, True)])
+def test_login_box_holds_at_most_254_characters(settings, length, refused):
+    settings.AXES_ENABLED = True  # axes stores what was typed on a failure, in a 255-character column
+    response = Client().post("/accounts/login/", {"login": "u" * length, "password": "wrong"})
+    assert response.status_code < 500
+    errors = response.context["form"].errors
+    assert ("login" in errors and "at most 254 characters" in errors["login"][0]) == refused
+
+
+@pytest.mark.django_db
+def test_a_choice_of_records_refuses_an_id_past_the_column():
+    from permits.board.forms import AttendanceForm
+    from permits.board.models import Term
+
+    form = AttendanceForm({"present": ["1" + "0" * 20]}, seated=Term.objects.all())
+    assert not form.is_valid() and "present" in form.errors
+
+
+@pytest.mark.parametrize(("lift", "ok"), [("0.01", True), ("0", False)])
+def test_compaction_lift_of_0_inches_is_refused_on_the_form_not_by_the_column(lift, ok):
+    from permits.street_opening.field.forms import CompactionForm
+
+    form = CompactionForm({"lift_inches": lift, "compaction_percent": "95", "mechanical": "on"})
+    assert form.is_valid() == ok, form.errors
+    assert ("lift_inches" in form.errors) != ok

@@ -3,6 +3,8 @@ measurement is a valid inspection that fails, logged with the sections it broke)
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django import forms
 from django.utils import timezone
 
@@ -18,12 +20,12 @@ DECIMAL = {"inputmode": "decimal", "class": "form-control form-control-lg", "aut
 LOCAL_DATETIME = "%Y-%m-%dT%H:%M"
 
 
-def _inches(label: str, help_text: str, required: bool = True, max_digits: int = 6, places: int = 2):
+def _inches(label: str, help_text: str, required: bool = True, max_digits: int = 6, places: int = 2, least=0):
     return forms.DecimalField(
         label=label,
         help_text=help_text,
         required=required,
-        min_value=0,
+        min_value=least,
         max_digits=max_digits,
         decimal_places=places,
         widget=forms.NumberInput(attrs={**DECIMAL, "step": "any"}),
@@ -84,7 +86,10 @@ class BackfillForm(InspectionForm):
 
 
 class CompactionForm(InspectionForm):
-    lift_inches = _inches("Lift thickness (inches)", "At most 12 inches per layer (§ 303-5E(4)).")
+    # A layer has a thickness: the column's check refuses 0, which the form let through (a 500).
+    lift_inches = _inches(
+        "Lift thickness (inches)", "At most 12 inches per layer (§ 303-5E(4)).", least=Decimal("0.01")
+    )
     compaction_percent = _inches(
         "Compaction (% of Modified Proctor maximum dry density)",
         "At least 95.0% (§ 303-5E(4)); a failed test is retested at the permittee's cost (§ 303-5E(5)).",
