@@ -77,6 +77,8 @@ def permit_lines(permit: Permit) -> list[tuple[str, Decimal]]:
         added |= Q(reason__icontains=marker)
     for event in permit.events.filter(added, kind=PermitEvent.Kind.NOTE).order_by("at", "pk"):
         lines.append((event.reason, None))
+    if len(lines) == 1:  # the fee alone: its amount is what the permit owes (with added fees, each note says its own)
+        lines[0] = (lines[0][0], permit.fee_amount)
     return lines
 
 

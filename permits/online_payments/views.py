@@ -113,7 +113,7 @@ def pay_charge(request, number):
         "subject": charge,
         "title": f"Pay special charge {charge.number}",
         "back_url": charge.get_absolute_url(),
-        "lines": [(f"{charge.description} ({charge.get_source_display()}; {charge.citation})", None)],
+        "lines": [(f"{charge.description} ({charge.get_source_display()}; {charge.citation})", charge.amount)],
         "total_owed": charge.amount,
         "paid": charge.amount_paid,
         "balance": balance,

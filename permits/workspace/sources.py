@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
@@ -252,8 +253,19 @@ def _board_matters(user, today):
 
 
 def _matter_row(subject) -> WorkRow:
-    url = subject.get_absolute_url() if hasattr(subject, "get_absolute_url") else reverse("board:board")
-    return WorkRow(str(subject), None, url, "Open")
+    return WorkRow(str(subject), None, _matter_url(subject), "Open")
+
+
+def _matter_url(subject) -> str:
+    """The item itself: its own page, or its permit's, privilege's or charge's; else its matter's list in the Board
+    queue (never the Board's index, where the reader would have to find it again)."""
+    from permits.board.matters import matters
+
+    for record in (subject, *(getattr(subject, name, None) for name in ("permit", "privilege", "charge"))):
+        if record is not None and hasattr(record, "get_absolute_url"):
+            return record.get_absolute_url()
+    keys = [matter.key for matter in matters() if matter.model == subject._meta.label]
+    return f"{reverse('board:queue')}?{urlencode({'matter': keys[0]})}" if keys else reverse("board:queue")
 
 
 CORE_WORK_SOURCES: tuple[WorkSource, ...] = (

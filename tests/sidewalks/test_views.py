@@ -51,6 +51,20 @@ def test_form_shows_every_broken_rule_on_its_field_with_its_section(client, resi
     assert not Permit.objects.exists()
 
 
+def test_the_form_has_an_error_summary_linking_each_broken_rule_to_its_field(client, resident, shop):
+    client.force_login(resident)
+    response = client.post(
+        reverse("sidewalks:apply"), apply_data(parcel=shop.tax_key, material="bituminous", pour_date="2026-06-03")
+    )
+    page = response.content.decode()
+    summary = page[page.index('id="form-errors"') : page.index("</div>", page.index('id="form-errors"'))]
+    assert "The application cannot be submitted yet" in summary
+    for field in ("material", "pour_date", "width_feet", "thickness_inches", "driveway_thickness_inches"):
+        assert f'href="#id_{field}"' in summary
+    assert "§ 303-3D(8)(b)" in summary
+    assert page.index('id="form-errors"') < page.index('name="material"')
+
+
 def test_unknown_tax_key_is_an_error_on_the_parcel_field(client, resident, home):
     client.force_login(resident)
     response = client.post(reverse("sidewalks:apply"), apply_data(parcel="nope"))

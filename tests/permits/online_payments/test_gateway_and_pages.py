@@ -148,3 +148,11 @@ def test_clerk_refunds_a_held_payment_from_the_office(client, clerk, owing, cont
     op.refresh_from_db()
     assert op.outcome == "refunded"
     assert b"Refund of $50.00" in client.get(owing.get_absolute_url()).content
+
+
+def test_the_pay_pages_item_row_shows_its_amount(client, owing, contractor):
+    client.force_login(contractor)
+    page = client.get(reverse("online_payments:pay_permit", args=[owing.number]))
+    lines = page.context["lines"]
+    assert len(lines) == 1 and lines[0][1] == owing.fee_amount
+    assert f'<td class="text-end">${owing.fee_amount}</td>' in page.content.decode()

@@ -263,3 +263,20 @@ def test_a_box_showing_5_of_6_applications_links_to_all_6(client, clerk, dpw_dir
 def test_the_permit_boxes_link_to_the_office_list_of_their_status(clerk, title, status):
     found = box(clerk, title)
     assert found.url == f"{reverse('permits:office')}?status={status}"
+
+
+def test_a_board_row_opens_the_item_not_the_boards_index():
+    from urllib.parse import urlencode
+
+    from permits.board.matters import matters
+    from permits.ledger.models import ChargeHearing
+    from permits.street_privilege.models import SidewalkObstruction, StreetPrivilege
+
+    permit = Permit(number="SP-2026-0007")
+    obstruction = SidewalkObstruction(privilege=StreetPrivilege(permit=permit))
+    assert workspace._matter_url(obstruction) == permit.get_absolute_url()
+    # A subject with no page of its own: its matter's list in the Board queue.
+    key = next(m.key for m in matters() if m.model == "permits.ChargeHearing")
+    expected = f"{reverse('board:queue')}?{urlencode({'matter': key})}"
+    assert workspace._matter_url(ChargeHearing()) == expected
+    assert expected != reverse("board:board")
