@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch
-from permits.ledger.services import add_charge, mark_delinquent_charges
+from permits.ledger.services import add_charge
+from permits.ledger.tasks import mark_delinquent_charges
 from permits.models import FeeItem
 from permits.roles import Role
 from sidewalks.models import SnowCase, Snowfall
@@ -80,7 +81,20 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
         corner_lot=True,
     )
     parcel.owners.add(owner)
-    Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=30), inches=Decimal("6.0"), recorded_by=dpw)
+
+    # 0. The DPW, on a phone, records the snowfall on its snow page: the snow stopped 30 hours ago (§ 303-8A: the
+    # owners' 24 hours run from then).
+    phone = browser.new_page(viewport=PHONE)
+    _log_in(phone, live_server, "dpw")
+    phone.goto(f"{live_server.url}/sidewalks/snow/")
+    stopped = timezone.localtime(timezone.now() - timedelta(hours=30))
+    phone.get_by_label("Snow stopped at").fill(f"{stopped:%Y-%m-%dT%H:%M}")
+    phone.get_by_label("Inches").fill("6.0")
+    phone.get_by_role("button", name="Record snowfall").click()
+    expect(phone.get_by_text(re.compile(r"Snowfall ending .* recorded\."))).to_be_visible()
+    axe_check(phone, "snowfall recorded (DPW)")
+    phone.close()
+    assert Snowfall.objects.get().recorded_by == dpw
 
     # 1. A resident, not logged in, reports the walk: a typo in the street's name is refused with the street meant
     # (§ 303-8A: a walk of the Village), nothing stored; the right address is taken.
@@ -156,12 +170,13 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     assert "Anderson" not in page.content() and "75.00" not in page.content()
     axe_check(page, "reporter's follow page with the outcome")
 
-    # The bill goes unpaid: back-date it through the database and let the nightly job mark it delinquent.
+    # The bill goes unpaid: back-date it through the database (the clock of the world, not anyone's step) and let
+    # the nightly job (no person's step: the beat schedule runs it) mark it delinquent.
     today = timezone.localdate()
     SpecialCharge.objects.filter(pk=charge.pk).update(
         billed_on=today - timedelta(days=60), due_on=today - timedelta(days=30)
     )
-    mark_delinquent_charges(today=today)
+    assert mark_delinquent_charges(today.isoformat()) == 1
     charge.refresh_from_db()
     year = charge_rules.roll_year_for(charge.delinquent_on, settings.TAX_ROLL_CUTOFF)
 
