@@ -21,10 +21,9 @@ from permits.ledger.services import add_charge
 from permits.ledger.tasks import mark_delinquent_charges
 from permits.models import FeeItem
 from permits.roles import Role
-from sidewalks.models import SnowCase, Snowfall
+from sidewalks.models import RubbishCase, SnowCase, Snowfall
 from tests.browser import steps
 from tests.factories import ParcelFactory, StreetFactory
-from tests.sidewalks.snow.conftest import rubbish_notice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
@@ -216,16 +215,24 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     dpw, clerk = steps.person("dpw", Role.DPW_DIRECTOR), steps.person("clerk", Role.CLERK)
     parcel = ParcelFactory(site_address="204 Main Street", owner_email="owner@example.com")
     snowfall = Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=3), recorded_by=dpw)
-    served = timezone.now() - timedelta(hours=30)
-    case = rubbish_notice(parcel, dpw, served, description="Broken pallets across the walk", served_to="Occupant")
+    served = timezone.localtime(timezone.now() - timedelta(hours=30))
     repair = _sidewalk_repair_charge(parcel, clerk)
 
-    # The DPW on a phone: the rubbish list, the notice, the Village's removal; the snowfall's page.
+    # The DPW on a phone, the Board's designee for § 303-2: serves the notice (handed over 30 hours ago) on the
+    # rubbish page, then records the Village's removal on the notice's page; then the snowfall's page.
     phone = browser.new_page(viewport=PHONE)
     _log_in(phone, live_server, "dpw")
     phone.goto(f"{live_server.url}/sidewalks/rubbish/")
     axe_check(phone, "rubbish notices")
-    phone.get_by_role("link", name=case.number).click()
+    phone.get_by_label("Tax key number of the premises").fill(parcel.tax_key)
+    phone.get_by_label("Rubbish or dirt found").fill("Broken pallets across the walk")
+    phone.get_by_label("Owner or occupant notified").fill("Occupant")
+    phone.get_by_label("How the notice was served").fill("Personal delivery")
+    phone.get_by_label("Served at").fill(f"{served:%Y-%m-%dT%H:%M}")
+    phone.get_by_role("button", name="Record notice").click()
+    case = RubbishCase.objects.get()
+    expect(phone.get_by_text(f"Notice {case.number} recorded.")).to_be_visible()
+    assert case.created_by == dpw
     axe_check(phone, "rubbish notice")
     phone.get_by_label("Cost to the Village ($)").fill("140.00")
     phone.get_by_role("button", name="Log removal and bill the owner").click()
