@@ -252,18 +252,16 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     expect(page.get_by_text(re.compile("awaiting the Board's hearing"))).to_be_visible()
     expect(page.get_by_text("Nothing is due yet")).to_be_visible()
     axe_check(page, "sidewalk repair charge awaiting its hearing")
-    from permits.ledger.services import record_hearing
-
+    # The clerk records the Board's hearing on the charge's page: held yesterday with timely notices, billed now.
     today = timezone.localdate()
-    record_hearing(
-        hearing_on=today - timedelta(days=1),
-        published_on=today - timedelta(days=25),
-        mailed_on=today - timedelta(days=15),
-        charges=[repair],
-        by=clerk,
-    )  # held yesterday with timely notices: billed now
-    page.reload()
+    page.get_by_label("Board hearing date").fill((today - timedelta(days=1)).isoformat())
+    page.get_by_label("Class 1 notice published on").fill((today - timedelta(days=25)).isoformat())
+    page.get_by_label("Notice mailed on").fill((today - timedelta(days=15)).isoformat())
+    page.get_by_role("button", name="Record hearing").click()
+    expect(page.get_by_text("Hearing recorded.")).to_be_visible()
     axe_check(page, "sidewalk repair charge")
+    repair.refresh_from_db()
+    assert repair.status == "billed"
     page.get_by_label("Amount ($)").fill("100.00")
     page.get_by_role("button", name="Record payment").click()
     expect(page.get_by_text("not payable in installments").first).to_be_visible()
