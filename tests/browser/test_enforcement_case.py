@@ -1,13 +1,16 @@
 """An enforcement official on a phone opens an obstruction case, serves the notice, records the Village's removal
-after the 24 hours and sees the bill (§ 303-6D, § 303-6F); a resident reports a blocked sidewalk through the public
-form; every page visited passes axe-core (WCAG 2.1 A/AA)."""
+after the 24 hours and bills the owner (§ 303-6D, § 303-6F); the owner sees the bill on their property's pages, the
+Clerk-Treasurer takes the payment on the charge's page, and owner and official both see it paid, the case closed. A
+resident reports a blocked sidewalk through the public form; every page visited passes axe-core (WCAG 2.1 A/AA)."""
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from tests.browser import steps
 from tests.conftest import staff_user
 from tests.factories import ParcelFactory, StreetFactory
 
@@ -23,14 +26,23 @@ def _fits_the_phone(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def test_official_opens_serves_and_removes_an_obstruction_on_a_phone(page, live_server, login, axe_check):
+def test_obstruction_case_from_opening_to_the_bill_paid_each_step_by_its_person(
+    page, browser, live_server, login, axe_check
+):
     from allauth.account.models import EmailAddress
 
+    from obstructions.models import Case
+    from permits.ledger.models import SpecialCharge
     from permits.roles import Role
 
     inspector = staff_user("inspector", Role.DPW_INSPECTOR)
     EmailAddress.objects.create(user=inspector, email=inspector.email, verified=True, primary=True)
-    ParcelFactory(site_address="305 Main Street", owner_name="Klein, Joan", street=StreetFactory(name="Main Street"))
+    steps.person("clerk", Role.CLERK)
+    owner = steps.person("owner")
+    parcel = ParcelFactory(
+        site_address="305 Main Street", owner_name="Klein, Joan", street=StreetFactory(name="Main Street")
+    )
+    parcel.owners.add(owner)
     now = timezone.now()
 
     page.set_viewport_size(PHONE)
@@ -68,6 +80,57 @@ def test_official_opens_serves_and_removes_an_obstruction_on_a_phone(page, live_
     expect(page.get_by_role("heading", name="Bill")).to_be_visible()
     expect(page.get_by_text("$185.00, billed")).to_be_visible()
     axe_check(page, "removed case page")
+    case = Case.objects.get()
+    assert case.status == Case.Status.ABATED and case.is_closed
+    charge = SpecialCharge.objects.get()
+    assert charge.work_record == case and charge.status == "billed"
+    case_url = page.url
+
+    # The owner, signed in, finds the bill from their own links: billed, what for, the balance to pay.
+    owner_page = browser.new_page()
+    steps.sign_in(owner_page, live_server, "owner")
+    owner_page.get_by_role("link", name="Charges on 305 Main Street").click()
+    expect(owner_page.get_by_role("heading", name="Special charges on 305 Main Street")).to_be_visible()
+    expect(owner_page.get_by_text("$185.00").first).to_be_visible()
+    axe_check(owner_page, "owner's parcel charges: billed")
+    owner_page.get_by_role("link", name=charge.number).click()
+    expect(owner_page.get_by_role("heading", name=f"Special charge {charge.number}")).to_be_visible()
+    expect(owner_page.get_by_text("Pallets hauled to the DPW yard", exact=False)).to_be_visible()
+    expect(owner_page.get_by_role("button", name="Record payment")).to_have_count(0)  # the clerk's step, not theirs
+    axe_check(owner_page, "owner's charge page: billed")
+    charge_url = owner_page.url
+
+    # The Clerk-Treasurer takes the payment at the counter: from the list of charges to the charge's page.
+    clerk_page = browser.new_page()
+    steps.sign_in(clerk_page, live_server, "clerk")
+    clerk_page.goto(f"{live_server.url}/charges/")
+    clerk_page.get_by_role("link", name=charge.number).click()
+    axe_check(clerk_page, "clerk's charge page: billed")
+    expect(clerk_page.get_by_label("Amount ($)")).to_have_value("185.00")  # the whole balance: no installments
+    clerk_page.get_by_label("Method").select_option("check")
+    clerk_page.get_by_label("Check number or card reference").fill("1042")
+    clerk_page.get_by_role("button", name="Record payment").click()
+    expect(clerk_page.get_by_text(re.compile(r"Payment recorded: receipt RC-\d{4}-\d{4}"))).to_be_visible()
+    expect(clerk_page.get_by_role("button", name="Record payment")).to_have_count(0)
+    axe_check(clerk_page, "clerk's charge page: paid")
+    clerk_page.close()
+    charge.refresh_from_db()
+    assert charge.status == "paid" and charge.balance_due == 0
+
+    # The owner sees it paid, with the receipt; the official's case page shows the case closed and its bill paid.
+    owner_page.goto(charge_url)
+    expect(owner_page.get_by_text("Paid", exact=True).first).to_be_visible()
+    receipt = owner_page.get_by_role("link", name=re.compile(r"Receipt RC-\d{4}-\d{4} \(PDF\)"))
+    expect(receipt).to_be_visible()
+    axe_check(owner_page, "owner's charge page: paid")
+    pdf = owner_page.request.get(f"{live_server.url}{receipt.get_attribute('href')}")
+    assert pdf.ok and pdf.body()[:5] == b"%PDF-"
+    owner_page.close()
+    page.goto(case_url)
+    expect(page.get_by_text("$185.00, paid")).to_be_visible()
+    expect(page.get_by_text("Removed by the Village").first).to_be_visible()
+    assert _fits_the_phone(page)
+    axe_check(page, "closed case page with its bill paid")
 
 
 def test_resident_reports_a_blocked_sidewalk(page, live_server, axe_check):

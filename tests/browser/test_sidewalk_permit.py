@@ -210,6 +210,7 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     steps.person("clerk", Role.CLERK)
     street = StreetFactory(name="Juneau Street")
     home = ParcelFactory(tax_key="266-1116-0101", site_address="101 Juneau Street", street=street)
+    home.owners.add(steps.person("owner"))
 
     page.set_viewport_size(PHONE)
     _log_in(page, live_server, axe_check, "inspector", "/sidewalks/surveys/")
@@ -323,6 +324,36 @@ def test_survey_becomes_an_order_served_done_by_the_village_and_charged(page, br
     axe_check(clerk, "assessment levied")
     order.charge.refresh_from_db()
     assert order.charge.status == "billed"
+
+    # The owner of record finds the order and its bill from My property; the Clerk-Treasurer takes the payment on
+    # the charge's page, reached from the order; the owner then sees the order charged and its charge paid.
+    owner = browser.new_page()
+    steps.sign_in(owner, live_server, "owner")
+    owner.get_by_role("link", name="My property").click()
+    owner.get_by_role("link", name=order.number).click()
+    expect(owner.get_by_text(re.compile(rf"{order.charge.number}: \$162\.50, billed")).first).to_be_visible()
+    axe_check(owner, "owner's order page: levied and billed")
+    owner.get_by_role("link", name=order.charge.number).click()
+    expect(owner.get_by_role("button", name="Record payment")).to_have_count(0)  # the clerk's step, not theirs
+    axe_check(owner, "owner's charge page: billed")
+    charge_url = owner.url
+    clerk.goto(f"{live_server.url}{order.get_absolute_url()}")
+    clerk.get_by_role("link", name=order.charge.number).click()
+    expect(clerk.get_by_label("Amount ($)")).to_have_value("162.50")
+    clerk.get_by_label("Method").select_option("check")
+    clerk.get_by_label("Check number or card reference").fill("2210")
+    clerk.get_by_role("button", name="Record payment").click()
+    expect(clerk.get_by_text(re.compile(r"Payment recorded: receipt RC-\d{4}-\d{4}"))).to_be_visible()
+    axe_check(clerk, "assessment paid (clerk)")
+    owner.goto(charge_url)
+    expect(owner.get_by_role("link", name=re.compile(r"Receipt RC-\d{4}-\d{4} \(PDF\)"))).to_be_visible()
+    axe_check(owner, "owner's charge page: paid")
+    owner.goto(f"{live_server.url}{order.get_absolute_url()}")
+    expect(owner.get_by_text(re.compile(rf"{order.charge.number}: \$162\.50, paid")).first).to_be_visible()
+    owner.close()
+    order.refresh_from_db()
+    order.charge.refresh_from_db()
+    assert order.status == "charged" and order.charge.status == "paid"
 
     # § 303-3A: DPW proposes curb and gutter for the Board to order, with the engineer's price.
     dpw.goto(f"{live_server.url}/sidewalks/orders/board/")

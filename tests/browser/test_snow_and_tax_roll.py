@@ -17,13 +17,13 @@ from playwright.sync_api import expect
 
 from permits.ledger import rules as charge_rules
 from permits.ledger.models import SpecialCharge, TaxRollBatch
-from permits.ledger.services import add_charge, mark_delinquent_charges
+from permits.ledger.services import add_charge
+from permits.ledger.tasks import mark_delinquent_charges
 from permits.models import FeeItem
 from permits.roles import Role
-from sidewalks.models import SnowCase, Snowfall
+from sidewalks.models import RubbishCase, SnowCase, Snowfall
 from tests.browser import steps
 from tests.factories import ParcelFactory, StreetFactory
-from tests.sidewalks.snow.conftest import rubbish_notice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 PHONE = {"width": 375, "height": 812}
@@ -80,7 +80,20 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
         corner_lot=True,
     )
     parcel.owners.add(owner)
-    Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=30), inches=Decimal("6.0"), recorded_by=dpw)
+
+    # 0. The DPW, on a phone, records the snowfall on its snow page: the snow stopped 30 hours ago (§ 303-8A: the
+    # owners' 24 hours run from then).
+    phone = browser.new_page(viewport=PHONE)
+    _log_in(phone, live_server, "dpw")
+    phone.goto(f"{live_server.url}/sidewalks/snow/")
+    stopped = timezone.localtime(timezone.now() - timedelta(hours=30))
+    phone.get_by_label("Snow stopped at").fill(f"{stopped:%Y-%m-%dT%H:%M}")
+    phone.get_by_label("Inches").fill("6.0")
+    phone.get_by_role("button", name="Record snowfall").click()
+    expect(phone.get_by_text(re.compile(r"Snowfall ending .* recorded\."))).to_be_visible()
+    axe_check(phone, "snowfall recorded (DPW)")
+    phone.close()
+    assert Snowfall.objects.get().recorded_by == dpw
 
     # 1. A resident, not logged in, reports the walk: a typo in the street's name is refused with the street meant
     # (§ 303-8A: a walk of the Village), nothing stored; the right address is taken.
@@ -156,12 +169,13 @@ def test_snow_report_clearing_charge_and_certified_tax_roll(page, browser, live_
     assert "Anderson" not in page.content() and "75.00" not in page.content()
     axe_check(page, "reporter's follow page with the outcome")
 
-    # The bill goes unpaid: back-date it through the database and let the nightly job mark it delinquent.
+    # The bill goes unpaid: back-date it through the database (the clock of the world, not anyone's step) and let
+    # the nightly job (no person's step: the beat schedule runs it) mark it delinquent.
     today = timezone.localdate()
     SpecialCharge.objects.filter(pk=charge.pk).update(
         billed_on=today - timedelta(days=60), due_on=today - timedelta(days=30)
     )
-    mark_delinquent_charges(today=today)
+    assert mark_delinquent_charges(today.isoformat()) == 1
     charge.refresh_from_db()
     year = charge_rules.roll_year_for(charge.delinquent_on, settings.TAX_ROLL_CUTOFF)
 
@@ -201,16 +215,24 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     dpw, clerk = steps.person("dpw", Role.DPW_DIRECTOR), steps.person("clerk", Role.CLERK)
     parcel = ParcelFactory(site_address="204 Main Street", owner_email="owner@example.com")
     snowfall = Snowfall.objects.create(stopped_at=timezone.now() - timedelta(hours=3), recorded_by=dpw)
-    served = timezone.now() - timedelta(hours=30)
-    case = rubbish_notice(parcel, dpw, served, description="Broken pallets across the walk", served_to="Occupant")
+    served = timezone.localtime(timezone.now() - timedelta(hours=30))
     repair = _sidewalk_repair_charge(parcel, clerk)
 
-    # The DPW on a phone: the rubbish list, the notice, the Village's removal; the snowfall's page.
+    # The DPW on a phone, the Board's designee for § 303-2: serves the notice (handed over 30 hours ago) on the
+    # rubbish page, then records the Village's removal on the notice's page; then the snowfall's page.
     phone = browser.new_page(viewport=PHONE)
     _log_in(phone, live_server, "dpw")
     phone.goto(f"{live_server.url}/sidewalks/rubbish/")
     axe_check(phone, "rubbish notices")
-    phone.get_by_role("link", name=case.number).click()
+    phone.get_by_label("Tax key number of the premises").fill(parcel.tax_key)
+    phone.get_by_label("Rubbish or dirt found").fill("Broken pallets across the walk")
+    phone.get_by_label("Owner or occupant notified").fill("Occupant")
+    phone.get_by_label("How the notice was served").fill("Personal delivery")
+    phone.get_by_label("Served at").fill(f"{served:%Y-%m-%dT%H:%M}")
+    phone.get_by_role("button", name="Record notice").click()
+    case = RubbishCase.objects.get()
+    expect(phone.get_by_text(f"Notice {case.number} recorded.")).to_be_visible()
+    assert case.created_by == dpw
     axe_check(phone, "rubbish notice")
     phone.get_by_label("Cost to the Village ($)").fill("140.00")
     phone.get_by_role("button", name="Log removal and bill the owner").click()
@@ -230,18 +252,16 @@ def test_charge_pages_and_rubbish_pages_are_accessible(page, browser, live_serve
     expect(page.get_by_text(re.compile("awaiting the Board's hearing"))).to_be_visible()
     expect(page.get_by_text("Nothing is due yet")).to_be_visible()
     axe_check(page, "sidewalk repair charge awaiting its hearing")
-    from permits.ledger.services import record_hearing
-
+    # The clerk records the Board's hearing on the charge's page: held yesterday with timely notices, billed now.
     today = timezone.localdate()
-    record_hearing(
-        hearing_on=today - timedelta(days=1),
-        published_on=today - timedelta(days=25),
-        mailed_on=today - timedelta(days=15),
-        charges=[repair],
-        by=clerk,
-    )  # held yesterday with timely notices: billed now
-    page.reload()
+    page.get_by_label("Board hearing date").fill((today - timedelta(days=1)).isoformat())
+    page.get_by_label("Class 1 notice published on").fill((today - timedelta(days=25)).isoformat())
+    page.get_by_label("Notice mailed on").fill((today - timedelta(days=15)).isoformat())
+    page.get_by_role("button", name="Record hearing").click()
+    expect(page.get_by_text("Hearing recorded.")).to_be_visible()
     axe_check(page, "sidewalk repair charge")
+    repair.refresh_from_db()
+    assert repair.status == "billed"
     page.get_by_label("Amount ($)").fill("100.00")
     page.get_by_role("button", name="Record payment").click()
     expect(page.get_by_text("not payable in installments").first).to_be_visible()
