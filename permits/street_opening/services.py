@@ -1403,23 +1403,39 @@ def renew_insurance(*, permit: Permit, by, insurance_expires: date | None, certi
 
 
 def record_annual_bond(
-    *, organization: Organization, year: int, surety: str, amount, by, bond_number: str = "", today: date | None = None
+    *,
+    year: int,
+    surety: str,
+    amount,
+    by,
+    organization: Organization | None = None,
+    principal_user=None,
+    bond_number: str = "",
+    today: date | None = None,
 ) -> AnnualBond:
-    """§ 303-4H(5): the Clerk-Treasurer records a contractor's annual bond (January 1 to December 31 of `year`), at
-    least the amount the Village Board determined; one per organization and year."""
+    """§ 303-4H(5): the Clerk-Treasurer records an annual bond (January 1 to December 31 of `year`) of its principal,
+    an organization or an individual applicant, at least the amount the Village Board determined; one per principal
+    and year."""
     require_role(by, Role.CLERK, action="record annual bonds (the Clerk-Treasurer does, § 303-4H(5))")
     today = today or timezone.localdate()
     amount = Decimal(str(amount)).quantize(Decimal("0.01"))
     required = bond_amount_in_force(BondAmount.Kind.ANNUAL, ordinance.annual_bond_amount_day(year, today))
     violations = ordinance.annual_bond_record_violations(amount=amount, required=required)
-    if AnnualBond.objects.filter(organization=organization, year=year).exists():
-        message = f"{organization.name} already has an annual bond on file for {year} (§ 303-4H(5))"
-        violations.append(Violation("year", "annual_bond_on_file", "§ 303-4H(5)", message))
+    if (organization is None) == (principal_user is None):
+        message = "Name the bond's principal: an organization, or the individual applicant (§ 303-4H(5))"
+        violations.append(Violation("organization", "principal_required", "§ 303-4H(5)", message))
+        raise_if_broken(violations)
+    principal = organization.name if organization else str(principal_user)
+    on_file = f"{principal} already has an annual bond on file for {year} (§ 303-4H(5))"
+    subject = Q(organization=organization) if organization else Q(principal_user=principal_user, organization=None)
+    if AnnualBond.objects.filter(subject, year=year).exists():
+        violations.append(Violation("year", "annual_bond_on_file", "§ 303-4H(5)", on_file))
     raise_if_broken(violations)
     try:
         with transaction.atomic():
             return AnnualBond.objects.create(
                 organization=organization,
+                principal_user=principal_user,
                 year=year,
                 surety=surety.strip(),
                 bond_number=bond_number.strip(),
@@ -1428,8 +1444,7 @@ def record_annual_bond(
                 recorded_at=timezone.now(),
             )
     except IntegrityError:  # recorded by another clerk a moment ago
-        message = f"{organization.name} already has an annual bond on file for {year} (§ 303-4H(5))"
-        raise RulesBroken([Violation("year", "annual_bond_on_file", "§ 303-4H(5)", message)]) from None
+        raise RulesBroken([Violation("year", "annual_bond_on_file", "§ 303-4H(5)", on_file)]) from None
 
 
 def annual_bonds():

@@ -235,3 +235,26 @@ def test_303_4b_filing_refuses_an_empty_insurance_expiry_and_underground_depth(
     )
     required = {v.field for v in checked.errors if v.code == "required"}
     assert required == {"insurance_expires", "underground_depth_feet"}
+
+
+def test_303_4h_5_an_individual_applicants_bond_is_recorded_once_a_year(clerk, board_bond_amounts, resident):
+    so.record_annual_bond(principal_user=resident, year=2026, surety="S", amount=20000, by=clerk, today=TODAY)
+    with pytest.raises(RulesBroken) as error:
+        so.record_annual_bond(principal_user=resident, year=2026, surety="S", amount=20000, by=clerk, today=TODAY)
+    assert codes(error) == {"annual_bond_on_file"}
+
+
+def test_303_4h_5_a_bond_names_one_principal(clerk, board_bond_amounts, utility, resident):
+    for principals in ({}, {"organization": utility, "principal_user": resident}):
+        with pytest.raises(RulesBroken) as error:
+            so.record_annual_bond(year=2026, surety="S", amount=20000, by=clerk, today=TODAY, **principals)
+        assert codes(error) == {"principal_required"}
+
+
+def test_303_4h_5_the_back_office_refuses_a_bond_below_the_boards_amount(admin_client, board_bond_amounts, utility):
+    data = {"organization": utility.pk, "year": 2026, "surety": "S", "bond_number": "", "amount": "19999.99"}
+    response = admin_client.post("/admin/permits/annualbond/add/", data)
+    assert response.status_code == 200 and "§ 303-4H(5)" in response.content.decode()
+    assert not AnnualBond.objects.exists()
+    assert admin_client.post("/admin/permits/annualbond/add/", {**data, "amount": "20000.00"}).status_code == 302
+    assert AnnualBond.objects.get().amount == 20000
