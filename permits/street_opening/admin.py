@@ -4,7 +4,6 @@ services (permits.street_opening.services); public records are never deleted."""
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -81,20 +80,33 @@ class BondAmountAdmin(ServiceAdmin, SimpleHistoryAdmin):
     raw_id_fields = ["motion"]
 
 
-@admin.register(AnnualBond)
-class AnnualBondAdmin(NoDelete, SimpleHistoryAdmin):
-    """§ 303-4H(5): the Clerk-Treasurer records the annual bonds filed (January 1 to December 31 of `year`)."""
+class AnnualBondForm(ServiceForm):
+    class Meta:
+        model = AnnualBond
+        fields = ["organization", "principal_user", "year", "surety", "bond_number", "amount"]
 
+    def call_service(self, data):
+        return so.record_annual_bond(
+            organization=data.get("organization"),
+            principal_user=data.get("principal_user"),
+            year=data["year"],
+            surety=data["surety"],
+            bond_number=data.get("bond_number", ""),
+            amount=data["amount"],
+            by=self.request.user,
+        )
+
+
+@admin.register(AnnualBond)
+class AnnualBondAdmin(ServiceAdmin, SimpleHistoryAdmin):
+    """§ 303-4H(5): the annual bonds filed (January 1 to December 31 of `year`), added through the service that
+    refuses one below the Board's amount; the Clerk-Treasurer's page is /street-openings/annual-bonds/."""
+
+    form = AnnualBondForm
     list_display = ["year", "organization", "principal_user", "surety", "amount", "recorded_at"]
     list_filter = ["year"]
     search_fields = ["organization__name", "surety", "bond_number"]
-    readonly_fields = ["recorded_by", "recorded_at"]
     raw_id_fields = ["principal_user"]
-
-    def save_model(self, request, obj, form, change):
-        if not change:
-            obj.recorded_by, obj.recorded_at = request.user, timezone.now()
-        super().save_model(request, obj, form, change)
 
 
 class StreetImprovementForm(forms.ModelForm):

@@ -288,3 +288,42 @@ class EmergencyReportForm(LimitedForm):
         first = orgs.order_by("pk").first()
         if first is not None:  # § 303-5H: an emergency is the utility's, so its staff report for it
             self.fields["organization"].initial = first.pk
+
+
+class InsuranceRenewalForm(LimitedForm):
+    """§ 303-4G: a renewed certificate of insurance, recorded on the permit after filing."""
+
+    insurance_expires = forms.DateField(widget=DATE, label="Date the renewed insurance expires")
+    certificate = forms.FileField(
+        label="Renewed certificate of insurance (PDF, JPEG or PNG, at most 10 MB)",
+        help_text="The Clerk-Treasurer reviews it like the certificate filed with the application (§ 303-4G).",
+    )
+
+    def clean_certificate(self):
+        from permits.uploads import inspect_upload
+
+        upload = self.cleaned_data["certificate"]
+        inspect_upload(upload)
+        return upload
+
+
+class AnnualBondForm(LimitedForm):
+    """§ 303-4H(5): a contractor's annual bond, recorded by the Clerk-Treasurer."""
+
+    organization = forms.ModelChoiceField(
+        queryset=Organization.objects.order_by("name"), label="Principal (the contractor or utility)"
+    )
+    year = forms.IntegerField(
+        min_value=2000, max_value=2100, label="Year covered", help_text="January 1 to December 31 (§ 303-4H(5))."
+    )
+    surety = forms.CharField(max_length=200, label="Surety")
+    bond_number = forms.CharField(
+        max_length=60, required=False, label="Bond number (the reference on the bond document)"
+    )
+    amount = forms.DecimalField(
+        min_value=Decimal("0.01"),
+        max_digits=12,
+        decimal_places=2,
+        label="Amount of the bond ($)",
+        help_text="At least the amount the Village Board determined (§ 303-4H(5)).",
+    )

@@ -67,6 +67,7 @@ PERMIT_TYPE = PermitType(
             "permits:street_opening_held_approvals",
             (Role.DPW_DIRECTOR, Role.CLERK),
         ),
+        WorkQueue("Annual bonds (§ 303-4H(5))", "permits:street_opening_annual_bonds", (Role.CLERK,)),
     ),
     demo_loaders=(demo.load, field_demo.load, street_map_demo.load),
     api_routes=(ApiRoute("street-openings", api.StreetOpeningViewSet, "street-opening"),),

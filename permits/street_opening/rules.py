@@ -958,3 +958,60 @@ def lanes_violations(
             )
         ]
     return []
+
+
+# --- § 303-4G, § 303-4H(5): what the permit page and the Clerk-Treasurer record after filing ----------------------
+
+
+def insurance_renewal_violations(
+    *, expires: date | None, on_file: date, covered_through: date | None
+) -> list[Violation]:
+    """§ 303-4G: a renewed certificate of insurance moves the expiry on file later, and keeps the insurance in force
+    through `covered_through` (the last day the permit may be in effect: its expiry once approved, else its planned
+    end). An expiry no later than the one on file renews nothing."""
+    if expires is None:
+        return [_error("insurance_expires", "required", "§ 303-4G", "Give the date the renewed insurance expires")]
+    if expires <= on_file:
+        return [
+            _error(
+                "insurance_expires",
+                "insurance_not_renewed",
+                "§ 303-4G",
+                f"The insurance on file already runs to {on_file:%B %-d, %Y}: give the later expiry of the renewed "
+                "certificate",
+            )
+        ]
+    if covered_through is not None and expires < covered_through:
+        return [
+            _error(
+                "insurance_expires",
+                "insurance_lapses",
+                "§ 303-4G",
+                f"The renewed insurance expires {expires:%B %-d, %Y}, before the permit period ends "
+                f"{covered_through:%B %-d, %Y}; it must be in force for the whole period",
+            )
+        ]
+    return []
+
+
+def annual_bond_record_violations(*, amount: Decimal, required: Decimal | None) -> list[Violation]:
+    """§ 303-4H(5): an annual bond below the amount the Village Board determined is refused when recorded. With no
+    amount determined yet it is recorded, and approvals wait for the Board (bond_violations says so)."""
+    if required is not None and not bond_amount_counts(amount, required):
+        return [
+            _error(
+                "amount",
+                "annual_bond_below_amount",
+                "§ 303-4H(5)",
+                f"The annual bond is ${Decimal(amount):,.2f}, below the ${Decimal(required):,.2f} the Village Board "
+                "determined (§ 303-4H(5)): record a bond of at least that amount",
+            )
+        ]
+    return []
+
+
+def annual_bond_amount_day(year: int, today: date) -> date:
+    """§ 303-4H(5): the day whose Board amount an annual bond for `year` is held to. The bond covers January 1 to
+    December 31; one recorded ahead (in December, for next year) meets the amount in force on January 1, one recorded
+    during its year the amount in force that day (the amount approvals are checked against)."""
+    return max(today, date(year, 1, 1))

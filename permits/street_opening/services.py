@@ -1360,3 +1360,95 @@ def remind_expiring_street_openings(*, today: date) -> tuple[int, int]:
             )
         sent += len(marked)
     return len(due), sent
+
+
+# --- § 303-4G, § 303-4H(5): recorded after filing, on pages ----------------------------------------------------------
+
+INSURANCE_RENEWABLE = (Status.SUBMITTED, Status.UNDER_REVIEW, Status.APPROVED, Status.ISSUED, Status.ACTIVE)
+
+
+def renew_insurance(*, permit: Permit, by, insurance_expires: date | None, certificate, today: date | None = None):
+    """§ 303-4G: the applicant (or the Clerk-Treasurer) records a renewed certificate of insurance: its new expiry
+    and the certificate itself, which the Clerk-Treasurer then reviews like any filed certificate. Audited on the
+    permit's timeline; all or nothing."""
+    if not (workflow.is_applicant_side(by, permit) or has_role(by, Role.CLERK)):
+        raise PermissionDenied("Only the applicant or the Clerk-Treasurer records a renewed insurance (§ 303-4G).")
+    today = today or timezone.localdate()
+    so = permit.street_opening
+    violations = []
+    if permit.status not in INSURANCE_RENEWABLE:
+        message = f"{permit.number} is {permit.get_status_display().lower()}: its insurance is no longer recorded"
+        violations.append(Violation(None, "permit_not_open", "§ 303-4G", message))
+    if certificate is None:
+        message = "Upload the renewed certificate of insurance: the written evidence of the coverage (§ 303-4G)"
+        violations.append(Violation("certificate", "certificate_missing", "§ 303-4G", message))
+    ends = [d for d in (permit.expires_on, permit.end_date) if d is not None]
+    if permit.status in (Status.SUBMITTED, Status.UNDER_REVIEW):
+        ends.append(ordinance.expiry_date(today))  # what approving it today would ask (check_approval)
+    violations += ordinance.insurance_renewal_violations(
+        expires=insurance_expires, on_file=so.insurance_expires, covered_through=max(ends) if ends else None
+    )
+    raise_if_broken(violations)
+    with transaction.atomic():
+        was = so.insurance_expires
+        document = services.upload_document(permit=permit, kind=Document.Kind.INSURANCE, upload=certificate, by=by)
+        so.insurance_expires = insurance_expires
+        so.save(update_fields=["insurance_expires"])
+        services.record_event(
+            permit,
+            by=by,
+            reason=f"Insurance renewed (§ 303-4G): expires {insurance_expires:%B %-d, %Y}, was {was:%B %-d, %Y}",
+        )
+    return document
+
+
+def record_annual_bond(
+    *,
+    year: int,
+    surety: str,
+    amount,
+    by,
+    organization: Organization | None = None,
+    principal_user=None,
+    bond_number: str = "",
+    today: date | None = None,
+) -> AnnualBond:
+    """§ 303-4H(5): the Clerk-Treasurer records an annual bond (January 1 to December 31 of `year`) of its principal,
+    an organization or an individual applicant, at least the amount the Village Board determined; one per principal
+    and year."""
+    require_role(by, Role.CLERK, action="record annual bonds (the Clerk-Treasurer does, § 303-4H(5))")
+    today = today or timezone.localdate()
+    amount = Decimal(str(amount)).quantize(Decimal("0.01"))
+    required = bond_amount_in_force(BondAmount.Kind.ANNUAL, ordinance.annual_bond_amount_day(year, today))
+    violations = ordinance.annual_bond_record_violations(amount=amount, required=required)
+    if (organization is None) == (principal_user is None):
+        message = "Name the bond's principal: an organization, or the individual applicant (§ 303-4H(5))"
+        violations.append(Violation("organization", "principal_required", "§ 303-4H(5)", message))
+        raise_if_broken(violations)
+    principal = organization.name if organization else str(principal_user)
+    on_file = f"{principal} already has an annual bond on file for {year} (§ 303-4H(5))"
+    subject = Q(organization=organization) if organization else Q(principal_user=principal_user, organization=None)
+    if AnnualBond.objects.filter(subject, year=year).exists():
+        violations.append(Violation("year", "annual_bond_on_file", "§ 303-4H(5)", on_file))
+    raise_if_broken(violations)
+    try:
+        with transaction.atomic():
+            return AnnualBond.objects.create(
+                organization=organization,
+                principal_user=principal_user,
+                year=year,
+                surety=surety.strip(),
+                bond_number=bond_number.strip(),
+                amount=amount,
+                recorded_by=by,
+                recorded_at=timezone.now(),
+            )
+    except IntegrityError:  # recorded by another clerk a moment ago
+        raise RulesBroken([Violation("year", "annual_bond_on_file", "§ 303-4H(5)", on_file)]) from None
+
+
+def annual_bonds():
+    """The annual bonds on file, the latest year first, then by principal."""
+    return AnnualBond.objects.select_related("organization", "principal_user", "recorded_by").order_by(
+        "-year", "organization__name", "pk"
+    )

@@ -29,6 +29,12 @@ urlpatterns = [
         street_opening.decide_renewal,
         name="street_opening_decide_renewal",
     ),
+    path(
+        "permits/<str:number>/street-opening/insurance/",
+        street_opening.renew_insurance,
+        name="street_opening_renew_insurance",
+    ),
+    path("street-openings/annual-bonds/", street_opening.annual_bonds, name="street_opening_annual_bonds"),
     path("permits/<str:number>/street-opening.pdf", street_opening.permit_pdf, name="street_opening_pdf"),
 ]
 

@@ -27,11 +27,13 @@ from permits.street_opening import lifecycle
 from permits.street_opening import rules as ordinance
 from permits.street_opening import services as so_services
 from permits.street_opening.forms import (
+    AnnualBondForm,
     ApproveForm,
     ApproveWithDatesForm,
     BondAmountForm,
     DecideRenewalForm,
     EmergencyReportForm,
+    InsuranceRenewalForm,
     ReasonForm,
     RenewalRequestForm,
     RenewForm,
@@ -348,3 +350,40 @@ def report_emergency(request):
             )
             return redirect("permits:street_opening_apply")
     return form_page(request, "permits/street_opening/report_emergency.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def renew_insurance(request, number):
+    """§ 303-4G: the applicant (or the Clerk-Treasurer) records a renewed certificate of insurance and its expiry."""
+    permit = _get_street_opening(request.user, number)
+    if not (is_applicant_side(request.user, permit) or has_role(request.user, Role.CLERK)):
+        raise PermissionDenied
+    form = InsuranceRenewalForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and service_result(
+        form, partial(so_services.renew_insurance, permit=permit, by=request.user)
+    ):
+        messages.success(
+            request, "Renewed insurance recorded. The Clerk-Treasurer reviews the new certificate (§ 303-4G)."
+        )
+        return redirect(permit)
+    return form_page(
+        request,
+        "permits/street_opening/renew_insurance.html",
+        {"permit": permit, "form": form, "on_file": permit.street_opening.insurance_expires},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def annual_bonds(request):
+    """§ 303-4H(5): the Clerk-Treasurer's register of contractors' annual bonds, and the form recording one."""
+    require_role(request.user, Role.CLERK, action="record annual bonds (the Clerk-Treasurer does, § 303-4H(5))")
+    form = AnnualBondForm(request.POST or None)
+    if request.method == "POST":
+        bond = service_result(form, partial(so_services.record_annual_bond, by=request.user))
+        if bond is not None:
+            messages.success(request, f"Recorded: {bond}.")
+            return redirect("permits:street_opening_annual_bonds")
+    page = page_of(request, so_services.annual_bonds())
+    return form_page(request, "permits/street_opening/annual_bonds.html", {"form": form, "page": page})

@@ -217,10 +217,13 @@ CLEARED_BY: dict[str, Clearer] = {
     "emergency_not_utility": _AT_FILING,
     "too_shallow": _AT_FILING,
     "traffic_control_required": _AT_FILING,
-    # Dead ends: once filed, no page lets the applicant record a renewed insurance or a missing field.
-    "insurance_lapses": Clearer((), "", "a renewed insurance's expiry is recorded only in the back office"),
-    "required": Clearer((), "", "a field missing after filing is recorded only in the back office"),
-    "no_annual_bond": Clearer((), "", "the contractor's annual bond (§ 303-4H(5)) is recorded only in the back office"),
+    "insurance_lapses": _by(
+        (APPLICANT, Role.CLERK), "permits:street_opening_renew_insurance", "records the renewed certificate's expiry"
+    ),
+    # The fields "required" at approval (insurance expiry, underground depth, a ticket's request time) are refused
+    # empty by the application form, the API and the ticket page: only a row edited in the back office lacks one.
+    "required": _AT_FILING,
+    "no_annual_bond": _by((Role.CLERK,), "permits:street_opening_annual_bonds", "records the annual bond filed"),
     "plans_not_approved": _by(_DPW, "permits:street_opening_manage", "approves the plans with the location"),
     "lanes_closed": _by(_DPW, "permits:street_opening_manage", "approves the lane closure with the location"),
     "emergency_work_not_approved": _by(_DPW, "permits:street_opening_manage", "approves the emergency work"),

@@ -22,13 +22,7 @@ from tests.permits.blocker_codes import BlockerCodes
 TYPES = {t.kind: t for t in kinds.online_types()}
 
 # The blockers no page clears yet: (permit type, code). Fixing one removes it here (the test then insists).
-DEAD_ENDS = {
-    # § 303-4G: after filing, no page records a renewed insurance's expiry, nor any field the filing left empty.
-    ("street_opening", "insurance_lapses"),
-    ("street_opening", "required"),
-    # § 303-4H(5): the contractor's annual bond is recorded only in the back office.
-    ("street_opening", "no_annual_bond"),
-}
+DEAD_ENDS: set[tuple[str, str]] = set()
 
 
 def _street_work_walks():
