@@ -16,7 +16,9 @@ MOVED = "moved"
 
 def form_page(request, template: str, context: dict):
     """A page with a form (`context["form"]`): 400 when the form holds errors (invalid or refused), else 200."""
-    return render(request, template, context, status=400 if context["form"].errors else 200)
+    step = context.get("draft_step")  # an upload to the draft refused (permits.applicant.draft_pages)
+    refused = context["form"].errors or (step is not None and step.document_form.errors)
+    return render(request, template, context, status=400 if refused else 200)
 
 
 def submitted_application(form, apply, *, applicant):

@@ -41,6 +41,7 @@ urlpatterns = [
     path("permits/<str:number>/answer-information/", views.answer_information, name="answer_information"),
     path("account/notices/", applicant_views.notice_preferences, name="notice_preferences"),
     path("drafts/<int:pk>/delete/", applicant_views.delete_draft, name="delete_draft"),
+    path("drafts/<int:pk>/documents/<int:document>/", applicant_views.draft_document, name="draft_document"),
     path("my-property/", parcel_link_views.my_property, name="my_property"),
     path("my-property/link/", parcel_link_views.request_link, name="parcel_link_request"),
     path("office/parcel-links/", parcel_link_views.link_requests, name="parcel_link_requests"),

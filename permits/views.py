@@ -224,7 +224,10 @@ def answer_information(request, number):
 @login_required
 def document(request, number, pk):
     permit = get_permit_for(request.user, number)
-    doc = get_object_or_404(permit.documents, pk=pk)
+    return document_response(get_object_or_404(permit.documents, pk=pk))
+
+
+def document_response(doc):
     response = FileResponse(doc.file.open("rb"), content_type=doc.content_type)
     # An upload is someone else's file: downloaded, never rendered by the browser in the site's origin, never sniffed,
     # and sandboxed if a browser opens it anyway (OWASP File Upload Cheat Sheet; permits/uploads.py checks the content).

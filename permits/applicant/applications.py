@@ -5,16 +5,26 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.http import Http404
 from django.utils import timezone
 
 from permits import kinds, workflow
 from permits.errors import RulesBroken
 from permits.input_limits import CITATION, MAX_DESCRIPTION, length_message
-from permits.models import ApplicationDraft, InformationRequest, Organization, Permit, PermitEvent, Status
+from permits.models import (
+    ApplicationDraft,
+    Document,
+    InformationRequest,
+    Organization,
+    Permit,
+    PermitEvent,
+    Status,
+)
 from permits.roles import is_village_staff
 
 MAX_DRAFTS = 20  # per person: a draft is a convenience, not storage
-MAX_DRAFT_BYTES = 20_000  # what a form's fields can hold; files are uploaded on the permit page once submitted
+MAX_DRAFT_BYTES = 20_000  # what a form's fields can hold; files are Documents of the draft (below)
+MAX_DRAFT_DOCUMENTS = 10  # the documents a type's checklist asks for, with room for a few more
 
 
 @transaction.atomic
@@ -111,10 +121,15 @@ def answer_information_request(*, permit: Permit, by, answer: str, uploads=()) -
     return waiting
 
 
+# What a POST of the application form carries besides the application's own fields: not kept in the draft's data.
+DRAFT_BUTTONS = ("csrfmiddlewaretoken", "save_draft", "draft", "upload_document", "remove_document")
+DOCUMENT_PREFIX = "draft_document"  # the upload box's fields (permits.applicant.draft_pages.DraftDocumentForm)
+
+
 def _clean_data(data: dict) -> dict:
     cleaned = {}
     for key, value in data.items():
-        if key in ("csrfmiddlewaretoken", "save_draft", "draft"):
+        if key in DRAFT_BUTTONS or key.startswith(f"{DOCUMENT_PREFIX}-"):
             continue
         cleaned[key] = value if isinstance(value, list) else str(value)
     return cleaned
@@ -151,9 +166,93 @@ def save_draft(*, applicant, kind: str, data: dict, draft: ApplicationDraft | No
 
 
 def delete_draft(*, draft: ApplicationDraft, by) -> None:
+    """The draft and the files uploaded to it (its Documents go with it; their files once the deletion commits)."""
+    _refuse_unless_owner(draft, by)
+    files = [document.file for document in draft.documents.all()]
+    with transaction.atomic():
+        draft.delete()
+        transaction.on_commit(lambda: [file.delete(save=False) for file in files])
+
+
+def _refuse_unless_owner(draft: ApplicationDraft, by) -> None:
     if draft.applicant_id != by.pk:
         raise PermissionDenied("This draft is someone else's.")
-    draft.delete()
+
+
+@transaction.atomic
+def attach_draft_document(*, draft: ApplicationDraft, kind: str, upload, by) -> Document:
+    """A document uploaded while applying, kept with the draft until the application is submitted (then it moves to
+    the permit: submit_from_draft). Checked as every upload is (permits.uploads.inspect_upload): a refused file
+    stores nothing."""
+    from permits.uploads import inspect_upload
+
+    _refuse_unless_owner(draft, by)
+    if kind not in Document.Kind.values:
+        raise RulesBroken.one("kind", "invalid", "", "Choose what the document is.")
+    if draft.documents.count() >= MAX_DRAFT_DOCUMENTS:
+        message = f"A draft keeps at most {MAX_DRAFT_DOCUMENTS} documents: remove one, or upload more once submitted."
+        raise RulesBroken.one("upload", "too_many", "", message)
+    content_type, extension = inspect_upload(upload)
+    document = Document(
+        draft=draft,
+        kind=kind,
+        original_name=upload.name[:255],
+        content_type=content_type,
+        extension=extension,
+        size=upload.size,
+        uploaded_by=by,
+    )
+    document.file.save("upload", upload, save=False)
+    document.save()
+    ApplicationDraft.objects.filter(pk=draft.pk).update(updated_at=timezone.now())
+    return document
+
+
+def remove_draft_document(*, draft: ApplicationDraft, document_id, by) -> Document:
+    """The applicant removes a file from their draft: the row now, the file once that commits."""
+    _refuse_unless_owner(draft, by)
+    document = draft.documents.filter(pk=document_id).first() if str(document_id).isdigit() else None
+    if document is None:
+        raise Http404("No such document in this draft")
+    file = document.file
+    with transaction.atomic():
+        document.delete()
+        transaction.on_commit(lambda: file.delete(save=False))
+    return document
+
+
+def draft_documents(draft: ApplicationDraft | None) -> list[Document]:
+    return list(draft.documents.order_by("uploaded_at", "pk")) if draft is not None else []
+
+
+def move_draft_documents(*, draft: ApplicationDraft, permit: Permit, by) -> int:
+    """The draft's documents become the new permit's, each on its timeline, so they count for the type's rules at
+    once (a certificate filed with the application is on file for approval)."""
+    from permits.services import record_event
+
+    documents = list(draft.documents.order_by("uploaded_at", "pk"))
+    Document.objects.filter(pk__in=[d.pk for d in documents]).update(permit=permit, draft=None)
+    for document in documents:
+        reason = f"{document.get_kind_display()} uploaded with the application"
+        record_event(permit, by=by, kind=PermitEvent.Kind.DOCUMENT, reason=reason)
+    return len(documents)
+
+
+def submit_from_draft(apply, draft: ApplicationDraft | None):
+    """A type's application verb `apply(applicant=, ...)` that, submitting `draft`, moves its documents to the new
+    permit and deletes the draft, all in the application's transaction: a refused application keeps the draft whole."""
+    if draft is None:
+        return apply
+
+    def run(*, applicant, **kwargs) -> Permit:
+        _refuse_unless_owner(draft, applicant)
+        with transaction.atomic():
+            permit = apply(applicant=applicant, **kwargs)
+            move_draft_documents(draft=draft, permit=permit, by=applicant)
+            draft.delete()
+        return permit
+
+    return run
 
 
 def draft_for(user, pk) -> ApplicationDraft | None:

@@ -3,7 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import notices
@@ -35,3 +35,14 @@ def delete_draft(request, pk):
     applications.delete_draft(draft=draft, by=request.user)
     messages.success(request, "Draft deleted.")
     return redirect("permits:my_applications")
+
+
+@login_required
+def draft_document(request, pk, document):
+    """A file uploaded to the user's own draft, downloaded as the permit page's documents are (never rendered)."""
+    from permits.views import document_response
+
+    draft = applications.draft_for(request.user, pk)
+    if draft is None:
+        raise Http404("No such draft")
+    return document_response(get_object_or_404(draft.documents, pk=document))

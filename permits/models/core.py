@@ -541,8 +541,10 @@ class Payment(models.Model):
 
 
 def document_upload_to(instance: "Document", filename: str) -> str:
-    # Stored under a generated name: the applicant's file name is kept only as data.
-    return f"documents/{instance.permit_id}/{uuid.uuid4().hex}.{instance.extension}"
+    # Stored under a generated name: the applicant's file name is kept only as data. A draft's file keeps its name
+    # when the application is submitted and the document moves to the permit.
+    folder = instance.permit_id if instance.permit_id else f"drafts/{instance.draft_id}"
+    return f"documents/{folder}/{uuid.uuid4().hex}.{instance.extension}"
 
 
 class DocumentQuerySet(models.QuerySet):
@@ -565,7 +567,12 @@ class Document(models.Model):
         ACCEPTED = "accepted", "Accepted"
         REJECTED = "rejected", "Rejected"
 
-    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, related_name="documents")
+    # A document belongs to a permit, or, uploaded while applying, to the applicant's draft until it is submitted
+    # (permits.applicant.applications moves it to the new permit in the submission's transaction).
+    permit = models.ForeignKey(Permit, on_delete=models.PROTECT, null=True, blank=True, related_name="documents")
+    draft = models.ForeignKey(
+        "permits.ApplicationDraft", on_delete=models.CASCADE, null=True, blank=True, related_name="documents"
+    )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     file = models.FileField(upload_to=document_upload_to)
     original_name = models.CharField(max_length=255)
@@ -593,12 +600,19 @@ class Document(models.Model):
             models.CheckConstraint(
                 condition=~Q(review_status="rejected") | ~Q(review_reason=""), name="document_rejected_with_reason"
             ),
+            # Exactly one owner: a permit's document, or a draft's (never both, never neither).
+            models.CheckConstraint(
+                condition=Q(permit__isnull=False, draft__isnull=True) | Q(permit__isnull=True, draft__isnull=False),
+                name="document_on_permit_or_draft",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.original_name}"
 
     def get_absolute_url(self) -> str:
+        if self.permit_id is None:
+            return reverse("permits:draft_document", args=[self.draft_id, self.pk])
         return reverse("permits:document", args=[self.permit.number, self.pk])
 
 

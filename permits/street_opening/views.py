@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from permits import kinds, permit_page, services
 from permits.access import get_permit_for, require_role, require_staff
-from permits.applicant import applications
+from permits.applicant import applications, draft_pages
 from permits.forms import add_service_errors, service_result
 from permits.input_limits import MAX_DESCRIPTION, length_message
 from permits.issued_pdf import issued_permit_pdf
@@ -52,24 +52,17 @@ def _get_street_opening(user, number):
 @login_required
 @require_http_methods(["GET", "POST"])
 def apply(request):
-    draft = applications.draft_for(request.user, request.POST.get("draft") or request.GET.get("draft"))
-    if request.method == "POST" and request.POST.get("save_draft"):
-        data = applications.form_data(request.POST)
-        try:
-            draft = applications.save_draft(
-                applicant=request.user, kind=PermitKind.STREET_OPENING, data=data, draft=draft
-            )
-        except ValidationError as error:  # a field too long to keep: the form shows it, checked
-            form = StreetOpeningForm(request.POST, user=request.user)
-            form.is_valid()
-            add_service_errors(form, error)
-        else:
-            messages.success(request, "Draft saved: continue it from My applications. Nothing was sent to the Village.")
-            return redirect("permits:my_applications")
-    else:
-        form = StreetOpeningForm(request.POST or None, user=request.user, initial=applications.draft_initial(draft))
-    if request.method == "POST" and not request.POST.get("save_draft"):
-        permit = submitted_application(form, so_services.apply_for_street_opening, applicant=request.user)
+    step = draft_pages.draft_step(request, kind=PermitKind.STREET_OPENING)
+    if step.response is not None:
+        return step.response
+    form = StreetOpeningForm(request.POST if step.submitting else None, user=request.user, initial=step.initial)
+    if step.save_error is not None:  # a field too long to keep: the form shows it, checked
+        form = StreetOpeningForm(request.POST, user=request.user)
+        form.is_valid()
+        add_service_errors(form, step.save_error)
+    if step.submitting:
+        apply_for = applications.submit_from_draft(so_services.apply_for_street_opening, step.draft)
+        permit = submitted_application(form, apply_for, applicant=request.user)
         if permit is not None:
             can_come = permit.street_opening.approval_can_come_later
             when = (
@@ -78,14 +71,13 @@ def apply(request):
                 if can_come
                 else ""
             )
-            if draft is not None:
-                applications.delete_draft(draft=draft, by=request.user)
             messages.success(request, f"Application {permit.number} submitted. The fee is ${permit.fee_amount}.{when}")
             return redirect(permit)
     context = {
         "form": form,
         "exemption": ordinance.VILLAGE_WORK_EXEMPTION,
-        "draft": draft,
+        "draft": step.draft,
+        "draft_step": step,
         "fee": permit_page.fee_preview(kinds.get_type(PermitKind.STREET_OPENING), today=timezone.localdate()),
     }
     return form_page(request, "permits/street_opening/apply.html", context)

@@ -143,6 +143,7 @@ def test_every_email_template_has_a_topic():
             "streetmap_verify",
             "special_charge_hearing",
             "street_use_consent_code",  # § 303-15F: a neighbour's one-time consent code, asked for by that neighbour
+            "staff_enrolment",  # a credential (the second factor's enrolment link), sent to its holder only
         )
     )
     assert without == []
