@@ -40,3 +40,25 @@ def test_303_15b_4_the_job_completes_it_the_day_after_once_and_audited():
     steps = PermitEvent.objects.filter(permit=permit, to_status=Status.COMPLETED)
     assert steps.count() == 1 and steps.get().actor is None and "§ 303-15B(4)" in steps.get().reason
     assert JobRun.objects.filter(name="street_uses.complete_ended").count() == 2
+
+
+def test_the_job_is_on_the_beat_schedule(settings):
+    tasks = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert "permits.street_use.tasks.complete_ended_street_uses" in tasks
+
+
+@pytest.mark.parametrize(("today", "allowed"), [(date(2026, 7, 3), False), (LAST_DAY, True)])
+def test_303_15b_4_the_clerk_completes_it_early_from_its_first_day_not_before(clerk, today, allowed):
+    from permits import workflow
+    from permits.errors import RulesBroken
+
+    permit = issued_event()
+    permit.refresh_from_db()
+    if allowed:
+        workflow.transition(permit, Status.COMPLETED, by=clerk, today=today)
+        assert Permit.objects.get(pk=permit.pk).status == Status.COMPLETED
+    else:
+        with pytest.raises(RulesBroken) as refused:
+            workflow.transition(permit, Status.COMPLETED, by=clerk, today=today)
+        assert "§ 303-15B(4)" in str(refused.value.violations[0].message)
+        assert Permit.objects.get(pk=permit.pk).status == Status.ISSUED
