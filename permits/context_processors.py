@@ -2,14 +2,18 @@ from functools import cache
 
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.functional import SimpleLazyObject
 
 from permits.roles import is_village_staff
+from permits.village_office import office_facts
 
 
 def village(request):
     return {
         "VILLAGE_NAME": settings.VILLAGE_NAME,
-        "VILLAGE_OFFICE": settings.VILLAGE_OFFICE,
+        # The record the clerk keeps at /office/village-office/, read once per request and only by a page that shows
+        # it (the footer); it renders as its address.
+        "VILLAGE_OFFICE": SimpleLazyObject(office_facts),
         "is_village_staff": is_village_staff(request.user),
         "nav": nav_urls(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF),
     }

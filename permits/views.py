@@ -14,6 +14,7 @@ from permits.accounts import invitations
 from permits.applicant import applications
 from permits.errors import IllegalTransition
 from permits.forms import AddMemberForm, DocumentForm, InformationAnswerForm, add_service_errors
+from permits.lookup import PUBLISHED_STATUSES
 from permits.models import Organization, Payment, Permit, Status
 from permits.paging import page_keys_first, page_of
 from permits.pdf import render_pdf
@@ -252,7 +253,10 @@ def public_status(request, token):
     permit = Permit.objects.select_related("street").filter(public_token=token).first()
     if permit is None or permit.status == Status.DRAFT:
         raise Http404("No such permit")
-    return render(request, "permits/public_status.html", {"permit": permit})
+    # The link is the applicant's, but it may be passed on: an application the Village does not publish (in review,
+    # withdrawn, denied) shows its number, type and status only, never more than the public lookup would.
+    published = permit.status in PUBLISHED_STATUSES
+    return render(request, "permits/public_status.html", {"permit": permit, "published": published})
 
 
 @login_required

@@ -443,6 +443,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "permits.ledger.tasks.bill_charges_after_hearings",
         "schedule": crontab(hour=1, minute=5),
     },
+    # Street use (permits/street_use/tasks.py): § 303-15B(4), events past their last day become completed.
+    "street-uses-complete-ended": {
+        "task": "permits.street_use.tasks.complete_ended_street_uses",
+        "schedule": crontab(hour=0, minute=15),
+    },
     # Street openings (permits/street_opening/tasks.py).
     "street-openings-remind-expiring": {
         "task": "permits.street_opening.tasks.remind_expiring_street_openings",

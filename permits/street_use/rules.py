@@ -288,3 +288,9 @@ def guarantee_violations(*, required: set[str], on_file: set[str]) -> list[Viola
         for kind in ("indemnity", "insurance", "bond")
         if kind in required and kind not in on_file
     ]
+
+
+def event_has_ended(*, end_date, today) -> bool:
+    """§ 303-15B(4): the permit covers the street for the event's days, its last day included: the event has ended
+    from the day after its last day, never on it."""
+    return end_date is not None and today > end_date

@@ -795,3 +795,30 @@ def terminate_street_use(*, permit: Permit, by, reason: str, now: datetime | Non
         )
     su.refresh_from_db()
     return permit
+
+
+def complete_ended_events(*, today: date) -> tuple[int, int]:
+    """§ 303-15B(4): the nightly job marks completed every issued street use permit whose event has ended, through
+    transition() (its audit row and notice); one refused or changed meanwhile is left for the clerk."""
+    from permits.errors import IllegalTransition
+
+    due = Permit.objects.filter(
+        kind=PermitKind.STREET_USE, status__in=(Status.ISSUED, Status.ACTIVE), end_date__lt=today
+    ).order_by("pk")
+    considered = done = 0
+    for permit in due:
+        considered += 1
+        if not rules.event_has_ended(end_date=permit.end_date, today=today):
+            continue
+        try:
+            workflow.transition(
+                permit,
+                Status.COMPLETED,
+                by=None,
+                today=today,
+                reason=f"The event ended on {permit.end_date:%B %-d, %Y} (§ 303-15B(4)); completed by the nightly job.",
+            )
+        except (IllegalTransition, RulesBroken):
+            continue
+        done += 1
+    return considered, done

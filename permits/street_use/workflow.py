@@ -37,10 +37,27 @@ def _no_application(permit: Permit) -> list[Violation]:
     return [Violation(None, "no_application", "§ 303-15B", f"{permit.number} has no street use application on file")]
 
 
+def _not_started(permit: Permit, *, today: date) -> list[Violation]:
+    """§ 303-15B(4): the clerk may mark the event completed early once it has begun, never before its first day."""
+    if permit.start_date is None or today >= permit.start_date:
+        return []
+    first = f"{permit.start_date:%B %-d, %Y}"
+    return [
+        Violation(
+            None,
+            "event_not_started",
+            "§ 303-15B(4)",
+            f"The event has not begun: it is completed on or after its first day, {first} (§ 303-15B(4))",
+        )
+    ]
+
+
 def blockers(permit: Permit, to: str, *, today: date) -> list[Violation]:
     """The street use rules that refuse moving `permit` to `to` on `today`."""
     from permits.street_use import services
 
+    if to == Status.COMPLETED:
+        return _not_started(permit, today=today)
     if to not in (Status.UNDER_REVIEW, Status.APPROVED, Status.DENIED, Status.ISSUED, Status.REVOKED):
         return []
     su = _detail(permit)
@@ -112,6 +129,7 @@ CLEARED_BY: dict[str, Clearer] = {
     "insurance_missing": _UPLOAD,
     "bond_missing": _UPLOAD,
     "fee_unpaid": Clearer((Role.CLERK,), "permits:street_use_manage", "records the payment (§ 303-15E)"),
+    "event_not_started": Clearer((Role.CLERK,), "permits:detail", "marks it completed from the event's first day"),
     "no_termination": Clearer(
         (Role.PRESIDENT, Role.POLICE_CHIEF, Role.POLICE_OFFICER), "permits:street_use_terminate", "terminates it"
     ),

@@ -96,3 +96,20 @@ def test_lookups_past_the_hourly_limit_are_refused(client):
 def test_the_lookup_is_linked_from_the_home_page_and_the_public_header(client):
     page = client.get(reverse("home")).content.decode()
     assert page.count(f'href="{LOOKUP}"') == 2
+
+
+@pytest.mark.parametrize("status", [s for s in Status if s != Status.DRAFT])
+def test_the_status_page_shows_no_more_than_the_lookup_would(client, status):
+    permit = permit_in(status, location_description="in front of 118 Mill St., the Jansens' house")
+    Permit.objects.filter(pk=permit.pk).update(expires_on=date(2026, 6, 3))
+    permit.refresh_from_db()
+    page = client.get(permit.get_public_url()).content.decode()
+    assert permit.number in page and permit.get_status_display() in page
+    published = status in PUBLISHED_STATUSES
+    assert ("the Jansens&#x27; house" in page) == published
+    assert ("Jun 3, 2026" in page) == published
+    assert (permit.applicant.email in page) is False
+
+
+def test_the_status_page_of_a_draft_is_not_found(client):
+    assert client.get(permit_in(Status.DRAFT).get_public_url()).status_code == 404

@@ -86,3 +86,23 @@ def test_a_second_save_changes_the_one_record(clerk):
 def test_the_clerks_start_page_links_the_office_page(client, clerk):
     client.force_login(clerk)
     assert f'href="{PAGE}"' in client.get(reverse("admin:index")).content.decode()
+
+
+def test_the_footer_of_every_page_shows_the_record_the_clerk_keeps_not_the_setting(client, clerk, settings):
+    update_office_facts(by=clerk, **{**FACTS, "address": "Village Hall, 202 S. Milwaukee St."})
+    page = client.get(reverse("permits:rules")).content.decode()
+    footer = page[page.index("<footer") :]
+    assert "Village Hall, 202 S. Milwaukee St." in footer
+    assert settings.VILLAGE_OFFICE not in footer
+
+
+def test_the_footer_reads_the_record_at_most_once_a_page(client):
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cache.clear()  # the worst case: the record is not in the cache yet
+    with CaptureQueriesContext(connection) as queries:
+        client.get(reverse("permits:rules"))
+    office_reads = [q for q in queries.captured_queries if "villageoffice" in q["sql"]]
+    assert len(office_reads) == 1
