@@ -164,7 +164,8 @@ def _ids_in_range(clean, field):
             if text.lstrip("-").isdigit() and abs(int(text)) > MAX_BIGINT:
                 code = "invalid_pk_value" if isinstance(field, forms.ModelMultipleChoiceField) else "invalid_choice"
                 message = field.error_messages.get(code) or field.error_messages["invalid_choice"]
-                raise ValidationError(message, code=code, params={"pk": text[:20], "value": text[:20]})
+                shown = message % {"pk": text[:20], "value": text[:20]}
+                raise field_error(Violation(None, code, CITATION, shown))
         return clean(value)
 
     return checked

@@ -360,6 +360,9 @@ def review_document(*, document: Document, by, accepted: bool, reason: str = "")
 
     if not may_review_document(by, document):
         raise PermissionDenied(f"Only {document_reviewer(document.kind)} reviews a {document.get_kind_display()}.")
+    from permits.input_limits import require_within
+
+    require_within(reason, "reason")
     reason = reason.strip()
     label = document.get_kind_display()
     if accepted:

@@ -153,7 +153,11 @@ def review_document(request, number, pk):
     require_staff(request.user)
     permit = get_permit_for(request.user, number)
     document = get_object_or_404(permit.documents, pk=pk)
-    accepted = request.POST.get("decision") == "accept"
+    decision = request.POST.get("decision")
+    if decision not in ("accept", "reject"):
+        messages.error(request, "Decision: choose Accept or Reject for the document; nothing was recorded.")
+        return redirect(f"{permit.get_absolute_url()}#documents-heading")
+    accepted = decision == "accept"
     reason = request.POST.get("reason", "")
     review = lambda: services.review_document(document=document, by=request.user, accepted=accepted, reason=reason)  # noqa: E731
     if run_or_show_refusals(request, review):

@@ -4,6 +4,7 @@ import pytest
 
 from permits.models import Status
 from permits.workflow import transition
+from tests.conftest import warm_office_facts
 from tests.factories import PermitFactory
 from tests.permits.admin_world import admin_world  # noqa: F401 (a module-scoped fixture: the back office)
 
@@ -77,6 +78,7 @@ def _fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
+    warm_office_facts()
     yield
     cache.clear()
 

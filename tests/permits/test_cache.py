@@ -130,7 +130,7 @@ def two_web_processes(request, tmp_path):
             proc.wait(timeout=20)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 @pytest.mark.parametrize("two_web_processes", ["file", "redis"], indirect=True)
 def test_the_token_throttle_counts_once_across_two_web_processes(two_web_processes):
     """API_TOKEN_RATE 10/minute from one address, 20 tries alternating between two gunicorn processes: 10 answers

@@ -142,3 +142,21 @@ def test_303_4h_3_a_rejected_bond_blocks_approval_with_its_reason(under_review, 
     [item] = [i for i in permit_page.checklist(under_review, today=SPRING) if i.violation.field == "annual_bond"]
     assert item.violation.code == "bond_missing" and "rejected: No surety named" in item.violation.message
     assert item.fix_url.endswith("#upload-heading")
+
+
+def test_a_rejection_reason_over_2000_characters_is_refused_naming_the_field(under_review, clerk):
+    with pytest.raises(RulesBroken) as error:
+        services.review_document(document=certificate(under_review), by=clerk, accepted=False, reason="x" * 2001)
+    assert error.value.violations[0].field == "reason"
+    assert certificate(under_review).review_status == Document.Review.RECEIVED
+    services.review_document(document=certificate(under_review), by=clerk, accepted=False, reason="x" * 2000)
+    assert certificate(under_review).review_status == Document.Review.REJECTED
+
+
+def test_a_review_posting_neither_accept_nor_reject_records_nothing(client, under_review, clerk):
+    client.force_login(clerk)
+    document = certificate(under_review)
+    url = reverse("permits:review_document", args=[under_review.number, document.pk])
+    response = client.post(url, {"decision": "maybe", "reason": "Test"}, follow=True)
+    assert "Decision: choose Accept or Reject" in response.content.decode()
+    assert certificate(under_review).review_status == Document.Review.RECEIVED
