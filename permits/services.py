@@ -19,7 +19,7 @@ from permits.fees import FeeNotConfigured, fee_in_force
 from permits.kinds import number_prefix, validate_kind
 from permits.models import Document, Notice, NumberSequence, Payment, Permit, PermitEvent, Status
 from permits.roles import Role, has_role
-from permits.uploads import inspect_upload
+from permits.uploads import store_upload
 
 
 def next_number(prefix: str, year: int) -> str:
@@ -312,18 +312,7 @@ def _refuse_payment_not_due(permit: Permit, *, amount: Decimal, method: str, ref
 
 def upload_document(*, permit: Permit, kind: str, upload, by) -> Document:
     """Store an upload under a generated name after checking its type by content and its size."""
-    content_type, extension = inspect_upload(upload)
-    document = Document(
-        permit=permit,
-        kind=kind,
-        original_name=upload.name[:255],
-        content_type=content_type,
-        extension=extension,
-        size=upload.size,
-        uploaded_by=by,
-    )
-    document.file.save("upload", upload, save=False)
-    document.save()
+    document = store_upload(upload, kind=kind, by=by, permit=permit)
     record_event(permit, by=by, kind=PermitEvent.Kind.DOCUMENT, reason=f"{document.get_kind_display()} uploaded")
     return document
 

@@ -215,3 +215,23 @@ def _pdf_active_content(reader) -> str | None:
         elif isinstance(obj, ArrayObject):
             stack.extend(item for item in obj if isinstance(item, (DictionaryObject, ArrayObject, IndirectObject)))
     return None
+
+
+def store_upload(upload, *, kind: str, by, **owner):
+    """A Document for an upload checked by content and size (inspect_upload), stored under a generated name; `owner`
+    is its permit or its draft (Document's check constraint: exactly one)."""
+    from permits.models import Document
+
+    content_type, extension = inspect_upload(upload)
+    document = Document(
+        kind=kind,
+        original_name=upload.name[:255],
+        content_type=content_type,
+        extension=extension,
+        size=upload.size,
+        uploaded_by=by,
+        **owner,
+    )
+    document.file.save("upload", upload, save=False)
+    document.save()
+    return document

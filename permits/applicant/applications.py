@@ -182,9 +182,9 @@ def _refuse_unless_owner(draft: ApplicationDraft, by) -> None:
 @transaction.atomic
 def attach_draft_document(*, draft: ApplicationDraft, kind: str, upload, by) -> Document:
     """A document uploaded while applying, kept with the draft until the application is submitted (then it moves to
-    the permit: submit_from_draft). Checked as every upload is (permits.uploads.inspect_upload): a refused file
+    the permit: submit_from_draft). Checked as every upload is (permits.uploads.store_upload): a refused file
     stores nothing."""
-    from permits.uploads import inspect_upload
+    from permits.uploads import store_upload
 
     _refuse_unless_owner(draft, by)
     if kind not in Document.Kind.values:
@@ -192,18 +192,7 @@ def attach_draft_document(*, draft: ApplicationDraft, kind: str, upload, by) -> 
     if draft.documents.count() >= MAX_DRAFT_DOCUMENTS:
         message = f"A draft keeps at most {MAX_DRAFT_DOCUMENTS} documents: remove one, or upload more once submitted."
         raise RulesBroken.one("upload", "too_many", "", message)
-    content_type, extension = inspect_upload(upload)
-    document = Document(
-        draft=draft,
-        kind=kind,
-        original_name=upload.name[:255],
-        content_type=content_type,
-        extension=extension,
-        size=upload.size,
-        uploaded_by=by,
-    )
-    document.file.save("upload", upload, save=False)
-    document.save()
+    document = store_upload(upload, kind=kind, by=by, draft=draft)
     ApplicationDraft.objects.filter(pk=draft.pk).update(updated_at=timezone.now())
     return document
 
