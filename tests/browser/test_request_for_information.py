@@ -58,7 +58,7 @@ def test_reviewer_asks_applicant_answers_with_a_document_reviewer_goes_on(page, 
     axe_check(page, "permit page with the question (applicant)")
     page.get_by_label("Your answer").fill("The sketch is attached: 5 feet deep.")
     page.get_by_label("The documents are").select_option("plans")
-    page.get_by_label(re.compile(r"^\s*Documents")).set_input_files(
+    page.get_by_label(re.compile(r"^\s*Documents \(optional")).set_input_files(
         files=[{"name": "trench-sketch.pdf", "mimeType": "application/pdf", "buffer": PDF}]
     )
     page.get_by_role("button", name="Send the answer").click()

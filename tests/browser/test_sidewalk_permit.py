@@ -91,9 +91,10 @@ def test_contractor_applies_clerk_issues_inspector_passes_on_a_phone(page, brows
     page.get_by_label("94-pound sacks of cement per cubic yard").fill("6")
     page.get_by_label("Planned pour date").fill(pour.isoformat())
     page.get_by_role("button", name="Submit the application").click()
+    # In the error summary at the top and beside the field.
     assert page.get_by_text(
         "Bituminous (asphalt) sidewalks are prohibited: build the walk of concrete (§ 303-3D(4))."
-    ).is_visible()
+    ).first.is_visible()
     axe_check(page, "sidewalk application with errors")
     page.get_by_label("Material").select_option("concrete")
     page.get_by_label(re.compile(r"owner's written authorization \(PDF")).set_input_files(
