@@ -149,6 +149,10 @@ def _test_settings(settings, tmp_path):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.AXES_ENABLED = False
+    # Online card payments run on django-payments' dummy provider in every test, in both modes: production mode
+    # without Stripe keys loads no provider at all (theresa_permits/settings.py), and the tests are of the app's pages.
+    settings.PAYMENT_VARIANTS = {"card": ("payments.dummy.DummyProvider", {})}
+    settings.ONLINE_PAYMENT_VARIANT = "card"
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
