@@ -3,8 +3,12 @@ worker of the app."""
 
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
+import pytest
 from django.db import connection
 
 
@@ -25,3 +29,19 @@ def celery_worker(*options: str, env: dict, cwd) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def wait_until_serving(ports, path: str = "/", *, seconds: float = 60) -> None:
+    """Each web process started on `ports` answers HTTP at `path` (any status: it is up), or the test fails."""
+    deadline = time.monotonic() + seconds
+    for port in ports:
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5)
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the web process on port {port} did not start")
+                time.sleep(0.2)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,7 +21,7 @@ from django.db import connection
 from bench.seed import seed
 from permits.models import JobRun, Notice, Permit, PermitEvent, Status
 from permits.street_opening.models import StreetOpening
-from tests.processes import celery_worker, database_url
+from tests.processes import celery_worker, database_url, wait_until_serving
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -54,16 +53,7 @@ def cluster():
         for port in ports
     ] + [celery_worker(f"--hostname=scale{n}@%h", cwd=ROOT, env=env) for n in (1, 2)]
     try:
-        deadline = time.monotonic() + 30
-        for port in ports:
-            while True:
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/_test/next-number/", timeout=2)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"the web process on port {port} did not start")
-                    time.sleep(0.2)
+        wait_until_serving(ports, "/_test/next-number/", seconds=30)
         yield ports
     finally:
         for proc in procs:

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -18,7 +17,7 @@ import time_machine
 from django.db import connection
 
 from permits.cache import MachineFileCache
-from tests.processes import database_url
+from tests.processes import database_url, wait_until_serving
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -110,18 +109,7 @@ def two_web_processes(request, tmp_path):
         for port in ports
     ]
     try:
-        deadline = time.monotonic() + 60
-        for port in ports:
-            while True:
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5)
-                    break
-                except urllib.error.HTTPError:
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"the web process on port {port} did not start")
-                    time.sleep(0.2)
+        wait_until_serving(ports)
         yield ports
     finally:
         for proc in procs:
